@@ -1,0 +1,307 @@
+//! The data layer: one handle on the one table, and one named method per access pattern.
+//!
+//! Nothing outside this module talks to DynamoDB. Every call goes through a helper here that
+//! asks for consumed capacity, records the call when a [`Recorder`] is attached, and treats
+//! items whose `ttl` has passed as absent (DynamoDB deletes expired items up to 48 h late).
+
+mod catalog;
+mod cursor;
+mod error;
+mod health;
+pub mod keys;
+mod metrics;
+pub mod table;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, WriteRequest,
+};
+use aws_sdk_dynamodb::Client;
+use tokio::sync::OnceCell;
+
+pub use catalog::SeedOutcome;
+pub use cursor::CursorKey;
+pub use error::{Conflict, DataError};
+pub use health::TableHealth;
+pub use metrics::{Call, Recorder};
+
+/// A stored item, as the SDK hands it over.
+pub type Item = HashMap<String, AttributeValue>;
+
+/// The handle every feature uses. Cheap to clone: build it once at start-up.
+#[derive(Clone)]
+pub struct Db {
+    client: Client,
+    table: Arc<str>,
+    cursors: Arc<OnceCell<CursorKey>>,
+    recorder: Option<Recorder>,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db").field("table", &self.table).finish()
+    }
+}
+
+/// Current time in epoch seconds, the unit of the `ttl` attribute.
+pub fn epoch_seconds() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
+}
+
+/// Whether an item is still alive: it has no `ttl`, or its `ttl` is in the future.
+pub fn is_live(item: &Item, now: i64) -> bool {
+    match item.get(keys::TTL).and_then(|v| v.as_n().ok()) {
+        Some(ttl) => ttl.parse::<i64>().map_or(true, |ttl| ttl > now),
+        None => true,
+    }
+}
+
+/// One page of results and the cursor for the next one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub next: Option<String>,
+}
+
+impl Db {
+    pub fn new(client: Client, table: impl Into<Arc<str>>) -> Self {
+        Self {
+            client,
+            table: table.into(),
+            cursors: Arc::new(OnceCell::new()),
+            recorder: None,
+        }
+    }
+
+    /// The same handle, recording every call into `recorder`.
+    pub fn recording(&self, recorder: Recorder) -> Self {
+        Self {
+            recorder: Some(recorder),
+            ..self.clone()
+        }
+    }
+
+    pub fn table_name(&self) -> &str {
+        &self.table
+    }
+
+    fn record(&self, op: &'static str, capacity: Option<&ConsumedCapacity>, started: Instant) {
+        let elapsed = started.elapsed();
+        let capacity = capacity.and_then(|c| c.capacity_units).unwrap_or(0.0);
+        tracing::debug!(op, capacity, ?elapsed, "dynamodb call");
+        if let Some(recorder) = &self.recorder {
+            recorder.record(Call {
+                op,
+                capacity,
+                elapsed,
+            });
+        }
+    }
+
+    /// GetItem; an expired item reads as absent.
+    async fn get(&self, request: GetItemFluentBuilder) -> Result<Option<Item>, DataError> {
+        let started = Instant::now();
+        let result = request
+            .table_name(self.table_name())
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        self.record(
+            "GetItem",
+            result.as_ref().ok().and_then(|o| o.consumed_capacity()),
+            started,
+        );
+        let out = result.map_err(error::classify)?;
+        Ok(out.item.filter(|item| is_live(item, epoch_seconds())))
+    }
+
+    async fn put(&self, request: PutItemFluentBuilder) -> Result<(), DataError> {
+        let started = Instant::now();
+        let result = request
+            .table_name(self.table_name())
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        self.record(
+            "PutItem",
+            result.as_ref().ok().and_then(|o| o.consumed_capacity()),
+            started,
+        );
+        result.map_err(error::classify)?;
+        Ok(())
+    }
+
+    /// One Query page; expired items are dropped from it.
+    async fn query_page(
+        &self,
+        request: QueryFluentBuilder,
+        start: Option<Item>,
+    ) -> Result<(Vec<Item>, Option<Item>), DataError> {
+        let started = Instant::now();
+        let result = request
+            .table_name(self.table_name())
+            .set_exclusive_start_key(start)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        self.record(
+            "Query",
+            result.as_ref().ok().and_then(|o| o.consumed_capacity()),
+            started,
+        );
+        let out = result.map_err(error::classify)?;
+        let now = epoch_seconds();
+        let items = out
+            .items
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|item| is_live(item, now))
+            .collect();
+        Ok((items, out.last_evaluated_key.filter(|k| !k.is_empty())))
+    }
+
+    /// Every page of a Query (for bounded collections only).
+    async fn query_all(&self, request: QueryFluentBuilder) -> Result<Vec<Item>, DataError> {
+        let mut all = Vec::new();
+        let mut start = None;
+        loop {
+            let (items, next) = self.query_page(request.clone(), start).await?;
+            all.extend(items);
+            match next {
+                Some(key) => start = Some(key),
+                None => return Ok(all),
+            }
+        }
+    }
+
+    /// BatchWriteItem for any number of requests, 25 at a time, retrying unprocessed ones.
+    async fn batch_write(&self, requests: Vec<WriteRequest>) -> Result<(), DataError> {
+        for chunk in requests.chunks(25) {
+            let mut pending = chunk.to_vec();
+            let mut attempt = 0u32;
+            while !pending.is_empty() {
+                let started = Instant::now();
+                let result = self
+                    .client
+                    .batch_write_item()
+                    .request_items(self.table_name(), pending)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .send()
+                    .await;
+                let capacity = result
+                    .as_ref()
+                    .ok()
+                    .and_then(|o| o.consumed_capacity().first());
+                self.record("BatchWriteItem", capacity, started);
+                let out = result.map_err(error::classify)?;
+                pending = out
+                    .unprocessed_items
+                    .and_then(|mut u| u.remove(self.table_name()))
+                    .unwrap_or_default();
+                if !pending.is_empty() {
+                    attempt += 1;
+                    if attempt > 8 {
+                        return Err(DataError::Unavailable(
+                            "batch write kept coming back unprocessed".into(),
+                        ));
+                    }
+                    let backoff = 25u64 << attempt.min(6);
+                    tokio::time::sleep(std::time::Duration::from_millis(backoff)).await;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The cursor signing key, read from (or created in) the table on first use so that every
+    /// instance on the table shares it.
+    async fn cursor_key(&self) -> Result<&CursorKey, DataError> {
+        self.cursors
+            .get_or_try_init(|| self.load_or_create_cursor_secret())
+            .await
+    }
+
+    async fn load_or_create_cursor_secret(&self) -> Result<CursorKey, DataError> {
+        let key = keys::cursor_secret();
+        let read = || async {
+            let item = self
+                .get(
+                    self.client
+                        .get_item()
+                        .key(keys::PK, AttributeValue::S(key.pk.clone()))
+                        .key(keys::SK, AttributeValue::S(key.sk.clone()))
+                        .consistent_read(true),
+                )
+                .await?;
+            item.and_then(|i| i.get("secret").and_then(|v| v.as_b().ok()).cloned())
+                .map(|blob| {
+                    <[u8; cursor::SECRET_LEN]>::try_from(blob.into_inner().as_slice())
+                        .map(CursorKey::new)
+                        .map_err(|_| {
+                            DataError::Internal("stored cursor secret is malformed".into())
+                        })
+                })
+                .transpose()
+        };
+        if let Some(found) = read().await? {
+            return Ok(found);
+        }
+        let mut secret = [0u8; cursor::SECRET_LEN];
+        getrandom::fill(&mut secret).map_err(|e| DataError::Internal(e.to_string().into()))?;
+        let created = self
+            .put(
+                self.client
+                    .put_item()
+                    .item(keys::PK, AttributeValue::S(key.pk.clone()))
+                    .item(keys::SK, AttributeValue::S(key.sk.clone()))
+                    .item("secret", AttributeValue::B(secret.to_vec().into()))
+                    .condition_expression("attribute_not_exists(#pk)")
+                    .expression_attribute_names("#pk", keys::PK),
+            )
+            .await;
+        match created {
+            Ok(()) => Ok(CursorKey::new(secret)),
+            // Another instance stored one first: use theirs.
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => read()
+                .await?
+                .ok_or_else(|| DataError::Internal("cursor secret vanished".into())),
+            Err(err) => Err(err),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item_with_ttl(ttl: Option<&str>) -> Item {
+        let mut item = Item::new();
+        item.insert(keys::PK.into(), AttributeValue::S("X".into()));
+        if let Some(ttl) = ttl {
+            item.insert(keys::TTL.into(), AttributeValue::N(ttl.into()));
+        }
+        item
+    }
+
+    #[test]
+    fn items_without_ttl_live_forever() {
+        assert!(is_live(&item_with_ttl(None), i64::MAX));
+    }
+
+    #[test]
+    fn items_are_dead_from_their_ttl_on() {
+        let item = item_with_ttl(Some("1000"));
+        assert!(is_live(&item, 999));
+        assert!(!is_live(&item, 1000));
+        assert!(!is_live(&item, 5000));
+    }
+}

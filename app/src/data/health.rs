@@ -1,0 +1,50 @@
+//! The health probe: the table's status and a one-item Scan round trip. This is the only Scan
+//! in the code base, and it reads at most one item.
+
+use std::time::Instant;
+
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+
+use super::error::classify;
+use super::{DataError, Db};
+
+/// What the probe saw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableHealth {
+    /// `ACTIVE`, `CREATING`, ... or `MISSING`.
+    pub status: String,
+    /// Round trip of the one-item Scan in milliseconds; `None` when the table is missing.
+    pub probe_ms: Option<f64>,
+}
+
+impl Db {
+    /// DescribeTable, then a Scan with `Limit 1`.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn health_probe(&self) -> Result<TableHealth, DataError> {
+        let Some(status) = self.table_status().await? else {
+            return Ok(TableHealth {
+                status: "MISSING".to_owned(),
+                probe_ms: None,
+            });
+        };
+        let started = Instant::now();
+        let result = self
+            .client
+            .scan()
+            .table_name(self.table_name())
+            .limit(1)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        self.record(
+            "Scan",
+            result.as_ref().ok().and_then(|o| o.consumed_capacity()),
+            started,
+        );
+        result.map_err(classify)?;
+        Ok(TableHealth {
+            status: status.as_str().to_owned(),
+            probe_ms: Some(started.elapsed().as_secs_f64() * 1e3),
+        })
+    }
+}

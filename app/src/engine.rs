@@ -1,0 +1,207 @@
+//! Which DynamoDB the server talks to, and the one SDK client for it.
+//!
+//! By default the server embeds dynoxide (a SQLite-backed DynamoDB API) under a data directory
+//! and serves it on a loopback port, so a newcomer needs no AWS account. An endpoint URL points
+//! it at DynamoDB Local or any compatible engine; `aws` uses aws-config's default chain.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use aws_config::timeout::TimeoutConfig;
+use aws_config::BehaviorVersion;
+use aws_sdk_dynamodb::config::{Credentials, Region};
+use aws_sdk_dynamodb::Client;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// Where the table lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineConfig {
+    /// dynoxide in this process, file-backed under `data_dir` (or in memory when `None`).
+    Embedded { data_dir: Option<PathBuf> },
+    /// Any DynamoDB-compatible endpoint, e.g. DynamoDB Local at `http://127.0.0.1:8000`.
+    Endpoint { url: String },
+    /// Real DynamoDB, configured by the standard AWS environment (region, credentials, profile).
+    Aws,
+}
+
+impl EngineConfig {
+    /// A short name for logs and `/healthz`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EngineConfig::Embedded { .. } => "embedded",
+            EngineConfig::Endpoint { .. } => "endpoint",
+            EngineConfig::Aws => "aws",
+        }
+    }
+}
+
+/// A running engine connection. Dropping it without [`Engine::stop`] abandons the embedded
+/// server task; call `stop` on shutdown.
+pub struct Engine {
+    pub config: EngineConfig,
+    pub client: Client,
+    /// Where the embedded engine listens, if there is one.
+    pub embedded_addr: Option<SocketAddr>,
+    embedded: Option<Embedded>,
+}
+
+struct Embedded {
+    shutdown: oneshot::Sender<()>,
+    server: JoinHandle<Result<(), String>>,
+    sweeper: JoinHandle<()>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("could not open the embedded database at {path}")]
+    Open {
+        path: String,
+        #[source]
+        source: dynoxide::DynoxideError,
+    },
+    #[error("could not create the data directory {path}")]
+    DataDir {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("could not listen on a loopback port for the embedded engine")]
+    Listen(#[source] std::io::Error),
+}
+
+/// Credentials for local engines, which check only that some are present.
+fn local_credentials() -> Credentials {
+    Credentials::new("udd-local", "udd-local", None, None, "udd-local")
+}
+
+fn timeouts() -> TimeoutConfig {
+    TimeoutConfig::builder()
+        .connect_timeout(Duration::from_secs(2))
+        .operation_attempt_timeout(Duration::from_secs(5))
+        .operation_timeout(Duration::from_secs(15))
+        .build()
+}
+
+/// A client for a local endpoint: fixed region, local credentials unless the environment has
+/// real ones.
+pub async fn endpoint_client(url: &str) -> Client {
+    let has_env_credentials = std::env::var_os("AWS_ACCESS_KEY_ID").is_some();
+    let mut loader = aws_config::defaults(BehaviorVersion::latest())
+        .endpoint_url(url)
+        .timeout_config(timeouts());
+    if std::env::var_os("AWS_REGION").is_none() && std::env::var_os("AWS_DEFAULT_REGION").is_none()
+    {
+        loader = loader.region(Region::from_static("us-east-1"));
+    }
+    if !has_env_credentials {
+        loader = loader.credentials_provider(local_credentials());
+    }
+    Client::new(&loader.load().await)
+}
+
+impl Engine {
+    pub async fn start(config: EngineConfig) -> Result<Self, EngineError> {
+        match &config {
+            EngineConfig::Embedded { data_dir } => {
+                let database = match data_dir {
+                    Some(dir) => {
+                        std::fs::create_dir_all(dir).map_err(|source| EngineError::DataDir {
+                            path: dir.display().to_string(),
+                            source,
+                        })?;
+                        let path = dir.join("udd.sqlite").display().to_string();
+                        dynoxide::Database::new(&path)
+                            .map_err(|source| EngineError::Open { path, source })?
+                    }
+                    None => dynoxide::Database::memory().map_err(|source| EngineError::Open {
+                        path: ":memory:".into(),
+                        source,
+                    })?,
+                };
+                let (addr, embedded) = serve_embedded(database).await?;
+                let client = endpoint_client(&format!("http://{addr}")).await;
+                Ok(Self {
+                    config,
+                    client,
+                    embedded_addr: Some(addr),
+                    embedded: Some(embedded),
+                })
+            }
+            EngineConfig::Endpoint { url } => Ok(Self {
+                client: endpoint_client(url).await,
+                config,
+                embedded_addr: None,
+                embedded: None,
+            }),
+            EngineConfig::Aws => {
+                let shared = aws_config::defaults(BehaviorVersion::latest())
+                    .timeout_config(timeouts())
+                    .load()
+                    .await;
+                Ok(Self {
+                    client: Client::new(&shared),
+                    config,
+                    embedded_addr: None,
+                    embedded: None,
+                })
+            }
+        }
+    }
+
+    /// Stops the embedded engine after its in-flight requests finish.
+    pub async fn stop(self) {
+        if let Some(embedded) = self.embedded {
+            embedded.sweeper.abort();
+            let _ = embedded.shutdown.send(());
+            match embedded.server.await {
+                Ok(Ok(())) => tracing::info!("embedded engine stopped"),
+                Ok(Err(err)) => tracing::error!(%err, "embedded engine failed"),
+                Err(err) => tracing::error!(%err, "embedded engine task failed"),
+            }
+        }
+    }
+}
+
+/// How often the embedded engine deletes expired items, as DynamoDB's TTL sweeper would.
+const TTL_SWEEP_EVERY: Duration = Duration::from_secs(30);
+
+async fn serve_embedded(
+    database: dynoxide::Database,
+) -> Result<(SocketAddr, Embedded), EngineError> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .map_err(EngineError::Listen)?;
+    let addr = listener.local_addr().map_err(EngineError::Listen)?;
+    let (shutdown, stopped) = oneshot::channel::<()>();
+    let sweeping = database.clone();
+    let sweeper = tokio::spawn(async move {
+        let mut every = tokio::time::interval(TTL_SWEEP_EVERY);
+        loop {
+            every.tick().await;
+            let db = sweeping.clone();
+            match tokio::task::spawn_blocking(move || db.sweep_ttl()).await {
+                Ok(Ok(0)) => {}
+                Ok(Ok(n)) => tracing::debug!(deleted = n, "swept expired items"),
+                Ok(Err(err)) => tracing::warn!(%err, "TTL sweep failed"),
+                Err(err) => tracing::warn!(%err, "TTL sweep task failed"),
+            }
+        }
+    });
+    let server = tokio::spawn(dynoxide::server::serve_with_shutdown(
+        listener,
+        database,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    Ok((
+        addr,
+        Embedded {
+            shutdown,
+            server,
+            sweeper,
+        },
+    ))
+}

@@ -1,0 +1,114 @@
+//! What crosses the wire when something fails: a small enum with a message a player can read
+//! and an HTTP status. Internal causes stay on the server, in the log.
+
+use http::StatusCode;
+use leptos::server_fn::codec::JsonEncoding;
+use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+pub enum AppError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("The game's database is busy or unreachable. Try again in a moment.")]
+    Unavailable,
+    #[error("Something went wrong on our side. Try again.")]
+    Internal,
+    /// The request itself failed on its way (network, encoding): not an answer from the game.
+    #[error("Could not reach the server: {0}")]
+    Transport(String),
+}
+
+impl AppError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal | AppError::Transport(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl FromServerFnError for AppError {
+    type Encoder = JsonEncoding;
+
+    fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
+        match value {
+            ServerFnErrorErr::Args(msg) | ServerFnErrorErr::MissingArg(msg) => {
+                AppError::BadRequest(msg)
+            }
+            other => AppError::Transport(other.to_string()),
+        }
+    }
+}
+
+#[cfg(feature = "ssr")]
+mod server {
+    use super::AppError;
+    use crate::data::DataError;
+
+    impl From<DataError> for AppError {
+        /// Logs the cause chain; the player sees only the category.
+        fn from(err: DataError) -> Self {
+            let app = match &err {
+                DataError::Unavailable(_) => AppError::Unavailable,
+                DataError::BadCursor => AppError::BadRequest(
+                    "That page link is invalid or out of date. Start from the first page.".into(),
+                ),
+                DataError::Conflict(_) => {
+                    AppError::Conflict("Someone else changed this first. Try again.".into())
+                }
+                DataError::Decode(_) | DataError::Internal(_) => AppError::Internal,
+            };
+            if matches!(app, AppError::Internal | AppError::Unavailable) {
+                tracing::error!(error = ?err, "data layer failure");
+            }
+            app
+        }
+    }
+
+    impl AppError {
+        /// Sets this error's status on the current server-function or page response.
+        pub fn with_status(self) -> Self {
+            if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
+                response.set_status(self.status());
+            }
+            self
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_match_the_kind_of_failure() {
+        assert_eq!(
+            AppError::Unavailable.status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        assert_eq!(
+            AppError::BadRequest("x".into()).status(),
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(
+            AppError::Conflict("x".into()).status(),
+            StatusCode::CONFLICT
+        );
+    }
+
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn internal_causes_do_not_reach_the_player() {
+        let err = crate::data::DataError::Internal("secret table detail".into());
+        let shown = AppError::from(err).to_string();
+        assert!(!shown.contains("secret"), "{shown}");
+    }
+}

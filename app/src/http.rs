@@ -1,0 +1,157 @@
+//! The server's HTTP surface: the shared state, the axum router around the Leptos routes,
+//! `/healthz`, the JSON catalog API, and the layer that reports each request's DynamoDB calls.
+
+use axum::extract::{FromRef, Query, Request, State};
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use leptos::prelude::*;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use serde::Deserialize;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::catalog::FlyFilter;
+use crate::data::{Db, Recorder};
+use crate::{shell, App};
+
+/// The largest request body the server reads; nothing in the game needs more.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// Everything a request handler may need, built once at start-up.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub leptos_options: LeptosOptions,
+    pub db: Db,
+    /// `embedded`, `endpoint` or `aws`, for `/healthz` and the logs.
+    pub engine: &'static str,
+}
+
+impl FromRef<AppState> for LeptosOptions {
+    fn from_ref(state: &AppState) -> Self {
+        state.leptos_options.clone()
+    }
+}
+
+/// The whole application as an axum router.
+pub fn router(state: AppState) -> Router {
+    let routes = generate_route_list(App);
+    let db = state.db.clone();
+    let options = state.leptos_options.clone();
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/api/things", get(api_things))
+        .leptos_routes_with_context(
+            &state,
+            routes,
+            move || provide_request_db(&db),
+            move || shell(options.clone()),
+        )
+        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
+        .layer(middleware::from_fn(report_dynamodb_calls))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// Gives pages and server functions a `Db` that records into this request's recorder.
+fn provide_request_db(db: &Db) {
+    let recorder = use_context::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Recorder>().cloned());
+    provide_context(match recorder {
+        Some(recorder) => db.recording(recorder),
+        None => db.clone(),
+    });
+}
+
+/// Attaches a recorder to each request and reports it as a `Server-Timing` header, so an
+/// operator (or a test) sees how many DynamoDB calls and how much capacity a page cost.
+async fn report_dynamodb_calls(mut request: Request, next: Next) -> Response {
+    let recorder = Recorder::new();
+    request.extensions_mut().insert(recorder.clone());
+    let mut response = next.run(request).await;
+    if let Ok(value) = HeaderValue::from_str(&recorder.server_timing()) {
+        response.headers_mut().append("server-timing", value);
+    }
+    response
+}
+
+fn request_db(state: &AppState, request_recorder: Option<&Recorder>) -> Db {
+    match request_recorder {
+        Some(recorder) => state.db.recording(recorder.clone()),
+        None => state.db.clone(),
+    }
+}
+
+/// `GET /healthz`: engine, table status and a one-item Scan round trip; 503 when unhealthy.
+async fn healthz(
+    State(state): State<AppState>,
+    recorder: Option<axum::Extension<Recorder>>,
+) -> Response {
+    let db = request_db(&state, recorder.as_deref());
+    let (status, body) = match db.health_probe().await {
+        Ok(health) => {
+            let healthy = health.status == "ACTIVE";
+            (
+                if healthy {
+                    StatusCode::OK
+                } else {
+                    StatusCode::SERVICE_UNAVAILABLE
+                },
+                serde_json::json!({
+                    "status": if healthy { "ok" } else { "unavailable" },
+                    "engine": state.engine,
+                    "table": db.table_name(),
+                    "table_status": health.status,
+                    "probe_ms": health.probe_ms,
+                }),
+            )
+        }
+        Err(err) => {
+            tracing::warn!(error = ?err, "health probe failed");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                serde_json::json!({
+                    "status": "unavailable",
+                    "engine": state.engine,
+                    "table": db.table_name(),
+                    "error": err.to_string(),
+                }),
+            )
+        }
+    };
+    (status, Json(body)).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+struct ThingsQuery {
+    flies: Option<String>,
+    limit: Option<u8>,
+    cursor: Option<String>,
+}
+
+/// `GET /api/things?flies=yes|no|all&limit=1..100&cursor=…`: one page of the catalog as JSON.
+async fn api_things(
+    State(state): State<AppState>,
+    recorder: Option<axum::Extension<Recorder>>,
+    Query(query): Query<ThingsQuery>,
+) -> Response {
+    let db = request_db(&state, recorder.as_deref());
+    let filter = FlyFilter::from_query(query.flies.as_deref());
+    let limit = i32::from(query.limit.unwrap_or(50).clamp(1, 100));
+    match db.things_page(filter, limit, query.cursor.as_deref()).await {
+        Ok(page) => {
+            Json(serde_json::json!({ "items": page.items, "next": page.next })).into_response()
+        }
+        Err(err) => {
+            let err = crate::error::AppError::from(err);
+            (
+                err.status(),
+                Json(serde_json::json!({ "error": err.to_string() })),
+            )
+                .into_response()
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! `/things`: the whole catalog with its rulings, a flies / doesn't fly / all filter and a
+//! search. Filter links and the search form are plain GET requests, so they work without
+//! JavaScript; after hydration they filter in place, with no request to the server.
+
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::{Form, A};
+use leptos_router::hooks::use_query_map;
+use leptos_router::location::Url;
+
+use crate::catalog::{matches_search, FlyFilter, Thing, FLYING_RULE};
+use crate::error::AppError;
+
+/// The whole catalog, sorted for display. One Query of the catalog collection.
+#[server]
+pub async fn list_things() -> Result<Vec<Thing>, AppError> {
+    let db = expect_context::<crate::data::Db>();
+    db.list_things(FlyFilter::All)
+        .await
+        .map_err(|e| AppError::from(e).with_status())
+}
+
+fn filter_href(filter: FlyFilter, search: &str) -> String {
+    let mut href = format!("/things?flies={}", filter.as_query());
+    if !search.trim().is_empty() {
+        href.push_str("&q=");
+        href.push_str(&Url::escape(search.trim()));
+    }
+    href
+}
+
+#[component]
+pub fn ThingsPage() -> impl IntoView {
+    let query = use_query_map();
+    let filter = Memo::new(move |_| FlyFilter::from_query(query.read().get("flies").as_deref()));
+    let url_search = Memo::new(move |_| query.read().get("q").unwrap_or_default());
+    // Typing filters at once in the browser; the URL's `q` wins whenever it changes.
+    let search = RwSignal::new(url_search.get_untracked());
+    Effect::watch(
+        move || url_search.get(),
+        move |q, _, _| search.set(q.clone()),
+        false,
+    );
+    let things = OnceResource::new(list_things());
+
+    let filter_link = move |target: FlyFilter, label: &'static str| {
+        view! {
+            <A
+                href=move || filter_href(target, &search.read())
+                attr:class="chip"
+                attr:aria-current=move || (filter.get() == target).then_some("page")
+                attr:data-testid=format!("filter-{}", target.as_query())
+            >
+                {label}
+            </A>
+        }
+    };
+
+    view! {
+        <Title text="Things" />
+        <section class="things-page">
+            <h1>"Things"</h1>
+            <details class="rule">
+                <summary>"What counts as flying?"</summary>
+                <p>{FLYING_RULE}</p>
+            </details>
+            <div class="controls">
+                <nav class="filters" aria-label="Filter by flying">
+                    {filter_link(FlyFilter::All, "All")}
+                    {filter_link(FlyFilter::Flies, "Flies")}
+                    {filter_link(FlyFilter::Grounded, "Doesn't fly")}
+                </nav>
+                <Form method="GET" action="/things" attr:role="search" attr:class="search">
+                    <input type="hidden" name="flies" prop:value=move || filter.get().as_query() />
+                    <label for="thing-search" class="visually-hidden">"Search things"</label>
+                    <input
+                        id="thing-search"
+                        type="search"
+                        name="q"
+                        placeholder="Search in English or Hindi"
+                        maxlength="40"
+                        prop:value=move || search.get()
+                        on:input=move |ev| search.set(event_target_value(&ev))
+                    />
+                    <button type="submit">"Search"</button>
+                </Form>
+            </div>
+            <Suspense fallback=|| view! { <p class="muted">"Loading things…"</p> }>
+                {move || Suspend::new(async move {
+                    match things.await {
+                        Ok(all) => Either::Left(view! { <ThingList all filter search /> }),
+                        Err(err) => Either::Right(view! {
+                            <p class="error" role="alert">{err.to_string()}</p>
+                        }),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn ThingList(all: Vec<Thing>, filter: Memo<FlyFilter>, search: RwSignal<String>) -> impl IntoView {
+    let total = all.len();
+    let all = StoredValue::new(all);
+    let visible = Memo::new(move |_| {
+        let filter = filter.get();
+        let search = search.read();
+        all.with_value(|things| {
+            things
+                .iter()
+                .filter(|t| filter.matches(t) && matches_search(t, &search))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <p class="count" role="status" aria-live="polite" data-testid="thing-count">
+            {move || format!("Showing {} of {total} things", visible.read().len())}
+        </p>
+        <ul class="thing-grid">
+            <For each=move || visible.get() key=|thing| thing.id.clone() let:thing>
+                <ThingCard thing />
+            </For>
+        </ul>
+    }
+}
+
+#[component]
+fn ThingCard(thing: Thing) -> impl IntoView {
+    let verdict = if thing.flies { "Udd!" } else { "No udd" };
+    view! {
+        <li class="thing" data-testid="thing" data-flies=thing.flies.to_string()>
+            <span class="emoji" aria-hidden="true">{thing.emoji}</span>
+            <span class="names">
+                <span class="en">{thing.en}</span>
+                <span class="hi" lang="hi">{thing.hi}</span>
+            </span>
+            <span class=if thing.flies { "verdict flies" } else { "verdict grounded" }>
+                {verdict}
+            </span>
+            <span class="category">{thing.category.label()}</span>
+            {thing.note.map(|note| view! { <small class="note">{note}</small> })}
+        </li>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filter_links_keep_the_search_and_escape_it() {
+        assert_eq!(filter_href(FlyFilter::Flies, ""), "/things?flies=yes");
+        assert_eq!(
+            filter_href(FlyFilter::Grounded, " a&b "),
+            "/things?flies=no&q=a%26b"
+        );
+    }
+}

@@ -1,0 +1,197 @@
+//! `udd-server`: serves the game (default), creates the table for operators, prints the
+//! CloudFormation template, or runs the benchmark.
+
+mod bench;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use app::catalog::{self, seed::SEED};
+use app::data::{table, Db};
+use app::engine::{Engine, EngineConfig};
+use app::http::{router, AppState};
+use clap::{Parser, Subcommand, ValueEnum};
+use leptos::prelude::get_configuration;
+use tracing_subscriber::EnvFilter;
+
+#[derive(Debug, Parser)]
+#[command(name = "udd-server", version, about = "The Udd game server")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the game (the default).
+    Serve,
+    /// Create the table (idempotent) and exit.
+    CreateTable,
+    /// Print the table's CloudFormation template.
+    Template,
+    /// Measure DynamoDB and page latency and the site's download weight, and print them.
+    Bench(bench::BenchArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum EngineKind {
+    Embedded,
+    Endpoint,
+    Aws,
+}
+
+/// Where the table lives (every option also reads its environment variable).
+#[derive(Debug, clap::Args)]
+struct StoreArgs {
+    /// embedded (default), endpoint (needs UDD_DYNAMODB_ENDPOINT) or aws.
+    #[arg(long, env = "UDD_ENGINE", value_enum, global = true)]
+    engine: Option<EngineKind>,
+    /// A DynamoDB-compatible endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local.
+    #[arg(long, env = "UDD_DYNAMODB_ENDPOINT", global = true)]
+    endpoint: Option<String>,
+    /// Where the embedded engine keeps its SQLite file.
+    #[arg(long, env = "UDD_DATA_DIR", default_value = "data", global = true)]
+    data_dir: PathBuf,
+    /// The table's name.
+    #[arg(long, env = "UDD_TABLE", default_value = "udd", global = true)]
+    table: String,
+}
+
+impl StoreArgs {
+    fn engine_config(&self) -> anyhow::Result<EngineConfig> {
+        let kind = self.engine.unwrap_or(if self.endpoint.is_some() {
+            EngineKind::Endpoint
+        } else {
+            EngineKind::Embedded
+        });
+        Ok(match kind {
+            EngineKind::Embedded => EngineConfig::Embedded {
+                data_dir: Some(self.data_dir.clone()),
+            },
+            EngineKind::Endpoint => EngineConfig::Endpoint {
+                url: self
+                    .endpoint
+                    .clone()
+                    .context("UDD_ENGINE=endpoint needs UDD_DYNAMODB_ENDPOINT")?,
+            },
+            EngineKind::Aws => EngineConfig::Aws,
+        })
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| EnvFilter::new("info,aws_config=warn,aws_smithy_runtime=warn")),
+        )
+        .init();
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(&cli.store).await,
+        Command::CreateTable => {
+            let engine = Engine::start(cli.store.engine_config()?).await?;
+            let outcome = Db::new(engine.client.clone(), cli.store.table.as_str())
+                .ensure_table()
+                .await;
+            engine.stop().await;
+            println!("table {}: {:?}", cli.store.table, outcome?);
+            Ok(())
+        }
+        Command::Template => {
+            print!("{}", table::cloudformation_template());
+            Ok(())
+        }
+        Command::Bench(args) => bench::run(args).await,
+    }
+}
+
+/// Opens the table (creating and seeding it as needed) on the configured engine.
+async fn open_store(store: &StoreArgs) -> anyhow::Result<(Engine, Db)> {
+    let config = store.engine_config()?;
+    let engine = Engine::start(config.clone())
+        .await
+        .context("starting the DynamoDB engine")?;
+    let db = Db::new(engine.client.clone(), store.table.as_str());
+    let where_ = match (&config, engine.embedded_addr) {
+        (EngineConfig::Embedded { data_dir }, Some(addr)) => format!(
+            "embedded dynoxide at http://{addr}, file {}",
+            data_dir
+                .as_ref()
+                .map(|d| d.join("udd.sqlite").display().to_string())
+                .unwrap_or_else(|| ":memory:".into())
+        ),
+        (EngineConfig::Endpoint { url }, _) => format!("endpoint {url}"),
+        _ => "AWS DynamoDB (default credential chain)".to_owned(),
+    };
+    tracing::info!(
+        engine = config.kind(),
+        table = db.table_name(),
+        "using {where_}"
+    );
+    db.ensure_table().await.context("creating the table")?;
+    let things = catalog::validate(SEED)
+        .map_err(|problems| anyhow::anyhow!("the seed catalog is invalid: {problems:?}"))?;
+    let seeded = db
+        .seed_catalog(&things)
+        .await
+        .context("seeding the catalog")?;
+    tracing::info!(?seeded, "catalog ready");
+    Ok((engine, db))
+}
+
+async fn serve(store: &StoreArgs) -> anyhow::Result<()> {
+    let leptos_options = get_configuration(None)?.leptos_options;
+    let addr: SocketAddr = leptos_options.site_addr;
+    let (engine, db) = open_store(store).await?;
+    let state = AppState {
+        leptos_options,
+        db,
+        engine: engine.config.kind(),
+    };
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("listening on {addr}"))?;
+    let bound = listener.local_addr()?;
+    tracing::info!("Udd is serving at http://{bound}");
+    println!("Udd is serving at http://{bound}");
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
+    tracing::info!("HTTP server stopped; stopping the engine");
+    engine.stop().await;
+    Ok(())
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            tracing::error!(%err, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::error!(%err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown requested");
+}
