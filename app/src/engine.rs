@@ -73,7 +73,8 @@ pub enum EngineError {
 
 /// Credentials for local engines, which check only that some are present.
 fn local_credentials() -> Credentials {
-    Credentials::new("udd-local", "udd-local", None, None, "udd-local")
+    // DynamoDB Local accepts only letters and digits in an access key id.
+    Credentials::new("uddlocal", "uddlocal", None, None, "udd-local")
 }
 
 fn timeouts() -> TimeoutConfig {

@@ -1,1 +1,305 @@
+//! Integration tests of every data-layer access pattern against a real DynamoDB-compatible
+//! engine: an in-memory embedded dynoxide per test by default, or the engine at
+//! `UDD_TEST_DYNAMODB_ENDPOINT` (the test command points it at Amazon DynamoDB Local). Each test
+//! creates its own table, so tests never see each other's items.
 
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use app::catalog::{self, seed::SEED, FlyFilter, Thing, ThingId};
+use app::data::table::{TableOutcome, GLOBAL_INDEXES, LOCAL_INDEXES};
+use app::data::{DataError, Db, Recorder, SeedOutcome};
+use app::engine::{endpoint_client, Engine, EngineConfig};
+use aws_sdk_dynamodb::types::{AttributeValue, StreamViewType, TimeToLiveStatus};
+
+/// One isolated table on the engine under test, with a recorder on every call.
+struct TestTable {
+    db: Db,
+    calls: Recorder,
+    engine: Engine,
+}
+
+fn engine_config() -> EngineConfig {
+    match std::env::var("UDD_TEST_DYNAMODB_ENDPOINT") {
+        Ok(url) if !url.is_empty() => EngineConfig::Endpoint { url },
+        _ => EngineConfig::Embedded { data_dir: None },
+    }
+}
+
+fn unique_table_name() -> String {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "udd-test-{}-{nanos}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+async fn test_table() -> TestTable {
+    let config = engine_config();
+    let engine = Engine::start(config.clone())
+        .await
+        .expect("the engine under test starts");
+    let calls = Recorder::new();
+    let db = Db::new(engine.client.clone(), unique_table_name()).recording(calls.clone());
+    db.ensure_table().await.unwrap_or_else(|err| {
+        panic!("cannot create a table on {config:?} (is the engine running?): {err:?}")
+    });
+    calls.reset();
+    TestTable { db, calls, engine }
+}
+
+fn seed_things() -> Vec<Thing> {
+    catalog::validate(SEED).expect("the seed catalog is valid")
+}
+
+async fn seeded_table() -> TestTable {
+    let t = test_table().await;
+    t.db.seed_catalog(&seed_things()).await.expect("seeding works");
+    t.calls.reset();
+    t
+}
+
+fn ids(things: &[Thing]) -> BTreeSet<String> {
+    things.iter().map(|t| t.id.to_string()).collect()
+}
+
+#[tokio::test]
+async fn ensure_table_creates_the_designed_table_once() {
+    let t = test_table().await;
+    assert_eq!(t.db.ensure_table().await.unwrap(), TableOutcome::AlreadyExisted);
+
+    let described = t
+        .engine
+        .client
+        .describe_table()
+        .table_name(t.db.table_name())
+        .send()
+        .await
+        .unwrap()
+        .table
+        .unwrap();
+    let gsis: BTreeSet<_> = described
+        .global_secondary_indexes()
+        .iter()
+        .filter_map(|ix| ix.index_name())
+        .collect();
+    let lsis: BTreeSet<_> = described
+        .local_secondary_indexes()
+        .iter()
+        .filter_map(|ix| ix.index_name())
+        .collect();
+    assert_eq!(gsis, GLOBAL_INDEXES.iter().map(|ix| ix.name).collect());
+    assert_eq!(lsis, LOCAL_INDEXES.iter().map(|ix| ix.name).collect());
+    let stream = described.stream_specification().expect("a stream");
+    assert_eq!(stream.stream_view_type(), Some(&StreamViewType::NewAndOldImages));
+
+    let ttl = t
+        .engine
+        .client
+        .describe_time_to_live()
+        .table_name(t.db.table_name())
+        .send()
+        .await
+        .unwrap()
+        .time_to_live_description
+        .unwrap();
+    assert_eq!(ttl.attribute_name(), Some("ttl"));
+    assert!(matches!(
+        ttl.time_to_live_status(),
+        Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
+    ));
+}
+
+#[tokio::test]
+async fn seeding_writes_the_catalog_once() {
+    let t = test_table().await;
+    let things = seed_things();
+    assert_eq!(
+        t.db.seed_catalog(&things).await.unwrap(),
+        SeedOutcome::Seeded {
+            written: things.len(),
+            removed: 0
+        }
+    );
+    t.calls.reset();
+    assert_eq!(t.db.seed_catalog(&things).await.unwrap(), SeedOutcome::Unchanged);
+    assert_eq!(t.calls.ops(), ["GetItem"], "an up-to-date seed costs one read");
+}
+
+#[tokio::test]
+async fn reseeding_removes_things_dropped_from_the_catalog() {
+    let t = seeded_table().await;
+    let fewer = seed_things()[..160].to_vec();
+    let dropped = seed_things().len() - fewer.len();
+    assert_eq!(
+        t.db.seed_catalog(&fewer).await.unwrap(),
+        SeedOutcome::Seeded {
+            written: 160,
+            removed: dropped
+        }
+    );
+    assert_eq!(ids(&t.db.list_things(FlyFilter::All).await.unwrap()), ids(&fewer));
+}
+
+#[tokio::test]
+async fn listing_things_is_one_query_per_filter() {
+    let t = seeded_table().await;
+    let seed = seed_things();
+    for filter in [FlyFilter::All, FlyFilter::Flies, FlyFilter::Grounded] {
+        t.calls.reset();
+        let listed = t.db.list_things(filter).await.unwrap();
+        let expected: Vec<_> = seed.iter().filter(|s| filter.matches(s)).cloned().collect();
+        assert_eq!(ids(&listed), ids(&expected), "{filter:?}");
+        assert_eq!(t.calls.ops(), ["Query"], "{filter:?}");
+    }
+    let all = t.db.list_things(FlyFilter::All).await.unwrap();
+    let crow = all.iter().find(|t| t.id.as_str() == "crow").unwrap();
+    assert_eq!(crow, seed.iter().find(|t| t.id.as_str() == "crow").unwrap());
+    let names: Vec<_> = all.iter().map(|t| t.en.to_lowercase()).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "listed in display order");
+}
+
+#[tokio::test]
+async fn no_data_path_scans_and_the_health_probe_does() {
+    let t = test_table().await;
+    let crow = ThingId::parse("crow").unwrap();
+    t.db.seed_catalog(&seed_things()).await.unwrap();
+    t.db.seed_catalog(&seed_things()).await.unwrap();
+    for filter in [FlyFilter::All, FlyFilter::Flies, FlyFilter::Grounded] {
+        t.db.list_things(filter).await.unwrap();
+        let page = t.db.things_page(filter, 10, None).await.unwrap();
+        t.db.things_page(filter, 10, page.next.as_deref()).await.unwrap();
+    }
+    t.db.get_thing(&crow).await.unwrap();
+    let ops = t.calls.ops();
+    assert!(!ops.is_empty());
+    assert!(!ops.contains(&"Scan"), "a data path scanned: {ops:?}");
+
+    t.calls.reset();
+    let health = t.db.health_probe().await.unwrap();
+    assert_eq!(health.status, "ACTIVE");
+    assert!(health.probe_ms.is_some());
+    assert_eq!(t.calls.ops(), ["DescribeTable", "Scan"]);
+}
+
+#[tokio::test]
+async fn pages_cover_the_list_and_cursors_cannot_be_forged() {
+    let t = seeded_table().await;
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let page = t.db.things_page(FlyFilter::Flies, 25, cursor.as_deref()).await.unwrap();
+        assert!(page.items.len() <= 25);
+        seen.extend(page.items);
+        pages += 1;
+        match page.next {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+        assert!(pages < 50, "pagination does not end");
+    }
+    let flyers = t.db.list_things(FlyFilter::Flies).await.unwrap();
+    assert_eq!(seen.len(), flyers.len(), "no thing twice");
+    assert_eq!(ids(&seen), ids(&flyers));
+    assert!(pages >= 3);
+
+    let first = t.db.things_page(FlyFilter::Flies, 5, None).await.unwrap();
+    let cursor = first.next.expect("more than five flyers");
+    let tampered = format!("x{cursor}");
+    assert!(matches!(
+        t.db.things_page(FlyFilter::Flies, 5, Some(&tampered)).await,
+        Err(DataError::BadCursor)
+    ));
+    assert!(
+        matches!(
+            t.db.things_page(FlyFilter::Grounded, 5, Some(&cursor)).await,
+            Err(DataError::BadCursor)
+        ),
+        "a cursor only works for the query it came from"
+    );
+}
+
+#[tokio::test]
+async fn every_instance_on_a_table_shares_the_cursor_secret() {
+    let t = seeded_table().await;
+    // Ten fresh handles (ten "instances") race to create the secret.
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..10 {
+        let db = Db::new(t.engine.client.clone(), t.db.table_name());
+        tasks.spawn(async move { db.things_page(FlyFilter::All, 3, None).await });
+    }
+    let cursors: Vec<String> = tasks
+        .join_all()
+        .await
+        .into_iter()
+        .map(|page| page.unwrap().next.unwrap())
+        .collect();
+    let other = Db::new(t.engine.client.clone(), t.db.table_name());
+    for cursor in &cursors {
+        other
+            .things_page(FlyFilter::All, 3, Some(cursor))
+            .await
+            .expect("a cursor from one instance works on another");
+    }
+}
+
+#[tokio::test]
+async fn get_thing_reads_one_item() {
+    let t = seeded_table().await;
+    let crow = t.db.get_thing(&ThingId::parse("crow").unwrap()).await.unwrap();
+    assert_eq!(crow.map(|c| c.flies), Some(true));
+    let none = t.db.get_thing(&ThingId::parse("no-such-thing").unwrap()).await.unwrap();
+    assert_eq!(none, None);
+    assert_eq!(t.calls.ops(), ["GetItem", "GetItem"]);
+}
+
+#[tokio::test]
+async fn expired_items_read_as_absent_before_the_engine_deletes_them() {
+    let t = seeded_table().await;
+    let past = (app::data::epoch_seconds() - 60).to_string();
+    t.engine
+        .client
+        .update_item()
+        .table_name(t.db.table_name())
+        .key("PK", AttributeValue::S("OBJ#crow".into()))
+        .key("SK", AttributeValue::S("META".into()))
+        .update_expression("SET #ttl = :past")
+        .expression_attribute_names("#ttl", "ttl")
+        .expression_attribute_values(":past", AttributeValue::N(past))
+        .send()
+        .await
+        .unwrap();
+    let crow = ThingId::parse("crow").unwrap();
+    assert_eq!(t.db.get_thing(&crow).await.unwrap(), None);
+    let flyers = t.db.list_things(FlyFilter::Flies).await.unwrap();
+    assert!(!flyers.iter().any(|t| t.id == crow));
+    assert!(flyers.len() > 50, "only the expired thing is gone");
+}
+
+#[tokio::test]
+async fn an_unreachable_engine_is_unavailable_not_an_internal_error() {
+    // A port that nothing listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let db = Db::new(endpoint_client(&url).await, "udd");
+    let err = db.list_things(FlyFilter::All).await.unwrap_err();
+    assert!(matches!(err, DataError::Unavailable(_)), "{err:?}");
+    assert!(err.is_retryable());
+    assert!(matches!(db.health_probe().await, Err(DataError::Unavailable(_))));
+}
+
+#[tokio::test]
+async fn a_missing_table_reports_missing_in_health() {
+    let t = test_table().await;
+    let other = Db::new(t.engine.client.clone(), unique_table_name());
+    assert_eq!(other.health_probe().await.unwrap().status, "MISSING");
+}

