@@ -59,7 +59,9 @@ fn seed_things() -> Vec<Thing> {
 
 async fn seeded_table() -> TestTable {
     let t = test_table().await;
-    t.db.seed_catalog(&seed_things()).await.expect("seeding works");
+    t.db.seed_catalog(&seed_things())
+        .await
+        .expect("seeding works");
     t.calls.reset();
     t
 }
@@ -71,7 +73,10 @@ fn ids(things: &[Thing]) -> BTreeSet<String> {
 #[tokio::test]
 async fn ensure_table_creates_the_designed_table_once() {
     let t = test_table().await;
-    assert_eq!(t.db.ensure_table().await.unwrap(), TableOutcome::AlreadyExisted);
+    assert_eq!(
+        t.db.ensure_table().await.unwrap(),
+        TableOutcome::AlreadyExisted
+    );
 
     let described = t
         .engine
@@ -96,7 +101,10 @@ async fn ensure_table_creates_the_designed_table_once() {
     assert_eq!(gsis, GLOBAL_INDEXES.iter().map(|ix| ix.name).collect());
     assert_eq!(lsis, LOCAL_INDEXES.iter().map(|ix| ix.name).collect());
     let stream = described.stream_specification().expect("a stream");
-    assert_eq!(stream.stream_view_type(), Some(&StreamViewType::NewAndOldImages));
+    assert_eq!(
+        stream.stream_view_type(),
+        Some(&StreamViewType::NewAndOldImages)
+    );
 
     let ttl = t
         .engine
@@ -127,8 +135,15 @@ async fn seeding_writes_the_catalog_once() {
         }
     );
     t.calls.reset();
-    assert_eq!(t.db.seed_catalog(&things).await.unwrap(), SeedOutcome::Unchanged);
-    assert_eq!(t.calls.ops(), ["GetItem"], "an up-to-date seed costs one read");
+    assert_eq!(
+        t.db.seed_catalog(&things).await.unwrap(),
+        SeedOutcome::Unchanged
+    );
+    assert_eq!(
+        t.calls.ops(),
+        ["GetItem"],
+        "an up-to-date seed costs one read"
+    );
 }
 
 #[tokio::test]
@@ -143,7 +158,10 @@ async fn reseeding_removes_things_dropped_from_the_catalog() {
             removed: dropped
         }
     );
-    assert_eq!(ids(&t.db.list_things(FlyFilter::All).await.unwrap()), ids(&fewer));
+    assert_eq!(
+        ids(&t.db.list_things(FlyFilter::All).await.unwrap()),
+        ids(&fewer)
+    );
 }
 
 #[tokio::test]
@@ -175,7 +193,9 @@ async fn no_data_path_scans_and_the_health_probe_does() {
     for filter in [FlyFilter::All, FlyFilter::Flies, FlyFilter::Grounded] {
         t.db.list_things(filter).await.unwrap();
         let page = t.db.things_page(filter, 10, None).await.unwrap();
-        t.db.things_page(filter, 10, page.next.as_deref()).await.unwrap();
+        t.db.things_page(filter, 10, page.next.as_deref())
+            .await
+            .unwrap();
     }
     t.db.get_thing(&crow).await.unwrap();
     let ops = t.calls.ops();
@@ -196,7 +216,10 @@ async fn pages_cover_the_list_and_cursors_cannot_be_forged() {
     let mut cursor: Option<String> = None;
     let mut pages = 0;
     loop {
-        let page = t.db.things_page(FlyFilter::Flies, 25, cursor.as_deref()).await.unwrap();
+        let page =
+            t.db.things_page(FlyFilter::Flies, 25, cursor.as_deref())
+                .await
+                .unwrap();
         assert!(page.items.len() <= 25);
         seen.extend(page.items);
         pages += 1;
@@ -220,7 +243,8 @@ async fn pages_cover_the_list_and_cursors_cannot_be_forged() {
     ));
     assert!(
         matches!(
-            t.db.things_page(FlyFilter::Grounded, 5, Some(&cursor)).await,
+            t.db.things_page(FlyFilter::Grounded, 5, Some(&cursor))
+                .await,
             Err(DataError::BadCursor)
         ),
         "a cursor only works for the query it came from"
@@ -254,9 +278,15 @@ async fn every_instance_on_a_table_shares_the_cursor_secret() {
 #[tokio::test]
 async fn get_thing_reads_one_item() {
     let t = seeded_table().await;
-    let crow = t.db.get_thing(&ThingId::parse("crow").unwrap()).await.unwrap();
+    let crow =
+        t.db.get_thing(&ThingId::parse("crow").unwrap())
+            .await
+            .unwrap();
     assert_eq!(crow.map(|c| c.flies), Some(true));
-    let none = t.db.get_thing(&ThingId::parse("no-such-thing").unwrap()).await.unwrap();
+    let none =
+        t.db.get_thing(&ThingId::parse("no-such-thing").unwrap())
+            .await
+            .unwrap();
     assert_eq!(none, None);
     assert_eq!(t.calls.ops(), ["GetItem", "GetItem"]);
 }
@@ -294,7 +324,10 @@ async fn an_unreachable_engine_is_unavailable_not_an_internal_error() {
     let err = db.list_things(FlyFilter::All).await.unwrap_err();
     assert!(matches!(err, DataError::Unavailable(_)), "{err:?}");
     assert!(err.is_retryable());
-    assert!(matches!(db.health_probe().await, Err(DataError::Unavailable(_))));
+    assert!(matches!(
+        db.health_probe().await,
+        Err(DataError::Unavailable(_))
+    ));
 }
 
 #[tokio::test]

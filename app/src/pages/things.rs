@@ -5,7 +5,7 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::components::{Form, A};
+use leptos_router::components::Form;
 use leptos_router::hooks::use_query_map;
 use leptos_router::location::Url;
 
@@ -44,16 +44,18 @@ pub fn ThingsPage() -> impl IntoView {
     );
     let things = OnceResource::new(list_things());
 
+    // Plain anchors: the router still navigates them in place after hydration, and unlike
+    // `<A>` (which compares paths only) they mark just the active filter as current.
     let filter_link = move |target: FlyFilter, label: &'static str| {
         view! {
-            <A
+            <a
                 href=move || filter_href(target, &search.read())
-                attr:class="chip"
-                attr:aria-current=move || (filter.get() == target).then_some("page")
-                attr:data-testid=format!("filter-{}", target.as_query())
+                class="chip"
+                aria-current=move || (filter.get() == target).then_some("page")
+                data-testid=format!("filter-{}", target.as_query())
             >
                 {label}
-            </A>
+            </a>
         }
     };
 
