@@ -107,8 +107,10 @@ build_site() {
   rm -rf "$SITE" && mkdir -p "$SITE/pkg"
   wasm-bindgen --target web --no-typescript --out-dir "$SITE/pkg" --out-name udd \
     target/wasm32-unknown-unknown/wasm-release/frontend.wasm
+  # Leptos' hydration script loads <output-name>.wasm (as cargo-leptos names it).
   end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-    "$SITE/pkg/udd_bg.wasm" -o "$SITE/pkg/udd_bg.wasm"
+    "$SITE/pkg/udd_bg.wasm" -o "$SITE/pkg/udd.wasm"
+  rm "$SITE/pkg/udd_bg.wasm"
   cp style/main.css "$SITE/pkg/udd.css"
   cp -r public/. "$SITE/"
   # Served as-is to browsers that accept brotli (leptos_axum's static handler looks for .br).

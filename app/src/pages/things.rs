@@ -74,7 +74,7 @@ pub fn ThingsPage() -> impl IntoView {
                     {filter_link(FlyFilter::Grounded, "Doesn't fly")}
                 </nav>
                 <Form method="GET" action="/things" attr:role="search" attr:class="search">
-                    <input type="hidden" name="flies" prop:value=move || filter.get().as_query() />
+                    <input type="hidden" name="flies" value=move || filter.get().as_query() />
                     <label for="thing-search" class="visually-hidden">"Search things"</label>
                     <input
                         id="thing-search"
@@ -82,6 +82,8 @@ pub fn ThingsPage() -> impl IntoView {
                         name="q"
                         placeholder="Search in English or Hindi"
                         maxlength="40"
+                        // The attribute is what the server renders; the property tracks typing.
+                        value=search.get_untracked()
                         prop:value=move || search.get()
                         on:input=move |ev| search.set(event_target_value(&ev))
                     />

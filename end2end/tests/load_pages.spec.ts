@@ -1,0 +1,20 @@
+// No page logs a console error or loads anything with an HTTP status of 400 or more.
+import { expect, test } from "@playwright/test";
+import { AppPage } from "./fixtures/app_page";
+
+for (const path of ["/", "/things", "/things?flies=yes", "/things?flies=no&q=fish"]) {
+  test(`loading ${path} is clean`, async ({ page }, info) => {
+    const app = new AppPage(page);
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(200);
+    if (info.project.use.javaScriptEnabled !== false) await app.waitForHydration();
+    await app.settle();
+    expect(app.problems).toEqual([]);
+  });
+}
+
+test("an unknown page says so with a 404", async ({ page }) => {
+  const response = await page.goto("/no-such-page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Nothing flies here" })).toBeVisible();
+});
