@@ -59,6 +59,10 @@ export default defineConfig({
       LEPTOS_ENV: "PROD",
       UDD_DATA_DIR: "target/e2e-data",
       RUST_LOG: "warn",
+      // Set by `./udd test` to run the pages against Amazon DynamoDB Local as well.
+      ...(process.env.UDD_E2E_DYNAMODB_ENDPOINT
+        ? { UDD_DYNAMODB_ENDPOINT: process.env.UDD_E2E_DYNAMODB_ENDPOINT }
+        : {}),
     },
   },
 });

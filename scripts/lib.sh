@@ -164,7 +164,9 @@ start_dynamodb_local() {
   die "Amazon DynamoDB Local did not start (log above)"
 }
 
-run_integration_on_dynamodb_local() {
+# The same integration suite, and the pages, against Amazon DynamoDB Local: proof that what
+# passes on the embedded engine holds on Amazon's own implementation.
+run_on_dynamodb_local() {
   say "integration tests against Amazon DynamoDB Local"
   start_dynamodb_local
   trap 'kill $DDB_LOCAL_PID 2>/dev/null || true' EXIT
@@ -173,6 +175,11 @@ run_integration_on_dynamodb_local() {
     UDD_TEST_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL cargo nextest run --release -p app --features ssr --test data --no-fail-fast || status=$?
   else
     UDD_TEST_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL cargo test --release -p app --features ssr --test data --no-fail-fast || status=$?
+  fi
+  if [ $status -eq 0 ]; then
+    say "browser tests of the pages with the server on Amazon DynamoDB Local"
+    (cd end2end && UDD_SERVER="$PWD/../$SERVER" UDD_E2E_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL \
+      npx playwright test --project=js list_things load_pages) || status=$?
   fi
   kill "$DDB_LOCAL_PID" 2>/dev/null || true
   trap - EXIT

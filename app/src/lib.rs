@@ -2,6 +2,7 @@
 //! renders them, feature `ssr`) and the browser bundle (which hydrates them, feature `hydrate`).
 
 pub mod catalog;
+pub mod codec;
 pub mod error;
 mod pages;
 

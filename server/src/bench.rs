@@ -1,6 +1,235 @@
-//! The benchmark (filled in below).
+//! `udd-server bench`: what the README's benchmark command prints. One run against the embedded
+//! engine measures (a) the bare DynamoDB Query that `/things` makes, sent through the same SDK
+//! client, (b) a full server-rendered `GET /things` over loopback HTTP, their ratio, and the
+//! site's first-load weight as a browser downloads it (brotli).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+use anyhow::{ensure, Context};
+use app::catalog::{self, seed::SEED, FlyFilter};
+use app::data::{keys, Db};
+use app::engine::{Engine, EngineConfig};
+use app::http::{router, AppState};
+use aws_sdk_dynamodb::types::AttributeValue;
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use leptos::prelude::get_configuration;
+
+/// Targets from the foundation issue.
+const SSR_OVERHEAD_TARGET: f64 = 1.5;
+const FIRST_LOAD_TARGET_BYTES: u64 = 250 * 1000;
+
 #[derive(Debug, clap::Args)]
-pub struct BenchArgs {}
-pub async fn run(_args: BenchArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not yet")
+pub struct BenchArgs {
+    /// Timed repetitions of each measurement.
+    #[arg(long, default_value_t = 500)]
+    iterations: usize,
+    /// Untimed repetitions first.
+    #[arg(long, default_value_t = 50)]
+    warmup: usize,
+}
+
+struct Stats {
+    median: Duration,
+    p99: Duration,
+}
+
+impl Stats {
+    fn of(mut samples: Vec<Duration>) -> Self {
+        samples.sort();
+        let at = |q: f64| {
+            samples[((q * samples.len() as f64).ceil() as usize).clamp(1, samples.len()) - 1]
+        };
+        Stats {
+            median: at(0.5),
+            p99: at(0.99),
+        }
+    }
+}
+
+type Probe<'a> = Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<()>> + 'a>> + 'a>;
+
+/// Runs every probe once per round, in turn, so that drift in the machine's speed touches all
+/// of them alike; returns each probe's statistics in order.
+async fn measure(args: &BenchArgs, probes: &mut [Probe<'_>]) -> anyhow::Result<Vec<Stats>> {
+    let mut samples = vec![Vec::with_capacity(args.iterations); probes.len()];
+    for round in 0..args.warmup + args.iterations {
+        for (probe, samples) in probes.iter_mut().zip(&mut samples) {
+            let started = Instant::now();
+            probe().await?;
+            if round >= args.warmup {
+                samples.push(started.elapsed());
+            }
+        }
+    }
+    Ok(samples.into_iter().map(Stats::of).collect())
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:8.3} ms", d.as_secs_f64() * 1e3)
+}
+
+pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
+    ensure!(args.iterations > 0, "--iterations must be at least 1");
+    let dir = tempfile::tempdir()?;
+    let engine = Engine::start(EngineConfig::Embedded {
+        data_dir: Some(dir.path().to_owned()),
+    })
+    .await?;
+    let db = Db::new(engine.client.clone(), "udd");
+    db.ensure_table().await?;
+    let things = catalog::validate(SEED).map_err(|p| anyhow::anyhow!("{p:?}"))?;
+    db.seed_catalog(&things).await?;
+
+    // The whole app on a loopback port, as a browser reaches it.
+    let leptos_options = get_configuration(None)?.leptos_options;
+    let site_root = leptos_options.site_root.to_string();
+    let state = AppState {
+        leptos_options,
+        db: db.clone(),
+        engine: "embedded",
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let server = tokio::spawn(async move { axum::serve(listener, router(state)).await });
+    let http = Client::builder(TokioExecutor::new()).build_http::<Empty<Bytes>>();
+    let fetch = |path: &'static str, brotli: bool| {
+        let mut request = http::Request::get(format!("http://{addr}{path}"));
+        if brotli {
+            request = request.header("accept-encoding", "br");
+        }
+        let request = request.body(Empty::new());
+        let http = http.clone();
+        async move {
+            let response = http.request(request?).await?;
+            let status = response.status();
+            let encoding = response
+                .headers()
+                .get("content-encoding")
+                .map(|v| v.to_str().unwrap_or_default().to_owned());
+            let body = response.into_body().collect().await?.to_bytes();
+            ensure!(status.is_success(), "{path}: HTTP {status}");
+            anyhow::Ok((body, encoding))
+        }
+    };
+
+    let client = engine.client.clone();
+    let expected = things.len();
+    let mut probes: Vec<Probe> = vec![
+        // (a) The Query /things makes, straight through the SDK client.
+        Box::new(|| {
+            let request = client
+                .query()
+                .table_name("udd")
+                .index_name(keys::GSI1)
+                .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
+                .expression_attribute_names("#pk", keys::GSI1PK)
+                .expression_attribute_names("#sk", keys::GSI1SK)
+                .expression_attribute_values(
+                    ":pk",
+                    AttributeValue::S(keys::CATALOG_COLLECTION.into()),
+                )
+                .expression_attribute_values(
+                    ":prefix",
+                    AttributeValue::S(keys::catalog_prefix(None).into()),
+                );
+            Box::pin(async move {
+                let out = request.send().await?;
+                ensure!(out.count() as usize == expected && out.last_evaluated_key.is_none());
+                Ok(())
+            })
+        }),
+        Box::new(|| {
+            Box::pin(async {
+                db.list_things(FlyFilter::All).await?;
+                Ok(())
+            })
+        }),
+        // (b) The whole page.
+        Box::new(|| {
+            Box::pin(async {
+                let (body, _) = fetch("/things", false).await?;
+                ensure!(body.len() > 10_000, "the page is missing its things");
+                Ok(())
+            })
+        }),
+        Box::new(|| {
+            Box::pin(async {
+                fetch("/", false).await?;
+                Ok(())
+            })
+        }),
+        Box::new(|| {
+            Box::pin(async {
+                fetch("/things?q=no-such-thing-at-all", false).await?;
+                Ok(())
+            })
+        }),
+    ];
+    let stats = measure(&args, &mut probes).await?;
+    drop(probes);
+    let [bare, layer, ssr, home, no_cards] =
+        <[Stats; 5]>::try_from(stats).map_err(|_| anyhow::anyhow!("one statistic per probe"))?;
+
+    // First load: what the browser downloads besides the HTML.
+    let mut weights = Vec::new();
+    for asset in ["/pkg/udd.wasm", "/pkg/udd.js", "/pkg/udd.css"] {
+        let (body, encoding) = fetch(asset, true)
+            .await
+            .with_context(|| format!("{asset} (run `./udd build` first; site root {site_root})"))?;
+        ensure!(
+            encoding.as_deref() == Some("br"),
+            "{asset} is not served brotli-compressed"
+        );
+        weights.push((asset, body.len() as u64));
+    }
+    let (html_raw, _) = fetch("/things", false).await?;
+    let (html_br, _) = fetch("/things", true).await?;
+    server.abort();
+    engine.stop().await;
+
+    let ratio = ssr.median.as_secs_f64() / bare.median.as_secs_f64();
+    let first_load: u64 = weights.iter().map(|(_, bytes)| bytes).sum();
+    let verdict = |ok: bool| if ok { "OK" } else { "OVER TARGET" };
+    println!(
+        "Udd benchmark: embedded engine, {} things, {} timed runs after {} warm-up\n",
+        things.len(),
+        args.iterations,
+        args.warmup
+    );
+    println!("{:<44}{:>12}{:>12}", "", "median", "p99");
+    for (label, stats) in [
+        ("(a) bare DynamoDB Query behind /things", &bare),
+        ("    data layer: Db::list_things", &layer),
+        ("(b) full server-rendered GET /things", &ssr),
+        ("    for scale: GET / (no DynamoDB call)", &home),
+        ("    for scale: GET /things, no card shown", &no_cards),
+    ] {
+        println!("{label:<44}{:>12}{:>12}", ms(stats.median), ms(stats.p99));
+    }
+    println!(
+        "\nSSR overhead (b)/(a), medians: {ratio:.2}x (target <= {SSR_OVERHEAD_TARGET}x) {}",
+        verdict(ratio <= SSR_OVERHEAD_TARGET)
+    );
+    let p99_ratio = ssr.p99.as_secs_f64() / bare.p99.as_secs_f64();
+    println!("SSR overhead (b)/(a), p99:     {p99_ratio:.2}x");
+    println!("\nFirst load, brotli bytes as served:");
+    for (asset, bytes) in &weights {
+        println!("  {asset:<16}{bytes:>10} B");
+    }
+    println!(
+        "  {:<16}{first_load:>10} B  (target <= {FIRST_LOAD_TARGET_BYTES} B) {}",
+        "total",
+        verdict(first_load <= FIRST_LOAD_TARGET_BYTES)
+    );
+    println!(
+        "  /things HTML: {} B raw, {} B brotli (not counted above)",
+        html_raw.len(),
+        html_br.len()
+    );
+    Ok(())
 }

@@ -10,6 +10,7 @@ use leptos_router::hooks::use_query_map;
 use leptos_router::location::Url;
 
 use crate::catalog::{matches_search, FlyFilter, Thing, FLYING_RULE};
+use crate::codec::Base64Json;
 use crate::error::AppError;
 
 /// The whole catalog, sorted for display. One Query of the catalog collection.
@@ -42,7 +43,7 @@ pub fn ThingsPage() -> impl IntoView {
         move |q, _, _| search.set(q.clone()),
         false,
     );
-    let things = OnceResource::new(list_things());
+    let things = OnceResource::<_, Base64Json>::new_with_options(list_things(), false);
 
     // Plain anchors: the router still navigates them in place after hydration, and unlike
     // `<A>` (which compares paths only) they mark just the active filter as current.
@@ -108,14 +109,16 @@ pub fn ThingsPage() -> impl IntoView {
 fn ThingList(all: Vec<Thing>, filter: Memo<FlyFilter>, search: RwSignal<String>) -> impl IntoView {
     let total = all.len();
     let all = StoredValue::new(all);
+    // Positions into `all`, so filtering never copies a thing.
     let visible = Memo::new(move |_| {
         let filter = filter.get();
         let search = search.read();
         all.with_value(|things| {
             things
                 .iter()
-                .filter(|t| filter.matches(t) && matches_search(t, &search))
-                .cloned()
+                .enumerate()
+                .filter(|(_, t)| filter.matches(t) && matches_search(t, &search))
+                .map(|(i, _)| i)
                 .collect::<Vec<_>>()
         })
     });
@@ -124,8 +127,8 @@ fn ThingList(all: Vec<Thing>, filter: Memo<FlyFilter>, search: RwSignal<String>)
             {move || format!("Showing {} of {total} things", visible.read().len())}
         </p>
         <ul class="thing-grid">
-            <For each=move || visible.get() key=|thing| thing.id.clone() let:thing>
-                <ThingCard thing />
+            <For each=move || visible.get() key=|i| *i let:i>
+                {all.with_value(|things| view! { <ThingCard thing=things[i].clone() /> })}
             </For>
         </ul>
     }
