@@ -132,13 +132,22 @@ run_server() {
   exec "$SERVER" "$@"
 }
 
+# One package set and feature set for every cargo test command, so cargo resolves the same
+# features and never rebuilds the dependency tree between steps.
+TEST_PACKAGES=(--release -p app -p server --features app/ssr --no-fail-fast)
+
+# cargo_test [nextest filterset] [cargo test target]: nextest when it is installed.
+cargo_test() {
+  if cargo nextest --version >/dev/null 2>&1; then
+    cargo nextest run "${TEST_PACKAGES[@]}" ${1:+-E "$1"}
+  else
+    cargo test "${TEST_PACKAGES[@]}" ${2:+--test "$2"}
+  fi
+}
+
 run_rust_tests() {
   say "unit and integration tests (embedded engine)"
-  if cargo nextest --version >/dev/null 2>&1; then
-    cargo nextest run --release -p app -p server --features app/ssr --no-fail-fast
-  else
-    cargo test --release -p app -p server --features app/ssr --no-fail-fast
-  fi
+  cargo_test
 }
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -171,11 +180,7 @@ run_on_dynamodb_local() {
   start_dynamodb_local
   trap 'kill $DDB_LOCAL_PID 2>/dev/null || true' EXIT
   local status=0
-  if cargo nextest --version >/dev/null 2>&1; then
-    UDD_TEST_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL cargo nextest run --release -p app --features ssr --test data --no-fail-fast || status=$?
-  else
-    UDD_TEST_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL cargo test --release -p app --features ssr --test data --no-fail-fast || status=$?
-  fi
+  UDD_TEST_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL cargo_test 'binary(data)' data || status=$?
   if [ $status -eq 0 ]; then
     say "browser tests of the pages with the server on Amazon DynamoDB Local"
     (cd end2end && UDD_SERVER="$PWD/../$SERVER" UDD_E2E_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL \

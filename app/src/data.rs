@@ -31,6 +31,25 @@ pub use error::{Conflict, DataError};
 pub use health::TableHealth;
 pub use metrics::{Call, Recorder};
 
+/// Sends a request with `ReturnConsumedCapacity::Total`, records the call under `$op`, and sorts
+/// any error. For every operation whose output has one `consumed_capacity`.
+macro_rules! send_recorded {
+    ($db:expr, $op:literal, $request:expr) => {{
+        let started = ::std::time::Instant::now();
+        let result = $request
+            .return_consumed_capacity(::aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        $db.record(
+            $op,
+            result.as_ref().ok().and_then(|out| out.consumed_capacity()),
+            started,
+        );
+        result.map_err($crate::data::error::classify)
+    }};
+}
+use send_recorded;
+
 /// A stored item, as the SDK hands it over.
 pub type Item = HashMap<String, AttributeValue>;
 
@@ -109,34 +128,12 @@ impl Db {
 
     /// GetItem; an expired item reads as absent.
     async fn get(&self, request: GetItemFluentBuilder) -> Result<Option<Item>, DataError> {
-        let started = Instant::now();
-        let result = request
-            .table_name(self.table_name())
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send()
-            .await;
-        self.record(
-            "GetItem",
-            result.as_ref().ok().and_then(|o| o.consumed_capacity()),
-            started,
-        );
-        let out = result.map_err(error::classify)?;
+        let out = send_recorded!(self, "GetItem", request.table_name(self.table_name()))?;
         Ok(out.item.filter(|item| is_live(item, epoch_seconds())))
     }
 
     async fn put(&self, request: PutItemFluentBuilder) -> Result<(), DataError> {
-        let started = Instant::now();
-        let result = request
-            .table_name(self.table_name())
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send()
-            .await;
-        self.record(
-            "PutItem",
-            result.as_ref().ok().and_then(|o| o.consumed_capacity()),
-            started,
-        );
-        result.map_err(error::classify)?;
+        send_recorded!(self, "PutItem", request.table_name(self.table_name()))?;
         Ok(())
     }
 
@@ -146,19 +143,10 @@ impl Db {
         request: QueryFluentBuilder,
         start: Option<Item>,
     ) -> Result<(Vec<Item>, Option<Item>), DataError> {
-        let started = Instant::now();
-        let result = request
+        let request = request
             .table_name(self.table_name())
-            .set_exclusive_start_key(start)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send()
-            .await;
-        self.record(
-            "Query",
-            result.as_ref().ok().and_then(|o| o.consumed_capacity()),
-            started,
-        );
-        let out = result.map_err(error::classify)?;
+            .set_exclusive_start_key(start);
+        let out = send_recorded!(self, "Query", request)?;
         let now = epoch_seconds();
         let items = out
             .items

@@ -174,6 +174,10 @@ async fn listing_things_is_one_query_per_filter() {
         let expected: Vec<_> = seed.iter().filter(|s| filter.matches(s)).cloned().collect();
         assert_eq!(ids(&listed), ids(&expected), "{filter:?}");
         assert_eq!(t.calls.ops(), ["Query"], "{filter:?}");
+        assert!(
+            t.calls.capacity() > 0.0,
+            "the engine reports consumed capacity"
+        );
     }
     let all = t.db.list_things(FlyFilter::All).await.unwrap();
     let crow = all.iter().find(|t| t.id.as_str() == "crow").unwrap();

@@ -35,6 +35,7 @@ async fn app() -> (Router, Engine) {
 
 struct Reply {
     status: StatusCode,
+    nosniff: bool,
     server_timing: Option<String>,
     body: String,
 }
@@ -46,6 +47,8 @@ async fn get(app: &Router, uri: &str) -> Reply {
         .await
         .unwrap();
     let status = response.status();
+    let nosniff = response.headers().get("x-content-type-options")
+        == Some(&axum::http::HeaderValue::from_static("nosniff"));
     let server_timing = response
         .headers()
         .get("server-timing")
@@ -53,6 +56,7 @@ async fn get(app: &Router, uri: &str) -> Reply {
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     Reply {
         status,
+        nosniff,
         server_timing,
         body: String::from_utf8(bytes.to_vec()).unwrap(),
     }
@@ -101,6 +105,7 @@ async fn things_page_renders_every_thing_on_the_server_in_one_query() {
     let cards = reply.body.matches(r#"data-testid="thing""#).count();
     assert!(cards >= 150, "{cards} things rendered");
     assert!(reply.body.contains("Kauwa") || reply.body.contains("कौआ"));
+    assert!(reply.nosniff, "security headers are set");
     assert_eq!(
         reply
             .server_timing

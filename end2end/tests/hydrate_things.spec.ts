@@ -33,3 +33,22 @@ test("after hydration, typing filters the list without submitting", async ({ pag
   await things.search.fill("");
   expect(await things.things.count()).toBeGreaterThanOrEqual(150);
 });
+
+test("text typed before hydration survives it and filters the list", async ({ page }) => {
+  // Hold the wasm back so the player types into the static page first.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/pkg/udd.wasm", async (route) => {
+    await held;
+    await route.continue();
+  });
+  const things = new ThingsPage(page);
+  await things.goto();
+  await things.search.fill("haathi");
+  await expect(page.locator(".app")).toHaveAttribute("data-hydrated", "false");
+  release();
+  await things.waitForHydration();
+  await expect(things.search).toHaveValue("haathi");
+  await expect(things.things).toHaveCount(1);
+  await expect(things.things.first()).toContainText("Elephant");
+});

@@ -18,3 +18,11 @@ test("an unknown page says so with a 404", async ({ page }) => {
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Nothing flies here" })).toBeVisible();
 });
+
+test("the server reports the engine it was started with", async ({ request }) => {
+  const response = await request.get("/healthz");
+  expect(response.status()).toBe(200);
+  const health = await response.json();
+  expect(health.table_status).toBe("ACTIVE");
+  expect(health.engine).toBe(process.env.UDD_E2E_DYNAMODB_ENDPOINT ? "endpoint" : "embedded");
+});

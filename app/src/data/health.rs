@@ -3,10 +3,7 @@
 
 use std::time::Instant;
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
-
-use super::error::classify;
-use super::{DataError, Db};
+use super::{send_recorded, DataError, Db};
 
 /// What the probe saw.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,20 +25,11 @@ impl Db {
             });
         };
         let started = Instant::now();
-        let result = self
-            .client
-            .scan()
-            .table_name(self.table_name())
-            .limit(1)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send()
-            .await;
-        self.record(
+        send_recorded!(
+            self,
             "Scan",
-            result.as_ref().ok().and_then(|o| o.consumed_capacity()),
-            started,
-        );
-        result.map_err(classify)?;
+            self.client.scan().table_name(self.table_name()).limit(1)
+        )?;
         Ok(TableHealth {
             status: status.as_str().to_owned(),
             probe_ms: Some(started.elapsed().as_secs_f64() * 1e3),

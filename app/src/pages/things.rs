@@ -38,9 +38,21 @@ pub fn ThingsPage() -> impl IntoView {
     let url_search = Memo::new(move |_| query.read().get("q").unwrap_or_default());
     // Typing filters at once in the browser; the URL's `q` wins whenever it changes.
     let search = RwSignal::new(url_search.get_untracked());
+    let search_box = NodeRef::<leptos::html::Input>::new();
+    // Once hydrated, take over whatever the player typed while the page was still static.
+    Effect::new(move |_| {
+        if let Some(input) = search_box.get() {
+            search.set(input.value());
+        }
+    });
     Effect::watch(
         move || url_search.get(),
-        move |q, _, _| search.set(q.clone()),
+        move |q, _, _| {
+            search.set(q.clone());
+            if let Some(input) = search_box.get_untracked() {
+                input.set_value(q);
+            }
+        },
         false,
     );
     let things = OnceResource::<_, Base64Json>::new_with_options(list_things(), false);
@@ -83,9 +95,8 @@ pub fn ThingsPage() -> impl IntoView {
                         name="q"
                         placeholder="Search in English or Hindi"
                         maxlength="40"
-                        // The attribute is what the server renders; the property tracks typing.
+                        node_ref=search_box
                         value=search.get_untracked()
-                        prop:value=move || search.get()
                         on:input=move |ev| search.set(event_target_value(&ev))
                     />
                     <button type="submit">"Search"</button>

@@ -1,0 +1,105 @@
+//! The real binary, as an operator runs it: it prints where it serves, answers `/healthz`, stops
+//! cleanly on SIGTERM (the embedded engine after the HTTP server), and a restart on the same data
+//! directory finds everything where it was.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+fn start(data_dir: &Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_udd-server"))
+        .env("UDD_DATA_DIR", data_dir)
+        .env("LEPTOS_SITE_ADDR", "127.0.0.1:0")
+        .env("RUST_LOG", "info")
+        .env_remove("UDD_ENGINE")
+        .env_remove("UDD_DYNAMODB_ENDPOINT")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server binary starts");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("Udd is serving at http://")
+        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+        .to_owned();
+    Server { child, addr }
+}
+
+/// A minimal HTTP/1.1 GET; returns the status code and body.
+fn get(addr: &str, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    (status, response)
+}
+
+fn stop(mut server: Server) -> String {
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = server.child.wait().unwrap();
+    let mut log = String::new();
+    server
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut log)
+        .unwrap();
+    assert!(status.success(), "exit {status:?}\n{log}");
+    log
+}
+
+#[test]
+fn serves_stops_cleanly_and_keeps_its_data() {
+    let dir = tempfile::tempdir().unwrap();
+
+    let first = start(dir.path());
+    let (status, health) = get(&first.addr, "/healthz");
+    assert_eq!(status, 200, "{health}");
+    assert!(health.contains(r#""engine":"embedded""#), "{health}");
+    let (status, page) = get(&first.addr, "/things");
+    assert_eq!(status, 200);
+    assert!(page.matches(r#"data-testid="thing""#).count() >= 150);
+    let log = stop(first);
+    assert!(log.contains("seeded the catalog"), "{log}");
+    let http_stopped = log
+        .find("HTTP server stopped")
+        .expect("HTTP server stops first");
+    let engine_stopped = log
+        .find("embedded engine stopped")
+        .expect("then the engine");
+    assert!(http_stopped < engine_stopped);
+
+    let second = start(dir.path());
+    let (status, _) = get(&second.addr, "/things?flies=yes");
+    assert_eq!(status, 200);
+    let log = stop(second);
+    assert!(
+        log.contains("Unchanged"),
+        "the restart found the catalog in place:\n{log}"
+    );
+    assert!(!log.contains("created the table"), "{log}");
+}
