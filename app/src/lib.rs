@@ -5,6 +5,8 @@ pub mod catalog;
 pub mod codec;
 pub mod error;
 mod pages;
+pub mod players;
+pub mod rooms;
 
 #[cfg(feature = "ssr")]
 pub mod data;

@@ -1,0 +1,296 @@
+//! Who plays: the typed inputs of identity. Each constructor rejects bad input with a message a
+//! player can read; the browser form and the server use the same rules.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Why an input was refused, in words for the player.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{0}")]
+pub struct Invalid(pub String);
+
+fn invalid(message: impl Into<String>) -> Invalid {
+    Invalid(message.into())
+}
+
+/// The longest name shown in a lobby, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// A name shown to other players: 1 to 24 characters of any script, no control characters,
+/// inner runs of spaces collapsed. Used for display names and for nicknames in a room.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct DisplayName(String);
+
+impl DisplayName {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        if raw
+            .chars()
+            .any(|c| c.is_control() || is_invisible_format(c))
+        {
+            return Err(invalid(
+                "A name cannot contain control or invisible characters.",
+            ));
+        }
+        let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+        match name.chars().count() {
+            0 => Err(invalid("Choose a name.")),
+            n if n > MAX_NAME_CHARS => Err(invalid(format!(
+                "A name is at most {MAX_NAME_CHARS} characters."
+            ))),
+            _ => Ok(Self(name)),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The form two names are compared in, so "Asha" and "ASHA " are the same nickname.
+    pub fn folded(&self) -> String {
+        self.0.to_lowercase()
+    }
+}
+
+/// Bidirectional overrides and zero-width characters that would let two names look alike or
+/// scramble the lobby; joiners used inside emoji sequences (U+200D) are allowed.
+fn is_invisible_format(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{200C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// A login name: 3 to 20 of `a-z`, `0-9` and `_`, stored lowercase.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Username(String);
+
+impl Username {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let name = raw.trim().to_lowercase();
+        let ok = (3..=20).contains(&name.len())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if ok {
+            Ok(Self(name))
+        } else {
+            Err(invalid(
+                "A username is 3 to 20 letters, digits or underscores.",
+            ))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An email address, lowercased; checked for shape only (one `@`, a dot in the domain).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let email = raw.trim().to_lowercase();
+        let shaped = match email.split_once('@') {
+            Some((local, domain)) => {
+                !local.is_empty()
+                    && domain.contains('.')
+                    && !domain.starts_with('.')
+                    && !domain.ends_with('.')
+                    && !domain.contains('@')
+            }
+            None => false,
+        };
+        if shaped
+            && email.len() <= 254
+            && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
+            Ok(Self(email))
+        } else {
+            Err(invalid("That does not look like an email address."))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A password as typed: 8 to 128 characters. Never stored; only its argon2id hash is.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password(..)")
+    }
+}
+
+impl Password {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        match raw.chars().count() {
+            n if n < 8 => Err(invalid("A password is at least 8 characters.")),
+            n if n > 128 => Err(invalid("A password is at most 128 characters.")),
+            _ => Ok(Self(raw.to_owned())),
+        }
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+/// What a player looks like in a lobby.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Avatar {
+    #[default]
+    Crow,
+    Parrot,
+    Peacock,
+    Owl,
+    Butterfly,
+    Bee,
+    Kite,
+    Rocket,
+    Elephant,
+    Tiger,
+    Monkey,
+    Frog,
+}
+
+impl Avatar {
+    pub const ALL: [Avatar; 12] = [
+        Avatar::Crow,
+        Avatar::Parrot,
+        Avatar::Peacock,
+        Avatar::Owl,
+        Avatar::Butterfly,
+        Avatar::Bee,
+        Avatar::Kite,
+        Avatar::Rocket,
+        Avatar::Elephant,
+        Avatar::Tiger,
+        Avatar::Monkey,
+        Avatar::Frog,
+    ];
+
+    pub fn emoji(self) -> &'static str {
+        match self {
+            Avatar::Crow => "🐦‍⬛",
+            Avatar::Parrot => "🦜",
+            Avatar::Peacock => "🦚",
+            Avatar::Owl => "🦉",
+            Avatar::Butterfly => "🦋",
+            Avatar::Bee => "🐝",
+            Avatar::Kite => "🪁",
+            Avatar::Rocket => "🚀",
+            Avatar::Elephant => "🐘",
+            Avatar::Tiger => "🐯",
+            Avatar::Monkey => "🐒",
+            Avatar::Frog => "🐸",
+        }
+    }
+}
+
+macro_rules! string_newtype_conversions {
+    ($($ty:ident),*) => {$(
+        impl TryFrom<String> for $ty {
+            type Error = Invalid;
+            fn try_from(raw: String) -> Result<Self, Self::Error> {
+                Self::parse(&raw)
+            }
+        }
+        impl From<$ty> for String {
+            fn from(value: $ty) -> Self {
+                value.0
+            }
+        }
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    )*};
+}
+string_newtype_conversions!(DisplayName, Username, Email);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_take_any_script_and_tidy_spaces() {
+        assert_eq!(
+            DisplayName::parse("  Asha   Rao ").unwrap().as_str(),
+            "Asha Rao"
+        );
+        assert_eq!(DisplayName::parse("कौआ").unwrap().as_str(), "कौआ");
+        assert_eq!(DisplayName::parse("🐦‍⬛ crow").unwrap().as_str(), "🐦‍⬛ crow");
+        assert_eq!(DisplayName::parse("ASHA").unwrap().folded(), "asha");
+    }
+
+    #[test]
+    fn display_names_refuse_blank_long_control_and_invisible() {
+        for bad in [
+            "",
+            "   ",
+            "a\u{7}b",
+            "line\nbreak",
+            "rtl\u{202E}olleh",
+            "zero\u{200B}width",
+        ] {
+            assert!(DisplayName::parse(bad).is_err(), "{bad:?}");
+        }
+        assert!(DisplayName::parse(&"x".repeat(MAX_NAME_CHARS)).is_ok());
+        assert!(DisplayName::parse(&"x".repeat(MAX_NAME_CHARS + 1)).is_err());
+        assert!(
+            DisplayName::parse(&"क".repeat(MAX_NAME_CHARS)).is_ok(),
+            "counted in characters"
+        );
+    }
+
+    #[test]
+    fn usernames_are_lowercase_slugs() {
+        assert_eq!(Username::parse(" Asha_99 ").unwrap().as_str(), "asha_99");
+        for bad in ["ab", "a b c", "asha!", "आशा", &"a".repeat(21)] {
+            assert!(Username::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn emails_are_lowercased_and_shaped() {
+        assert_eq!(
+            Email::parse(" Asha@Example.COM ").unwrap().as_str(),
+            "asha@example.com"
+        );
+        for bad in [
+            "asha",
+            "@x.com",
+            "asha@",
+            "asha@com",
+            "a@b@c.com",
+            "a b@c.com",
+            "asha@.com",
+        ] {
+            assert!(Email::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn passwords_have_bounds_and_never_print() {
+        assert!(Password::parse("short").is_err());
+        assert!(Password::parse(&"p".repeat(129)).is_err());
+        let password = Password::parse("correct horse").unwrap();
+        assert_eq!(format!("{password:?}"), "Password(..)");
+    }
+
+    #[test]
+    fn typed_values_refuse_bad_input_when_deserialized() {
+        assert!(serde_json::from_str::<DisplayName>("\"\"").is_err());
+        assert!(serde_json::from_str::<Username>("\"A!\"").is_err());
+        assert!(serde_json::from_str::<Avatar>("\"dragon\"").is_err());
+    }
+}
