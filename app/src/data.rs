@@ -11,6 +11,7 @@ mod health;
 pub mod keys;
 mod metrics;
 pub mod table;
+mod users;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,7 +21,7 @@ use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, WriteRequest,
+    AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, TransactWriteItem, WriteRequest,
 };
 use aws_sdk_dynamodb::Client;
 use tokio::sync::OnceCell;
@@ -30,6 +31,7 @@ pub use cursor::CursorKey;
 pub use error::{Conflict, DataError};
 pub use health::TableHealth;
 pub use metrics::{Call, Recorder};
+pub use users::{ClaimConflict, Credentials, Session, SESSION_LIFETIME_SECS};
 
 /// Sends a request with `ReturnConsumedCapacity::Total`, records the call under `$op`, and sorts
 /// any error. For every operation whose output has one `consumed_capacity`.
@@ -82,6 +84,22 @@ pub fn is_live(item: &Item, now: i64) -> bool {
         Some(ttl) => ttl.parse::<i64>().map_or(true, |ttl| ttl > now),
         None => true,
     }
+}
+
+/// A key as the SDK takes it.
+pub(crate) fn key_map(key: keys::Key) -> Item {
+    Item::from([
+        (keys::PK.to_owned(), AttributeValue::S(key.pk)),
+        (keys::SK.to_owned(), AttributeValue::S(key.sk)),
+    ])
+}
+
+/// Current time in milliseconds since the epoch.
+pub fn epoch_millis() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
 }
 
 /// One page of results and the cursor for the next one.
@@ -167,6 +185,35 @@ impl Db {
             match next {
                 Some(key) => start = Some(key),
                 None => return Ok(all),
+            }
+        }
+    }
+
+    /// TransactWriteItems; a refusal keeps the per-action reasons. Retries a transaction
+    /// conflict (another transaction on the same items) a few times with backoff.
+    async fn transact(&self, actions: Vec<TransactWriteItem>) -> Result<(), DataError> {
+        let mut attempt = 0u32;
+        loop {
+            let started = Instant::now();
+            let result = self
+                .client
+                .transact_write_items()
+                .set_transact_items(Some(actions.clone()))
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await;
+            let capacity = result
+                .as_ref()
+                .ok()
+                .and_then(|o| o.consumed_capacity().first());
+            self.record("TransactWriteItems", capacity, started);
+            match result.map_err(error::classify_transaction) {
+                Err(DataError::Conflict(Conflict::TransactionConflict)) if attempt < 4 => {
+                    attempt += 1;
+                    let backoff = 20u64 << attempt;
+                    tokio::time::sleep(std::time::Duration::from_millis(backoff)).await;
+                }
+                other => return other.map(|_| ()),
             }
         }
     }

@@ -9,6 +9,8 @@ pub mod players;
 pub mod rooms;
 
 #[cfg(feature = "ssr")]
+pub mod auth;
+#[cfg(feature = "ssr")]
 pub mod data;
 #[cfg(feature = "ssr")]
 pub mod engine;

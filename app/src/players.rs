@@ -14,6 +14,35 @@ fn invalid(message: impl Into<String>) -> Invalid {
     Invalid(message.into())
 }
 
+/// A player's id: a ULID (26 characters of Crockford base32), sortable by creation time.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct UserId(String);
+
+impl UserId {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let ok = raw.len() == 26
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)));
+        if ok {
+            Ok(Self(raw.to_owned()))
+        } else {
+            Err(invalid("That is not a player id."))
+        }
+    }
+
+    /// A fresh id.
+    #[cfg(feature = "ssr")]
+    pub fn generate() -> Self {
+        Self(ulid::Ulid::new().to_string())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// The longest name shown in a lobby, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
 
@@ -142,6 +171,24 @@ impl Password {
     }
 }
 
+/// A player as others see them (and as they see themselves).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Profile {
+    pub id: UserId,
+    pub display_name: DisplayName,
+    pub avatar: Avatar,
+    /// Set once the guest has claimed an account.
+    pub username: Option<Username>,
+    /// Milliseconds since the epoch.
+    pub created_at_ms: i64,
+}
+
+impl Profile {
+    pub fn is_guest(&self) -> bool {
+        self.username.is_none()
+    }
+}
+
 /// What a player looks like in a lobby.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -215,7 +262,7 @@ macro_rules! string_newtype_conversions {
         }
     )*};
 }
-string_newtype_conversions!(DisplayName, Username, Email);
+string_newtype_conversions!(UserId, DisplayName, Username, Email);
 
 #[cfg(test)]
 mod tests {
@@ -285,6 +332,18 @@ mod tests {
         assert!(Password::parse(&"p".repeat(129)).is_err());
         let password = Password::parse("correct horse").unwrap();
         assert_eq!(format!("{password:?}"), "Password(..)");
+    }
+
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn generated_user_ids_parse() {
+        let id = UserId::generate();
+        assert_eq!(UserId::parse(id.as_str()).unwrap(), id);
+        assert!(
+            UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAI").is_err(),
+            "I is not Crockford"
+        );
+        assert!(UserId::parse("short").is_err());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::keys::{self, Key};
-use super::{DataError, Db, Item, Page};
+use super::{key_map, DataError, Db, Item, Page};
 use crate::catalog::{sort_for_display, Category, FlyFilter, Thing, ThingId};
 
 /// A thing as stored: `OBJ#<id>` / `META`, in the catalog collection on GSI1.
@@ -104,13 +104,6 @@ fn key_condition(
             ":prefix",
             AttributeValue::S(keys::catalog_prefix(filter.flies()).into()),
         )
-}
-
-fn key_map(key: Key) -> Item {
-    Item::from([
-        (keys::PK.to_owned(), AttributeValue::S(key.pk)),
-        (keys::SK.to_owned(), AttributeValue::S(key.sk)),
-    ])
 }
 
 impl Db {

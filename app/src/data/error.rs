@@ -89,10 +89,6 @@ where
 }
 
 /// Sorts a TransactWriteItems error, keeping the per-action cancellation reasons.
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "the first transaction is the room join")
-)]
 pub(crate) fn classify_transaction(
     err: SdkError<TransactWriteItemsError, HttpResponse>,
 ) -> DataError {

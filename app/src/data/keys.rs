@@ -3,7 +3,9 @@
 //! Prefixes are part of the stored data: changing one is a data migration. The access-pattern
 //! table in the README names which pattern reads which key.
 
+use crate::auth::SessionHash;
 use crate::catalog::ThingId;
+use crate::players::{Email, UserId, Username};
 
 /// Partition key attribute.
 pub const PK: &str = "PK";
@@ -73,6 +75,71 @@ pub fn cursor_secret() -> Key {
     }
 }
 
+/// A player's own partition: `USER#<id>`. Profile now; stats, matches and inventory later.
+pub fn user_partition(id: &UserId) -> String {
+    format!("USER#{}", id.as_str())
+}
+
+/// A player's profile: `USER#<id>` / `PROFILE`.
+pub fn user_profile(id: &UserId) -> Key {
+    Key {
+        pk: user_partition(id),
+        sk: "PROFILE".to_owned(),
+    }
+}
+
+/// A claimed account's sign-in secrets, apart from the profile so profile reads never carry
+/// them: `USER#<id>` / `CREDENTIALS`.
+pub fn user_credentials(id: &UserId) -> Key {
+    Key {
+        pk: user_partition(id),
+        sk: "CREDENTIALS".to_owned(),
+    }
+}
+
+/// Owns a username: `USERNAME#<name>` / `UNIQUE`, written in the claim's transaction.
+pub fn username(name: &Username) -> Key {
+    Key {
+        pk: format!("USERNAME#{}", name.as_str()),
+        sk: "UNIQUE".to_owned(),
+    }
+}
+
+/// Owns an email address: `EMAIL#<address>` / `UNIQUE`.
+pub fn email(address: &Email) -> Key {
+    Key {
+        pk: format!("EMAIL#{}", address.as_str()),
+        sk: "UNIQUE".to_owned(),
+    }
+}
+
+/// GSI1 partition that finds an account's credentials by email.
+pub fn credentials_by_email(address: &Email) -> String {
+    format!("EMAIL#{}", address.as_str())
+}
+
+/// A sign-in session, by the SHA-256 of its token: `SESSION#<hash>` / `SESSION`.
+pub fn session(hash: &SessionHash) -> Key {
+    Key {
+        pk: format!("SESSION#{}", hash.as_str()),
+        sk: "SESSION".to_owned(),
+    }
+}
+
+/// GSI1 sort key of a session inside its player's partition (`GSI1PK = USER#<id>`), so all of a
+/// player's sessions can be listed and revoked.
+pub fn session_by_user(created_ms: i64, hash: &SessionHash) -> String {
+    format!("SESSION#{created_ms:013}#{}", &hash.as_str()[..16])
+}
+
+/// A rate-limit counter for one key in one fixed window: `RATE#<key>` / `W#<window start>`.
+pub fn rate_window(key: &str, window_start: i64) -> Key {
+    Key {
+        pk: format!("RATE#{key}"),
+        sk: format!("W#{window_start}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +167,19 @@ mod tests {
         assert!(!crow.starts_with(catalog_prefix(Some(false))));
         assert!(cow.starts_with(catalog_prefix(Some(false))));
         assert!(crow.starts_with(catalog_prefix(None)) && cow.starts_with(catalog_prefix(None)));
+    }
+
+    #[test]
+    fn identity_keys_keep_their_entities_apart() {
+        let user = UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
+        assert_eq!(user_profile(&user).pk, user_credentials(&user).pk);
+        assert_ne!(user_profile(&user).sk, user_credentials(&user).sk);
+        let name = Username::parse("asha").unwrap();
+        assert_eq!(username(&name).pk, "USERNAME#asha");
+        let address = Email::parse("a@b.co").unwrap();
+        assert_eq!(email(&address).pk, credentials_by_email(&address));
+        let hash = crate::auth::SessionToken::generate().hash();
+        assert!(session_by_user(1_700_000_000_000, &hash).starts_with("SESSION#1700000000000#"));
     }
 
     #[test]

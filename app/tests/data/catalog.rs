@@ -1,70 +1,14 @@
-//! Integration tests of every data-layer access pattern against a real DynamoDB-compatible
-//! engine: an in-memory embedded dynoxide per test by default, or the engine at
-//! `UDD_TEST_DYNAMODB_ENDPOINT` (the test command points it at Amazon DynamoDB Local). Each test
-//! creates its own table, so tests never see each other's items.
+//! The catalog: seeding, listing, paging, getting; cursors; TTL on reads; the Scan guard.
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicU32, Ordering};
 
-use app::catalog::{self, seed::SEED, FlyFilter, Thing, ThingId};
+use app::catalog::{FlyFilter, Thing, ThingId};
 use app::data::table::{TableOutcome, GLOBAL_INDEXES, LOCAL_INDEXES};
-use app::data::{DataError, Db, Recorder, SeedOutcome};
-use app::engine::{endpoint_client, Engine, EngineConfig};
-use aws_sdk_dynamodb::types::{AttributeValue, StreamViewType, TimeToLiveStatus};
+use app::data::{DataError, Db, SeedOutcome};
+use app::engine::endpoint_client;
+use aws_sdk_dynamodb::types::{StreamViewType, TimeToLiveStatus};
 
-/// One isolated table on the engine under test, with a recorder on every call.
-struct TestTable {
-    db: Db,
-    calls: Recorder,
-    engine: Engine,
-}
-
-fn engine_config() -> EngineConfig {
-    match std::env::var("UDD_TEST_DYNAMODB_ENDPOINT") {
-        Ok(url) if !url.is_empty() => EngineConfig::Endpoint { url },
-        _ => EngineConfig::Embedded { data_dir: None },
-    }
-}
-
-fn unique_table_name() -> String {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!(
-        "udd-test-{}-{nanos}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
-async fn test_table() -> TestTable {
-    let config = engine_config();
-    let engine = Engine::start(config.clone())
-        .await
-        .expect("the engine under test starts");
-    let calls = Recorder::new();
-    let db = Db::new(engine.client.clone(), unique_table_name()).recording(calls.clone());
-    db.ensure_table().await.unwrap_or_else(|err| {
-        panic!("cannot create a table on {config:?} (is the engine running?): {err:?}")
-    });
-    calls.reset();
-    TestTable { db, calls, engine }
-}
-
-fn seed_things() -> Vec<Thing> {
-    catalog::validate(SEED).expect("the seed catalog is valid")
-}
-
-async fn seeded_table() -> TestTable {
-    let t = test_table().await;
-    t.db.seed_catalog(&seed_things())
-        .await
-        .expect("seeding works");
-    t.calls.reset();
-    t
-}
+use super::{seed_things, seeded_table, set_ttl, test_table, unique_table_name};
 
 fn ids(things: &[Thing]) -> BTreeSet<String> {
     things.iter().map(|t| t.id.to_string()).collect()
@@ -298,19 +242,7 @@ async fn get_thing_reads_one_item() {
 #[tokio::test]
 async fn expired_items_read_as_absent_before_the_engine_deletes_them() {
     let t = seeded_table().await;
-    let past = (app::data::epoch_seconds() - 60).to_string();
-    t.engine
-        .client
-        .update_item()
-        .table_name(t.db.table_name())
-        .key("PK", AttributeValue::S("OBJ#crow".into()))
-        .key("SK", AttributeValue::S("META".into()))
-        .update_expression("SET #ttl = :past")
-        .expression_attribute_names("#ttl", "ttl")
-        .expression_attribute_values(":past", AttributeValue::N(past))
-        .send()
-        .await
-        .unwrap();
+    set_ttl(&t, "OBJ#crow", "META", app::data::epoch_seconds() - 60).await;
     let crow = ThingId::parse("crow").unwrap();
     assert_eq!(t.db.get_thing(&crow).await.unwrap(), None);
     let flyers = t.db.list_things(FlyFilter::Flies).await.unwrap();
