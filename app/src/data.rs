@@ -10,6 +10,7 @@ mod error;
 mod health;
 pub mod keys;
 mod metrics;
+mod rooms;
 pub mod table;
 mod users;
 
@@ -31,6 +32,7 @@ pub use cursor::CursorKey;
 pub use error::{Conflict, DataError};
 pub use health::TableHealth;
 pub use metrics::{Call, Recorder};
+pub use rooms::{Joined, RoomConflict, ROOM_IDLE_SECS};
 pub use users::{ClaimConflict, Credentials, Session, SESSION_LIFETIME_SECS};
 
 /// Sends a request with `ReturnConsumedCapacity::Total`, records the call under `$op`, and sorts

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::players::Invalid;
+use crate::players::{Avatar, DisplayName, Invalid, UserId};
 
 /// Letters and digits that cannot be mistaken for each other when read aloud or off a screen:
 /// no 0/O, 1/I/L.
@@ -100,6 +100,56 @@ impl RoomSettings {
         }
         Ok(self)
     }
+}
+
+/// Where a room is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoomState {
+    Lobby,
+    Playing,
+}
+
+/// A player in a room.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomPlayer {
+    pub user_id: UserId,
+    pub nickname: DisplayName,
+    pub avatar: Avatar,
+    pub joined_at_ms: i64,
+}
+
+/// Everything the lobby shows: one Query of the room partition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lobby {
+    pub code: RoomCode,
+    pub host_id: UserId,
+    pub settings: RoomSettings,
+    pub state: RoomState,
+    /// In join order: the first is the longest present.
+    pub players: Vec<RoomPlayer>,
+    /// Grows with every change to the room; a watcher compares it to see news.
+    pub version: u64,
+    pub created_at_ms: i64,
+}
+
+impl Lobby {
+    pub fn player(&self, user: &UserId) -> Option<&RoomPlayer> {
+        self.players.iter().find(|p| &p.user_id == user)
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.players.len() >= usize::from(self.settings.max_players)
+    }
+}
+
+/// A public room with free seats, as the home page lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenRoom {
+    pub code: RoomCode,
+    pub player_count: u32,
+    pub max_players: u8,
+    pub created_at_ms: i64,
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 use crate::auth::SessionHash;
 use crate::catalog::ThingId;
 use crate::players::{Email, UserId, Username};
+use crate::rooms::RoomCode;
 
 /// Partition key attribute.
 pub const PK: &str = "PK";
@@ -138,6 +139,52 @@ pub fn rate_window(key: &str, window_start: i64) -> Key {
         pk: format!("RATE#{key}"),
         sk: format!("W#{window_start}"),
     }
+}
+
+/// A room's partition: `ROOM#<code>`. META, players and nickname claims now; rounds and
+/// clicks later. One Query of it renders the lobby.
+pub fn room_partition(code: &RoomCode) -> String {
+    format!("ROOM#{}", code.as_str())
+}
+
+/// A room's settings and state: `ROOM#<code>` / `META`.
+pub fn room_meta(code: &RoomCode) -> Key {
+    Key {
+        pk: room_partition(code),
+        sk: "META".to_owned(),
+    }
+}
+
+/// A player in a room: `ROOM#<code>` / `PLAYER#<id>`.
+pub fn room_player(code: &RoomCode, user: &UserId) -> Key {
+    Key {
+        pk: room_partition(code),
+        sk: format!("{ROOM_PLAYER_PREFIX}{}", user.as_str()),
+    }
+}
+
+/// Sort-key prefix of the players in a room partition.
+pub const ROOM_PLAYER_PREFIX: &str = "PLAYER#";
+
+/// LSI1 sort key of a player: join order, so the longest-present player is first.
+pub fn room_player_joined(joined_ms: i64, user: &UserId) -> String {
+    format!("JOINED#{joined_ms:013}#{}", user.as_str())
+}
+
+/// Claims a nickname inside a room: `ROOM#<code>` / `NICK#<folded name>`.
+pub fn room_nickname(code: &RoomCode, folded: &str) -> Key {
+    Key {
+        pk: room_partition(code),
+        sk: format!("NICK#{folded}"),
+    }
+}
+
+/// GSI2 partition of public rooms still in the lobby (a sparse index: only those rooms carry
+/// `GSI2PK`), newest first by `GSI2SK = <created ms>#<code>`.
+pub const OPEN_ROOMS: &str = "ROOMS#OPEN";
+
+pub fn open_room_sort(created_ms: i64, code: &RoomCode) -> String {
+    format!("{created_ms:013}#{}", code.as_str())
 }
 
 #[cfg(test)]

@@ -130,13 +130,16 @@ fn session_item(user: &UserId, hash: &SessionHash, now_ms: i64) -> SessionItem {
 }
 
 impl Db {
-    /// A transaction action that puts `item`, only if no item has its key yet.
-    fn put_new(&self, item: Item) -> Result<TransactWriteItem, DataError> {
+    /// A transaction action that puts `item`, only if no live item has its key yet (an expired
+    /// item that TTL has not swept away yet counts as absent, as it does on reads).
+    pub(crate) fn put_new(&self, item: Item) -> Result<TransactWriteItem, DataError> {
         let put = Put::builder()
             .table_name(self.table_name())
             .set_item(Some(item))
-            .condition_expression("attribute_not_exists(#pk)")
+            .condition_expression("attribute_not_exists(#pk) OR #ttl <= :now")
             .expression_attribute_names("#pk", keys::PK)
+            .expression_attribute_names("#ttl", keys::TTL)
+            .expression_attribute_values(":now", AttributeValue::N(epoch_seconds().to_string()))
             .build()
             .map_err(|e| DataError::Internal(e.into()))?;
         Ok(TransactWriteItem::builder().put(put).build())

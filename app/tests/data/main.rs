@@ -5,6 +5,7 @@
 
 mod catalog;
 mod identity;
+mod rooms;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -83,4 +84,9 @@ pub async fn set_ttl(t: &TestTable, pk: &str, sk: &str, ttl: i64) {
         .send()
         .await
         .unwrap();
+}
+
+/// A well-formed code no test creates.
+pub fn rooms_unknown() -> app::rooms::RoomCode {
+    app::rooms::RoomCode::parse("ZZZZZ").unwrap()
 }
