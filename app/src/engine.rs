@@ -67,7 +67,7 @@ pub enum EngineError {
         #[source]
         source: std::io::Error,
     },
-    #[error("could not listen on a loopback port for the embedded engine")]
+    #[error("could not listen on the embedded engine's address")]
     Listen(#[source] std::io::Error),
 }
 
@@ -102,26 +102,59 @@ pub async fn endpoint_client(url: &str) -> Client {
     Client::new(&loader.load().await)
 }
 
+/// Opens the embedded database: `udd.sqlite` under `data_dir`, or in memory.
+fn open_database(data_dir: Option<&std::path::Path>) -> Result<dynoxide::Database, EngineError> {
+    match data_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|source| EngineError::DataDir {
+                path: dir.display().to_string(),
+                source,
+            })?;
+            let path = dir.join("udd.sqlite").display().to_string();
+            dynoxide::Database::new(&path).map_err(|source| EngineError::Open { path, source })
+        }
+        None => dynoxide::Database::memory().map_err(|source| EngineError::Open {
+            path: ":memory:".into(),
+            source,
+        }),
+    }
+}
+
 impl Engine {
+    /// Serves the embedded engine on `listen` for other processes (several server instances
+    /// pointing at one table by endpoint URL), until `shutdown` resolves.
+    pub async fn serve_standalone(
+        data_dir: Option<&std::path::Path>,
+        listen: SocketAddr,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> Result<SocketAddr, EngineError> {
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(EngineError::Listen)?;
+        let (addr, embedded) = serve_embedded(open_database(data_dir)?, listener).await?;
+        println!("Embedded engine serving at http://{addr}");
+        shutdown.await;
+        Engine {
+            config: EngineConfig::Embedded {
+                data_dir: data_dir.map(ToOwned::to_owned),
+            },
+            client: endpoint_client(&format!("http://{addr}")).await,
+            embedded_addr: Some(addr),
+            embedded: Some(embedded),
+        }
+        .stop()
+        .await;
+        Ok(addr)
+    }
+
     pub async fn start(config: EngineConfig) -> Result<Self, EngineError> {
         match &config {
             EngineConfig::Embedded { data_dir } => {
-                let database = match data_dir {
-                    Some(dir) => {
-                        std::fs::create_dir_all(dir).map_err(|source| EngineError::DataDir {
-                            path: dir.display().to_string(),
-                            source,
-                        })?;
-                        let path = dir.join("udd.sqlite").display().to_string();
-                        dynoxide::Database::new(&path)
-                            .map_err(|source| EngineError::Open { path, source })?
-                    }
-                    None => dynoxide::Database::memory().map_err(|source| EngineError::Open {
-                        path: ":memory:".into(),
-                        source,
-                    })?,
-                };
-                let (addr, embedded) = serve_embedded(database).await?;
+                let database = open_database(data_dir.as_deref())?;
+                let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+                    .await
+                    .map_err(EngineError::Listen)?;
+                let (addr, embedded) = serve_embedded(database, listener).await?;
                 let client = endpoint_client(&format!("http://{addr}")).await;
                 Ok(Self {
                     config,
@@ -170,10 +203,8 @@ const TTL_SWEEP_EVERY: Duration = Duration::from_secs(30);
 
 async fn serve_embedded(
     database: dynoxide::Database,
+    listener: tokio::net::TcpListener,
 ) -> Result<(SocketAddr, Embedded), EngineError> {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .map_err(EngineError::Listen)?;
     let addr = listener.local_addr().map_err(EngineError::Listen)?;
     let (shutdown, stopped) = oneshot::channel::<()>();
     let sweeping = database.clone();

@@ -32,6 +32,13 @@ enum Command {
     CreateTable,
     /// Print the table's CloudFormation template.
     Template,
+    /// Serve the embedded engine alone, for several server instances to share by endpoint URL
+    /// (UDD_DYNAMODB_ENDPOINT=http://ADDR), as they would share DynamoDB Local or AWS.
+    Engine {
+        /// Address to listen on.
+        #[arg(long, env = "UDD_ENGINE_LISTEN", default_value = "127.0.0.1:8000")]
+        listen: SocketAddr,
+    },
     /// Measure DynamoDB and page latency and the site's download weight, and print them.
     Bench(bench::BenchArgs),
 }
@@ -110,6 +117,13 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Bench(args) => bench::run(args).await,
+        Command::Engine { listen } => {
+            let addr =
+                Engine::serve_standalone(Some(&cli.store.data_dir), listen, shutdown_signal())
+                    .await?;
+            tracing::info!(%addr, "embedded engine stopped");
+            Ok(())
+        }
     }
 }
 

@@ -13,26 +13,35 @@ struct Server {
     addr: String,
 }
 
-fn start(data_dir: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_udd-server"))
-        .env("UDD_DATA_DIR", data_dir)
+/// Runs `udd-server` with `args` and `env`, and reads the address it prints first.
+fn spawn(args: &[&str], env: &[(&str, &str)], announces: &str) -> Server {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_udd-server"));
+    command
+        .args(args)
         .env("LEPTOS_SITE_ADDR", "127.0.0.1:0")
         .env("RUST_LOG", "info")
         .env_remove("UDD_ENGINE")
         .env_remove("UDD_DYNAMODB_ENDPOINT")
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server binary starts");
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = command.spawn().expect("the server binary starts");
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     stdout.read_line(&mut line).unwrap();
     let addr = line
         .trim()
-        .strip_prefix("Udd is serving at http://")
+        .strip_prefix(announces)
         .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
         .to_owned();
     Server { child, addr }
+}
+
+fn start(data_dir: &Path) -> Server {
+    let dir = data_dir.to_str().unwrap();
+    spawn(&[], &[("UDD_DATA_DIR", dir)], "Udd is serving at http://")
 }
 
 /// A minimal HTTP/1.1 GET; returns the status code and body.
@@ -102,4 +111,41 @@ fn serves_stops_cleanly_and_keeps_its_data() {
         "the restart found the catalog in place:\n{log}"
     );
     assert!(!log.contains("created the table"), "{log}");
+}
+
+#[test]
+fn two_instances_share_one_table_through_the_standalone_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = spawn(
+        &["engine", "--listen", "127.0.0.1:0"],
+        &[("UDD_DATA_DIR", dir.path().to_str().unwrap())],
+        "Embedded engine serving at http://",
+    );
+    let endpoint = format!("http://{}", engine.addr);
+    let one = spawn(
+        &[],
+        &[("UDD_DYNAMODB_ENDPOINT", &endpoint)],
+        "Udd is serving at http://",
+    );
+    let two = spawn(
+        &[],
+        &[("UDD_DYNAMODB_ENDPOINT", &endpoint)],
+        "Udd is serving at http://",
+    );
+    for server in [&one, &two] {
+        let (status, health) = get(&server.addr, "/healthz");
+        assert_eq!(status, 200, "{health}");
+        assert!(health.contains(r#""engine":"endpoint""#), "{health}");
+        let (status, page) = get(&server.addr, "/things");
+        assert_eq!(status, 200);
+        assert!(page.matches(r#"data-testid="thing""#).count() >= 150);
+    }
+    stop(one);
+    let log = stop(two);
+    assert!(
+        log.contains("Unchanged"),
+        "the second instance found the catalog seeded:\n{log}"
+    );
+    stop(engine);
+    assert!(dir.path().join("udd.sqlite").exists());
 }
