@@ -14,6 +14,12 @@ pub enum AppError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    #[error("Start playing or sign in first.")]
+    SignInRequired,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("Too many tries. Wait a few minutes and try again.")]
+    RateLimited,
     #[error("The game's database is busy or unreachable. Try again in a moment.")]
     Unavailable,
     #[error("Something went wrong on our side. Try again.")]
@@ -29,9 +35,18 @@ impl AppError {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::SignInRequired => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal | AppError::Transport(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
+    }
+}
+
+impl From<crate::players::Invalid> for AppError {
+    fn from(invalid: crate::players::Invalid) -> Self {
+        AppError::BadRequest(invalid.0)
     }
 }
 
@@ -39,12 +54,20 @@ impl FromServerFnError for AppError {
     type Encoder = JsonEncoding;
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
-        match value {
+        let error = match value {
             ServerFnErrorErr::Args(msg) | ServerFnErrorErr::MissingArg(msg) => {
                 AppError::BadRequest(msg)
             }
+            // On the server these are the request's fault: a body too large or unreadable.
+            #[cfg(feature = "ssr")]
+            ServerFnErrorErr::Request(_) | ServerFnErrorErr::Deserialization(_) => {
+                AppError::BadRequest("The request could not be read.".into())
+            }
             other => AppError::Transport(other.to_string()),
-        }
+        };
+        #[cfg(feature = "ssr")]
+        let error = error.with_status();
+        error
     }
 }
 

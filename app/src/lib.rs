@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod codec;
 pub mod error;
+pub mod identity;
 mod pages;
 pub mod players;
 pub mod rooms;
@@ -16,6 +17,8 @@ pub mod data;
 pub mod engine;
 #[cfg(feature = "ssr")]
 pub mod http;
+#[cfg(feature = "ssr")]
+pub mod session;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};

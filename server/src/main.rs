@@ -176,9 +176,13 @@ async fn serve(store: &StoreArgs) -> anyhow::Result<()> {
     let bound = listener.local_addr()?;
     tracing::info!("Udd is serving at http://{bound}");
     println!("Udd is serving at http://{bound}");
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    // Connection info lets rate limits key on the client's address.
+    axum::serve(
+        listener,
+        router(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
     tracing::info!("HTTP server stopped; stopping the engine");
     engine.stop().await;
     Ok(())
