@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod codec;
 pub mod error;
 pub mod identity;
+pub mod lobby;
 mod pages;
 pub mod players;
 pub mod rooms;

@@ -1,0 +1,223 @@
+//! Rooms over HTTP, driven through the router in-process: one-step create and join (a guest
+//! session when there is none), the lobby, and authorization: only the host runs the room, the
+//! acting player always comes from the session, and bad codes are clear 4xx answers.
+
+use app::data::Db;
+use app::engine::{Engine, EngineConfig};
+use app::http::{router, AppState};
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use leptos::prelude::LeptosOptions;
+use tower::ServiceExt;
+
+async fn app() -> (Router, Engine) {
+    let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
+        .await
+        .unwrap();
+    let db = Db::new(engine.client.clone(), "udd");
+    db.ensure_table().await.unwrap();
+    let state = AppState {
+        leptos_options: LeptosOptions::builder().output_name("udd").build(),
+        db,
+        engine: "embedded",
+    };
+    (router(state), engine)
+}
+
+struct Reply {
+    status: StatusCode,
+    cookie: Option<String>,
+    json: serde_json::Value,
+}
+
+/// POSTs a form to a server function, as a browser form or the hydrated app does.
+async fn post(app: &Router, path: &str, form: &str, cookie: Option<&str>) -> Reply {
+    let mut request = Request::post(path)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::ACCEPT, "application/json");
+    if let Some(cookie) = cookie {
+        request = request.header(header::COOKIE, cookie);
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(Body::from(form.to_owned())).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let cookie = response
+        .headers()
+        .get(header::SET_COOKIE)
+        .map(|v| v.to_str().unwrap().to_owned());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let json = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
+    Reply {
+        status,
+        cookie,
+        json,
+    }
+}
+
+/// The `name=value` pair a browser sends back from a `Set-Cookie` header.
+fn cookie_pair(set_cookie: &str) -> String {
+    set_cookie.split(';').next().unwrap().to_owned()
+}
+
+async fn create(app: &Router, name: &str, public: bool) -> (String, String) {
+    let reply = post(
+        app,
+        "/api/rooms/create",
+        &format!("name={name}&public={public}"),
+        None,
+    )
+    .await;
+    assert!(
+        reply.status.is_success() || reply.status.is_redirection(),
+        "{:?} {}",
+        reply.status,
+        reply.json
+    );
+    let cookie = cookie_pair(&reply.cookie.expect("a guest session"));
+    (
+        reply.json.as_str().expect("the room code").to_owned(),
+        cookie,
+    )
+}
+
+async fn join(app: &Router, code: &str, name: &str) -> (Reply, Option<String>) {
+    let reply = post(
+        app,
+        "/api/rooms/join",
+        &format!("code={code}&name={name}"),
+        None,
+    )
+    .await;
+    let cookie = reply.cookie.as_deref().map(cookie_pair);
+    (reply, cookie)
+}
+
+#[tokio::test]
+async fn creating_and_joining_start_guest_sessions_and_fill_the_lobby() {
+    let (app, _engine) = app().await;
+    let (code, host_cookie) = create(&app, "Host", true).await;
+    assert_eq!(code.len(), 5);
+    let (joined, guest_cookie) = join(&app, &code.to_lowercase(), "Asha").await;
+    assert!(joined.status.is_success(), "{}", joined.json);
+    assert!(guest_cookie.is_some());
+
+    let lobby = post(
+        &app,
+        "/api/rooms/lobby",
+        &format!("code={code}"),
+        Some(&host_cookie),
+    )
+    .await;
+    let players = lobby.json[0]["players"].as_array().unwrap();
+    let names: Vec<_> = players
+        .iter()
+        .map(|p| p["nickname"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Host", "Asha"]);
+    assert_eq!(lobby.json[1], lobby.json[0]["host_id"], "the host asked");
+
+    let open = post(&app, "/api/rooms/open", "", None).await;
+    assert_eq!(open.json[0]["code"], code.as_str());
+}
+
+#[tokio::test]
+async fn only_the_host_runs_the_room() {
+    let (app, _engine) = app().await;
+    let (code, host_cookie) = create(&app, "Host", false).await;
+    let (_, asha_cookie) = join(&app, &code, "Asha").await;
+    let asha_cookie = asha_cookie.unwrap();
+    let lobby = post(
+        &app,
+        "/api/rooms/lobby",
+        &format!("code={code}"),
+        Some(&asha_cookie),
+    )
+    .await;
+    let host_id = lobby.json[0]["host_id"].as_str().unwrap().to_owned();
+    let asha_id = lobby.json[1].as_str().unwrap().to_owned();
+
+    let settings = format!(
+        "code={code}&settings[max_players]=4&settings[rounds]=5&settings[window_ms]=2000&settings[public]=false"
+    );
+    let by_guest = post(&app, "/api/rooms/settings", &settings, Some(&asha_cookie)).await;
+    assert_eq!(by_guest.status, StatusCode::FORBIDDEN, "{}", by_guest.json);
+    let kick_host = post(
+        &app,
+        "/api/rooms/kick",
+        &format!("code={code}&player={host_id}"),
+        Some(&asha_cookie),
+    )
+    .await;
+    assert_eq!(kick_host.status, StatusCode::FORBIDDEN);
+
+    let by_host = post(&app, "/api/rooms/settings", &settings, Some(&host_cookie)).await;
+    assert_eq!(by_host.status, StatusCode::OK, "{}", by_host.json);
+    assert_eq!(by_host.json["settings"]["rounds"], 5);
+    let bad = post(
+        &app,
+        "/api/rooms/settings",
+        &settings.replace("max_players]=4", "max_players]=40"),
+        Some(&host_cookie),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+
+    let kicked = post(
+        &app,
+        "/api/rooms/kick",
+        &format!("code={code}&player={asha_id}"),
+        Some(&host_cookie),
+    )
+    .await;
+    assert_eq!(kicked.status, StatusCode::OK, "{}", kicked.json);
+    let forged = format!("udd_session={}", "B".repeat(43));
+    let leave = post(
+        &app,
+        "/api/rooms/leave",
+        &format!("code={code}"),
+        Some(&forged),
+    )
+    .await;
+    assert_eq!(leave.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn bad_and_unknown_codes_are_clear_answers() {
+    let (app, _engine) = app().await;
+    let (malformed, _) = join(&app, "O0IL1", "Asha").await;
+    assert_eq!(malformed.status, StatusCode::BAD_REQUEST);
+    assert!(
+        malformed.json.to_string().contains("room code"),
+        "{}",
+        malformed.json
+    );
+    let (unknown, _) = join(&app, "ZZZZZ", "Asha").await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND, "{}", unknown.json);
+    let lobby = post(&app, "/api/rooms/lobby", "code=ZZZZZ", None).await;
+    assert_eq!(lobby.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_full_room_says_so() {
+    let (app, _engine) = app().await;
+    let (code, host_cookie) = create(&app, "Host", false).await;
+    let small = format!(
+        "code={code}&settings[max_players]=2&settings[rounds]=10&settings[window_ms]=3000&settings[public]=false"
+    );
+    assert_eq!(
+        post(&app, "/api/rooms/settings", &small, Some(&host_cookie))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let (first, _) = join(&app, &code, "Asha").await;
+    assert!(first.status.is_success());
+    let (second, _) = join(&app, &code, "Ravi").await;
+    assert_eq!(second.status, StatusCode::CONFLICT);
+    assert!(second.json.to_string().contains("full"), "{}", second.json);
+}
