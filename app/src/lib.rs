@@ -24,9 +24,9 @@ pub mod session;
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
 use leptos_router::components::{Route, Router, Routes, A};
-use leptos_router::{SsrMode, StaticSegment};
+use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
-use pages::{HomePage, NotFound, ThingsPage};
+use pages::{HomePage, NotFound, RoomPage, ThingsPage};
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -73,7 +73,8 @@ pub fn App() -> impl IntoView {
                 </header>
                 <main>
                     <Routes fallback=NotFound>
-                        <Route path=StaticSegment("") view=HomePage />
+                        <Route path=StaticSegment("") view=HomePage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("r"), ParamSegment("code")) view=RoomPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("things") view=ThingsPage ssr=SsrMode::Async />
                     </Routes>
                 </main>

@@ -2,8 +2,10 @@
 
 mod home;
 mod not_found;
+mod room;
 mod things;
 
 pub use home::HomePage;
 pub use not_found::NotFound;
+pub use room::RoomPage;
 pub use things::ThingsPage;
