@@ -105,10 +105,12 @@ build_site() {
   say "building the browser bundle (wasm)"
   cargo build -p frontend --lib --target wasm32-unknown-unknown --profile wasm-release "${WASM_FLAGS[@]}"
   rm -rf "$SITE" && mkdir -p "$SITE/pkg"
-  wasm-bindgen --target web --no-typescript --out-dir "$SITE/pkg" --out-name udd \
+  wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+    --out-dir "$SITE/pkg" --out-name udd \
     target/wasm32-unknown-unknown/wasm-release/frontend.wasm
   # Leptos' hydration script loads <output-name>.wasm (as cargo-leptos names it).
-  end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+  end2end/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-nontrapping-float-to-int \
     "$SITE/pkg/udd_bg.wasm" -o "$SITE/pkg/udd.wasm"
   rm "$SITE/pkg/udd_bg.wasm"
   cp style/main.css "$SITE/pkg/udd.css"

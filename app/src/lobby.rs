@@ -116,7 +116,9 @@ pub async fn leave_room(code: String) -> Result<(), AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
     let player = session::require_player(&db).await.map_err(fail)?;
-    db.leave_room(&code, &player.id).await.map_err(fail)
+    db.leave_room(&code, &player.id).await.map_err(fail)?;
+    leptos_axum::redirect("/");
+    Ok(())
 }
 
 /// The host removes a player.
@@ -140,9 +142,52 @@ pub async fn change_settings(code: String, settings: RoomSettings) -> Result<Lob
         .map_err(fail)
 }
 
+/// What the lobby page needs: the lobby, who is asking, and the QR code of the room's link.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LobbyPage {
+    pub lobby: Lobby,
+    pub me: Option<UserId>,
+    /// An SVG of the room link's QR code, made on the server (the browser bundle carries no
+    /// QR encoder).
+    pub qr_svg: String,
+}
+
+/// The room link's QR code as SVG. The link comes from the request's Host header when it has a
+/// sane one; the path alone otherwise.
+#[cfg(feature = "ssr")]
+fn qr_svg(code: &RoomCode) -> String {
+    use qrcode::render::svg;
+    let host = use_context::<http::request::Parts>()
+        .and_then(|parts| parts.headers.get(http::header::HOST).cloned())
+        .and_then(|h| h.to_str().ok().map(str::to_owned))
+        .filter(|h| {
+            h.len() < 256
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b".:-[]".contains(&b))
+        });
+    let link = match host {
+        Some(host) => format!("http://{host}/r/{code}"),
+        None => format!("/r/{code}"),
+    };
+    let Ok(qr) = qrcode::QrCode::new(link.as_bytes()) else {
+        return String::new();
+    };
+    let document = qr
+        .render::<svg::Color>()
+        .min_dimensions(160, 160)
+        .dark_color(svg::Color("#1d3557"))
+        .light_color(svg::Color("#ffffff"))
+        .build();
+    // Inline in HTML: drop the XML declaration.
+    document
+        .find("<svg")
+        .map(|start| document[start..].to_owned())
+        .unwrap_or_default()
+}
+
 /// A room's lobby, as anyone with the code sees it, and who is asking.
 #[server(endpoint = "rooms/lobby")]
-pub async fn room_lobby(code: String) -> Result<(Lobby, Option<UserId>), AppError> {
+pub async fn room_lobby(code: String) -> Result<LobbyPage, AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
     let lobby = db
@@ -151,7 +196,11 @@ pub async fn room_lobby(code: String) -> Result<(Lobby, Option<UserId>), AppErro
         .map_err(fail)?
         .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
     let me = session::current_player(&db).await.map_err(fail)?;
-    Ok((lobby, me.map(|p| p.id)))
+    Ok(LobbyPage {
+        qr_svg: qr_svg(&code),
+        lobby,
+        me: me.map(|p| p.id),
+    })
 }
 
 /// Public rooms with free seats, newest first.

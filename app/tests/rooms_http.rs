@@ -113,13 +113,20 @@ async fn creating_and_joining_start_guest_sessions_and_fill_the_lobby() {
         Some(&host_cookie),
     )
     .await;
-    let players = lobby.json[0]["players"].as_array().unwrap();
+    let players = lobby.json["lobby"]["players"].as_array().unwrap();
     let names: Vec<_> = players
         .iter()
         .map(|p| p["nickname"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["Host", "Asha"]);
-    assert_eq!(lobby.json[1], lobby.json[0]["host_id"], "the host asked");
+    assert_eq!(
+        lobby.json["me"], lobby.json["lobby"]["host_id"],
+        "the host asked"
+    );
+    assert!(
+        lobby.json["qr_svg"].as_str().unwrap().starts_with("<svg"),
+        "a QR code"
+    );
 
     let open = post(&app, "/api/rooms/open", "", None).await;
     assert_eq!(open.json[0]["code"], code.as_str());
@@ -138,8 +145,8 @@ async fn only_the_host_runs_the_room() {
         Some(&asha_cookie),
     )
     .await;
-    let host_id = lobby.json[0]["host_id"].as_str().unwrap().to_owned();
-    let asha_id = lobby.json[1].as_str().unwrap().to_owned();
+    let host_id = lobby.json["lobby"]["host_id"].as_str().unwrap().to_owned();
+    let asha_id = lobby.json["me"].as_str().unwrap().to_owned();
 
     let settings = format!(
         "code={code}&settings[max_players]=4&settings[rounds]=5&settings[window_ms]=2000&settings[public]=false"

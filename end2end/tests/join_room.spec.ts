@@ -27,6 +27,13 @@ test("a host opens a room and a friend joins by code", async ({ browser }) => {
   await hostPage.reload();
   await hostRoom.expectPlayers(["Host", "Asha"]);
   await hostPage.screenshot({ path: "test-results/lobby-host.png", fullPage: true });
+
+  // The host's controls are plain form posts that come back to the lobby.
+  await hostRoom.players.filter({ hasText: "Asha" }).getByRole("button", { name: "Remove" }).click();
+  await hostRoom.expectPlayers(["Host"]);
+  await hostPage.getByRole("button", { name: "Leave room" }).click();
+  await hostPage.waitForURL((url) => url.pathname === "/");
+  expect((await hostRoom.goto(code))?.status()).toBe(404);
   await hostContext.close();
   await friendContext.close();
 });
@@ -54,4 +61,13 @@ test("an unknown room says so", async ({ page }) => {
   const response = await room.goto("ZZZZZ");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "No such room" })).toBeVisible();
+});
+
+test("the lobby shows a QR code of its link", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.goto();
+  await home.createRoom("Qr");
+  const qr = page.getByTestId("room-qr").locator("svg");
+  await expect(qr).toBeVisible();
+  expect(await qr.locator("path, rect").count()).toBeGreaterThan(0);
 });

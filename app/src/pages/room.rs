@@ -1,13 +1,15 @@
 //! `/r/<CODE>`: a room's lobby. Players with avatars and the host's badge, the code in big
 //! letters and its link, host controls (kick, settings), leave; a join form for visitors.
-//! Rendered in full on the server; forms work without JavaScript.
+//! Rendered in full on the server. The host's controls are plain form posts that come back to
+//! this page (the same with or without JavaScript, and no client code per action, which keeps
+//! the browser bundle small); joining shares the home page's form action for inline errors.
 
 use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-use crate::lobby::{room_lobby, ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
+use crate::lobby::{room_lobby, JoinRoom};
 use crate::players::UserId;
 use crate::rooms::Lobby;
 
@@ -15,29 +17,18 @@ use crate::rooms::Lobby;
 pub fn RoomPage() -> impl IntoView {
     let params = use_params_map();
     let code = move || params.read().get("code").unwrap_or_default().to_uppercase();
-    let kick = ServerAction::<KickPlayer>::new();
-    let leave = ServerAction::<LeaveRoom>::new();
-    let settings = ServerAction::<ChangeSettings>::new();
     let join = ServerAction::<JoinRoom>::new();
     let lobby = Resource::new(
-        move || {
-            (
-                code(),
-                kick.version().get(),
-                leave.version().get(),
-                settings.version().get(),
-                join.version().get(),
-            )
-        },
-        |(code, ..)| room_lobby(code),
+        move || (code(), join.version().get()),
+        |(code, _)| room_lobby(code),
     );
     view! {
         <Title text=move || format!("Room {}", code()) />
         <Suspense fallback=|| view! { <p class="muted">"Opening the room…"</p> }>
             {move || Suspend::new(async move {
                 match lobby.await {
-                    Ok((lobby, me)) => Either::Left(view! {
-                        <LobbyView lobby me kick leave settings join />
+                    Ok(page) => Either::Left(view! {
+                        <LobbyView lobby=page.lobby me=page.me qr_svg=page.qr_svg join />
                     }),
                     Err(err) => Either::Right(view! {
                         <section class="hero">
@@ -56,9 +47,7 @@ pub fn RoomPage() -> impl IntoView {
 fn LobbyView(
     lobby: Lobby,
     me: Option<UserId>,
-    kick: ServerAction<KickPlayer>,
-    leave: ServerAction<LeaveRoom>,
-    settings: ServerAction<ChangeSettings>,
+    qr_svg: String,
     join: ServerAction<JoinRoom>,
 ) -> impl IntoView {
     let code = lobby.code.to_string();
@@ -77,6 +66,8 @@ fn LobbyView(
                 "Invite with the code or the link: "
                 <a href=link.clone() data-testid="share-link">{link.clone()}</a>
             </p>
+            // Our own SVG from the QR encoder on the server: no player text in it.
+            <figure class="qr" data-testid="room-qr" inner_html=qr_svg aria-label="QR code of the room link"></figure>
             <h2>{format!("Players ({count} of {})", current.max_players)}</h2>
             <ul class="players" data-testid="players">
                 {players.into_iter().map(|player| {
@@ -90,11 +81,11 @@ fn LobbyView(
                             <span class="nickname">{player.nickname.to_string()}</span>
                             {hosting.then(|| view! { <span class="badge">"Host"</span> })}
                             {kickable.then(move || view! {
-                                <ActionForm action=kick attr:class="inline">
+                                <form method="post" action="/api/rooms/kick" class="inline">
                                     <input type="hidden" name="code" value=code />
                                     <input type="hidden" name="player" value=target />
                                     <button type="submit" class="small">"Remove"</button>
-                                </ActionForm>
+                                </form>
                             })}
                         </li>
                     }
@@ -102,7 +93,7 @@ fn LobbyView(
             </ul>
             {let (code, settings_code) = (code.clone(), code.clone()); match (is_member, is_host) {
                 (true, true) => EitherOf3::A(view! {
-                    <ActionForm action=settings attr:class="card settings">
+                    <form method="post" action="/api/rooms/settings" class="card settings">
                         <h2>"Settings"</h2>
                         <input type="hidden" name="code" value=settings_code />
                         <label>"Players (2–12)" <input type="number" name="settings[max_players]" min="2" max="12" value=current.max_players.to_string() /></label>
@@ -115,11 +106,10 @@ fn LobbyView(
                             </select>
                         </label>
                         <button type="submit">"Save settings"</button>
-                        {move || settings.value().get().and_then(Result::err).map(|e| view! { <p class="error" role="alert">{e.to_string()}</p> })}
-                    </ActionForm>
-                    <LeaveForm code=code leave />
+                    </form>
+                    <LeaveForm code=code />
                 }),
-                (true, false) => EitherOf3::B(view! { <LeaveForm code=code leave /> }),
+                (true, false) => EitherOf3::B(view! { <LeaveForm code=code /> }),
                 (false, _) => EitherOf3::C(view! {
                     <ActionForm action=join attr:class="card" attr:data-testid="join-room">
                         <h2>"Join this room"</h2>
@@ -135,11 +125,11 @@ fn LobbyView(
 }
 
 #[component]
-fn LeaveForm(code: String, leave: ServerAction<LeaveRoom>) -> impl IntoView {
+fn LeaveForm(code: String) -> impl IntoView {
     view! {
-        <ActionForm action=leave attr:class="inline">
+        <form method="post" action="/api/rooms/leave" class="inline">
             <input type="hidden" name="code" value=code />
             <button type="submit" class="secondary">"Leave room"</button>
-        </ActionForm>
+        </form>
     }
 }
