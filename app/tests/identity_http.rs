@@ -2,67 +2,14 @@
 //! sign-in (by username and by email) with session rotation, sign-out, bad input, forged
 //! cookies and the sign-in rate limit.
 
-use app::data::Db;
-use app::engine::{Engine, EngineConfig};
-use app::http::{router, AppState};
+mod support;
+
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
-use http_body_util::BodyExt;
-use leptos::prelude::LeptosOptions;
 use tower::ServiceExt;
 
-async fn app() -> (Router, Engine) {
-    let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
-        .await
-        .unwrap();
-    let db = Db::new(engine.client.clone(), "udd");
-    db.ensure_table().await.unwrap();
-    let state = AppState {
-        leptos_options: LeptosOptions::builder().output_name("udd").build(),
-        db,
-        engine: "embedded",
-    };
-    (router(state), engine)
-}
-
-struct Reply {
-    status: StatusCode,
-    cookie: Option<String>,
-    json: serde_json::Value,
-}
-
-/// POSTs a form to a server function, as a browser form or the hydrated app does.
-async fn post(app: &Router, path: &str, form: &str, cookie: Option<&str>) -> Reply {
-    let mut request = Request::post(path)
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .header(header::ACCEPT, "application/json");
-    if let Some(cookie) = cookie {
-        request = request.header(header::COOKIE, cookie);
-    }
-    let response = app
-        .clone()
-        .oneshot(request.body(Body::from(form.to_owned())).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let cookie = response
-        .headers()
-        .get(header::SET_COOKIE)
-        .map(|v| v.to_str().unwrap().to_owned());
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let json = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
-    Reply {
-        status,
-        cookie,
-        json,
-    }
-}
-
-/// The `name=value` pair a browser sends back from a `Set-Cookie` header.
-fn cookie_pair(set_cookie: &str) -> String {
-    set_cookie.split(';').next().unwrap().to_owned()
-}
+use support::{app, cookie_pair, post};
 
 async fn guest(app: &Router, name: &str) -> (String, serde_json::Value) {
     let reply = post(app, "/api/guest", &format!("name={name}&avatar=owl"), None).await;
