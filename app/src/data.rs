@@ -21,9 +21,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
-use aws_sdk_dynamodb::types::{
-    AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, TransactWriteItem, WriteRequest,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, TransactWriteItem, WriteRequest};
 use aws_sdk_dynamodb::Client;
 use tokio::sync::OnceCell;
 
@@ -51,6 +49,29 @@ macro_rules! send_recorded {
         );
         result.map_err($crate::data::error::classify)
     }};
+    // Operations that report capacity per table (a list): record the first (our one table),
+    // and hand back the raw result so the caller sorts the error its own way.
+    ($db:expr, $op:literal, $request:expr, per_table) => {{
+        let started = ::std::time::Instant::now();
+        let result = $request
+            .return_consumed_capacity(::aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        $db.record(
+            $op,
+            result
+                .as_ref()
+                .ok()
+                .and_then(|out| out.consumed_capacity().first()),
+            started,
+        );
+        result
+    }};
+}
+
+/// Waits before retry `attempt` (1, 2, ...): exponential from `base_ms`, capped at 64 × base.
+async fn back_off(base_ms: u64, attempt: u32) {
+    tokio::time::sleep(std::time::Duration::from_millis(base_ms << attempt.min(6))).await;
 }
 use send_recorded;
 
@@ -196,24 +217,18 @@ impl Db {
     async fn transact(&self, actions: Vec<TransactWriteItem>) -> Result<(), DataError> {
         let mut attempt = 0u32;
         loop {
-            let started = Instant::now();
-            let result = self
-                .client
-                .transact_write_items()
-                .set_transact_items(Some(actions.clone()))
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send()
-                .await;
-            let capacity = result
-                .as_ref()
-                .ok()
-                .and_then(|o| o.consumed_capacity().first());
-            self.record("TransactWriteItems", capacity, started);
+            let result = send_recorded!(
+                self,
+                "TransactWriteItems",
+                self.client
+                    .transact_write_items()
+                    .set_transact_items(Some(actions.clone())),
+                per_table
+            );
             match result.map_err(error::classify_transaction) {
                 Err(DataError::Conflict(Conflict::TransactionConflict)) if attempt < 4 => {
                     attempt += 1;
-                    let backoff = 20u64 << attempt;
-                    tokio::time::sleep(std::time::Duration::from_millis(backoff)).await;
+                    back_off(20, attempt).await;
                 }
                 other => return other.map(|_| ()),
             }
@@ -226,19 +241,14 @@ impl Db {
             let mut pending = chunk.to_vec();
             let mut attempt = 0u32;
             while !pending.is_empty() {
-                let started = Instant::now();
-                let result = self
-                    .client
-                    .batch_write_item()
-                    .request_items(self.table_name(), pending)
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .send()
-                    .await;
-                let capacity = result
-                    .as_ref()
-                    .ok()
-                    .and_then(|o| o.consumed_capacity().first());
-                self.record("BatchWriteItem", capacity, started);
+                let result = send_recorded!(
+                    self,
+                    "BatchWriteItem",
+                    self.client
+                        .batch_write_item()
+                        .request_items(self.table_name(), pending),
+                    per_table
+                );
                 let out = result.map_err(error::classify)?;
                 pending = out
                     .unprocessed_items
@@ -251,8 +261,7 @@ impl Db {
                             "batch write kept coming back unprocessed".into(),
                         ));
                     }
-                    let backoff = 25u64 << attempt.min(6);
-                    tokio::time::sleep(std::time::Duration::from_millis(backoff)).await;
+                    back_off(25, attempt).await;
                 }
             }
         }
