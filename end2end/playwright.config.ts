@@ -1,11 +1,48 @@
 // Browser tests: Debian's Chromium (never a downloaded browser), two projects — with JavaScript
 // (hydrated app) and without it (server rendering and plain links/forms alone).
+//
+// Two server instances share one table, as they would behind a load balancer: the engine runs
+// alone (`udd-server engine`, or Amazon DynamoDB Local when UDD_E2E_DYNAMODB_ENDPOINT is set),
+// and both instances reach it by endpoint URL. Specs use the first instance by default and
+// `SECOND_INSTANCE` to put a player on the other.
 import { defineConfig } from "@playwright/test";
 import * as path from "node:path";
+import { FIRST_PORT, SECOND_PORT } from "./tests/fixtures/instances";
 
-const port = Number(process.env.UDD_E2E_PORT ?? 3100);
 const root = path.resolve(__dirname, "..");
 const server = process.env.UDD_SERVER ?? path.join(root, "target/release/udd-server");
+const enginePort = FIRST_PORT + 2;
+const endpoint = process.env.UDD_E2E_DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${enginePort}`;
+
+const instance = (port: number) => ({
+  command: `exec "${server}"`,
+  cwd: root,
+  url: `http://127.0.0.1:${port}/healthz`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: "ignore" as const,
+  stderr: "pipe" as const,
+  env: {
+    LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
+    LEPTOS_OUTPUT_NAME: "udd",
+    LEPTOS_SITE_ROOT: "target/site",
+    LEPTOS_SITE_PKG_DIR: "pkg",
+    LEPTOS_ENV: "PROD",
+    UDD_DYNAMODB_ENDPOINT: endpoint,
+    RUST_LOG: "warn",
+  },
+});
+
+const engine = {
+  command: `rm -rf "${root}/target/e2e-data" && exec "${server}" engine --listen 127.0.0.1:${enginePort}`,
+  cwd: root,
+  port: enginePort,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: "ignore" as const,
+  stderr: "pipe" as const,
+  env: { UDD_DATA_DIR: "target/e2e-data", RUST_LOG: "warn" },
+};
 
 export default defineConfig({
   testDir: "./tests",
@@ -17,7 +54,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: [["list"]],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://127.0.0.1:${FIRST_PORT}`,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: process.env.UDD_CHROMIUM ?? "/usr/bin/chromium",
@@ -43,26 +80,10 @@ export default defineConfig({
       testIgnore: /hydrat.*\.spec\.ts/,
     },
   ],
-  webServer: {
-    command: `rm -rf "${root}/target/e2e-data" && exec "${server}"`,
-    cwd: root,
-    url: `http://127.0.0.1:${port}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
-      LEPTOS_OUTPUT_NAME: "udd",
-      LEPTOS_SITE_ROOT: "target/site",
-      LEPTOS_SITE_PKG_DIR: "pkg",
-      LEPTOS_ENV: "PROD",
-      UDD_DATA_DIR: "target/e2e-data",
-      RUST_LOG: "warn",
-      // Set by `./udd test` to run the pages against Amazon DynamoDB Local as well.
-      ...(process.env.UDD_E2E_DYNAMODB_ENDPOINT
-        ? { UDD_DYNAMODB_ENDPOINT: process.env.UDD_E2E_DYNAMODB_ENDPOINT }
-        : {}),
-    },
-  },
+  // Started in order: the engine, then the instances (the first creates the table and seeds it).
+  webServer: [
+    ...(process.env.UDD_E2E_DYNAMODB_ENDPOINT ? [] : [engine]),
+    instance(FIRST_PORT),
+    instance(SECOND_PORT),
+  ],
 });

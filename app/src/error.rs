@@ -96,11 +96,31 @@ mod server {
         }
     }
 
+    impl axum::response::IntoResponse for AppError {
+        /// For plain axum handlers: the status and the player-facing message as text.
+        fn into_response(self) -> axum::response::Response {
+            (self.status(), self.to_string()).into_response()
+        }
+    }
+
     impl AppError {
         /// Sets this error's status on the current server-function or page response.
+        /// Not for a plain HTML form post: the server sends that browser back to the form's
+        /// page with a redirect (the error in its URL), and an error status would cancel it.
         pub fn with_status(self) -> Self {
-            if let Some(response) = leptos::prelude::use_context::<leptos_axum::ResponseOptions>() {
-                response.set_status(self.status());
+            use leptos::prelude::use_context;
+            let form_post = use_context::<http::request::Parts>().is_some_and(|parts| {
+                parts.method == http::Method::POST
+                    && parts
+                        .headers
+                        .get(http::header::ACCEPT)
+                        .and_then(|v| v.to_str().ok())
+                        .is_some_and(|accept| accept.contains("text/html"))
+            });
+            if !form_post {
+                if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+                    response.set_status(self.status());
+                }
             }
             self
         }

@@ -17,6 +17,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::catalog::FlyFilter;
 use crate::data::{Db, Recorder};
+use crate::live::{self, RoomHub};
 use crate::{shell, App};
 
 /// The largest request body the server reads; nothing in the game needs more.
@@ -29,6 +30,31 @@ pub struct AppState {
     pub db: Db,
     /// `embedded`, `endpoint` or `aws`, for `/healthz` and the logs.
     pub engine: &'static str,
+    /// This instance's live-room watchers.
+    pub hub: RoomHub,
+}
+
+impl AppState {
+    /// The state with a live-room hub polling at [`live::DEFAULT_POLL`].
+    pub fn new(leptos_options: LeptosOptions, db: Db, engine: &'static str) -> Self {
+        Self::with_poll(leptos_options, db, engine, live::DEFAULT_POLL)
+    }
+
+    /// The state with a live-room hub polling every `poll`.
+    pub fn with_poll(
+        leptos_options: LeptosOptions,
+        db: Db,
+        engine: &'static str,
+        poll: std::time::Duration,
+    ) -> Self {
+        let hub = RoomHub::new(db.clone(), poll, live::MAX_STREAMS);
+        Self {
+            leptos_options,
+            db,
+            engine,
+            hub,
+        }
+    }
 }
 
 impl FromRef<AppState> for LeptosOptions {
@@ -41,14 +67,19 @@ impl FromRef<AppState> for LeptosOptions {
 pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let db = state.db.clone();
+    let hub = state.hub.clone();
     let options = state.leptos_options.clone();
     Router::new()
         .route("/healthz", get(healthz))
         .route("/api/things", get(api_things))
+        .route("/r/{code}/events", get(live::room_events))
         .leptos_routes_with_context(
             &state,
             routes,
-            move || provide_request_db(&db),
+            move || {
+                provide_request_db(&db);
+                provide_context(hub.clone());
+            },
             move || shell(options.clone()),
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))

@@ -1,10 +1,12 @@
 //! Udd's Leptos application: the shell, the routes and the pages, shared by the server (which
 //! renders them, feature `ssr`) and the browser bundle (which hydrates them, feature `hydrate`).
 
+mod browser;
 pub mod catalog;
 pub mod codec;
 pub mod error;
 pub mod identity;
+pub mod live;
 pub mod lobby;
 mod pages;
 pub mod players;

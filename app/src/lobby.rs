@@ -37,6 +37,15 @@ impl From<RoomConflict> for AppError {
     }
 }
 
+/// Wakes this instance's watcher of the room, so its listeners hear of a change at once
+/// (listeners on other instances hear within a poll).
+#[cfg(feature = "ssr")]
+fn announce(code: &RoomCode) {
+    if let Some(hub) = use_context::<crate::live::RoomHub>() {
+        hub.poke(code);
+    }
+}
+
 /// The signed-in player, or a new guest called `name` (with a session cookie).
 #[cfg(feature = "ssr")]
 async fn player_or_guest(db: &Db, name: &DisplayName, avatar: Avatar) -> Result<Profile, AppError> {
@@ -100,12 +109,17 @@ pub async fn join_room(
     let code = RoomCode::parse(&code).map_err(fail)?;
     let nickname = DisplayName::parse(&name).map_err(fail)?;
     let avatar = avatar.unwrap_or_default();
+    // An unknown room is refused before a guest is made for it.
+    if db.room_version(&code).await.map_err(fail)?.is_none() {
+        return Err(fail(AppError::from(RoomConflict::NotFound)));
+    }
     let player = player_or_guest(&db, &nickname, avatar)
         .await
         .map_err(fail)?;
     db.join_room(&code, &player.id, &nickname, avatar)
         .await
         .map_err(fail)?;
+    announce(&code);
     leptos_axum::redirect(&format!("/r/{code}"));
     Ok(code)
 }
@@ -117,6 +131,7 @@ pub async fn leave_room(code: String) -> Result<(), AppError> {
     let code = RoomCode::parse(&code).map_err(fail)?;
     let player = session::require_player(&db).await.map_err(fail)?;
     db.leave_room(&code, &player.id).await.map_err(fail)?;
+    announce(&code);
     leptos_axum::redirect("/");
     Ok(())
 }
@@ -127,7 +142,9 @@ pub async fn kick_player(code: String, player: UserId) -> Result<(), AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
     let host = session::require_player(&db).await.map_err(fail)?;
-    db.kick(&code, &host.id, &player).await.map_err(fail)
+    db.kick(&code, &host.id, &player).await.map_err(fail)?;
+    announce(&code);
+    Ok(())
 }
 
 /// The host changes the room's settings.
@@ -137,9 +154,12 @@ pub async fn change_settings(code: String, settings: RoomSettings) -> Result<Lob
     let code = RoomCode::parse(&code).map_err(fail)?;
     let settings = settings.validate().map_err(fail)?;
     let host = session::require_player(&db).await.map_err(fail)?;
-    db.update_settings(&code, &host.id, settings)
+    let lobby = db
+        .update_settings(&code, &host.id, settings)
         .await
-        .map_err(fail)
+        .map_err(fail)?;
+    announce(&code);
+    Ok(lobby)
 }
 
 /// What the lobby page needs: the lobby, who is asking, and the QR code of the room's link.

@@ -1,5 +1,6 @@
 //! The pages, one module each.
 
+mod forms;
 mod home;
 mod not_found;
 mod room;

@@ -224,6 +224,42 @@ impl Avatar {
         Avatar::Frog,
     ];
 
+    /// The name forms and the table use (`crow`, `peacock`, …).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Avatar::Crow => "crow",
+            Avatar::Parrot => "parrot",
+            Avatar::Peacock => "peacock",
+            Avatar::Owl => "owl",
+            Avatar::Butterfly => "butterfly",
+            Avatar::Bee => "bee",
+            Avatar::Kite => "kite",
+            Avatar::Rocket => "rocket",
+            Avatar::Elephant => "elephant",
+            Avatar::Tiger => "tiger",
+            Avatar::Monkey => "monkey",
+            Avatar::Frog => "frog",
+        }
+    }
+
+    /// What a screen reader says for it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Avatar::Crow => "Crow",
+            Avatar::Parrot => "Parrot",
+            Avatar::Peacock => "Peacock",
+            Avatar::Owl => "Owl",
+            Avatar::Butterfly => "Butterfly",
+            Avatar::Bee => "Bee",
+            Avatar::Kite => "Kite",
+            Avatar::Rocket => "Rocket",
+            Avatar::Elephant => "Elephant",
+            Avatar::Tiger => "Tiger",
+            Avatar::Monkey => "Monkey",
+            Avatar::Frog => "Frog",
+        }
+    }
+
     pub fn emoji(self) -> &'static str {
         match self {
             Avatar::Crow => "🐦‍⬛",
@@ -267,6 +303,16 @@ string_newtype_conversions!(UserId, DisplayName, Username, Email);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn avatar_slugs_are_their_serde_names() {
+        for avatar in Avatar::ALL {
+            let json = serde_json::to_string(&avatar).unwrap();
+            assert_eq!(json, format!("\"{}\"", avatar.slug()));
+            let back: Avatar = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, avatar);
+        }
+    }
 
     #[test]
     fn display_names_take_any_script_and_tidy_spaces() {

@@ -14,11 +14,11 @@ use leptos::prelude::LeptosOptions;
 use tower::ServiceExt;
 
 fn state(db: Db, engine: &'static str) -> AppState {
-    AppState {
-        leptos_options: LeptosOptions::builder().output_name("udd").build(),
+    AppState::new(
+        LeptosOptions::builder().output_name("udd").build(),
         db,
         engine,
-    }
+    )
 }
 
 async fn app() -> (Router, Engine) {

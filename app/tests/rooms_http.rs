@@ -148,8 +148,9 @@ async fn bad_and_unknown_codes_are_clear_answers() {
         "{}",
         malformed.json
     );
-    let (unknown, _) = join(&app, "ZZZZZ", "Asha").await;
+    let (unknown, guest) = join(&app, "ZZZZZ", "Asha").await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND, "{}", unknown.json);
+    assert_eq!(guest, None, "no guest is made for a room that is not there");
     let lobby = post(&app, "/api/rooms/lobby", "code=ZZZZZ", None).await;
     assert_eq!(lobby.status, StatusCode::NOT_FOUND);
 }
@@ -172,4 +173,115 @@ async fn a_full_room_says_so() {
     let (second, _) = join(&app, &code, "Ravi").await;
     assert_eq!(second.status, StatusCode::CONFLICT);
     assert!(second.json.to_string().contains("full"), "{}", second.json);
+}
+
+/// Reads the stream until the next `data:` line and parses it.
+async fn next_event(body: &mut axum::body::Body) -> serde_json::Value {
+    use http_body_util::BodyExt;
+    let mut text = String::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        loop {
+            let frame = body
+                .frame()
+                .await
+                .expect("the stream is open")
+                .expect("a frame");
+            if let Ok(data) = frame.into_data() {
+                text.push_str(std::str::from_utf8(&data).unwrap());
+            }
+            if let Some(line) = text.lines().find_map(|l| l.strip_prefix("data:")) {
+                return serde_json::from_str(line.trim()).unwrap();
+            }
+        }
+    })
+    .await;
+    read.expect("an event within 5 s")
+}
+
+#[tokio::test]
+async fn the_live_stream_sends_the_lobby_and_each_change() {
+    use axum::http::{header, Request};
+    use tower::ServiceExt;
+
+    let (app, _engine) = app().await;
+    let (code, _) = create(&app, "Host", false).await;
+    let response = app
+        .clone()
+        .oneshot(
+            Request::get(format!("/r/{code}/events"))
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    let mut body = response.into_body();
+    let first = next_event(&mut body).await;
+    assert_eq!(first["kind"], "lobby");
+    assert_eq!(first["lobby"]["players"].as_array().unwrap().len(), 1);
+
+    // A join through this instance pokes its watcher: the change follows at once.
+    let (joined, _) = join(&app, &code, "Asha").await;
+    assert!(joined.status.is_success() || joined.status.is_redirection());
+    let second = next_event(&mut body).await;
+    let names: Vec<_> = second["lobby"]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["nickname"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names, ["Host", "Asha"]);
+}
+
+#[tokio::test]
+async fn the_live_stream_refuses_bad_and_unknown_codes() {
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    let (app, _engine) = app().await;
+    for (path, status) in [
+        ("/r/K0QX2/events", StatusCode::BAD_REQUEST),
+        ("/r/ZZZZZ/events", StatusCode::NOT_FOUND),
+    ] {
+        let response = app
+            .clone()
+            .oneshot(Request::get(path).body(axum::body::Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), status, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn a_refused_form_post_goes_back_to_its_page_with_the_reason() {
+    use axum::http::{header, Request};
+    use tower::ServiceExt;
+
+    let (app, _engine) = app().await;
+    let response = app
+        .clone()
+        .oneshot(
+            Request::post("/api/rooms/join")
+                .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+                .header(header::ACCEPT, "text/html,application/xhtml+xml")
+                .header(header::REFERER, "http://udd.test/")
+                .body(axum::body::Body::from("code=ZZZZZ&name=Asha"))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        response.status().is_redirection(),
+        "a browser only follows a redirect: {}",
+        response.status()
+    );
+    let location = response.headers()[header::LOCATION].to_str().unwrap();
+    assert!(
+        location.starts_with("http://udd.test/?") && location.contains("__err="),
+        "{location}"
+    );
 }

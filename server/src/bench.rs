@@ -88,11 +88,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
     // The whole app on a loopback port, as a browser reaches it.
     let leptos_options = get_configuration(None)?.leptos_options;
     let site_root = leptos_options.site_root.to_string();
-    let state = AppState {
-        leptos_options,
-        db: db.clone(),
-        engine: "embedded",
-    };
+    let state = AppState::new(leptos_options, db.clone(), "embedded");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let server = tokio::spawn(async move { axum::serve(listener, router(state)).await });

@@ -5,6 +5,7 @@ mod bench;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
 use app::catalog::{self, seed::SEED};
@@ -22,6 +23,8 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     store: StoreArgs,
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -41,6 +44,15 @@ enum Command {
     },
     /// Measure DynamoDB and page latency and the site's download weight, and print them.
     Bench(bench::BenchArgs),
+}
+
+/// How the game server runs.
+#[derive(Debug, Clone, clap::Args)]
+struct ServeArgs {
+    /// How often (ms) a watched room is polled for changes made through other instances; the
+    /// live-lobby cost is one small consistent read per watched room per interval.
+    #[arg(long, env = "UDD_LIVE_POLL_MS", default_value_t = 400, value_parser = clap::value_parser!(u64).range(50..=10_000), global = true)]
+    live_poll_ms: u64,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -102,7 +114,7 @@ async fn main() -> anyhow::Result<()> {
         .init();
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(&cli.store).await,
+        Command::Serve => serve(&cli.store, &cli.serve).await,
         Command::CreateTable => {
             let engine = Engine::start(cli.store.engine_config()?).await?;
             let outcome = Db::new(engine.client.clone(), cli.store.table.as_str())
@@ -161,15 +173,16 @@ async fn open_store(store: &StoreArgs) -> anyhow::Result<(Engine, Db)> {
     Ok((engine, db))
 }
 
-async fn serve(store: &StoreArgs) -> anyhow::Result<()> {
+async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let leptos_options = get_configuration(None)?.leptos_options;
     let addr: SocketAddr = leptos_options.site_addr;
     let (engine, db) = open_store(store).await?;
-    let state = AppState {
+    let state = AppState::with_poll(
         leptos_options,
         db,
-        engine: engine.config.kind(),
-    };
+        engine.config.kind(),
+        Duration::from_millis(args.live_poll_ms),
+    );
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("listening on {addr}"))?;

@@ -286,6 +286,32 @@ impl Db {
         }))
     }
 
+    /// The room's version alone (one consistent GetItem of META, projected to two small
+    /// attributes): what a live-lobby watcher polls to learn that something changed without
+    /// reading the whole partition. `None` for an unknown or expired room.
+    #[tracing::instrument(skip(self), err)]
+    pub async fn room_version(&self, code: &RoomCode) -> Result<Option<u64>, DataError> {
+        let key = keys::room_meta(code);
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .key(keys::PK, AttributeValue::S(key.pk))
+                    .key(keys::SK, AttributeValue::S(key.sk))
+                    .projection_expression("version, #ttl")
+                    .expression_attribute_names("#ttl", keys::TTL)
+                    .consistent_read(true),
+            )
+            .await?;
+        item.map(|item| {
+            item.get("version")
+                .and_then(|v| v.as_n().ok())
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| DataError::Internal("room META has no version".into()))
+        })
+        .transpose()
+    }
+
     /// Puts a player in a room: one transaction that counts the seat only while the room is in
     /// the lobby with a free seat, and claims the nickname only if nobody in the room has it.
     #[tracing::instrument(skip(self), err)]

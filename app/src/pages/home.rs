@@ -1,20 +1,20 @@
 //! The home page: what the game is, and the ways in: open a room, join one by code, or pick an
-//! open public room. Plain forms, so they work before (and without) JavaScript.
+//! open public room. Plain form posts, the same with and without JavaScript: the server sends the
+//! browser on to the room, or back here with the error shown above the forms.
 
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::A;
 
+use leptos::server_fn::ServerFn;
+
+use super::forms::{AvatarPicker, FormError};
 use crate::lobby::{open_rooms, CreateRoom, JoinRoom};
 
 #[component]
 pub fn HomePage() -> impl IntoView {
-    let create = ServerAction::<CreateRoom>::new();
-    let join = ServerAction::<JoinRoom>::new();
     let rooms = Resource::new(|| (), |_| open_rooms());
-    let error_of =
-        |message: Option<String>| message.map(|m| view! { <p class="error" role="alert">{m}</p> });
     view! {
         <Title text="" />
         <section class="hero">
@@ -24,21 +24,22 @@ pub fn HomePage() -> impl IntoView {
                 " only if it can fly, faster than your friends. Crow? Tap. Elephant? Hold still."
             </p>
         </section>
+        <FormError paths=&[CreateRoom::PATH, JoinRoom::PATH] />
         <section class="play-forms">
-            <ActionForm action=create attr:class="card" attr:data-testid="create-room">
+            <form method="post" action=CreateRoom::PATH class="card" data-testid="create-room">
                 <h2>"Open a room"</h2>
                 <label>"Your name" <input name="name" required maxlength="24" autocomplete="nickname" /></label>
+                <AvatarPicker />
                 <label class="check"><input type="checkbox" name="public" value="true" />" List it publicly"</label>
                 <button type="submit">"Create room"</button>
-                {move || error_of(create.value().get().and_then(Result::err).map(|e| e.to_string()))}
-            </ActionForm>
-            <ActionForm action=join attr:class="card" attr:data-testid="join-room">
+            </form>
+            <form method="post" action=JoinRoom::PATH class="card" data-testid="join-room">
                 <h2>"Join with a code"</h2>
                 <label>"Room code" <input name="code" required maxlength="5" autocapitalize="characters" class="code-input" /></label>
                 <label>"Your name" <input name="name" required maxlength="24" autocomplete="nickname" /></label>
+                <AvatarPicker />
                 <button type="submit">"Join"</button>
-                {move || error_of(join.value().get().and_then(Result::err).map(|e| e.to_string()))}
-            </ActionForm>
+            </form>
         </section>
         <section class="open-rooms">
             <h2>"Open rooms"</h2>

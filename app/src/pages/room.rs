@@ -1,35 +1,50 @@
 //! `/r/<CODE>`: a room's lobby. Players with avatars and the host's badge, the code in big
-//! letters and its link, host controls (kick, settings), leave; a join form for visitors.
-//! Rendered in full on the server. The host's controls are plain form posts that come back to
-//! this page (the same with or without JavaScript, and no client code per action, which keeps
-//! the browser bundle small); joining shares the home page's form action for inline errors.
+//! letters, its link with copy and share buttons and a QR code, host controls (kick, settings),
+//! leave, and a join form for visitors.
+//!
+//! Rendered in full on the server; after hydration the page listens to the room's live stream
+//! (`/r/<CODE>/events`, reconnecting by itself) and redraws the players and controls from each
+//! snapshot. The host's controls are plain form posts that come back to this page (the same with
+//! or without JavaScript, and no client code per action, which keeps the browser bundle small).
 
 use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-use crate::lobby::{room_lobby, JoinRoom};
+use super::forms::{AvatarPicker, FormError};
+use crate::browser;
+use crate::live::{events_path, RoomFeed};
+use crate::lobby::{room_lobby, ChangeSettings, JoinRoom, KickPlayer, LeaveRoom, LobbyPage};
 use crate::players::UserId;
 use crate::rooms::Lobby;
+
+/// Server functions whose plain-form failures this page shows.
+const FORM_PATHS: &[&str] = &[
+    JoinRoom::PATH,
+    KickPlayer::PATH,
+    ChangeSettings::PATH,
+    LeaveRoom::PATH,
+];
 
 #[component]
 pub fn RoomPage() -> impl IntoView {
     let params = use_params_map();
-    let code = move || params.read().get("code").unwrap_or_default().to_uppercase();
-    let join = ServerAction::<JoinRoom>::new();
-    let lobby = Resource::new(
-        move || (code(), join.version().get()),
-        |(code, _)| room_lobby(code),
-    );
+    let code = move || {
+        params
+            .read()
+            .get("code")
+            .unwrap_or_default()
+            .to_ascii_uppercase()
+    };
+    let lobby = Resource::new(code, room_lobby);
     view! {
         <Title text=move || format!("Room {}", code()) />
         <Suspense fallback=|| view! { <p class="muted">"Opening the room…"</p> }>
             {move || Suspend::new(async move {
                 match lobby.await {
-                    Ok(page) => Either::Left(view! {
-                        <LobbyView lobby=page.lobby me=page.me qr_svg=page.qr_svg join />
-                    }),
+                    Ok(page) => Either::Left(view! { <LobbyView page /> }),
                     Err(err) => Either::Right(view! {
                         <section class="hero">
                             <h1>"No such room"</h1>
@@ -44,90 +59,187 @@ pub fn RoomPage() -> impl IntoView {
 }
 
 #[component]
-fn LobbyView(
-    lobby: Lobby,
-    me: Option<UserId>,
-    qr_svg: String,
-    join: ServerAction<JoinRoom>,
-) -> impl IntoView {
-    let code = lobby.code.to_string();
-    let link = format!("/r/{code}");
-    let is_host = me.as_ref() == Some(&lobby.host_id);
-    let is_member = me.as_ref().is_some_and(|id| lobby.player(id).is_some());
-    let host_id = lobby.host_id.clone();
-    let players = lobby.players.clone();
-    let count = players.len();
-    let current = lobby.settings;
+fn LobbyView(page: LobbyPage) -> impl IntoView {
+    let LobbyPage {
+        lobby: first,
+        me,
+        qr_svg,
+    } = page;
+    let code = first.code.to_string();
+    let was_member = me.as_ref().is_some_and(|id| first.player(id).is_some());
+    let code_value = StoredValue::new(first.code.clone());
+    let lobby = RwSignal::new(first.clone());
+    let ended = RwSignal::new(false);
+
+    // After hydration: redraw from every snapshot the room's live stream sends.
+    Effect::new(move |_| {
+        let listener = StoredValue::new(None::<browser::Listener>);
+        let stream = browser::listen(&events_path(&code_value.get_value()), 2000, move |data| {
+            match serde_json::from_str::<RoomFeed>(&data) {
+                Ok(RoomFeed::Lobby { lobby: now }) => lobby.set(now),
+                Ok(RoomFeed::Ended) => {
+                    ended.set(true);
+                    listener.with_value(|l| l.as_ref().map(browser::Listener::close));
+                }
+                Err(_) => {}
+            }
+        });
+        listener.set_value(Some(stream.clone()));
+        on_cleanup(move || stream.close());
+    });
+
     view! {
         <section class="lobby" data-testid="lobby">
             <p class="muted">"Room code"</p>
             <h1 class="room-code" data-testid="room-code">{code.clone()}</h1>
-            <p class="share">
-                "Invite with the code or the link: "
-                <a href=link.clone() data-testid="share-link">{link.clone()}</a>
-            </p>
-            // Our own SVG from the QR encoder on the server: no player text in it.
-            <figure class="qr" data-testid="room-qr" inner_html=qr_svg aria-label="QR code of the room link"></figure>
-            <h2>{format!("Players ({count} of {})", current.max_players)}</h2>
-            <ul class="players" data-testid="players">
-                {players.into_iter().map(|player| {
-                    let code = code.clone();
-                    let hosting = player.user_id == host_id;
-                    let target = player.user_id.to_string();
-                    let kickable = is_host && !hosting;
-                    view! {
-                        <li class="player" data-testid="player">
-                            <span class="avatar" aria-hidden="true">{player.avatar.emoji()}</span>
-                            <span class="nickname">{player.nickname.to_string()}</span>
-                            {hosting.then(|| view! { <span class="badge">"Host"</span> })}
-                            {kickable.then(move || view! {
-                                <form method="post" action="/api/rooms/kick" class="inline">
-                                    <input type="hidden" name="code" value=code />
-                                    <input type="hidden" name="player" value=target />
-                                    <button type="submit" class="small">"Remove"</button>
-                                </form>
-                            })}
-                        </li>
-                    }
-                }).collect_view()}
-            </ul>
-            {let (code, settings_code) = (code.clone(), code.clone()); match (is_member, is_host) {
-                (true, true) => EitherOf3::A(view! {
-                    <form method="post" action="/api/rooms/settings" class="card settings">
-                        <h2>"Settings"</h2>
-                        <input type="hidden" name="code" value=settings_code />
-                        <label>"Players (2–12)" <input type="number" name="settings[max_players]" min="2" max="12" value=current.max_players.to_string() /></label>
-                        <label>"Rounds (1–30)" <input type="number" name="settings[rounds]" min="1" max="30" value=current.rounds.to_string() /></label>
-                        <label>"Round window (ms)" <input type="number" name="settings[window_ms]" min="1000" max="10000" step="500" value=current.window_ms.to_string() /></label>
-                        <label>"Public"
-                            <select name="settings[public]">
-                                <option value="false" selected=!current.public>"No"</option>
-                                <option value="true" selected=current.public>"Yes"</option>
-                            </select>
-                        </label>
-                        <button type="submit">"Save settings"</button>
-                    </form>
-                    <LeaveForm code=code />
-                }),
-                (true, false) => EitherOf3::B(view! { <LeaveForm code=code /> }),
-                (false, _) => EitherOf3::C(view! {
-                    <ActionForm action=join attr:class="card" attr:data-testid="join-room">
-                        <h2>"Join this room"</h2>
-                        <input type="hidden" name="code" value=code />
-                        <label>"Your name" <input name="name" required maxlength="24" /></label>
-                        <button type="submit">"Join"</button>
-                        {move || join.value().get().and_then(Result::err).map(|e| view! { <p class="error" role="alert">{e.to_string()}</p> })}
-                    </ActionForm>
-                }),
+            <ShareBox code=code.clone() qr_svg />
+            <FormError paths=FORM_PATHS />
+            {move || ended.get().then(|| view! {
+                <p class="notice" role="status" data-testid="room-ended">
+                    "This room has ended. " <a href="/">"Open a new one"</a>
+                </p>
+            })}
+            {move || {
+                let lobby = lobby.get();
+                let me = me.clone();
+                let removed = was_member
+                    && me.as_ref().is_some_and(|id| lobby.player(id).is_none())
+                    && !ended.get();
+                view! {
+                    {removed.then(|| view! {
+                        <p class="notice" role="status" data-testid="removed">"You are no longer in this room."</p>
+                    })}
+                    <Players lobby=lobby.clone() me=me.clone() />
+                    <Controls lobby me />
+                }
             }}
         </section>
+    }
+}
+
+/// The room's link: shown, copyable, shareable where the browser can, and as a QR code.
+#[component]
+fn ShareBox(code: String, qr_svg: String) -> impl IntoView {
+    let path = format!("/r/{code}");
+    let hydrated = RwSignal::new(false);
+    Effect::new(move |_| hydrated.set(true));
+    let status = RwSignal::new(String::new());
+    let link = StoredValue::new(path.clone());
+    let title = StoredValue::new(format!("Join my Udd room {code}"));
+    // Copy closures (only stored handles inside), so the buttons can be drawn again and again.
+    let copy = move |_| {
+        let url = browser::absolute(&link.get_value());
+        leptos::task::spawn_local(async move {
+            status.set(if browser::copy_text(&url).await {
+                "Link copied.".to_owned()
+            } else {
+                "Could not copy: press and hold the link instead.".to_owned()
+            });
+        });
+    };
+    let share = move |_| {
+        let url = browser::absolute(&link.get_value());
+        let title = title.get_value();
+        leptos::task::spawn_local(async move {
+            browser::share(&title, &url).await;
+        });
+    };
+    view! {
+        <p class="share">
+            "Invite with the code or the link: "
+            <a href=path.clone() data-testid="share-link">{path.clone()}</a>
+        </p>
+        <Show when=move || hydrated.get()>
+            <div class="share-actions">
+                <button type="button" class="secondary" data-testid="copy-link" on:click=copy>"Copy link"</button>
+                <Show when=browser::can_share>
+                    <button type="button" class="secondary" data-testid="share-room" on:click=share>"Share…"</button>
+                </Show>
+                <span class="muted" role="status" aria-live="polite" data-testid="share-status">{move || status.get()}</span>
+            </div>
+        </Show>
+        // Our own SVG from the QR encoder on the server: no player text in it.
+        <figure class="qr" data-testid="room-qr" inner_html=qr_svg aria-label="QR code of the room link"></figure>
+    }
+}
+
+#[component]
+fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
+    let is_host = me.as_ref() == Some(&lobby.host_id);
+    let code = lobby.code.to_string();
+    let host_id = lobby.host_id.clone();
+    let count = lobby.players.len();
+    let max = lobby.settings.max_players;
+    view! {
+        <h2 data-testid="player-count">{format!("Players ({count} of {max})")}</h2>
+        <ul class="players" data-testid="players" aria-live="polite">
+            {lobby.players.into_iter().map(|player| {
+                let code = code.clone();
+                let hosting = player.user_id == host_id;
+                let target = player.user_id.to_string();
+                let kickable = is_host && !hosting;
+                let mine = me.as_ref() == Some(&player.user_id);
+                view! {
+                    <li class="player" data-testid="player">
+                        <span class="avatar" role="img" aria-label=player.avatar.label()>{player.avatar.emoji()}</span>
+                        <span class="nickname">{player.nickname.to_string()}</span>
+                        {mine.then(|| view! { <span class="muted">" (you)"</span> })}
+                        {hosting.then(|| view! { <span class="badge">"Host"</span> })}
+                        {kickable.then(move || view! {
+                            <form method="post" action=KickPlayer::PATH class="inline">
+                                <input type="hidden" name="code" value=code />
+                                <input type="hidden" name="player" value=target />
+                                <button type="submit" class="small">"Remove"</button>
+                            </form>
+                        })}
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}
+
+#[component]
+fn Controls(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
+    let code = lobby.code.to_string();
+    let is_host = me.as_ref() == Some(&lobby.host_id);
+    let is_member = me.as_ref().is_some_and(|id| lobby.player(id).is_some());
+    let current = lobby.settings;
+    match (is_member, is_host) {
+        (true, true) => EitherOf3::A(view! {
+            <form method="post" action=ChangeSettings::PATH class="card settings" data-testid="settings">
+                <h2>"Settings"</h2>
+                <input type="hidden" name="code" value=code.clone() />
+                <label>"Players (2–12)" <input type="number" name="settings[max_players]" min="2" max="12" value=current.max_players.to_string() /></label>
+                <label>"Rounds (1–30)" <input type="number" name="settings[rounds]" min="1" max="30" value=current.rounds.to_string() /></label>
+                <label>"Round window (ms)" <input type="number" name="settings[window_ms]" min="1000" max="10000" step="500" value=current.window_ms.to_string() /></label>
+                <label>"Public"
+                    <select name="settings[public]">
+                        <option value="false" selected=!current.public>"No"</option>
+                        <option value="true" selected=current.public>"Yes"</option>
+                    </select>
+                </label>
+                <button type="submit">"Save settings"</button>
+            </form>
+            <LeaveForm code />
+        }),
+        (true, false) => EitherOf3::B(view! { <LeaveForm code /> }),
+        (false, _) => EitherOf3::C(view! {
+            <form method="post" action=JoinRoom::PATH class="card" data-testid="join-room">
+                <h2>"Join this room"</h2>
+                <input type="hidden" name="code" value=code />
+                <label>"Your name" <input name="name" required maxlength="24" autocomplete="nickname" /></label>
+                <AvatarPicker />
+                <button type="submit">"Join"</button>
+            </form>
+        }),
     }
 }
 
 #[component]
 fn LeaveForm(code: String) -> impl IntoView {
     view! {
-        <form method="post" action="/api/rooms/leave" class="inline">
+        <form method="post" action=LeaveRoom::PATH class="inline">
             <input type="hidden" name="code" value=code />
             <button type="submit" class="secondary">"Leave room"</button>
         </form>

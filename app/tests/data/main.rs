@@ -5,6 +5,7 @@
 
 mod catalog;
 mod identity;
+mod live;
 mod rooms;
 
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -149,6 +149,9 @@ async fn when_the_host_leaves_the_longest_present_player_hosts() {
     t.db.join_room(&code, &first, &name("First"), Avatar::Owl)
         .await
         .unwrap();
+    // Joins in the same millisecond are ordered by player id, which says nothing about who
+    // came first: keep the two joins apart.
+    tokio::time::sleep(std::time::Duration::from_millis(3)).await;
     t.db.join_room(&code, &second, &name("Second"), Avatar::Owl)
         .await
         .unwrap();

@@ -19,11 +19,11 @@ pub async fn app() -> (Router, Engine) {
         .unwrap();
     let db = Db::new(engine.client.clone(), "udd");
     db.ensure_table().await.unwrap();
-    let state = AppState {
-        leptos_options: LeptosOptions::builder().output_name("udd").build(),
+    let state = AppState::new(
+        LeptosOptions::builder().output_name("udd").build(),
         db,
-        engine: "embedded",
-    };
+        "embedded",
+    );
     (router(state), engine)
 }
 

@@ -1,0 +1,189 @@
+//! The few browser APIs the pages call directly: a Server-Sent Events listener, the clipboard
+//! and the Web Share API. In the server build they do nothing and answer "no" (they are only
+//! reached from effects and click handlers, which the server never runs).
+//!
+//! The listener is written here rather than taken from leptos-use because the browser bundle
+//! has a size budget: `use_event_source` with its helper crates weighed about 15 KB of wasm.
+
+#[cfg(feature = "hydrate")]
+mod imp {
+    use std::cell::{Cell, RefCell};
+    use std::rc::{Rc, Weak};
+
+    use js_sys::{Function, Object, Promise, Reflect};
+    use send_wrapper::SendWrapper;
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::{EventSource, MessageEvent};
+
+    struct Stream {
+        url: String,
+        retry_ms: i32,
+        on_message: Closure<dyn Fn(MessageEvent)>,
+        on_error: Closure<dyn Fn()>,
+        source: RefCell<Option<EventSource>>,
+        closed: Cell<bool>,
+    }
+
+    /// An open Server-Sent Events stream; closing it (or dropping the component that opened
+    /// it) stops it for good.
+    #[derive(Clone)]
+    pub struct Listener(SendWrapper<Rc<Stream>>);
+
+    impl Listener {
+        pub fn close(&self) {
+            self.0.closed.set(true);
+            if let Some(source) = self.0.source.borrow_mut().take() {
+                source.close();
+            }
+        }
+    }
+
+    fn open(stream: &Rc<Stream>) {
+        if stream.closed.get() {
+            return;
+        }
+        let Ok(source) = EventSource::new(&stream.url) else {
+            return;
+        };
+        source.set_onmessage(Some(stream.on_message.as_ref().unchecked_ref()));
+        source.set_onerror(Some(stream.on_error.as_ref().unchecked_ref()));
+        if let Some(old) = stream.source.replace(Some(source)) {
+            old.close();
+        }
+    }
+
+    /// The browser reconnects a dropped stream by itself; one it gave up on (the server
+    /// answered with an error status, such as 503 when an instance is at its limit) is opened
+    /// again after `retry_ms`.
+    fn on_error(stream: &Weak<Stream>) {
+        let Some(stream) = stream.upgrade() else {
+            return;
+        };
+        let gave_up = stream
+            .source
+            .borrow()
+            .as_ref()
+            .is_some_and(|s| s.ready_state() == EventSource::CLOSED);
+        if !gave_up || stream.closed.get() {
+            return;
+        }
+        let weak = Rc::downgrade(&stream);
+        let reopen = Closure::once_into_js(move || {
+            if let Some(stream) = weak.upgrade() {
+                open(&stream);
+            }
+        });
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                reopen.unchecked_ref(),
+                stream.retry_ms,
+            );
+        }
+    }
+
+    /// Listens to the Server-Sent Events at `url`, handing each message's data to
+    /// `on_message`, until closed.
+    pub fn listen(url: &str, retry_ms: i32, on_message: impl Fn(String) + 'static) -> Listener {
+        let stream = Rc::new_cyclic(|weak: &Weak<Stream>| {
+            let weak = weak.clone();
+            Stream {
+                url: url.to_owned(),
+                retry_ms,
+                on_message: Closure::new(move |event: MessageEvent| {
+                    if let Some(data) = event.data().as_string() {
+                        on_message(data);
+                    }
+                }),
+                on_error: Closure::new(move || on_error(&weak)),
+                source: RefCell::new(None),
+                closed: Cell::new(false),
+            }
+        });
+        open(&stream);
+        Listener(SendWrapper::new(stream))
+    }
+
+    /// `path` on this page's origin.
+    pub fn absolute(path: &str) -> String {
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
+        format!("{origin}{path}")
+    }
+
+    /// Puts `text` on the clipboard; `false` when the browser refused (it needs a secure
+    /// context, so plain http on a LAN address fails).
+    pub async fn copy_text(text: &str) -> bool {
+        let Some(window) = web_sys::window() else {
+            return false;
+        };
+        let promise = window.navigator().clipboard().write_text(text);
+        JsFuture::from(promise).await.is_ok()
+    }
+
+    fn share_fn() -> Option<(web_sys::Navigator, Function)> {
+        let navigator = web_sys::window()?.navigator();
+        let share = Reflect::get(&navigator, &"share".into()).ok()?;
+        Some((navigator, share.dyn_into::<Function>().ok()?))
+    }
+
+    /// Whether the browser has the Web Share API (phones mostly do, desktops often not).
+    pub fn can_share() -> bool {
+        share_fn().is_some()
+    }
+
+    /// Opens the system share sheet; `false` if there is none or the player cancelled.
+    pub async fn share(title: &str, url: &str) -> bool {
+        let Some((navigator, share)) = share_fn() else {
+            return false;
+        };
+        let data = Object::new();
+        let filled = Reflect::set(&data, &"title".into(), &title.into()).is_ok()
+            && Reflect::set(&data, &"url".into(), &url.into()).is_ok();
+        if !filled {
+            return false;
+        }
+        match share.call1(&navigator, &data) {
+            Ok(promise) => match promise.dyn_into::<Promise>() {
+                Ok(promise) => JsFuture::from(promise).await.is_ok(),
+                Err(_) => false,
+            },
+            Err(_) => false,
+        }
+    }
+}
+
+#[cfg(not(feature = "hydrate"))]
+mod imp {
+    /// Nothing to listen to on the server.
+    #[derive(Clone)]
+    pub struct Listener;
+
+    impl Listener {
+        pub fn close(&self) {}
+    }
+
+    pub fn listen(_url: &str, _retry_ms: i32, _on_message: impl Fn(String) + 'static) -> Listener {
+        Listener
+    }
+
+    pub fn absolute(path: &str) -> String {
+        path.to_owned()
+    }
+
+    pub async fn copy_text(_text: &str) -> bool {
+        false
+    }
+
+    pub fn can_share() -> bool {
+        false
+    }
+
+    pub async fn share(_title: &str, _url: &str) -> bool {
+        false
+    }
+}
+
+pub use imp::{absolute, can_share, copy_text, listen, share, Listener};

@@ -1,0 +1,249 @@
+//! The server side of the live channel: one watcher per watched room on this instance, and the
+//! SSE handler that streams a watcher's snapshots to a browser.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures::Stream;
+use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
+
+use super::RoomFeed;
+use crate::data::{DataError, Db};
+use crate::error::AppError;
+use crate::http::AppState;
+use crate::rooms::RoomCode;
+
+/// How often a watcher asks the table whether its room changed. Changes made through another
+/// instance reach this instance's listeners within this interval (plus one round trip).
+pub const DEFAULT_POLL: Duration = Duration::from_millis(400);
+
+/// Open streams one instance serves at most; more get 503 and the browser retries.
+pub const MAX_STREAMS: usize = 4096;
+
+/// How long the browser waits before reconnecting a dropped stream.
+const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
+
+/// A room's current snapshot (`None` until the first read), and the bell that makes its watcher
+/// read now.
+struct Watcher {
+    feed: watch::Sender<Option<RoomFeed>>,
+    wake: Notify,
+}
+
+struct Inner {
+    db: Db,
+    poll: Duration,
+    rooms: Mutex<HashMap<RoomCode, Arc<Watcher>>>,
+    streams: Arc<Semaphore>,
+}
+
+/// This instance's watchers, one per room with listeners here. Cheap to clone.
+#[derive(Clone)]
+pub struct RoomHub {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for RoomHub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RoomHub")
+            .field("poll", &self.inner.poll)
+            .field("watched_rooms", &self.watched_rooms())
+            .finish()
+    }
+}
+
+impl RoomHub {
+    pub fn new(db: Db, poll: Duration, max_streams: usize) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                db,
+                poll,
+                rooms: Mutex::new(HashMap::new()),
+                streams: Arc::new(Semaphore::new(max_streams)),
+            }),
+        }
+    }
+
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<RoomCode, Arc<Watcher>>> {
+        // The map is never left half-changed, so a panic elsewhere does not spoil it.
+        self.inner
+            .rooms
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Listens to a room: the receiver holds the latest snapshot and is told of each new one.
+    /// Starts the room's watcher if this instance had none. Call inside a Tokio runtime.
+    pub fn subscribe(&self, code: &RoomCode) -> watch::Receiver<Option<RoomFeed>> {
+        let mut rooms = self.rooms();
+        if let Some(watcher) = rooms.get(code) {
+            return watcher.feed.subscribe();
+        }
+        let (feed, receiver) = watch::channel(None);
+        let watcher = Arc::new(Watcher {
+            feed,
+            wake: Notify::new(),
+        });
+        rooms.insert(code.clone(), Arc::clone(&watcher));
+        tokio::spawn(self.clone().watch(code.clone(), watcher));
+        receiver
+    }
+
+    /// Tells the room's watcher (if this instance has one) to read the room now: called after
+    /// every write to a room made through this instance.
+    pub fn poke(&self, code: &RoomCode) {
+        if let Some(watcher) = self.rooms().get(code) {
+            watcher.wake.notify_one();
+        }
+    }
+
+    /// Rooms this instance is watching.
+    pub fn watched_rooms(&self) -> usize {
+        self.rooms().len()
+    }
+
+    /// Polls while the room has listeners here; publishes a snapshot whenever it changed.
+    async fn watch(self, code: RoomCode, watcher: Arc<Watcher>) {
+        let mut seen = None;
+        let mut failures = 0u32;
+        loop {
+            match self.read_if_changed(&code, seen).await {
+                Ok(Some(feed)) => {
+                    failures = 0;
+                    seen = match &feed {
+                        RoomFeed::Lobby { lobby } => Some(lobby.version),
+                        RoomFeed::Ended => None,
+                    };
+                    let news = watcher.feed.borrow().as_ref() != Some(&feed);
+                    if news {
+                        watcher.feed.send_replace(Some(feed));
+                    }
+                }
+                Ok(None) => failures = 0,
+                Err(err) => {
+                    failures += 1;
+                    tracing::warn!(%code, error = ?err, failures, "room watcher read failed");
+                }
+            }
+            // Back off while the table is failing; listeners keep the last snapshot.
+            let pause = self.inner.poll * 2u32.pow(failures.min(4));
+            tokio::select! {
+                () = tokio::time::sleep(pause) => {}
+                () = watcher.wake.notified() => {}
+                () = watcher.feed.closed() => {}
+            }
+            let mut rooms = self.rooms();
+            if watcher.feed.receiver_count() == 0 {
+                if rooms
+                    .get(&code)
+                    .is_some_and(|current| Arc::ptr_eq(current, &watcher))
+                {
+                    rooms.remove(&code);
+                }
+                return;
+            }
+        }
+    }
+
+    /// The room's snapshot if its version differs from `seen`; `None` if it did not change.
+    async fn read_if_changed(
+        &self,
+        code: &RoomCode,
+        seen: Option<u64>,
+    ) -> Result<Option<RoomFeed>, DataError> {
+        let db = &self.inner.db;
+        match db.room_version(code).await? {
+            Some(version) if Some(version) == seen => Ok(None),
+            Some(_) => Ok(Some(match db.lobby(code).await? {
+                Some(lobby) => RoomFeed::Lobby { lobby },
+                None => RoomFeed::Ended,
+            })),
+            None => Ok(Some(RoomFeed::Ended)),
+        }
+    }
+
+    fn stream_permit(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.inner.streams).try_acquire_owned().ok()
+    }
+}
+
+/// The stream a browser reads: every snapshot from the first, ending after `Ended`.
+fn feed_stream(
+    receiver: watch::Receiver<Option<RoomFeed>>,
+    permit: OwnedSemaphorePermit,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    struct State {
+        receiver: watch::Receiver<Option<RoomFeed>>,
+        ended: bool,
+        first: bool,
+        _permit: OwnedSemaphorePermit,
+    }
+    let state = State {
+        receiver,
+        ended: false,
+        first: true,
+        _permit: permit,
+    };
+    futures::stream::unfold(state, |mut state| async move {
+        if state.ended {
+            return None;
+        }
+        loop {
+            if !state.first && state.receiver.changed().await.is_err() {
+                return None;
+            }
+            let feed = state.receiver.borrow_and_update().clone();
+            let first = std::mem::take(&mut state.first);
+            let Some(feed) = feed else { continue };
+            state.ended = feed == RoomFeed::Ended;
+            let event = match Event::default().json_data(&feed) {
+                Ok(event) => event,
+                Err(err) => {
+                    tracing::error!(error = ?err, "room snapshot did not serialise");
+                    return None;
+                }
+            };
+            let event = if first {
+                event.retry(RECONNECT_AFTER)
+            } else {
+                event
+            };
+            return Some((Ok(event), state));
+        }
+    })
+}
+
+/// `GET /r/<CODE>/events`: the room's Server-Sent Events. 400 for a malformed code, 404 for an
+/// unknown or ended room (the browser stops trying), 503 when this instance is at its stream
+/// limit (the browser tries again).
+pub async fn room_events(State(state): State<AppState>, Path(code): Path<String>) -> Response {
+    let code = match RoomCode::parse(&code) {
+        Ok(code) => code,
+        Err(err) => return AppError::from(err).into_response(),
+    };
+    match state.db.room_version(&code).await {
+        Ok(Some(_)) => {}
+        Ok(None) => {
+            return AppError::NotFound("There is no open room with that code.".into())
+                .into_response()
+        }
+        Err(err) => return AppError::from(err).into_response(),
+    }
+    let Some(permit) = state.hub.stream_permit() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Too many live streams; retrying.",
+        )
+            .into_response();
+    };
+    let receiver = state.hub.subscribe(&code);
+    Sse::new(feed_stream(receiver, permit))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}

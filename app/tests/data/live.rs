@@ -1,0 +1,240 @@
+//! The live room channel across instances: each `RoomHub` here stands for one server instance,
+//! with its own client handle on the shared table. A change made through one instance reaches
+//! listeners on another within a poll; a poke wakes a watcher at once; an idle watched room
+//! costs one small read per poll; watchers go when their listeners do.
+
+use std::time::Duration;
+
+use app::auth::SessionToken;
+use app::data::{epoch_seconds, Db, Recorder};
+use app::live::{RoomFeed, RoomHub};
+use app::players::{Avatar, DisplayName, UserId};
+use app::rooms::{Lobby, RoomCode, RoomSettings};
+use tokio::sync::watch;
+use tokio::time::timeout;
+
+use super::{set_ttl, test_table, TestTable};
+
+/// Long enough for any engine on a busy CI machine; the tests that must not hear anything
+/// use a poll interval far longer than this.
+const PATIENCE: Duration = Duration::from_secs(5);
+
+fn name(raw: &str) -> DisplayName {
+    DisplayName::parse(raw).unwrap()
+}
+
+async fn player(t: &TestTable, display: &str) -> UserId {
+    t.db.create_guest(
+        &name(display),
+        Avatar::Owl,
+        &SessionToken::generate().hash(),
+    )
+    .await
+    .unwrap()
+    .id
+}
+
+async fn room(t: &TestTable, raw: &str) -> RoomCode {
+    let host = player(t, "Host").await;
+    let code = RoomCode::parse(raw).unwrap();
+    t.db.create_room(
+        &code,
+        &host,
+        &name("Host"),
+        Avatar::Crow,
+        RoomSettings::default(),
+    )
+    .await
+    .unwrap();
+    code
+}
+
+/// Another server instance's handle on the same table.
+fn instance(t: &TestTable, recorder: &Recorder) -> Db {
+    Db::new(t.engine.client.clone(), t.db.table_name()).recording(recorder.clone())
+}
+
+/// Waits for a snapshot that satisfies `wanted`.
+async fn hear(
+    feed: &mut watch::Receiver<Option<RoomFeed>>,
+    wanted: impl Fn(&RoomFeed) -> bool,
+) -> Option<RoomFeed> {
+    timeout(PATIENCE, async {
+        loop {
+            if let Some(now) = feed.borrow_and_update().clone() {
+                if wanted(&now) {
+                    return now;
+                }
+            }
+            feed.changed().await.expect("the watcher is alive");
+        }
+    })
+    .await
+    .ok()
+}
+
+fn lobby_with(n: usize) -> impl Fn(&RoomFeed) -> bool {
+    move |feed| matches!(feed, RoomFeed::Lobby { lobby } if lobby.players.len() == n)
+}
+
+fn lobby_of(feed: Option<RoomFeed>) -> Lobby {
+    match feed {
+        Some(RoomFeed::Lobby { lobby }) => lobby,
+        other => panic!("expected a lobby, heard {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_join_through_another_instance_reaches_listeners_within_a_poll() {
+    let t = test_table().await;
+    let code = room(&t, "VWXY2").await;
+    let hub_a = RoomHub::new(
+        instance(&t, &Recorder::new()),
+        Duration::from_millis(100),
+        8,
+    );
+    let mut feed = hub_a.subscribe(&code);
+    assert_eq!(
+        lobby_of(hear(&mut feed, lobby_with(1)).await).players.len(),
+        1
+    );
+
+    // Instance B writes; it has no watcher of its own, so nothing pokes instance A.
+    let db_b = instance(&t, &Recorder::new());
+    let hub_b = RoomHub::new(db_b.clone(), Duration::from_millis(100), 8);
+    let asha = player(&t, "Asha").await;
+    db_b.join_room(&code, &asha, &name("Asha"), Avatar::Bee)
+        .await
+        .unwrap();
+    hub_b.poke(&code);
+    let lobby = lobby_of(hear(&mut feed, lobby_with(2)).await);
+    assert!(lobby.player(&asha).is_some(), "{lobby:?}");
+    assert_eq!(
+        hub_b.watched_rooms(),
+        0,
+        "poking a room nobody watches starts nothing"
+    );
+}
+
+#[tokio::test]
+async fn a_poke_wakes_the_watcher_at_once() {
+    let t = test_table().await;
+    let code = room(&t, "VWXY3").await;
+    // A poll so slow that only a poke can explain hearing the change in time.
+    let hub = RoomHub::new(instance(&t, &Recorder::new()), Duration::from_secs(600), 8);
+    let mut feed = hub.subscribe(&code);
+    hear(&mut feed, lobby_with(1))
+        .await
+        .expect("the first snapshot");
+
+    let asha = player(&t, "Asha").await;
+    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Bee)
+        .await
+        .unwrap();
+    assert!(
+        timeout(Duration::from_millis(700), feed.changed())
+            .await
+            .is_err(),
+        "without a poke nothing is read before the next poll"
+    );
+    hub.poke(&code);
+    assert!(
+        hear(&mut feed, lobby_with(2)).await.is_some(),
+        "the poke was heard"
+    );
+}
+
+#[tokio::test]
+async fn an_idle_watched_room_costs_one_small_read_per_poll() {
+    let t = test_table().await;
+    let code = room(&t, "VWXY4").await;
+    let calls = Recorder::new();
+    let hub = RoomHub::new(instance(&t, &calls), Duration::from_millis(50), 8);
+    let mut feed = hub.subscribe(&code);
+    hear(&mut feed, lobby_with(1))
+        .await
+        .expect("the first snapshot");
+    assert_eq!(
+        calls.ops(),
+        ["GetItem", "Query"],
+        "a version read, then the room"
+    );
+
+    calls.reset();
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let ops = calls.ops();
+    assert!(ops.len() >= 3, "the watcher keeps polling: {ops:?}");
+    assert!(
+        ops.iter().all(|op| *op == "GetItem"),
+        "an unchanged room is never re-read whole: {ops:?}"
+    );
+    // A second listener on the same instance shares the watcher.
+    let _second = hub.subscribe(&code);
+    assert_eq!(hub.watched_rooms(), 1);
+}
+
+#[tokio::test]
+async fn the_watcher_goes_when_its_last_listener_does() {
+    let t = test_table().await;
+    let code = room(&t, "VWXY5").await;
+    let hub = RoomHub::new(instance(&t, &Recorder::new()), Duration::from_millis(50), 8);
+    let first = hub.subscribe(&code);
+    let second = hub.subscribe(&code);
+    assert_eq!(hub.watched_rooms(), 1);
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(hub.watched_rooms(), 1, "one listener is still there");
+    drop(second);
+    let gone = timeout(PATIENCE, async {
+        while hub.watched_rooms() > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(gone.is_ok(), "the watcher stopped");
+    // Listening again starts a fresh watcher.
+    let mut again = hub.subscribe(&code);
+    assert!(hear(&mut again, lobby_with(1)).await.is_some());
+}
+
+#[tokio::test]
+async fn listeners_hear_that_the_room_ended() {
+    let t = test_table().await;
+    let code = room(&t, "VWXY6").await;
+    let host = t.db.lobby(&code).await.unwrap().unwrap().host_id;
+    let hub = RoomHub::new(instance(&t, &Recorder::new()), Duration::from_millis(50), 8);
+    let mut feed = hub.subscribe(&code);
+    hear(&mut feed, lobby_with(1))
+        .await
+        .expect("the first snapshot");
+    t.db.leave_room(&code, &host).await.unwrap();
+    let ended = hear(&mut feed, |f| *f == RoomFeed::Ended).await;
+    assert_eq!(ended, Some(RoomFeed::Ended));
+}
+
+#[tokio::test]
+async fn the_room_version_moves_with_every_change() {
+    let t = test_table().await;
+    let code = room(&t, "VWXY7").await;
+    let v1 = t.db.room_version(&code).await.unwrap().expect("a version");
+    let asha = player(&t, "Asha").await;
+    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Bee)
+        .await
+        .unwrap();
+    let v2 = t.db.room_version(&code).await.unwrap().unwrap();
+    assert!(v2 > v1, "{v1} then {v2}");
+    t.calls.reset();
+    assert_eq!(
+        t.db.room_version(&RoomCode::parse("ZZZZZ").unwrap())
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(t.calls.ops(), ["GetItem"]);
+    set_ttl(&t, "ROOM#VWXY7", "META", epoch_seconds() - 1).await;
+    assert_eq!(
+        t.db.room_version(&code).await.unwrap(),
+        None,
+        "an expired room has no version"
+    );
+}
