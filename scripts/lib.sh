@@ -59,7 +59,7 @@ setup_wasm_toolchain() {
 # RUSTC_BOOTSTRAP, so its build scripts keep probing a stable compiler.
 wasm_cargo() {
   local command=$1; shift
-  RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort" \
+  RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zfmt-debug=none -Zlocation-detail=none" \
     cargo "$command" --target wasm32-unknown-unknown --profile wasm-release "${WASM_FLAGS[@]}" "$@"
 }
 
@@ -121,7 +121,7 @@ build_site() {
     --out-dir "$SITE/pkg" --out-name udd \
     target/wasm32-unknown-unknown/wasm-release/frontend.wasm
   # Leptos' hydration script loads <output-name>.wasm (as cargo-leptos names it).
-  end2end/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+  end2end/node_modules/.bin/wasm-opt -Oz -Oz --strip-debug --strip-producers \
     --enable-bulk-memory --enable-nontrapping-float-to-int \
     "$SITE/pkg/udd_bg.wasm" -o "$SITE/pkg/udd.wasm"
   rm "$SITE/pkg/udd_bg.wasm"
@@ -196,9 +196,9 @@ run_on_dynamodb_local() {
   local status=0
   UDD_TEST_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL cargo_test 'binary(data)' data || status=$?
   if [ $status -eq 0 ]; then
-    say "browser tests of the pages with the server on Amazon DynamoDB Local"
+    say "browser tests of the pages and the live lobby, two server instances on Amazon DynamoDB Local"
     (cd end2end && UDD_SERVER="$PWD/../$SERVER" UDD_E2E_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL \
-      npx playwright test --project=js list_things load_pages) || status=$?
+      npx playwright test --project=js list_things load_pages hydrate_lobby) || status=$?
   fi
   kill "$DDB_LOCAL_PID" 2>/dev/null || true
   trap - EXIT

@@ -28,7 +28,7 @@ use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title}
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
-use pages::{HomePage, NotFound, RoomPage, ThingsPage};
+use pages::{AccountPage, HomePage, NotFound, RoomPage, ThingsPage};
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -71,6 +71,7 @@ pub fn App() -> impl IntoView {
                     </A>
                     <nav aria-label="Main">
                         <A href="/things">"Things"</A>
+                        <A href="/me">"You"</A>
                     </nav>
                 </header>
                 <main>
@@ -78,6 +79,7 @@ pub fn App() -> impl IntoView {
                         <Route path=StaticSegment("") view=HomePage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("r"), ParamSegment("code")) view=RoomPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("things") view=ThingsPage ssr=SsrMode::Async />
+                        <Route path=StaticSegment("me") view=AccountPage ssr=SsrMode::Async />
                     </Routes>
                 </main>
             </div>

@@ -2,7 +2,7 @@
 import { expect, test } from "@playwright/test";
 import { AppPage } from "./fixtures/app_page";
 
-for (const path of ["/", "/things", "/things?flies=yes", "/things?flies=no&q=fish"]) {
+for (const path of ["/", "/me", "/things", "/things?flies=yes", "/things?flies=no&q=fish"]) {
   test(`loading ${path} is clean`, async ({ page }, info) => {
     const app = new AppPage(page);
     const response = await page.goto(path);

@@ -1,11 +1,11 @@
 //! `/things`: the whole catalog with its rulings, a flies / doesn't fly / all filter and a
 //! search. Filter links and the search form are plain GET requests, so they work without
-//! JavaScript; after hydration they filter in place, with no request to the server.
+//! JavaScript; after hydration the links and typing filter in place, with no request to the
+//! server (submitting the search still loads the page: a plain form keeps the bundle small).
 
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::components::Form;
 use leptos_router::hooks::use_query_map;
 use leptos_router::location::Url;
 
@@ -86,7 +86,7 @@ pub fn ThingsPage() -> impl IntoView {
                     {filter_link(FlyFilter::Flies, "Flies")}
                     {filter_link(FlyFilter::Grounded, "Doesn't fly")}
                 </nav>
-                <Form method="GET" action="/things" attr:role="search" attr:class="search">
+                <form method="get" action="/things" role="search" class="search">
                     <input type="hidden" name="flies" value=move || filter.get().as_query() />
                     <label for="thing-search" class="visually-hidden">"Search things"</label>
                     <input
@@ -100,7 +100,7 @@ pub fn ThingsPage() -> impl IntoView {
                         on:input=move |ev| search.set(event_target_value(&ev))
                     />
                     <button type="submit">"Search"</button>
-                </Form>
+                </form>
             </div>
             <Suspense fallback=|| view! { <p class="muted">"Loading things…"</p> }>
                 {move || Suspend::new(async move {
