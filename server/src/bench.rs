@@ -155,7 +155,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         }),
         Box::new(|| {
             Box::pin(async {
-                fetch("/", false).await?;
+                fetch("/me", false).await?;
                 Ok(())
             })
         }),
@@ -202,7 +202,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         ("(a) bare DynamoDB Query behind /things", &bare),
         ("    data layer: Db::list_things", &layer),
         ("(b) full server-rendered GET /things", &ssr),
-        ("    for scale: GET / (no DynamoDB call)", &home),
+        ("    for scale: GET /me (no DynamoDB call)", &home),
         ("    for scale: GET /things, no card shown", &no_cards),
     ] {
         println!("{label:<44}{:>12}{:>12}", ms(stats.median), ms(stats.p99));
