@@ -5,34 +5,18 @@
 
 use std::time::Duration;
 
-use app::auth::SessionToken;
 use app::data::{epoch_seconds, Db, Recorder};
 use app::live::{RoomFeed, RoomHub};
-use app::players::{Avatar, DisplayName, UserId};
+use app::players::Avatar;
 use app::rooms::{Lobby, RoomCode, RoomSettings};
 use tokio::sync::watch;
 use tokio::time::timeout;
 
-use super::{set_ttl, test_table, TestTable};
+use super::{name, player, set_ttl, test_table, TestTable};
 
 /// Long enough for any engine on a busy CI machine; the tests that must not hear anything
 /// use a poll interval far longer than this.
 const PATIENCE: Duration = Duration::from_secs(5);
-
-fn name(raw: &str) -> DisplayName {
-    DisplayName::parse(raw).unwrap()
-}
-
-async fn player(t: &TestTable, display: &str) -> UserId {
-    t.db.create_guest(
-        &name(display),
-        Avatar::Owl,
-        &SessionToken::generate().hash(),
-    )
-    .await
-    .unwrap()
-    .id
-}
 
 async fn room(t: &TestTable, raw: &str) -> RoomCode {
     let host = player(t, "Host").await;

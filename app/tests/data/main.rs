@@ -91,3 +91,20 @@ pub async fn set_ttl(t: &TestTable, pk: &str, sk: &str, ttl: i64) {
 pub fn rooms_unknown() -> app::rooms::RoomCode {
     app::rooms::RoomCode::parse("ZZZZZ").unwrap()
 }
+
+/// A display name the test knows to be valid.
+pub fn name(raw: &str) -> app::players::DisplayName {
+    app::players::DisplayName::parse(raw).unwrap()
+}
+
+/// A new guest player (with a session nobody uses).
+pub async fn player(t: &TestTable, display: &str) -> app::players::UserId {
+    t.db.create_guest(
+        &name(display),
+        app::players::Avatar::Bee,
+        &app::auth::SessionToken::generate().hash(),
+    )
+    .await
+    .unwrap()
+    .id
+}

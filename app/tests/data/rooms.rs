@@ -1,30 +1,14 @@
 //! Rooms: create, join (capacity and nicknames under concurrency), leave, kick, host hand-over,
 //! settings, expiry, the one-Query lobby and the open-rooms list.
 
-use app::auth::SessionToken;
 use app::data::{epoch_seconds, Joined, RoomConflict};
-use app::players::{Avatar, DisplayName, UserId};
+use app::players::{Avatar, UserId};
 use app::rooms::{RoomCode, RoomSettings};
 
-use super::{set_ttl, test_table, TestTable};
-
-fn name(raw: &str) -> DisplayName {
-    DisplayName::parse(raw).unwrap()
-}
+use super::{name, player, set_ttl, test_table, TestTable};
 
 fn code(raw: &str) -> RoomCode {
     RoomCode::parse(raw).unwrap()
-}
-
-async fn player(t: &TestTable, display: &str) -> UserId {
-    t.db.create_guest(
-        &name(display),
-        Avatar::Bee,
-        &SessionToken::generate().hash(),
-    )
-    .await
-    .unwrap()
-    .id
 }
 
 async fn room(t: &TestTable, raw: &str, settings: RoomSettings) -> (RoomCode, UserId) {
