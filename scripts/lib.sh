@@ -51,6 +51,10 @@ setup_wasm_toolchain() {
   if [ "$mode" = debian ]; then
     apt_install rustc-web cargo-web rust-web-src rust-web-llvm lld-22
     export PATH=/usr/bin:$PATH
+  elif ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+    # A checkout set up before the bundle was built with -Zbuild-std.
+    timeout 180 rustup component add rust-src >&2 ||
+      die "rustup cannot add rust-src: remove $TOOLS/wasm-mode to use Debian's toolchain instead"
   fi
   command -v cargo >/dev/null || die "no cargo on PATH: install Rust (rustup) first"
 }

@@ -79,7 +79,7 @@ fn LobbyView(page: LobbyPage) -> impl IntoView {
                 Ok(RoomFeed::Lobby { lobby: now }) => lobby.set(now),
                 Ok(RoomFeed::Ended) => {
                     ended.set(true);
-                    listener.with_value(|l| l.as_ref().map(browser::Listener::close));
+                    listener.try_with_value(|l| l.as_ref().map(browser::Listener::close));
                 }
                 Err(_) => {}
             }
