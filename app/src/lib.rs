@@ -5,6 +5,7 @@ mod browser;
 pub mod catalog;
 pub mod codec;
 pub mod error;
+pub mod game;
 pub mod identity;
 pub mod live;
 pub mod lobby;
