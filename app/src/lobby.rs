@@ -52,6 +52,12 @@ async fn player_or_guest(db: &Db, name: &DisplayName, avatar: Avatar) -> Result<
     if let Some(player) = session::current_player(db).await? {
         return Ok(player);
     }
+    new_guest(db, name, avatar).await
+}
+
+/// A new guest called `name`, with a session cookie (rate-limited per address).
+#[cfg(feature = "ssr")]
+async fn new_guest(db: &Db, name: &DisplayName, avatar: Avatar) -> Result<Profile, AppError> {
     session::rate_limit(db, &format!("guest#{}", session::client_address()), 60, 30).await?;
     let token = crate::auth::SessionToken::generate();
     let profile = db.create_guest(name, avatar, &token.hash()).await?;
@@ -109,13 +115,16 @@ pub async fn join_room(
     let code = RoomCode::parse(&code).map_err(fail)?;
     let nickname = DisplayName::parse(&name).map_err(fail)?;
     let avatar = avatar.unwrap_or_default();
-    // An unknown room is refused before a guest is made for it.
-    if db.room_version(&code).await.map_err(fail)?.is_none() {
-        return Err(fail(AppError::from(RoomConflict::NotFound)));
-    }
-    let player = player_or_guest(&db, &nickname, avatar)
-        .await
-        .map_err(fail)?;
+    let player = match session::current_player(&db).await.map_err(fail)? {
+        Some(player) => player,
+        None => {
+            // An unknown room is refused before a guest is made for it.
+            if db.room_version(&code).await.map_err(fail)?.is_none() {
+                return Err(fail(AppError::from(RoomConflict::NotFound)));
+            }
+            new_guest(&db, &nickname, avatar).await.map_err(fail)?
+        }
+    };
     db.join_room(&code, &player.id, &nickname, avatar)
         .await
         .map_err(fail)?;
