@@ -210,6 +210,8 @@ impl Db {
         ];
         match self.transact(actions).await {
             Ok(()) => {}
+            // Still contended after the retries: busy, not a taken code.
+            Err(err @ DataError::Conflict(Conflict::TransactionConflict)) => return Err(err.into()),
             Err(DataError::Conflict(_)) => return Err(RoomConflict::CodeTaken),
             Err(err) => return Err(err.into()),
         }
@@ -359,6 +361,8 @@ impl Db {
         ];
         match self.transact(actions).await {
             Ok(()) => return Ok(Joined::Joined),
+            // Still contended after the retries: busy, not refused.
+            Err(err @ DataError::Conflict(Conflict::TransactionConflict)) => return Err(err.into()),
             Err(DataError::Conflict(_)) => {}
             Err(err) => return Err(err.into()),
         }

@@ -4,6 +4,7 @@
 //! creates its own table, so tests never see each other's items.
 
 mod catalog;
+mod conflicts;
 mod identity;
 mod live;
 mod rooms;
