@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use app::data::{Conflict, DataError, Db, Joined, Recorder, RoomConflict};
 use app::players::Avatar;
-use app::rooms::{RoomCode, RoomSettings};
+use app::rooms::RoomSettings;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::config::interceptors::{
     BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
@@ -18,7 +18,7 @@ use aws_sdk_dynamodb::error::BoxError;
 use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::config_bag::{Storable, StoreReplace};
 
-use super::{name, player, test_table, TestTable};
+use super::{name, player, room, test_table, TestTable};
 
 /// Answers the next `remaining` TransactWriteItems calls with a cancellation by conflict. The
 /// engine must not apply them, so before signing each is turned into a harmless ListTables
@@ -107,21 +107,6 @@ fn conflicting_db(t: &TestTable, conflicts: u32, calls: &Recorder) -> Db {
     .recording(calls.clone())
 }
 
-async fn room_with_host(t: &TestTable, raw: &str) -> RoomCode {
-    let host = player(t, "Host").await;
-    let code = RoomCode::parse(raw).unwrap();
-    t.db.create_room(
-        &code,
-        &host,
-        &name("Host"),
-        Avatar::Crow,
-        RoomSettings::default(),
-    )
-    .await
-    .unwrap();
-    code
-}
-
 fn transactions(calls: &Recorder) -> usize {
     calls
         .ops()
@@ -133,7 +118,7 @@ fn transactions(calls: &Recorder) -> usize {
 #[tokio::test]
 async fn a_transaction_cancelled_by_a_conflict_is_retried_until_it_applies() {
     let t = test_table().await;
-    let code = room_with_host(&t, "CNFQ2").await;
+    let code = room(&t, "CNFQ2", RoomSettings::default()).await.0;
     let asha = player(&t, "Asha").await;
     let calls = Recorder::new();
     let db = conflicting_db(&t, 2, &calls);
@@ -147,7 +132,7 @@ async fn a_transaction_cancelled_by_a_conflict_is_retried_until_it_applies() {
 #[tokio::test]
 async fn conflicts_that_never_clear_end_as_a_retryable_error_and_change_nothing() {
     let t = test_table().await;
-    let code = room_with_host(&t, "CNFQ3").await;
+    let code = room(&t, "CNFQ3", RoomSettings::default()).await.0;
     let before = t.db.lobby(&code).await.unwrap().unwrap();
     let asha = player(&t, "Asha").await;
     let calls = Recorder::new();

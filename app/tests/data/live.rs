@@ -12,26 +12,11 @@ use app::rooms::{Lobby, RoomCode, RoomSettings};
 use tokio::sync::watch;
 use tokio::time::timeout;
 
-use super::{name, player, set_ttl, test_table, TestTable};
+use super::{name, player, room, set_ttl, test_table, TestTable};
 
 /// Long enough for any engine on a busy CI machine; the tests that must not hear anything
 /// use a poll interval far longer than this.
 const PATIENCE: Duration = Duration::from_secs(5);
-
-async fn room(t: &TestTable, raw: &str) -> RoomCode {
-    let host = player(t, "Host").await;
-    let code = RoomCode::parse(raw).unwrap();
-    t.db.create_room(
-        &code,
-        &host,
-        &name("Host"),
-        Avatar::Crow,
-        RoomSettings::default(),
-    )
-    .await
-    .unwrap();
-    code
-}
 
 /// Another server instance's handle on the same table.
 fn instance(t: &TestTable, recorder: &Recorder) -> Db {
@@ -71,7 +56,7 @@ fn lobby_of(feed: Option<RoomFeed>) -> Lobby {
 #[tokio::test]
 async fn a_join_through_another_instance_reaches_listeners_within_a_poll() {
     let t = test_table().await;
-    let code = room(&t, "VWXY2").await;
+    let code = room(&t, "VWXY2", RoomSettings::default()).await.0;
     let hub_a = RoomHub::new(
         instance(&t, &Recorder::new()),
         Duration::from_millis(100),
@@ -103,7 +88,7 @@ async fn a_join_through_another_instance_reaches_listeners_within_a_poll() {
 #[tokio::test]
 async fn a_poke_wakes_the_watcher_at_once() {
     let t = test_table().await;
-    let code = room(&t, "VWXY3").await;
+    let code = room(&t, "VWXY3", RoomSettings::default()).await.0;
     // A poll so slow that only a poke can explain hearing the change in time.
     let hub = RoomHub::new(instance(&t, &Recorder::new()), Duration::from_secs(600), 8);
     let mut feed = hub.subscribe(&code);
@@ -131,7 +116,7 @@ async fn a_poke_wakes_the_watcher_at_once() {
 #[tokio::test]
 async fn an_idle_watched_room_costs_one_small_read_per_poll() {
     let t = test_table().await;
-    let code = room(&t, "VWXY4").await;
+    let code = room(&t, "VWXY4", RoomSettings::default()).await.0;
     let calls = Recorder::new();
     let hub = RoomHub::new(instance(&t, &calls), Duration::from_millis(50), 8);
     let mut feed = hub.subscribe(&code);
@@ -160,7 +145,7 @@ async fn an_idle_watched_room_costs_one_small_read_per_poll() {
 #[tokio::test]
 async fn the_watcher_goes_when_its_last_listener_does() {
     let t = test_table().await;
-    let code = room(&t, "VWXY5").await;
+    let code = room(&t, "VWXY5", RoomSettings::default()).await.0;
     let hub = RoomHub::new(instance(&t, &Recorder::new()), Duration::from_millis(50), 8);
     let first = hub.subscribe(&code);
     let second = hub.subscribe(&code);
@@ -184,7 +169,7 @@ async fn the_watcher_goes_when_its_last_listener_does() {
 #[tokio::test]
 async fn listeners_hear_that_the_room_ended() {
     let t = test_table().await;
-    let code = room(&t, "VWXY6").await;
+    let code = room(&t, "VWXY6", RoomSettings::default()).await.0;
     let host = t.db.lobby(&code).await.unwrap().unwrap().host_id;
     let hub = RoomHub::new(instance(&t, &Recorder::new()), Duration::from_millis(50), 8);
     let mut feed = hub.subscribe(&code);
@@ -199,7 +184,7 @@ async fn listeners_hear_that_the_room_ended() {
 #[tokio::test]
 async fn the_room_version_moves_with_every_change() {
     let t = test_table().await;
-    let code = room(&t, "VWXY7").await;
+    let code = room(&t, "VWXY7", RoomSettings::default()).await.0;
     let v1 = t.db.room_version(&code).await.unwrap().expect("a version");
     let asha = player(&t, "Asha").await;
     t.db.join_room(&code, &asha, &name("Asha"), Avatar::Bee)

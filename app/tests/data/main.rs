@@ -109,3 +109,23 @@ pub async fn player(t: &TestTable, display: &str) -> app::players::UserId {
     .unwrap()
     .id
 }
+
+/// A room with a host called "Host" (in the lobby); its code and the host's id.
+pub async fn room(
+    t: &TestTable,
+    raw: &str,
+    settings: app::rooms::RoomSettings,
+) -> (app::rooms::RoomCode, app::players::UserId) {
+    let host = player(t, "Host").await;
+    let code = app::rooms::RoomCode::parse(raw).unwrap();
+    t.db.create_room(
+        &code,
+        &host,
+        &name("Host"),
+        app::players::Avatar::Crow,
+        settings,
+    )
+    .await
+    .unwrap();
+    (code, host)
+}

@@ -2,23 +2,10 @@
 //! settings, expiry, the one-Query lobby and the open-rooms list.
 
 use app::data::{epoch_seconds, Joined, RoomConflict};
-use app::players::{Avatar, UserId};
-use app::rooms::{RoomCode, RoomSettings};
+use app::players::Avatar;
+use app::rooms::RoomSettings;
 
-use super::{name, player, set_ttl, test_table, TestTable};
-
-fn code(raw: &str) -> RoomCode {
-    RoomCode::parse(raw).unwrap()
-}
-
-async fn room(t: &TestTable, raw: &str, settings: RoomSettings) -> (RoomCode, UserId) {
-    let host = player(t, "Host").await;
-    let code = code(raw);
-    t.db.create_room(&code, &host, &name("Host"), Avatar::Crow, settings)
-        .await
-        .unwrap();
-    (code, host)
-}
+use super::{name, player, room, set_ttl, test_table};
 
 #[tokio::test]
 async fn a_new_room_has_its_host_in_the_lobby_read_in_one_query() {
