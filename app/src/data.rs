@@ -7,6 +7,7 @@
 mod catalog;
 mod cursor;
 mod error;
+mod game;
 mod health;
 pub mod keys;
 mod metrics;
@@ -28,6 +29,7 @@ use tokio::sync::OnceCell;
 pub use catalog::SeedOutcome;
 pub use cursor::CursorKey;
 pub use error::{Conflict, DataError};
+pub use game::{GameConflict, Resolution, Tapped};
 pub use health::TableHealth;
 pub use metrics::{Call, Recorder};
 pub use rooms::{Joined, RoomConflict, ROOM_IDLE_SECS};

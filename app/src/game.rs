@@ -16,10 +16,15 @@
 
 #[cfg(feature = "ssr")]
 mod draw;
+mod play;
 mod timing;
 
 #[cfg(feature = "ssr")]
 pub use draw::{draw_things, FLYER_SHARE};
+pub use play::{
+    BoardEntry, Match, MatchPlayer, MatchRecord, Phase, PlayerStats, Round, RoundResult, ThingCard,
+    COUNTDOWN_MS, RESULTS_MS,
+};
 pub use timing::{check_tap, TapRejected, GRACE_MS, HUMAN_FLOOR_MS, MAX_LATENCY_MS};
 
 /// Points for tapping a thing that flies, before speed.

@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::Match;
 use crate::players::{Avatar, DisplayName, Invalid, UserId};
 
 /// Letters and digits that cannot be mistaken for each other when read aloud or off a screen:
@@ -102,7 +103,7 @@ impl RoomSettings {
     }
 }
 
-/// Where a room is in its life.
+/// Where a room is in its life: gathering players (and between matches), or playing a match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RoomState {
@@ -131,6 +132,9 @@ pub struct Lobby {
     /// Grows with every change to the room; a watcher compares it to see news.
     pub version: u64,
     pub created_at_ms: i64,
+    /// The match being played, or the last one played (its results stay until the next).
+    #[serde(default)]
+    pub game: Option<Match>,
 }
 
 impl Lobby {
@@ -140,6 +144,14 @@ impl Lobby {
 
     pub fn is_full(&self) -> bool {
         self.players.len() >= usize::from(self.settings.max_players)
+    }
+
+    /// The room as a browser may see it at `now_ms` (see [`Match::visible_at`]).
+    pub fn visible_at(&self, now_ms: i64) -> Lobby {
+        Lobby {
+            game: self.game.as_ref().map(|game| game.visible_at(now_ms)),
+            ..self.clone()
+        }
     }
 }
 

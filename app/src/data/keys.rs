@@ -187,6 +187,86 @@ pub fn open_room_sort(created_ms: i64, code: &RoomCode) -> String {
     format!("{created_ms:013}#{}", code.as_str())
 }
 
+/// Sort-key prefix of a room's rounds.
+pub const ROUND_PREFIX: &str = "ROUND#";
+
+/// A round of a room's match: `ROOM#<code>` / `ROUND#<n>`, `n` counted across the room's
+/// matches (zero-padded to 5 digits) so a new match never meets an old match's taps.
+pub fn round(code: &RoomCode, n: u32) -> Key {
+    Key {
+        pk: room_partition(code),
+        sk: format!("{ROUND_PREFIX}{n:05}"),
+    }
+}
+
+/// The `begins_with` prefix of round `n`'s taps. The `#` after the fixed-width number keeps
+/// round 1 from matching round 10.
+pub fn click_prefix(n: u32) -> String {
+    format!("CLICK#{n:05}#")
+}
+
+/// One player's tap in round `n`: `ROOM#<code>` / `CLICK#<n>#<player>`. Written only if absent,
+/// so a second tap changes nothing. Taps sort before `META`, so the room's Query
+/// (`SK >= META`) never reads them.
+pub fn click(code: &RoomCode, n: u32, user: &UserId) -> Key {
+    Key {
+        pk: room_partition(code),
+        sk: format!("{}{}", click_prefix(n), user.as_str()),
+    }
+}
+
+/// Where the room's Query starts: everything from `META` on, which leaves out the taps.
+pub const ROOM_READ_FROM: &str = "META";
+
+/// A player's record of one finished match: `USER#<id>` / `MATCH#<ulid>`, newest last.
+pub fn user_match(user: &UserId, match_ulid: &str) -> Key {
+    Key {
+        pk: user_partition(user),
+        sk: format!("{MATCH_PREFIX}{match_ulid}"),
+    }
+}
+
+/// Sort-key prefix of a player's match records (and their GSI2 sort key).
+pub const MATCH_PREFIX: &str = "MATCH#";
+
+/// GSI2 partition holding every match record, newest first by `GSI2SK = MATCH#<ulid>`.
+pub const RECENT_MATCHES: &str = "MATCHES";
+
+/// A player's lifetime counters: `USER#<id>` / `STATS`, changed only by `ADD` (and an
+/// only-if-higher `best_score`).
+pub fn user_stats(user: &UserId) -> Key {
+    Key {
+        pk: user_partition(user),
+        sk: "STATS".to_owned(),
+    }
+}
+
+/// A room's all-time leaderboard partition: `LB#all#room#<code>`, one item per player
+/// (`SK = USER#<id>`) holding their best score. The same string is its `GSI1PK`.
+pub fn room_board(code: &RoomCode) -> String {
+    format!("LB#all#room#{}", code.as_str())
+}
+
+pub fn room_board_entry(code: &RoomCode, user: &UserId) -> Key {
+    Key {
+        pk: room_board(code),
+        sk: user_partition(user),
+    }
+}
+
+/// Added to a score before padding so negative scores sort below zero: scores from
+/// −`BOARD_OFFSET` up to `BOARD_OFFSET` fit.
+pub const BOARD_OFFSET: i64 = 1_000_000_000;
+
+/// GSI1 sort key of a leaderboard entry: the offset score zero-padded to 10 digits, then the
+/// time it was set, inverted (13 digits), so in descending order a higher score comes first and,
+/// between equal scores, the one set earlier.
+pub fn board_sort(score: i32, achieved_ms: i64) -> String {
+    let padded = i64::from(score) + BOARD_OFFSET;
+    let inverted = 9_999_999_999_999 - achieved_ms.clamp(0, 9_999_999_999_999);
+    format!("{padded:010}#{inverted:013}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +307,43 @@ mod tests {
         assert_eq!(email(&address).pk, credentials_by_email(&address));
         let hash = crate::auth::SessionToken::generate().hash();
         assert!(session_by_user(1_700_000_000_000, &hash).starts_with("SESSION#1700000000000#"));
+    }
+
+    #[test]
+    fn round_and_click_keys_keep_rounds_apart_and_taps_out_of_the_room_read() {
+        let code = RoomCode::parse("K7QX2").unwrap();
+        let user = UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
+        assert_eq!(round(&code, 7).sk, "ROUND#00007");
+        let tap = click(&code, 1, &user);
+        assert!(tap.sk.starts_with(&click_prefix(1)));
+        assert!(!click(&code, 10, &user).sk.starts_with(&click_prefix(1)));
+        assert!(tap.sk.as_str() < ROOM_READ_FROM, "taps sort before META");
+        assert!(round(&code, 1).sk.as_str() > ROOM_READ_FROM);
+        assert!(room_player(&code, &user).sk.as_str() > ROOM_READ_FROM);
+    }
+
+    #[test]
+    fn board_keys_sort_by_score_then_earliest_and_take_negative_scores() {
+        let mut keys = vec![
+            board_sort(-300, 5),
+            board_sort(1200, 20),
+            board_sort(1200, 10),
+            board_sort(0, 1),
+            board_sort(43_500, 99),
+        ];
+        keys.sort();
+        keys.reverse();
+        assert_eq!(
+            keys,
+            vec![
+                board_sort(43_500, 99),
+                board_sort(1200, 10),
+                board_sort(1200, 20),
+                board_sort(0, 1),
+                board_sort(-300, 5),
+            ]
+        );
+        assert_eq!(board_sort(0, 0).len(), 10 + 1 + 13);
     }
 
     #[test]

@@ -20,10 +20,10 @@ use crate::rooms::{Lobby, OpenRoom, RoomCode, RoomPlayer, RoomSettings, RoomStat
 pub const ROOM_IDLE_SECS: i64 = 24 * 3600;
 
 /// How often a version-guarded change is retried when the room changed under it.
-const MAX_ATTEMPTS: u32 = 6;
+pub(super) const MAX_ATTEMPTS: u32 = 6;
 
 #[derive(Debug, Serialize, Deserialize)]
-struct MetaItem {
+pub(super) struct MetaItem {
     #[serde(rename = "PK")]
     pk: String,
     #[serde(rename = "SK")]
@@ -43,21 +43,51 @@ struct MetaItem {
     version: u64,
     created_at_ms: i64,
     ttl: i64,
+    /// The current (or last) match, absent before the first: its first room-wide round...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) match_first: Option<u32>,
+    /// ...its window, when it started, and how many of its rounds are resolved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) match_window_ms: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) match_started_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) match_resolved: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) boards_pending: Option<bool>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-struct PlayerItem {
+pub(super) struct PlayerItem {
     #[serde(rename = "PK")]
     pk: String,
     #[serde(rename = "SK")]
     sk: String,
     #[serde(rename = "LSI1SK")]
     lsi1sk: String,
-    user_id: UserId,
-    nickname: DisplayName,
-    avatar: Avatar,
+    pub(super) user_id: UserId,
+    pub(super) nickname: DisplayName,
+    pub(super) avatar: Avatar,
     joined_at_ms: i64,
     ttl: i64,
+    /// The first round of the match this player plays; absent for a player who joined during a
+    /// match (they watch until the next).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) in_match: Option<u32>,
+    /// Running totals in that match, changed only by round resolutions.
+    #[serde(default)]
+    pub(super) score: i32,
+    #[serde(default)]
+    pub(super) streak: u32,
+    #[serde(default)]
+    pub(super) correct: u32,
+    #[serde(default)]
+    pub(super) taps: u32,
+    #[serde(default)]
+    pub(super) reaction_total_ms: u64,
+    /// Rounds of the match applied to these totals (guards against a stale resolver).
+    #[serde(default)]
+    pub(super) resolved: u32,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -101,11 +131,11 @@ pub enum RoomConflict {
     Data(#[from] DataError),
 }
 
-fn internal(e: impl std::error::Error + Send + Sync + 'static) -> DataError {
+pub(super) fn internal(e: impl std::error::Error + Send + Sync + 'static) -> DataError {
     DataError::Internal(Box::new(e))
 }
 
-fn open_index(
+pub(super) fn open_index(
     settings: RoomSettings,
     state: RoomState,
     created_ms: i64,
@@ -138,6 +168,13 @@ fn player_item(
         avatar,
         joined_at_ms: now_ms,
         ttl: now_ms / 1000 + ROOM_IDLE_SECS,
+        in_match: None,
+        score: 0,
+        streak: 0,
+        correct: 0,
+        taps: 0,
+        reaction_total_ms: 0,
+        resolved: 0,
     }
 }
 
@@ -157,7 +194,7 @@ fn nickname_item(
 }
 
 impl Db {
-    fn delete_action(&self, key: Key) -> Result<TransactWriteItem, DataError> {
+    pub(super) fn delete_action(&self, key: Key) -> Result<TransactWriteItem, DataError> {
         let delete = Delete::builder()
             .table_name(self.table_name())
             .set_key(Some(key_map(key)))
@@ -196,6 +233,11 @@ impl Db {
             version: 1,
             created_at_ms: now_ms,
             ttl: now_ms / 1000 + ROOM_IDLE_SECS,
+            match_first: None,
+            match_window_ms: None,
+            match_started_ms: None,
+            match_resolved: None,
+            boards_pending: None,
         };
         let actions = vec![
             self.put_new(serde_dynamo::to_item(&meta).map_err(DataError::from)?)?,
@@ -228,28 +270,36 @@ impl Db {
             }],
             version: 1,
             created_at_ms: now_ms,
+            game: None,
         })
     }
 
-    /// The lobby: the room's settings and players, from one Query of its partition. `None` for
-    /// an unknown or expired room.
+    /// The room: its settings, players and match (rounds and running scores), from one Query
+    /// of its partition from `META` on, which leaves out the taps. `None` for an unknown or
+    /// expired room.
     #[tracing::instrument(skip(self), err)]
     pub async fn lobby(&self, code: &RoomCode) -> Result<Option<Lobby>, DataError> {
         let items = self
             .query_all(
                 self.client
                     .query()
-                    .key_condition_expression("#pk = :pk")
+                    .key_condition_expression("#pk = :pk AND #sk >= :from")
                     .expression_attribute_names("#pk", keys::PK)
+                    .expression_attribute_names("#sk", keys::SK)
                     .expression_attribute_values(
                         ":pk",
                         AttributeValue::S(keys::room_partition(code)),
+                    )
+                    .expression_attribute_values(
+                        ":from",
+                        AttributeValue::S(keys::ROOM_READ_FROM.into()),
                     )
                     .consistent_read(true),
             )
             .await?;
         let mut meta = None;
-        let mut players = Vec::new();
+        let mut player_items = Vec::new();
+        let mut round_items = Vec::new();
         for item in items {
             let sk = item
                 .get(keys::SK)
@@ -259,19 +309,41 @@ impl Db {
             if sk == "META" {
                 meta = Some(serde_dynamo::from_item::<_, MetaItem>(item)?);
             } else if sk.starts_with(keys::ROOM_PLAYER_PREFIX) {
-                let player: PlayerItem = serde_dynamo::from_item(item)?;
-                players.push(RoomPlayer {
-                    user_id: player.user_id,
-                    nickname: player.nickname,
-                    avatar: player.avatar,
-                    joined_at_ms: player.joined_at_ms,
-                });
+                player_items.push(serde_dynamo::from_item::<_, PlayerItem>(item)?);
+            } else if sk.starts_with(keys::ROUND_PREFIX) {
+                round_items.push(item);
             }
         }
         let Some(meta) = meta else {
             return Ok(None);
         };
-        players.sort_by(|a, b| (a.joined_at_ms, &a.user_id).cmp(&(b.joined_at_ms, &b.user_id)));
+        player_items
+            .sort_by(|a, b| (a.joined_at_ms, &a.user_id).cmp(&(b.joined_at_ms, &b.user_id)));
+        let game = match (
+            meta.match_first,
+            meta.match_window_ms,
+            meta.match_started_ms,
+        ) {
+            (Some(first), Some(window_ms), Some(started_at_ms)) => Some(super::game::build_match(
+                first,
+                window_ms,
+                started_at_ms,
+                meta.match_resolved.unwrap_or(0),
+                meta.boards_pending.unwrap_or(false),
+                round_items,
+                &player_items,
+            )?),
+            _ => None,
+        };
+        let players = player_items
+            .into_iter()
+            .map(|player| RoomPlayer {
+                user_id: player.user_id,
+                nickname: player.nickname,
+                avatar: player.avatar,
+                joined_at_ms: player.joined_at_ms,
+            })
+            .collect();
         Ok(Some(Lobby {
             code: meta.code,
             host_id: meta.host_id,
@@ -285,6 +357,7 @@ impl Db {
             players,
             version: meta.version,
             created_at_ms: meta.created_at_ms,
+            game,
         }))
     }
 
@@ -314,8 +387,9 @@ impl Db {
         .transpose()
     }
 
-    /// Puts a player in a room: one transaction that counts the seat only while the room is in
-    /// the lobby with a free seat, and claims the nickname only if nobody in the room has it.
+    /// Puts a player in a room: one transaction that counts the seat only while the room has a
+    /// free seat, and claims the nickname only if nobody in the room has it. A player who joins
+    /// during a match watches it and plays from the next.
     #[tracing::instrument(skip(self), err)]
     pub async fn join_room(
         &self,
@@ -333,19 +407,16 @@ impl Db {
                 "SET player_count = player_count + :one, version = version + :one, #ttl = :ttl",
             )
             .condition_expression(
-                "attribute_exists(#pk) AND #ttl > :now AND #state = :lobby \
-                 AND player_count < max_players",
+                "attribute_exists(#pk) AND #ttl > :now AND player_count < max_players",
             )
             .expression_attribute_names("#pk", keys::PK)
             .expression_attribute_names("#ttl", keys::TTL)
-            .expression_attribute_names("#state", "state")
             .expression_attribute_values(":one", AttributeValue::N("1".into()))
             .expression_attribute_values(":now", AttributeValue::N(now.to_string()))
             .expression_attribute_values(
                 ":ttl",
                 AttributeValue::N((now + ROOM_IDLE_SECS).to_string()),
             )
-            .expression_attribute_values(":lobby", AttributeValue::S("lobby".into()))
             .build()
             .map_err(internal)?;
         let actions = vec![
@@ -372,9 +443,6 @@ impl Db {
         };
         if lobby.player(user).is_some() {
             return Ok(Joined::AlreadyIn);
-        }
-        if lobby.state != RoomState::Lobby {
-            return Err(RoomConflict::Started);
         }
         if lobby.is_full() {
             return Err(RoomConflict::Full);

@@ -89,7 +89,7 @@ impl Intercept for ConflictFirst {
 }
 
 /// A handle on the test's table whose next `conflicts` transactions are cancelled by conflict.
-fn conflicting_db(t: &TestTable, conflicts: u32, calls: &Recorder) -> Db {
+pub fn conflicting_db(t: &TestTable, conflicts: u32, calls: &Recorder) -> Db {
     let interceptor = ConflictFirst {
         remaining: AtomicU32::new(conflicts),
     };
@@ -107,7 +107,7 @@ fn conflicting_db(t: &TestTable, conflicts: u32, calls: &Recorder) -> Db {
     .recording(calls.clone())
 }
 
-fn transactions(calls: &Recorder) -> usize {
+pub fn transactions(calls: &Recorder) -> usize {
     calls
         .ops()
         .iter()

@@ -5,6 +5,7 @@
 
 mod catalog;
 mod conflicts;
+mod game;
 mod identity;
 mod live;
 mod rooms;

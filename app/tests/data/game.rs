@@ -1,0 +1,497 @@
+//! The game's access patterns: start, tap, resolve exactly once, finish, and the records.
+//! Times are passed in (the data layer takes the server's clock as an argument), so no test
+//! waits for a countdown.
+
+use app::data::{Db, GameConflict, Joined, Recorder, Resolution, Tapped};
+use app::game::{self, Decision, Match, TapRejected, GRACE_MS};
+use app::players::{Avatar, UserId};
+use app::rooms::{Lobby, RoomCode, RoomSettings, RoomState};
+
+use super::conflicts::{conflicting_db, transactions};
+use super::{name, player, seeded_table, TestTable};
+
+const SEED: u64 = 7;
+
+fn settings(rounds: u8) -> RoomSettings {
+    RoomSettings {
+        rounds,
+        window_ms: 2000,
+        ..RoomSettings::default()
+    }
+}
+
+/// A room with a host and `others`, with a match started from [`SEED`].
+async fn playing(
+    t: &TestTable,
+    raw: &str,
+    rounds: u8,
+    others: &[&str],
+) -> (RoomCode, UserId, Vec<UserId>, Lobby) {
+    let (code, host) = super::room(t, raw, settings(rounds)).await;
+    let mut ids = Vec::new();
+    for other in others {
+        let id = player(t, other).await;
+        t.db.join_room(&code, &id, &name(other), Avatar::Owl)
+            .await
+            .unwrap();
+        ids.push(id);
+    }
+    t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
+    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    t.calls.reset();
+    (code, host, ids, lobby)
+}
+
+fn game(lobby: &Lobby) -> &Match {
+    lobby.game.as_ref().expect("a match")
+}
+
+async fn tap_at(
+    db: &Db,
+    lobby: &Lobby,
+    user: &UserId,
+    index: usize,
+    after_ms: i64,
+    reaction: u32,
+) -> Result<Tapped, GameConflict> {
+    let g = game(lobby);
+    let round = &g.rounds[index];
+    db.tap(
+        &lobby.code,
+        user,
+        round.n,
+        round.reveal_ms,
+        g.window_ms,
+        reaction,
+        round.reveal_ms + after_ms,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn only_the_host_starts_and_the_seed_fixes_the_things() {
+    let t = seeded_table().await;
+    let (code, host) = super::room(&t, "GMSTA", settings(5)).await;
+    let asha = player(&t, "Asha").await;
+    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Owl)
+        .await
+        .unwrap();
+    assert!(matches!(
+        t.db.start_match(&code, &asha, Some(SEED)).await,
+        Err(GameConflict::NotHost)
+    ));
+    let started = t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
+    let drawn = game::draw_things(&super::seed_things(), 5, SEED);
+    let shown: Vec<_> = started
+        .rounds
+        .iter()
+        .map(|r| r.thing.as_ref().unwrap().id.clone())
+        .collect();
+    assert_eq!(shown, drawn, "the seed fixes the order");
+    assert_eq!(started.players.len(), 2);
+    assert!(started
+        .rounds
+        .windows(2)
+        .all(|w| w[1].reveal_ms - w[0].reveal_ms == Match::period_ms(2000)));
+    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    assert_eq!(lobby.state, RoomState::Playing);
+    assert!(matches!(
+        t.db.start_match(&code, &host, Some(SEED)).await,
+        Err(GameConflict::AlreadyPlaying)
+    ));
+}
+
+#[tokio::test]
+async fn a_tap_is_one_write_and_a_second_tap_changes_nothing() {
+    let t = seeded_table().await;
+    let (_, host, _, lobby) = playing(&t, "GMTAP", 3, &["Asha"]).await;
+    let first = tap_at(&t.db, &lobby, &host, 0, 500, 420).await.unwrap();
+    assert_eq!(first, Tapped::Counted { reaction_ms: 420 });
+    assert_eq!(t.calls.ops(), vec!["TransactWriteItems"], "one write");
+    let again = tap_at(&t.db, &lobby, &host, 0, 900, 150).await.unwrap();
+    assert_eq!(again, Tapped::AlreadyCounted);
+    // Resolve: the first tap's reaction is the one that counts.
+    let close = game(&lobby).closes_at(0).unwrap();
+    t.db.resolve_due(&lobby, close).await.unwrap();
+    let after = t.db.lobby(&lobby.code).await.unwrap().unwrap();
+    let results = game(&after).rounds[0].results.clone().unwrap();
+    let mine = results.iter().find(|r| r.user_id == host).unwrap();
+    assert_eq!(mine.reaction_ms, Some(420));
+    assert_eq!(
+        results.iter().filter(|r| r.reaction_ms.is_some()).count(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn taps_out_of_time_or_out_of_turn_are_refused_with_a_reason_and_write_nothing() {
+    let t = seeded_table().await;
+    let (code, host, others, lobby) = playing(&t, "GMHAT", 3, &["Asha"]).await;
+    let window = i64::from(game(&lobby).window_ms);
+    let late = tap_at(
+        &t.db,
+        &lobby,
+        &host,
+        0,
+        window + i64::from(GRACE_MS) + 1,
+        500,
+    )
+    .await;
+    match late {
+        Err(GameConflict::Tap(TapRejected::TooLate)) => {}
+        other => panic!("expected too late, got {other:?}"),
+    }
+    assert_eq!(
+        GameConflict::Tap(TapRejected::TooLate).to_string(),
+        "Too late: the round had closed."
+    );
+    let early = tap_at(&t.db, &lobby, &host, 1, -10, 300).await;
+    assert!(matches!(
+        early,
+        Err(GameConflict::Tap(TapRejected::TooEarly))
+    ));
+    let fast = tap_at(&t.db, &lobby, &host, 0, 50, 40).await;
+    assert!(matches!(fast, Err(GameConflict::Tap(TapRejected::TooFast))));
+    assert_eq!(t.calls.count(), 0, "refused before any write");
+
+    // A reveal time the round does not have (a forged or stale request) is refused.
+    let g = game(&lobby);
+    let forged =
+        t.db.tap(
+            &code,
+            &host,
+            g.rounds[0].n,
+            g.rounds[0].reveal_ms - 1000,
+            g.window_ms,
+            300,
+            g.rounds[0].reveal_ms,
+        )
+        .await;
+    assert!(
+        matches!(forged, Err(GameConflict::RoundClosed)),
+        "{forged:?}"
+    );
+
+    // A player who joins during the match watches it.
+    let late_comer = player(&t, "Ravi").await;
+    let joined =
+        t.db.join_room(&code, &late_comer, &name("Ravi"), Avatar::Crow)
+            .await
+            .unwrap();
+    assert_eq!(joined, Joined::Joined);
+    let watching = tap_at(&t.db, &lobby, &late_comer, 0, 400, 300).await;
+    assert!(
+        matches!(watching, Err(GameConflict::Spectating)),
+        "{watching:?}"
+    );
+
+    // After the round is resolved, a tap is too late however it is timed.
+    let close = g.closes_at(0).unwrap();
+    t.db.resolve_due(&lobby, close).await.unwrap();
+    let closed = tap_at(&t.db, &lobby, &others[0], 0, 400, 300).await;
+    assert!(
+        matches!(closed, Err(GameConflict::RoundClosed)),
+        "{closed:?}"
+    );
+    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    assert!(
+        game(&after).player(&late_comer).is_none(),
+        "not in the match"
+    );
+    assert!(game(&after).rounds[0]
+        .results
+        .as_ref()
+        .unwrap()
+        .iter()
+        .all(|r| r.reaction_ms.is_none()));
+}
+
+#[tokio::test]
+async fn a_resolution_is_one_query_and_one_transaction_and_scores_by_the_rules() {
+    let t = seeded_table().await;
+    let (code, host, others, lobby) = playing(&t, "GMRES", 3, &["Asha", "Ravi"]).await;
+    let g = game(&lobby);
+    tap_at(&t.db, &lobby, &host, 0, 400, 350).await.unwrap();
+    tap_at(&t.db, &lobby, &others[0], 0, 900, 800)
+        .await
+        .unwrap();
+    let close = g.closes_at(0).unwrap();
+    assert_eq!(
+        t.db.resolve_due(&lobby, close - 1).await.unwrap(),
+        Resolution::NotDue
+    );
+    t.calls.reset();
+    let resolved = t.db.resolve_due(&lobby, close).await.unwrap();
+    assert_eq!(
+        resolved,
+        Resolution::Resolved {
+            index: 0,
+            finished: false
+        }
+    );
+    assert_eq!(t.calls.ops(), vec!["Query", "TransactWriteItems"]);
+
+    let flies = g.rounds[0].flies.unwrap();
+    let expected = game::score_round(
+        flies,
+        g.window_ms,
+        &[
+            Decision {
+                tap_ms: Some(350),
+                streak_before: 0,
+            },
+            Decision {
+                tap_ms: Some(800),
+                streak_before: 0,
+            },
+            Decision {
+                tap_ms: None,
+                streak_before: 0,
+            },
+        ],
+    );
+    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    let ag = game(&after);
+    assert_eq!(ag.resolved, 1);
+    for (id, outcome) in [&host, &others[0], &others[1]].iter().zip(&expected) {
+        let p = ag.player(id).unwrap();
+        assert_eq!(p.score, outcome.points, "{}", p.nickname);
+        assert_eq!(p.streak, outcome.streak_after);
+    }
+    assert!(after.version > lobby.version, "watchers hear of results");
+    // The same read again finds nothing to do (and the next round is not due yet).
+    assert_eq!(
+        t.db.resolve_due(&lobby, close).await.unwrap(),
+        Resolution::AlreadyResolved
+    );
+    assert_eq!(
+        t.db.resolve_due(&after, close).await.unwrap(),
+        Resolution::NotDue
+    );
+}
+
+#[tokio::test]
+async fn fifty_resolvers_on_two_instances_resolve_a_round_exactly_once() {
+    let t = seeded_table().await;
+    let (code, host, others, lobby) = playing(&t, "GMCNC", 3, &["Asha"]).await;
+    tap_at(&t.db, &lobby, &host, 0, 300, 280).await.unwrap();
+    tap_at(&t.db, &lobby, &others[0], 0, 700, 650)
+        .await
+        .unwrap();
+    let second = Db::new(
+        aws_sdk_dynamodb::Client::from_conf(t.engine.client.config().clone()),
+        t.db.table_name(),
+    );
+    let close = game(&lobby).closes_at(0).unwrap();
+    let mut tasks = Vec::new();
+    for i in 0..50 {
+        let db = if i % 2 == 0 {
+            t.db.clone()
+        } else {
+            second.clone()
+        };
+        let lobby = lobby.clone();
+        tasks.push(tokio::spawn(
+            async move { db.resolve_due(&lobby, close).await },
+        ));
+    }
+    let mut resolved = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(Resolution::Resolved { index: 0, .. }) => resolved += 1,
+            Ok(Resolution::AlreadyResolved) => {}
+            // Still contended after the retries: nothing applied, the watcher tries again.
+            Err(err) if err.is_retryable() => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(resolved, 1, "exactly one resolver applies the round");
+    let g = game(&lobby);
+    let expected = game::score_round(
+        g.rounds[0].flies.unwrap(),
+        g.window_ms,
+        &[
+            Decision {
+                tap_ms: Some(280),
+                streak_before: 0,
+            },
+            Decision {
+                tap_ms: Some(650),
+                streak_before: 0,
+            },
+        ],
+    );
+    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    let ag = game(&after);
+    assert_eq!(ag.resolved, 1);
+    assert_eq!(ag.player(&host).unwrap().score, expected[0].points);
+    assert_eq!(ag.player(&others[0]).unwrap().score, expected[1].points);
+}
+
+#[tokio::test]
+async fn a_resolution_cancelled_by_a_conflict_is_retried_and_applied_once() {
+    let t = seeded_table().await;
+    let (code, host, _, lobby) = playing(&t, "GMCNF", 2, &[]).await;
+    tap_at(&t.db, &lobby, &host, 0, 300, 280).await.unwrap();
+    let calls = Recorder::new();
+    let db = conflicting_db(&t, 2, &calls);
+    let close = game(&lobby).closes_at(0).unwrap();
+    let resolved = db.resolve_due(&lobby, close).await.unwrap();
+    assert!(matches!(resolved, Resolution::Resolved { index: 0, .. }));
+    assert_eq!(transactions(&calls), 3, "two conflicts, then the real one");
+    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    let expected = game::score_round(
+        game(&lobby).rounds[0].flies.unwrap(),
+        2000,
+        &[Decision {
+            tap_ms: Some(280),
+            streak_before: 0,
+        }],
+    );
+    assert_eq!(
+        game(&after).player(&host).unwrap().score,
+        expected[0].points
+    );
+}
+
+#[tokio::test]
+async fn a_player_who_left_makes_the_resolver_read_again_and_no_round_is_skipped() {
+    let t = seeded_table().await;
+    let (code, _host, others, lobby) = playing(&t, "GMSKP", 2, &["Asha"]).await;
+    t.db.leave_room(&code, &others[0]).await.unwrap();
+    let close = game(&lobby).closes_at(0).unwrap();
+    // The old read still lists Asha: the transaction is refused as a whole.
+    assert_eq!(
+        t.db.resolve_due(&lobby, close).await.unwrap(),
+        Resolution::Stale
+    );
+    let now = t.db.lobby(&code).await.unwrap().unwrap();
+    assert_eq!(game(&now).resolved, 0, "nothing applied");
+    // Long after both rounds closed, advancing resolves them in order, each once.
+    let late = game(&now).closes_at(1).unwrap() + 60_000;
+    let mut room = now;
+    for expected in 0..2 {
+        let outcome = t.db.resolve_due(&room, late).await.unwrap();
+        assert!(
+            matches!(outcome, Resolution::Resolved { index, .. } if index == expected),
+            "{outcome:?}"
+        );
+        room = t.db.lobby(&code).await.unwrap().unwrap();
+    }
+    assert!(game(&room).is_finished());
+    assert_eq!(game(&room).players.len(), 1);
+    assert_eq!(game(&room).resolved, 2);
+    assert_eq!(
+        t.db.resolve_due(&room, late).await.unwrap(),
+        Resolution::NotDue
+    );
+}
+
+#[tokio::test]
+async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board() {
+    let t = seeded_table().await;
+    let (code, host, others, lobby) = playing(&t, "GMFNS", 1, &["Asha"]).await;
+    let asha = others[0].clone();
+    let g = game(&lobby);
+    let flies = g.rounds[0].flies.unwrap();
+    // The host decides right, Asha wrong.
+    if flies {
+        tap_at(&t.db, &lobby, &host, 0, 400, 380).await.unwrap();
+    } else {
+        tap_at(&t.db, &lobby, &asha, 0, 400, 380).await.unwrap();
+    }
+    let close = g.closes_at(0).unwrap();
+    let outcome = t.db.resolve_due(&lobby, close).await.unwrap();
+    assert_eq!(
+        outcome,
+        Resolution::Resolved {
+            index: 0,
+            finished: true
+        }
+    );
+    let done = t.db.lobby(&code).await.unwrap().unwrap();
+    assert_eq!(
+        done.state,
+        RoomState::Lobby,
+        "back to the lobby for another"
+    );
+    let finished = game(&done);
+    assert!(finished.is_finished() && finished.boards_pending);
+
+    let mine = t.db.my_matches(&host, 10, None).await.unwrap();
+    assert_eq!(mine.items.len(), 1);
+    assert_eq!(mine.items[0].placement, 1);
+    assert_eq!(mine.items[0].room, code);
+    assert_eq!(mine.items[0].score, finished.player(&host).unwrap().score);
+    let theirs = t.db.my_matches(&asha, 10, None).await.unwrap();
+    assert_eq!(theirs.items[0].placement, 2);
+    let stats = t.db.stats(&host).await.unwrap();
+    assert_eq!((stats.matches, stats.wins), (1, 1));
+    assert_eq!(stats.lifetime_score, i64::from(mine.items[0].score));
+    assert_eq!(t.db.stats(&asha).await.unwrap().wins, 0);
+
+    // Settling the boards: an entry per player, best first; twice is the same as once.
+    t.db.settle_boards(&code, finished).await.unwrap();
+    t.db.settle_boards(&code, finished).await.unwrap();
+    let board = t.db.room_board(&code, 10).await.unwrap();
+    assert_eq!(board.len(), 2);
+    assert_eq!(board[0].user_id, host);
+    assert!(board[0].best_score > board[1].best_score);
+    let first_best = board[0].best_score;
+    assert!(!game(&t.db.lobby(&code).await.unwrap().unwrap()).boards_pending);
+    assert_eq!(
+        t.db.stats(&host).await.unwrap().best_score,
+        Some(first_best)
+    );
+
+    // Play again: nobody taps; the old rounds are gone, the board keeps the better score.
+    let again =
+        t.db.start_match(&code, &host, Some(SEED + 1))
+            .await
+            .unwrap();
+    assert_eq!(again.first_round, 2, "round numbers go on across matches");
+    assert_eq!(again.rounds.len(), 1);
+    let room = t.db.lobby(&code).await.unwrap().unwrap();
+    let close = game(&room).closes_at(0).unwrap();
+    t.db.resolve_due(&room, close).await.unwrap();
+    let room = t.db.lobby(&code).await.unwrap().unwrap();
+    let second_score = game(&room).player(&host).unwrap().score;
+    t.db.settle_boards(&code, game(&room)).await.unwrap();
+    let board = t.db.room_board(&code, 10).await.unwrap();
+    let host_best = board.iter().find(|e| e.user_id == host).unwrap().best_score;
+    assert_eq!(host_best, first_best.max(second_score));
+    let stats = t.db.stats(&host).await.unwrap();
+    assert_eq!(stats.matches, 2);
+    assert_eq!(stats.best_score, Some(first_best.max(second_score)));
+    let mine = t.db.my_matches(&host, 10, None).await.unwrap();
+    assert_eq!(mine.items.len(), 2);
+    assert_eq!(mine.items[0].score, second_score, "newest first");
+}
+
+#[tokio::test]
+async fn recent_matches_everywhere_come_newest_first_a_page_at_a_time() {
+    let t = seeded_table().await;
+    let (code, host, _, lobby) = playing(&t, "GMPAG", 1, &["Asha"]).await;
+    let close = game(&lobby).closes_at(0).unwrap();
+    t.db.resolve_due(&lobby, close).await.unwrap();
+    t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
+    let room = t.db.lobby(&code).await.unwrap().unwrap();
+    let close = game(&room).closes_at(0).unwrap();
+    t.db.resolve_due(&room, close).await.unwrap();
+
+    t.calls.reset();
+    let first = t.db.recent_matches(3, None).await.unwrap();
+    // One Query (plus, once per process, the cursor secret's read or creation).
+    let ops = t.calls.ops();
+    assert_eq!(
+        ops.iter().filter(|op| **op == "Query").count(),
+        1,
+        "{ops:?}"
+    );
+    assert_eq!(first.items.len(), 3);
+    let rest = t.db.recent_matches(3, first.next.as_deref()).await.unwrap();
+    assert_eq!(rest.items.len(), 1);
+    let all: Vec<_> = first.items.iter().chain(&rest.items).collect();
+    assert!(all.windows(2).all(|w| w[0].record_id >= w[1].record_id));
+    assert!(t.db.recent_matches(3, Some("forged")).await.is_err());
+}
