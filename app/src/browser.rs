@@ -1,5 +1,5 @@
-//! The few browser APIs the pages call directly: a Server-Sent Events listener, the clipboard
-//! and the Web Share API. In the server build they do nothing and answer "no" (they are only
+//! The few browser APIs the pages call directly: a Server-Sent Events listener, the clipboard,
+//! the Web Share API, the clock, vibration and a beep. In the server build they do nothing and answer "no" (they are only
 //! reached from effects and click handlers, which the server never runs).
 //!
 //! The listener is written here rather than taken from leptos-use because the browser bundle
@@ -153,6 +153,43 @@ mod imp {
             Err(_) => false,
         }
     }
+
+    /// The browser's clock, in milliseconds since the epoch.
+    pub fn now_ms() -> f64 {
+        js_sys::Date::now()
+    }
+
+    /// A short buzz where the device can (most phones; never desktops or iOS Safari).
+    pub fn vibrate(ms: u32) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.navigator().vibrate_with_duration(ms);
+        }
+    }
+
+    thread_local! {
+        static AUDIO: RefCell<Option<web_sys::AudioContext>> = const { RefCell::new(None) };
+    }
+
+    /// A short tone at `hz` (one shared audio context, made on the first call: browsers only
+    /// allow sound after the player touched the page).
+    pub fn beep(hz: f32) {
+        let _ = AUDIO.with(|audio| -> Result<(), wasm_bindgen::JsValue> {
+            let mut audio = audio.borrow_mut();
+            if audio.is_none() {
+                *audio = Some(web_sys::AudioContext::new()?);
+            }
+            let Some(context) = audio.as_ref() else {
+                return Ok(());
+            };
+            let tone = context.create_oscillator()?;
+            tone.frequency().set_value(hz);
+            tone.connect_with_audio_node(&context.destination())?;
+            let at = context.current_time();
+            tone.start_with_when(at)?;
+            tone.stop_with_when(at + 0.08)?;
+            Ok(())
+        });
+    }
 }
 
 #[cfg(not(feature = "hydrate"))]
@@ -184,6 +221,17 @@ mod imp {
     pub async fn share(_title: &str, _url: &str) -> bool {
         false
     }
+
+    pub fn now_ms() -> f64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as f64)
+            .unwrap_or_default()
+    }
+
+    pub fn vibrate(_ms: u32) {}
+
+    pub fn beep(_hz: f32) {}
 }
 
-pub use imp::{absolute, can_share, copy_text, listen, share, Listener};
+pub use imp::{absolute, beep, can_share, copy_text, listen, now_ms, share, vibrate, Listener};

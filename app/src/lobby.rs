@@ -21,7 +21,7 @@ use crate::{
 const ROOMS_PER_MINUTE: u32 = 10;
 
 #[cfg(feature = "ssr")]
-fn fail(err: impl Into<AppError>) -> AppError {
+pub(crate) fn fail(err: impl Into<AppError>) -> AppError {
     err.into().with_status()
 }
 
@@ -40,7 +40,7 @@ impl From<RoomConflict> for AppError {
 /// Wakes this instance's watcher of the room, so its listeners hear of a change at once
 /// (listeners on other instances hear within a poll).
 #[cfg(feature = "ssr")]
-fn announce(code: &RoomCode) {
+pub(crate) fn announce(code: &RoomCode) {
     if let Some(hub) = use_context::<crate::live::RoomHub>() {
         hub.poke(code);
     }
@@ -219,15 +219,28 @@ fn qr_svg(code: &RoomCode) -> String {
 pub async fn room_lobby(code: String) -> Result<LobbyPage, AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
-    let lobby = db
+    let mut lobby = db
         .lobby(&code)
         .await
         .map_err(fail)?
         .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
+    // Nobody may be watching the room: bring a match up to date before showing it.
+    let now = crate::data::epoch_millis();
+    let behind = lobby
+        .game
+        .as_ref()
+        .is_some_and(|g| g.due(now).is_some() || g.boards_pending);
+    if behind {
+        lobby = db
+            .advance(&code, lobby)
+            .await
+            .map_err(fail)?
+            .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
+    }
     let me = session::current_player(&db).await.map_err(fail)?;
     Ok(LobbyPage {
         qr_svg: qr_svg(&code),
-        lobby,
+        lobby: lobby.visible_at(crate::data::epoch_millis()),
         me: me.map(|p| p.id),
     })
 }

@@ -1,13 +1,16 @@
 //! The pages, one module each.
 
 mod account;
+mod board;
 mod forms;
+mod game;
 mod home;
 mod not_found;
 mod room;
 mod things;
 
 pub use account::AccountPage;
+pub use board::BoardPage;
 pub use home::HomePage;
 pub use not_found::NotFound;
 pub use room::RoomPage;

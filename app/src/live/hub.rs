@@ -14,10 +14,10 @@ use futures::Stream;
 use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::RoomFeed;
-use crate::data::{DataError, Db};
+use crate::data::{epoch_millis, DataError, Db};
 use crate::error::AppError;
 use crate::http::AppState;
-use crate::rooms::RoomCode;
+use crate::rooms::{Lobby, RoomCode};
 
 /// How often a watcher asks the table whether its room changed. Changes made through another
 /// instance reach this instance's listeners within this interval (plus one round trip).
@@ -25,6 +25,16 @@ pub const DEFAULT_POLL: Duration = Duration::from_millis(400);
 
 /// Open streams one instance serves at most; more get 503 and the browser retries.
 pub const MAX_STREAMS: usize = 4096;
+
+/// The next moment the room changes by the clock alone: a reveal, or a round falling due.
+fn next_event(lobby: &Lobby, now: i64) -> Option<i64> {
+    let game = lobby.game.as_ref()?;
+    let reveal = game.next_reveal_after(now);
+    let due = game
+        .closes_at(game.resolved as usize)
+        .map(|at| at.max(now));
+    reveal.into_iter().chain(due).min()
+}
 
 /// How long the browser waits before reconnecting a dropped stream.
 const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
@@ -108,31 +118,37 @@ impl RoomHub {
         self.rooms().len()
     }
 
-    /// Polls while the room has listeners here; publishes a snapshot whenever it changed.
+    /// Polls while the room has listeners here; publishes a snapshot whenever it changed. It
+    /// also wakes on the match's clock: at each reveal (to show the thing, never earlier) and
+    /// when a round's window and grace are over, when it tries to resolve the round. Watchers
+    /// on every instance may try at once; the table lets exactly one of them apply it.
     async fn watch(self, code: RoomCode, watcher: Arc<Watcher>) {
-        let mut seen = None;
+        let mut room: Option<Lobby> = None;
         let mut failures = 0u32;
         loop {
-            match self.read_if_changed(&code, seen).await {
-                Ok(Some(feed)) => {
+            match self.refresh(&code, &mut room).await {
+                Ok(feed) => {
                     failures = 0;
-                    seen = match &feed {
-                        RoomFeed::Lobby { lobby } => Some(lobby.version),
-                        RoomFeed::Ended => None,
-                    };
                     let news = watcher.feed.borrow().as_ref() != Some(&feed);
                     if news {
                         watcher.feed.send_replace(Some(feed));
                     }
                 }
-                Ok(None) => failures = 0,
                 Err(err) => {
                     failures += 1;
                     tracing::warn!(%code, error = ?err, failures, "room watcher read failed");
                 }
             }
             // Back off while the table is failing; listeners keep the last snapshot.
-            let pause = self.inner.poll * 2u32.pow(failures.min(4));
+            let mut pause = self.inner.poll * 2u32.pow(failures.min(4));
+            let event = room
+                .as_ref()
+                .and_then(|lobby| next_event(lobby, epoch_millis()));
+            if let (Some(at), 0) = (event, failures) {
+                // Never spin: a round still due after an attempt waits a little.
+                let until = Duration::from_millis((at - epoch_millis()).max(25) as u64);
+                pause = pause.min(until);
+            }
             tokio::select! {
                 () = tokio::time::sleep(pause) => {}
                 () = watcher.wake.notified() => {}
@@ -151,21 +167,37 @@ impl RoomHub {
         }
     }
 
-    /// The room's snapshot if its version differs from `seen`; `None` if it did not change.
-    async fn read_if_changed(
+    /// Brings `room` up to date (reading it only when its version moved), resolves what is due,
+    /// and returns what browsers may see now.
+    async fn refresh(
         &self,
         code: &RoomCode,
-        seen: Option<u64>,
-    ) -> Result<Option<RoomFeed>, DataError> {
+        room: &mut Option<Lobby>,
+    ) -> Result<RoomFeed, DataError> {
         let db = &self.inner.db;
-        match db.room_version(code).await? {
-            Some(version) if Some(version) == seen => Ok(None),
-            Some(_) => Ok(Some(match db.lobby(code).await? {
-                Some(lobby) => RoomFeed::Lobby { lobby },
-                None => RoomFeed::Ended,
-            })),
-            None => Ok(Some(RoomFeed::Ended)),
+        let Some(version) = db.room_version(code).await? else {
+            *room = None;
+            return Ok(RoomFeed::Ended);
+        };
+        if room.as_ref().map(|lobby| lobby.version) != Some(version) {
+            *room = db.lobby(code).await?;
         }
+        let now = epoch_millis();
+        let work = room
+            .as_ref()
+            .and_then(|lobby| lobby.game.as_ref())
+            .is_some_and(|game| game.due(now).is_some() || game.boards_pending);
+        if work {
+            if let Some(lobby) = room.take() {
+                *room = db.advance(code, lobby).await?;
+            }
+        }
+        Ok(match room {
+            Some(lobby) => RoomFeed::Lobby {
+                lobby: lobby.visible_at(epoch_millis()),
+            },
+            None => RoomFeed::Ended,
+        })
     }
 
     fn stream_permit(&self) -> Option<OwnedSemaphorePermit> {

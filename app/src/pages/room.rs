@@ -14,11 +14,13 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use super::forms::{AvatarPicker, FormError};
+use super::game::{BoardLink, GameBoard, StartForm};
 use crate::browser;
 use crate::live::{events_path, RoomFeed};
 use crate::lobby::{room_lobby, ChangeSettings, JoinRoom, KickPlayer, LeaveRoom, LobbyPage};
+use crate::play::StartMatch;
 use crate::players::UserId;
-use crate::rooms::Lobby;
+use crate::rooms::{Lobby, RoomState};
 
 /// Server functions whose plain-form failures this page shows.
 const FORM_PATHS: &[&str] = &[
@@ -26,6 +28,7 @@ const FORM_PATHS: &[&str] = &[
     KickPlayer::PATH,
     ChangeSettings::PATH,
     LeaveRoom::PATH,
+    StartMatch::PATH,
 ];
 
 #[component]
@@ -70,6 +73,7 @@ fn LobbyView(page: LobbyPage) -> impl IntoView {
     let code_value = StoredValue::new(first.code.clone());
     let lobby = RwSignal::new(first.clone());
     let ended = RwSignal::new(false);
+    let me_for_game = me.clone();
 
     // After hydration: redraw from every snapshot the room's live stream sends.
     Effect::new(move |_| {
@@ -94,6 +98,9 @@ fn LobbyView(page: LobbyPage) -> impl IntoView {
             <h1 class="room-code" data-testid="room-code">{code.clone()}</h1>
             <ShareBox code=code.clone() qr_svg />
             <FormError paths=FORM_PATHS />
+            <Show when=move || lobby.with(|l| l.game.is_some())>
+                <GameBoard lobby me=me_for_game.clone() />
+            </Show>
             {move || ended.get().then(|| view! {
                 <p class="notice" role="status" data-testid="room-ended">
                     "This room has ended. " <a href="/">"Open a new one"</a>
@@ -205,8 +212,14 @@ fn Controls(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
     let is_host = me.as_ref() == Some(&lobby.host_id);
     let is_member = me.as_ref().is_some_and(|id| lobby.player(id).is_some());
     let current = lobby.settings;
+    let between = lobby.state == RoomState::Lobby;
+    let played = lobby.game.as_ref().is_some_and(|g| g.is_finished());
+    let board = played.then(|| view! { <BoardLink code=code.clone() /> });
     match (is_member, is_host) {
         (true, true) => EitherOf3::A(view! {
+            {board}
+            {between.then(|| view! { <StartForm code=code.clone() again=played /> })}
+            {between.then(|| view! {
             <form method="post" action=ChangeSettings::PATH class="card settings" data-testid="settings">
                 <h2>"Settings"</h2>
                 <input type="hidden" name="code" value=code.clone() />
@@ -221,9 +234,10 @@ fn Controls(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 </label>
                 <button type="submit">"Save settings"</button>
             </form>
+            })}
             <LeaveForm code />
         }),
-        (true, false) => EitherOf3::B(view! { <LeaveForm code /> }),
+        (true, false) => EitherOf3::B(view! { {board} <LeaveForm code /> }),
         (false, _) => EitherOf3::C(view! {
             <form method="post" action=JoinRoom::PATH class="card" data-testid="join-room">
                 <h2>"Join this room"</h2>
