@@ -30,9 +30,7 @@ pub const MAX_STREAMS: usize = 4096;
 fn next_event(lobby: &Lobby, now: i64) -> Option<i64> {
     let game = lobby.game.as_ref()?;
     let reveal = game.next_reveal_after(now);
-    let due = game
-        .closes_at(game.resolved as usize)
-        .map(|at| at.max(now));
+    let due = game.closes_at(game.resolved as usize).map(|at| at.max(now));
     reveal.into_iter().chain(due).min()
 }
 

@@ -231,7 +231,7 @@ fn Thing(thing: ThingCard) -> impl IntoView {
         <div class="thing" data-testid="thing" data-thing=thing.id.to_string()>
             <span class="emoji" role="img" aria-label=thing.en.clone()>{thing.emoji}</span>
             <strong class="call">{format!("{} udd!", thing.hi_latin)}</strong>
-            <span class="names">{thing.en}" · "<span lang="hi">{thing.hi}</span></span>
+            <span class="names"><span class="en">{thing.en}</span>" · "<span lang="hi">{thing.hi}</span></span>
         </div>
     }
 }
@@ -247,10 +247,7 @@ fn last_results(game: &Match, me: Option<&UserId>) -> Option<impl IntoView> {
         .and_then(|id| results.iter().find(|r| &r.user_id == id))
         .map(|r| format!(" You: {}.", points(r.points)))
         .unwrap_or_default();
-    let summary = format!(
-        "Round {}: {} {verdict}.{mine}",
-        game.resolved, thing.en
-    );
+    let summary = format!("Round {}: {} {verdict}.{mine}", game.resolved, thing.en);
     let rows = results
         .into_iter()
         .map(|r| {

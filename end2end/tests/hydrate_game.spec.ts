@@ -1,0 +1,114 @@
+// A whole match: three players in three browser contexts on two server instances play three
+// rounds with a fixed seed. One taps flyers fast (with the Space key), one taps everything, one
+// never taps; the standings follow the rules. One player reloads mid-match and carries on. The
+// room leaderboard's link then works in a fresh context without JavaScript, and its raw HTML
+// carries the OpenGraph tags.
+import { expect, test } from "@playwright/test";
+import { GamePage } from "./fixtures/game_page";
+import { HomePage } from "./fixtures/home_page";
+import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
+import { ThingsPage } from "./fixtures/things_page";
+
+const ROUNDS = 3;
+const HOLD_REWARD = 150;
+const HUMANLY = 200; // ms before a bot tap: faster than 80 ms is refused as inhuman
+
+test("three players on two instances play a match that scores by the rules", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const hostContext = await browser.newContext({ baseURL: FIRST_INSTANCE });
+  const alwaysContext = await browser.newContext({ baseURL: SECOND_INSTANCE });
+  const neverContext = await browser.newContext({ baseURL: FIRST_INSTANCE });
+
+  // What flies, as a player knows it: the catalog page.
+  const catalogPage = await hostContext.newPage();
+  const things = new ThingsPage(catalogPage);
+  await things.goto("?flies=all");
+  const names = await things.names();
+  const verdicts = await things.verdicts();
+  const flies = new Map(names.map((name, i) => [name.trim(), verdicts[i] === "true"]));
+  await catalogPage.close();
+
+  const fastPage = await hostContext.newPage();
+  await new HomePage(fastPage).goto();
+  await new HomePage(fastPage).createRoom("Fast", "Kite");
+  const fast = new GamePage(fastPage);
+  const code = await fast.roomCode();
+  await fast.waitForHydration();
+
+  const always = new GamePage(await alwaysContext.newPage());
+  await always.goto(code);
+  await always.join("Always", "Owl");
+  await always.waitForHydration();
+  let never = new GamePage(await neverContext.newPage());
+  await never.goto(code);
+  await never.join("Never", "Frog");
+  await never.waitForHydration();
+  await fast.expectPlayers(["Fast", "Always", "Never"], 2_000);
+
+  await fast.startMatch(ROUNDS, 2000, 7);
+  await fast.waitForHydration();
+  await expect(always.board).toBeVisible({ timeout: 2_000 });
+  await expect(never.board).toBeVisible({ timeout: 2_000 });
+
+  const shown: boolean[] = [];
+  for (let n = 1; n <= ROUNDS; n++) {
+    const thing = await fast.thingOfRound(n);
+    expect(await always.thingOfRound(n)).toBe(thing);
+    expect(flies.has(thing)).toBe(true);
+    const thingFlies = flies.get(thing)!;
+    shown.push(thingFlies);
+    await fastPage.waitForTimeout(HUMANLY);
+    if (thingFlies) {
+      await fastPage.keyboard.press("Space");
+      await expect(fast.myTap).toContainText("Udd!");
+    }
+    await always.udd.click();
+    await expect(always.myTap).toContainText("Udd!");
+    await expect(never.udd).toBeEnabled();
+    for (const player of [fast, always, never]) await player.expectResultsOf(n);
+    if (n === 1) {
+      // A reload mid-match picks the match up where it is.
+      await never.page.reload();
+      never = new GamePage(never.page);
+      await expect(never.board).toBeVisible();
+      await never.waitForHydration();
+      await never.expectResultsOf(1);
+    }
+  }
+  // The seed draws two flyers and one that does not fly (60% of three, rounded).
+  expect(shown.filter((f) => f).length).toBe(2);
+
+  await expect(fast.podium).toBeVisible({ timeout: 10_000 });
+  const standings = await fast.scores();
+  expect(standings.map(([name]) => name)).toEqual(["Fast", "Always", "Never"]);
+  const score = new Map(standings);
+  // Never tapping earns the hold reward once (one non-flyer, a streak of one: no bonus).
+  expect(score.get("Never")).toBe(HOLD_REWARD);
+  // Fast tapped both flyers (at least 500 each) and held back on the other.
+  expect(score.get("Fast")!).toBeGreaterThanOrEqual(2 * 500 + HOLD_REWARD);
+  // Always tapped all three: two flyers at 500 or more each, the non-flyer at -300.
+  expect(score.get("Always")!).toBeGreaterThanOrEqual(2 * 500 - 300);
+  await expect(always.podium).toBeVisible({ timeout: 2_000 });
+  expect(await always.scores()).toEqual(standings);
+
+  // The room leaderboard: opened fresh, without JavaScript or a session.
+  const boardHref = await fast.page.getByTestId("board-link").getAttribute("href");
+  expect(boardHref).toBe(`/r/${code}/lb`);
+  const visitor = await browser.newContext({ baseURL: SECOND_INSTANCE, javaScriptEnabled: false });
+  const boardPage = await visitor.newPage();
+  await boardPage.goto(boardHref!);
+  const rows = boardPage.getByTestId("board-entry");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText("Fast");
+  await expect(boardPage.getByTestId("board-score")).toHaveText(standings.map(([, s]) => String(s)));
+  const html = await (await visitor.request.get(boardHref!)).text();
+  expect(html).toContain(`<meta property="og:title" content="Udd room ${code} leaderboard"`);
+  expect(html).toMatch(/<meta property="og:description" content="1\. Fast \d+ · 2\. Always -?\d+ · 3\. Never 150"/);
+  expect(html).toContain('name="twitter:card"');
+
+  for (const p of [fast, always, never]) expect(p.problems).toEqual([]);
+  await hostContext.close();
+  await alwaysContext.close();
+  await neverContext.close();
+  await visitor.close();
+});
