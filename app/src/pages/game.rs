@@ -168,7 +168,7 @@ pub fn GameBoard(lobby: RwSignal<Lobby>, me: Option<UserId>) -> impl IntoView {
                 Either::Left(view! {
                     <div class="stage countdown" data-testid="countdown">
                         <p class="muted">{heading}</p>
-                        <p class="count" aria-hidden="true">{if left > 0 { left.to_string() } else { "…".into() }}</p>
+                        <p class="count-num" aria-hidden="true">{if left > 0 { left.to_string() } else { "…".into() }}</p>
                     </div>
                 })
             }
@@ -228,7 +228,7 @@ pub fn GameBoard(lobby: RwSignal<Lobby>, me: Option<UserId>) -> impl IntoView {
 #[component]
 fn Thing(thing: ThingCard) -> impl IntoView {
     view! {
-        <div class="thing" data-testid="thing" data-thing=thing.id.to_string()>
+        <div class="shown-thing" data-testid="shown-thing" data-thing=thing.id.to_string()>
             <span class="emoji" role="img" aria-label=thing.en.clone()>{thing.emoji}</span>
             <strong class="call">{format!("{} udd!", thing.hi_latin)}</strong>
             <span class="names"><span class="en">{thing.en}</span>" · "<span lang="hi">{thing.hi}</span></span>
