@@ -14,11 +14,24 @@ use leptos::prelude::LeptosOptions;
 use tower::ServiceExt;
 
 pub async fn app() -> (Router, Engine) {
+    app_on(false).await
+}
+
+/// An app whose table holds the seed catalog (what a match draws from).
+pub async fn app_with_catalog() -> (Router, Engine) {
+    app_on(true).await
+}
+
+async fn app_on(catalog: bool) -> (Router, Engine) {
     let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
         .await
         .unwrap();
     let db = Db::new(engine.client.clone(), "udd");
     db.ensure_table().await.unwrap();
+    if catalog {
+        let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
+        db.seed_catalog(&things).await.unwrap();
+    }
     let state = AppState::new(
         LeptosOptions::builder().output_name("udd").build(),
         db,

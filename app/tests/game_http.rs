@@ -1,0 +1,157 @@
+//! The game over HTTP, in-process: who may start a match and tap, what a bad tap is told, and
+//! that no page or answer shows a thing before its reveal.
+
+mod support;
+
+use axum::http::StatusCode;
+use axum::Router;
+
+use support::{app_with_catalog, cookie_pair, post};
+
+async fn room_with_friend(app: &Router) -> (String, String, String) {
+    let created = post(app, "/api/rooms/create", "name=Host", None).await;
+    let host = cookie_pair(&created.cookie.expect("a guest session"));
+    let code = created.json.as_str().unwrap().to_owned();
+    let joined = post(
+        app,
+        "/api/rooms/join",
+        &format!("code={code}&name=Asha"),
+        None,
+    )
+    .await;
+    let friend = cookie_pair(&joined.cookie.expect("a guest session"));
+    (code, host, friend)
+}
+
+#[tokio::test]
+async fn only_the_host_starts_and_a_seed_must_be_a_number() {
+    let (app, _engine) = app_with_catalog().await;
+    let (code, host, friend) = room_with_friend(&app).await;
+    let by_friend = post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}"),
+        Some(&friend),
+    )
+    .await;
+    assert_eq!(
+        by_friend.status,
+        StatusCode::FORBIDDEN,
+        "{}",
+        by_friend.json
+    );
+    let anonymous = post(&app, "/api/rooms/start", &format!("code={code}"), None).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    let bad_seed = post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}&seed=abc"),
+        Some(&host),
+    )
+    .await;
+    assert_eq!(bad_seed.status, StatusCode::BAD_REQUEST);
+    assert!(bad_seed.json.to_string().contains("whole number"));
+    let started = post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}&seed=7"),
+        Some(&host),
+    )
+    .await;
+    assert!(
+        started.status.is_success(),
+        "{:?} {}",
+        started.status,
+        started.json
+    );
+    let again = post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}"),
+        Some(&host),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.json);
+}
+
+#[tokio::test]
+async fn the_room_never_shows_a_thing_before_its_reveal_and_early_taps_are_refused() {
+    let (app, _engine) = app_with_catalog().await;
+    let (code, host, friend) = room_with_friend(&app).await;
+    post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}&seed=7"),
+        Some(&host),
+    )
+    .await;
+    let lobby = post(
+        &app,
+        "/api/rooms/lobby",
+        &format!("code={code}"),
+        Some(&friend),
+    )
+    .await;
+    let game = &lobby.json["lobby"]["game"];
+    let rounds = game["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 10);
+    assert!(
+        rounds
+            .iter()
+            .all(|r| r["thing"].is_null() && r["flies"].is_null()),
+        "nothing is revealed during the countdown: {rounds:?}"
+    );
+    let round = &rounds[0];
+    let tap = |cookie: Option<String>, reaction: u32| {
+        let form = format!(
+            "code={code}&round={}&reveal_ms={}&window_ms={}&reaction_ms={reaction}",
+            round["n"], round["reveal_ms"], game["window_ms"]
+        );
+        let app = app.clone();
+        async move { post(&app, "/api/rooms/tap", &form, cookie.as_deref()).await }
+    };
+    let early = tap(Some(friend.clone()), 300).await;
+    assert_eq!(early.status, StatusCode::BAD_REQUEST);
+    assert!(
+        early.json.to_string().contains("not shown"),
+        "{}",
+        early.json
+    );
+    let anonymous = tap(None, 300).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    let garbage = post(
+        &app,
+        "/api/rooms/tap",
+        &format!("code={code}&round=x"),
+        Some(&friend),
+    )
+    .await;
+    assert_eq!(garbage.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn the_leaderboard_page_renders_on_the_server_with_its_preview_tags() {
+    let (app, _engine) = app_with_catalog().await;
+    let (code, _, _) = room_with_friend(&app).await;
+    let response = tower::ServiceExt::oneshot(
+        app.clone(),
+        axum::http::Request::get(format!("/r/{code}/lb"))
+            .body(axum::body::Body::empty())
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body = http_body_util::BodyExt::collect(response.into_body())
+        .await
+        .unwrap()
+        .to_bytes();
+    let html = String::from_utf8(body.to_vec()).unwrap();
+    assert!(html.contains(&format!(
+        r#"<meta property="og:title" content="Udd room {code} leaderboard""#
+    )));
+    assert!(
+        html.contains("Nobody has finished a match in room"),
+        "{html}"
+    );
+}
