@@ -20,6 +20,8 @@ use crate::data::{Db, Recorder};
 use crate::live::{self, RoomHub};
 use crate::{shell, App};
 
+mod board;
+
 /// The largest request body the server reads; nothing in the game needs more.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
@@ -73,6 +75,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/api/things", get(api_things))
         .route("/r/{code}/events", get(live::room_events))
+        .route("/r/{code}/lb", get(board::room_board_page))
         .leptos_routes_with_context(
             &state,
             routes,

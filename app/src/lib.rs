@@ -30,7 +30,7 @@ use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title}
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
-use pages::{AccountPage, BoardPage, HomePage, NotFound, RoomPage, ThingsPage};
+use pages::{AccountPage, HomePage, NotFound, RoomPage, ThingsPage};
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -80,7 +80,6 @@ pub fn App() -> impl IntoView {
                     <Routes fallback=NotFound>
                         <Route path=StaticSegment("") view=HomePage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("r"), ParamSegment("code")) view=RoomPage ssr=SsrMode::Async />
-                        <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("lb")) view=BoardPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("things") view=ThingsPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("me") view=AccountPage ssr=SsrMode::Async />
                     </Routes>

@@ -18,12 +18,14 @@ mod hub;
 pub use hub::{room_events, RoomHub, DEFAULT_POLL, MAX_STREAMS};
 
 /// One message of the room's stream: a snapshot, never a diff, so a listener that missed
-/// messages (or reconnected) is up to date with the next one.
+/// messages (or reconnected) is up to date with the next one. On the wire `{"lobby":{…}}` or
+/// `"ended"`: externally tagged, because an internally tagged enum makes serde buffer the
+/// message and carry a second copy of every nested decoder in the browser bundle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum RoomFeed {
-    /// The room's lobby.
-    Lobby { lobby: Lobby },
+    /// The room: lobby, and the match as far as it may be seen now.
+    Lobby(Lobby),
     /// The room is gone (its last player left, or it expired). The stream ends after this.
     Ended,
 }

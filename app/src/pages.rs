@@ -1,7 +1,6 @@
 //! The pages, one module each.
 
 mod account;
-mod board;
 mod forms;
 mod game;
 mod home;
@@ -10,7 +9,6 @@ mod room;
 mod things;
 
 pub use account::AccountPage;
-pub use board::BoardPage;
 pub use home::HomePage;
 pub use not_found::NotFound;
 pub use room::RoomPage;

@@ -191,9 +191,7 @@ impl RoomHub {
             }
         }
         Ok(match room {
-            Some(lobby) => RoomFeed::Lobby {
-                lobby: lobby.visible_at(epoch_millis()),
-            },
+            Some(lobby) => RoomFeed::Lobby(lobby.visible_at(epoch_millis())),
             None => RoomFeed::Ended,
         })
     }

@@ -5,6 +5,8 @@
 
 use leptos::either::EitherOf3;
 use leptos::prelude::*;
+
+use crate::codec::Base64Json;
 use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
@@ -16,7 +18,7 @@ const FORM_PATHS: &[&str] = &[ClaimAccount::PATH, SignIn::PATH, SignOut::PATH];
 
 #[component]
 pub fn AccountPage() -> impl IntoView {
-    let profile = Resource::new(|| (), |_| me());
+    let profile = Resource::<_, Base64Json>::new_with_options(|| (), |_| me(), false);
     view! {
         <Title text="You" />
         <section class="account" data-testid="account">

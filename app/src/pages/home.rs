@@ -4,6 +4,8 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
+
+use crate::codec::Base64Json;
 use leptos_meta::Title;
 use leptos_router::components::A;
 
@@ -14,7 +16,7 @@ use crate::lobby::{open_rooms, CreateRoom, JoinRoom};
 
 #[component]
 pub fn HomePage() -> impl IntoView {
-    let rooms = Resource::new(|| (), |_| open_rooms());
+    let rooms = Resource::<_, Base64Json>::new_with_options(|| (), |_| open_rooms(), false);
     view! {
         <Title text="" />
         <section class="hero">

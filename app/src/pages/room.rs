@@ -16,6 +16,7 @@ use leptos_router::hooks::use_params_map;
 use super::forms::{AvatarPicker, FormError};
 use super::game::{BoardLink, GameBoard, StartForm};
 use crate::browser;
+use crate::codec::Base64Json;
 use crate::live::{events_path, RoomFeed};
 use crate::lobby::{room_lobby, ChangeSettings, JoinRoom, KickPlayer, LeaveRoom, LobbyPage};
 use crate::play::StartMatch;
@@ -41,7 +42,7 @@ pub fn RoomPage() -> impl IntoView {
             .unwrap_or_default()
             .to_ascii_uppercase()
     };
-    let lobby = Resource::new(code, room_lobby);
+    let lobby = Resource::<_, Base64Json>::new_with_options(code, room_lobby, false);
     view! {
         <Title text=move || format!("Room {}", code()) />
         <Suspense fallback=|| view! { <p class="muted">"Opening the room…"</p> }>
@@ -79,8 +80,9 @@ fn LobbyView(page: LobbyPage) -> impl IntoView {
     Effect::new(move |_| {
         let listener = StoredValue::new(None::<browser::Listener>);
         let stream = browser::listen(&events_path(&code_value.get_value()), 2000, move |data| {
-            match serde_json::from_str::<RoomFeed>(&data) {
-                Ok(RoomFeed::Lobby { lobby: now }) => lobby.set(now),
+            // `from_slice`, like every other decoder in the bundle: one copy of the JSON reader code.
+            match serde_json::from_slice::<RoomFeed>(data.as_bytes()) {
+                Ok(RoomFeed::Lobby(now)) => lobby.set(now),
                 Ok(RoomFeed::Ended) => {
                     ended.set(true);
                     listener.try_with_value(|l| l.as_ref().map(browser::Listener::close));

@@ -43,12 +43,12 @@ async fn hear(
 }
 
 fn lobby_with(n: usize) -> impl Fn(&RoomFeed) -> bool {
-    move |feed| matches!(feed, RoomFeed::Lobby { lobby } if lobby.players.len() == n)
+    move |feed| matches!(feed, RoomFeed::Lobby(lobby) if lobby.players.len() == n)
 }
 
 fn lobby_of(feed: Option<RoomFeed>) -> Lobby {
     match feed {
-        Some(RoomFeed::Lobby { lobby }) => lobby,
+        Some(RoomFeed::Lobby(lobby)) => lobby,
         other => panic!("expected a lobby, heard {other:?}"),
     }
 }
