@@ -17,7 +17,12 @@ test("three players on two instances play a match that scores by the rules", asy
   test.setTimeout(120_000);
   const hostContext = await browser.newContext({ baseURL: FIRST_INSTANCE });
   const alwaysContext = await browser.newContext({ baseURL: SECOND_INSTANCE });
-  const neverContext = await browser.newContext({ baseURL: FIRST_INSTANCE });
+  // The third player is on a 360 px phone.
+  const neverContext = await browser.newContext({
+    baseURL: FIRST_INSTANCE,
+    viewport: { width: 360, height: 740 },
+    hasTouch: true,
+  });
 
   // What flies, as a player knows it: the catalog page.
   const catalogPage = await hostContext.newPage();
@@ -45,7 +50,7 @@ test("three players on two instances play a match that scores by the rules", asy
   await never.waitForHydration();
   await fast.expectPlayers(["Fast", "Always", "Never"], 2_000);
 
-  await fast.startMatch(ROUNDS, 2000, 7);
+  await fast.startMatch(ROUNDS, 3000, 7);
   await fast.waitForHydration();
   await expect(always.board).toBeVisible({ timeout: 2_000 });
   await expect(never.board).toBeVisible({ timeout: 2_000 });
@@ -57,14 +62,22 @@ test("three players on two instances play a match that scores by the rules", asy
     expect(flies.has(thing)).toBe(true);
     const thingFlies = flies.get(thing)!;
     shown.push(thingFlies);
-    await fastPage.waitForTimeout(HUMANLY);
-    if (thingFlies) {
-      await fastPage.keyboard.press("Space");
-      await expect(fast.myTap).toContainText("Udd!");
-    }
-    await always.udd.click();
-    await expect(always.myTap).toContainText("Udd!");
+    // Both decide at once, each after a human moment.
+    await Promise.all([
+      (async () => {
+        await fastPage.waitForTimeout(HUMANLY);
+        if (thingFlies) await fastPage.keyboard.press("Space");
+      })(),
+      (async () => {
+        await always.page.waitForTimeout(HUMANLY);
+        await always.udd.click();
+      })(),
+    ]);
+    if (thingFlies) await expect(fast.myTap).toContainText("counted");
+    await expect(always.myTap).toContainText("counted");
     await expect(never.udd).toBeEnabled();
+    await never.expectNoSideways();
+    if (process.env.UDD_SHOTS) await never.page.screenshot({ path: `${process.env.UDD_SHOTS}/round-${n}.png` });
     for (const player of [fast, always, never]) await player.expectResultsOf(n);
     if (n === 1) {
       // A reload mid-match picks the match up where it is.
@@ -89,6 +102,9 @@ test("three players on two instances play a match that scores by the rules", asy
   // Always tapped all three: two flyers at 500 or more each, the non-flyer at -300.
   expect(score.get("Always")!).toBeGreaterThanOrEqual(2 * 500 - 300);
   await expect(always.podium).toBeVisible({ timeout: 2_000 });
+  await expect(never.podium).toBeVisible({ timeout: 2_000 });
+  await never.expectNoSideways();
+  if (process.env.UDD_SHOTS) await never.page.screenshot({ path: `${process.env.UDD_SHOTS}/podium.png`, fullPage: true });
   expect(await always.scores()).toEqual(standings);
 
   // The room leaderboard: opened fresh, without JavaScript or a session.

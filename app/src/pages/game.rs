@@ -117,6 +117,10 @@ pub fn GameBoard(lobby: RwSignal<Lobby>, me: Option<UserId>) -> impl IntoView {
         }
         let closes = round.reveal_ms + i64::from(g.window_ms) + i64::from(GRACE_MS);
         if now.get_untracked() > closes {
+            my_tap.set(Some(MyTap {
+                round: round.n,
+                note: crate::game::TapRejected::TooLate.to_string(),
+            }));
             return;
         }
         let Some((_, shown)) = shown_at.get_value().filter(|(n, _)| *n == round.n) else {
@@ -187,7 +191,7 @@ pub fn GameBoard(lobby: RwSignal<Lobby>, me: Option<UserId>) -> impl IntoView {
     };
 
     let tap_button = move || {
-        playing().then(|| {
+        (playing() && !game().is_some_and(|g| g.is_finished())).then(|| {
             let open = current().is_some_and(|(_, _, r)| r.thing.is_some());
             view! {
                 <button type="button" class="udd" data-testid="udd" disabled=move || !open

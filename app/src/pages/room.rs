@@ -75,6 +75,8 @@ fn LobbyView(page: LobbyPage) -> impl IntoView {
     let lobby = RwSignal::new(first.clone());
     let ended = RwSignal::new(false);
     let me_for_game = me.clone();
+    let code_text = StoredValue::new(code.clone());
+    let qr = StoredValue::new(qr_svg);
 
     // After hydration: redraw from every snapshot the room's live stream sends.
     Effect::new(move |_| {
@@ -96,12 +98,19 @@ fn LobbyView(page: LobbyPage) -> impl IntoView {
 
     view! {
         <section class="lobby" data-testid="lobby">
-            <p class="muted">"Room code"</p>
-            <h1 class="room-code" data-testid="room-code">{code.clone()}</h1>
-            <ShareBox code=code.clone() qr_svg />
             <FormError paths=FORM_PATHS />
+            // The match comes first: on a phone the thing and the button must not be below the
+            // fold. While it runs, the invitation shrinks to the code.
             <Show when=move || lobby.with(|l| l.game.is_some())>
                 <GameBoard lobby me=me_for_game.clone() />
+            </Show>
+            <Show
+                when=move || lobby.with(|l| l.state != RoomState::Playing)
+                fallback=move || view! { <p class="muted">"Room " {code_text.get_value()}</p> }
+            >
+                <p class="muted">"Room code"</p>
+                <h1 class="room-code" data-testid="room-code">{code_text.get_value()}</h1>
+                <ShareBox code=code_text.get_value() qr_svg=qr.get_value() />
             </Show>
             {move || ended.get().then(|| view! {
                 <p class="notice" role="status" data-testid="room-ended">
