@@ -275,6 +275,7 @@ impl Db {
                     actions.push(self.delete_action(keys::round(code, round.n))?);
                 }
             }
+            let mut rounds = Vec::with_capacity(drawn.len());
             for (index, id) in drawn.iter().enumerate() {
                 let thing = catalog
                     .iter()
@@ -299,7 +300,20 @@ impl Db {
                     results: None,
                     ttl,
                 };
-                actions.push(self.put_new(serde_dynamo::to_item(item).map_err(DataError::from)?)?);
+                actions.push(self.put_new(serde_dynamo::to_item(&item).map_err(DataError::from)?)?);
+                rounds.push(Round {
+                    n: item.n,
+                    reveal_ms: item.reveal_ms,
+                    thing: Some(ThingCard {
+                        id: item.thing_id,
+                        en: item.en,
+                        hi: item.hi,
+                        hi_latin: item.hi_latin,
+                        emoji: item.emoji,
+                    }),
+                    flies: Some(item.flies),
+                    results: None,
+                });
             }
             for player in &lobby.players {
                 actions.push(
@@ -325,12 +339,29 @@ impl Db {
                 Err(DataError::Conflict(Conflict::TransactionCanceled { .. })) => continue,
                 Err(err) => return Err(err.into()),
             }
-            let game = self
-                .lobby(code)
-                .await?
-                .and_then(|lobby| lobby.game)
-                .ok_or(GameConflict::NotFound)?;
-            return Ok(game);
+            // The match as written: no second read.
+            return Ok(Match {
+                first_round: first,
+                window_ms,
+                started_at_ms: now_ms,
+                resolved: 0,
+                rounds,
+                players: lobby
+                    .players
+                    .into_iter()
+                    .map(|p| MatchPlayer {
+                        user_id: p.user_id,
+                        nickname: p.nickname,
+                        avatar: p.avatar,
+                        score: 0,
+                        streak: 0,
+                        correct: 0,
+                        taps: 0,
+                        reaction_total_ms: 0,
+                    })
+                    .collect(),
+                boards_pending: false,
+            });
         }
         Err(DataError::Unavailable("the room kept changing; try again".into()).into())
     }
