@@ -7,12 +7,15 @@
 // `SECOND_INSTANCE` to put a player on the other.
 import { defineConfig } from "@playwright/test";
 import * as path from "node:path";
+import { randomBytes } from "node:crypto";
 import { FIRST_PORT, SECOND_PORT } from "./tests/fixtures/instances";
 
 const root = path.resolve(__dirname, "..");
 const server = process.env.UDD_SERVER ?? path.join(root, "target/release/udd-server");
 const enginePort = FIRST_PORT + 2;
 const endpoint = process.env.UDD_E2E_DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${enginePort}`;
+// The shared engine answers only clients with its key (DynamoDB Local ignores it).
+const engineKey = randomBytes(16).toString("hex").toUpperCase();
 
 const instance = (port: number) => ({
   command: `exec "${server}"`,
@@ -29,6 +32,9 @@ const instance = (port: number) => ({
     LEPTOS_SITE_PKG_DIR: "pkg",
     LEPTOS_ENV: "PROD",
     UDD_DYNAMODB_ENDPOINT: endpoint,
+    UDD_ENGINE_KEY: engineKey,
+    // As behind a proxy: each test's contexts send their own X-Forwarded-For (fixtures/test.ts).
+    UDD_TRUSTED_PROXIES: "127.0.0.1",
     RUST_LOG: "warn",
   },
 });
@@ -41,7 +47,7 @@ const engine = {
   timeout: 60_000,
   stdout: "ignore" as const,
   stderr: "pipe" as const,
-  env: { UDD_DATA_DIR: "target/e2e-data", RUST_LOG: "warn" },
+  env: { UDD_DATA_DIR: "target/e2e-data", UDD_ENGINE_KEY: engineKey, RUST_LOG: "warn" },
 };
 
 export default defineConfig({

@@ -12,6 +12,7 @@ mod health;
 pub mod keys;
 mod metrics;
 mod rooms;
+mod streams;
 pub mod table;
 mod users;
 
@@ -33,7 +34,8 @@ pub use game::{GameConflict, Resolution, Tapped};
 pub use health::TableHealth;
 pub use metrics::{Call, Recorder};
 pub use rooms::{Joined, RoomConflict, ROOM_IDLE_SECS};
-pub use users::{ClaimConflict, Credentials, Session, SESSION_LIFETIME_SECS};
+pub use streams::{stream_window, STREAM_WINDOW_SECS};
+pub use users::{ClaimConflict, Credentials, Session, GUEST_GRACE_SECS, SESSION_LIFETIME_SECS};
 
 /// Sends a request with `ReturnConsumedCapacity::Total`, records the call under `$op`, and sorts
 /// any error. For every operation whose output has one `consumed_capacity`.
@@ -268,6 +270,13 @@ impl Db {
             }
         }
         Ok(())
+    }
+
+    /// A MAC of `payload` under the table's shared secret (the one that signs cursors), for
+    /// `purpose`. Every instance on the table computes the same tag; nobody without the secret
+    /// can.
+    pub async fn secret_tag(&self, purpose: &str, payload: &[u8]) -> Result<[u8; 32], DataError> {
+        Ok(self.cursor_key().await?.tag(purpose, payload))
     }
 
     /// The cursor signing key, read from (or created in) the table on first use so that every

@@ -1,6 +1,8 @@
 //! The server's HTTP surface: the shared state, the axum router around the Leptos routes,
 //! `/healthz`, the JSON catalog API, and the layer that reports each request's DynamoDB calls.
 
+use std::sync::Arc;
+
 use axum::extract::{FromRef, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
@@ -13,6 +15,7 @@ use serde::Deserialize;
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::catalog::FlyFilter;
@@ -21,6 +24,11 @@ use crate::live::{self, RoomHub};
 use crate::{shell, App};
 
 mod board;
+pub mod guard;
+pub mod serve;
+pub mod throttle;
+
+pub use guard::{ClientAddress, CspNonce, OverTls, SecurityConfig};
 
 /// The largest request body the server reads; nothing in the game needs more.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -34,6 +42,10 @@ pub struct AppState {
     pub engine: &'static str,
     /// This instance's live-room watchers.
     pub hub: RoomHub,
+    /// The operator's settings for origins, proxies and diagnostics.
+    pub security: Arc<SecurityConfig>,
+    /// This instance's throttle on taps.
+    pub taps: throttle::TapThrottle,
 }
 
 impl AppState {
@@ -55,6 +67,16 @@ impl AppState {
             db,
             engine,
             hub,
+            security: Arc::new(SecurityConfig::default()),
+            taps: throttle::TapThrottle::default(),
+        }
+    }
+
+    /// The same state with the operator's security settings.
+    pub fn with_security(self, security: SecurityConfig) -> Self {
+        Self {
+            security: Arc::new(security),
+            ..self
         }
     }
 }
@@ -67,10 +89,13 @@ impl FromRef<AppState> for LeptosOptions {
 
 /// The whole application as an axum router.
 pub fn router(state: AppState) -> Router {
+    crate::auth::prepare();
     let routes = generate_route_list(App);
     let db = state.db.clone();
     let hub = state.hub.clone();
+    let taps = state.taps.clone();
     let options = state.leptos_options.clone();
+    let fallback_db = db.clone();
     Router::new()
         .route("/healthz", get(healthz))
         .route("/api/things", get(api_things))
@@ -80,13 +105,22 @@ pub fn router(state: AppState) -> Router {
             &state,
             routes,
             move || {
-                provide_request_db(&db);
+                provide_request_context(&db);
                 provide_context(hub.clone());
+                provide_context(taps.clone());
             },
             move || shell(options.clone()),
         )
-        .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
-        .layer(middleware::from_fn(report_dynamodb_calls))
+        .fallback(leptos_axum::file_and_error_handler_with_context::<
+            AppState,
+            _,
+        >(
+            move || provide_request_context(&fallback_db), shell
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            report_dynamodb_calls,
+        ))
         .layer(CompressionLayer::new())
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -101,28 +135,44 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static("strict-origin-when-cross-origin"),
         ))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(RequestBodyTimeoutLayer::new(serve::BODY_READ_TIMEOUT))
+        .layer(middleware::from_fn_with_state(state.clone(), guard::guard))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
 
-/// Gives pages and server functions a `Db` that records into this request's recorder.
-fn provide_request_db(db: &Db) {
-    let recorder = use_context::<http::request::Parts>()
+/// Gives pages and server functions a `Db` that records into this request's recorder, and the
+/// script nonce the guard chose for this request (the CSP header names the same one).
+fn provide_request_context(db: &Db) {
+    let parts = use_context::<http::request::Parts>();
+    let recorder = parts
+        .as_ref()
         .and_then(|parts| parts.extensions.get::<Recorder>().cloned());
     provide_context(match recorder {
         Some(recorder) => db.recording(recorder),
         None => db.clone(),
     });
+    if let Some(nonce) = parts.and_then(|parts| parts.extensions.get::<CspNonce>().cloned()) {
+        provide_context(leptos::nonce::Nonce::from_value(nonce.0));
+    }
 }
 
-/// Attaches a recorder to each request and reports it as a `Server-Timing` header, so an
-/// operator (or a test) sees how many DynamoDB calls and how much capacity a page cost.
-async fn report_dynamodb_calls(mut request: Request, next: Next) -> Response {
+/// Attaches a recorder to each request. Operators who turn it on (`UDD_SERVER_TIMING`) see it
+/// as a `Server-Timing` header: how many DynamoDB calls and how much capacity a page cost. It
+/// is off by default because it tells a stranger how much work a request did (whether an
+/// account exists, for one).
+async fn report_dynamodb_calls(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let recorder = Recorder::new();
     request.extensions_mut().insert(recorder.clone());
     let mut response = next.run(request).await;
-    if let Ok(value) = HeaderValue::from_str(&recorder.server_timing()) {
-        response.headers_mut().append("server-timing", value);
+    if state.security.server_timing {
+        if let Ok(value) = HeaderValue::from_str(&recorder.server_timing()) {
+            response.headers_mut().append("server-timing", value);
+        }
     }
     response
 }

@@ -51,6 +51,20 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
     }
 }
 
+/// The document title for a page's own title. leptos_meta writes the server's `<title>` without
+/// escaping it, so the server escapes here, once, for every page; the browser sets
+/// `document.title`, which is text and needs none.
+fn page_title(page: String) -> String {
+    let title = if page.is_empty() {
+        "Udd".to_owned()
+    } else {
+        format!("{page} · Udd")
+    };
+    #[cfg(feature = "ssr")]
+    let title = html_escape::encode_text(&title).into_owned();
+    title
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
@@ -63,7 +77,7 @@ pub fn App() -> impl IntoView {
         <Link rel="icon" href="/favicon.svg" type_="image/svg+xml" />
         <Meta name="description" content="Udd: the Kauwa Udd reaction party game. Tap only if it flies." />
         <Meta name="theme-color" content="#1d3557" />
-        <Title formatter=|page: String| if page.is_empty() { "Udd".to_owned() } else { format!("{page} · Udd") } />
+        <Title formatter=page_title />
         <Router>
             <div class="app" data-hydrated=move || hydrated.get().to_string()>
                 <header class="topbar">

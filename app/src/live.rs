@@ -15,7 +15,7 @@ use crate::rooms::{Lobby, RoomCode};
 #[cfg(feature = "ssr")]
 mod hub;
 #[cfg(feature = "ssr")]
-pub use hub::{room_events, RoomHub, DEFAULT_POLL, MAX_STREAMS};
+pub use hub::{room_events, RoomHub, StreamLease, DEFAULT_POLL, MAX_STREAMS, STREAMS_PER_CLIENT};
 
 /// One message of the room's stream: a snapshot, never a diff, so a listener that missed
 /// messages (or reconnected) is up to date with the next one. On the wire `{"lobby":{…}}` or

@@ -19,6 +19,20 @@ use crate::{
 /// Rooms one player may open per minute.
 #[cfg(feature = "ssr")]
 const ROOMS_PER_MINUTE: u32 = 10;
+/// Rooms one address may open in ten minutes, and how many of them public: one address cannot
+/// push everyone else's rooms off the open-rooms list by making guests.
+#[cfg(feature = "ssr")]
+const ROOMS_PER_ADDRESS: u32 = 30;
+#[cfg(feature = "ssr")]
+const PUBLIC_ROOMS_PER_ADDRESS: u32 = 5;
+#[cfg(feature = "ssr")]
+const ROOM_WINDOW_SECS: i64 = 600;
+/// Joins one player may make per minute, and one address in ten minutes: a few guests cannot
+/// take every seat of every public room.
+#[cfg(feature = "ssr")]
+const JOINS_PER_PLAYER: u32 = 10;
+#[cfg(feature = "ssr")]
+const JOINS_PER_ADDRESS: u32 = 60;
 
 #[cfg(feature = "ssr")]
 pub(crate) fn fail(err: impl Into<AppError>) -> AppError {
@@ -55,15 +69,8 @@ async fn player_or_guest(db: &Db, name: &DisplayName, avatar: Avatar) -> Result<
     new_guest(db, name, avatar).await
 }
 
-/// A new guest called `name`, with a session cookie (rate-limited per address).
 #[cfg(feature = "ssr")]
-async fn new_guest(db: &Db, name: &DisplayName, avatar: Avatar) -> Result<Profile, AppError> {
-    session::rate_limit(db, &format!("guest#{}", session::client_address()), 60, 30).await?;
-    let token = crate::auth::SessionToken::generate();
-    let profile = db.create_guest(name, avatar, &token.hash()).await?;
-    session::set_cookie(&token);
-    Ok(profile)
-}
+use crate::identity::new_guest;
 
 /// Opens a room with the caller as host, and goes to its lobby.
 #[server(endpoint = "rooms/create")]
@@ -75,6 +82,26 @@ pub async fn create_room(
     let db = expect_context::<Db>();
     let nickname = DisplayName::parse(&name).map_err(fail)?;
     let avatar = avatar.unwrap_or_default();
+    let public = public.unwrap_or(false);
+    let address = session::client_address();
+    session::rate_limit(
+        &db,
+        &format!("rooms-from#{address}"),
+        ROOM_WINDOW_SECS,
+        ROOMS_PER_ADDRESS,
+    )
+    .await
+    .map_err(fail)?;
+    if public {
+        session::rate_limit(
+            &db,
+            &format!("public-rooms-from#{address}"),
+            ROOM_WINDOW_SECS,
+            PUBLIC_ROOMS_PER_ADDRESS,
+        )
+        .await
+        .map_err(fail)?;
+    }
     let player = player_or_guest(&db, &nickname, avatar)
         .await
         .map_err(fail)?;
@@ -82,7 +109,7 @@ pub async fn create_room(
         .await
         .map_err(fail)?;
     let settings = RoomSettings {
-        public: public.unwrap_or(false),
+        public,
         ..RoomSettings::default()
     };
     for _ in 0..8 {
@@ -115,6 +142,14 @@ pub async fn join_room(
     let code = RoomCode::parse(&code).map_err(fail)?;
     let nickname = DisplayName::parse(&name).map_err(fail)?;
     let avatar = avatar.unwrap_or_default();
+    session::rate_limit(
+        &db,
+        &format!("joins-from#{}", session::client_address()),
+        ROOM_WINDOW_SECS,
+        JOINS_PER_ADDRESS,
+    )
+    .await
+    .map_err(fail)?;
     let player = match session::current_player(&db).await.map_err(fail)? {
         Some(player) => player,
         None => {
@@ -125,6 +160,9 @@ pub async fn join_room(
             new_guest(&db, &nickname, avatar).await.map_err(fail)?
         }
     };
+    session::rate_limit(&db, &format!("joins#{}", player.id), 60, JOINS_PER_PLAYER)
+        .await
+        .map_err(fail)?;
     db.join_room(&code, &player.id, &nickname, avatar)
         .await
         .map_err(fail)?;

@@ -76,6 +76,13 @@ pub async fn tap(
     let received_ms = epoch_millis();
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
+    // A flood of taps is turned away before it costs the table anything.
+    let token = session::token_from_request().ok_or_else(|| fail(AppError::SignInRequired))?;
+    let allowed = use_context::<crate::http::throttle::TapThrottle>()
+        .is_none_or(|taps| taps.0.allow(token.hash().as_str()));
+    if !allowed {
+        return Err(fail(AppError::RateLimited));
+    }
     let player = session::require_player(&db).await.map_err(fail)?;
     let tapped = db
         .tap(

@@ -32,6 +32,12 @@ impl UserId {
         }
     }
 
+    /// An id no player has (all zeros: the epoch, no randomness), for reads that must cost
+    /// the same whether or not a player exists.
+    pub fn nobody() -> Self {
+        Self("0".repeat(26))
+    }
+
     /// A fresh id.
     #[cfg(feature = "ssr")]
     pub fn generate() -> Self {
@@ -62,6 +68,8 @@ impl DisplayName {
                 "A name cannot contain control or invisible characters.",
             ));
         }
+        #[cfg(feature = "ssr")]
+        visible::check(raw)?;
         let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
         match name.chars().count() {
             0 => Err(invalid("Choose a name.")),
@@ -76,16 +84,88 @@ impl DisplayName {
         &self.0
     }
 
-    /// The form two names are compared in, so "Asha" and "ASHA " are the same nickname.
+    /// The form two names are compared in inside a room, so "Asha", "ASHA " and "Аsha" (with a
+    /// Cyrillic А) are the same nickname: compatibility-normalised, lowercased, then reduced to
+    /// its confusable skeleton (Unicode TS #39), which maps look-alike letters of other scripts
+    /// onto one.
+    #[cfg(feature = "ssr")]
     pub fn folded(&self) -> String {
-        self.0.to_lowercase()
+        use unicode_normalization::UnicodeNormalization;
+        let lower: String = self.0.nfkc().collect::<String>().to_lowercase();
+        unicode_security::skeleton(&lower).collect()
     }
 }
 
 /// Bidirectional overrides and zero-width characters that would let two names look alike or
-/// scramble the lobby; joiners used inside emoji sequences (U+200D) are allowed.
+/// scramble the lobby; joiners used inside emoji sequences (U+200D) are allowed. The browser
+/// checks these; the server checks every rule in [`visible`].
 fn is_invisible_format(c: char) -> bool {
     matches!(c, '\u{200B}' | '\u{200C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// The server's full rules for a name's characters (the browser bundle carries none of their
+/// Unicode tables): every format character is refused (the emoji joiner only inside an emoji
+/// sequence), and so is every character that renders as nothing (Hangul fillers, the blank
+/// Braille pattern, variation selectors outside emoji, private-use and unassigned code points);
+/// and a name needs at least one character that is not a combining mark.
+#[cfg(feature = "ssr")]
+mod visible {
+    use unicode_properties::{GeneralCategory as Gc, UnicodeEmoji, UnicodeGeneralCategory};
+
+    use super::{invalid, Invalid};
+
+    fn renders_blank(c: char) -> bool {
+        matches!(
+            c,
+            '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}' | '\u{034F}'
+                | '\u{17B4}' | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{1D159}'
+                | '\u{E0100}'..='\u{E01EF}'
+        )
+    }
+
+    fn is_emoji(c: Option<char>) -> bool {
+        c.is_some_and(|c| c.is_emoji_char() && !c.is_ascii())
+    }
+
+    pub(super) fn check(raw: &str) -> Result<(), Invalid> {
+        let chars: Vec<char> = raw.chars().collect();
+        let mut base = false;
+        for (i, &c) in chars.iter().enumerate() {
+            let before = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+            let after = chars.get(i + 1).copied();
+            let category = c.general_category();
+            let allowed_in_emoji = match c {
+                // The zero-width joiner, between two emoji (🐦‍⬛).
+                '\u{200D}' => is_emoji(before) && is_emoji(after),
+                // The emoji presentation selector, after an emoji (❤️).
+                '\u{FE0F}' => is_emoji(before),
+                _ => false,
+            };
+            let refused = !allowed_in_emoji
+                && (matches!(
+                    category,
+                    Gc::Format | Gc::PrivateUse | Gc::Unassigned | Gc::Surrogate
+                ) || renders_blank(c)
+                    || ('\u{FE00}'..='\u{FE0F}').contains(&c));
+            if refused {
+                return Err(invalid(
+                    "A name cannot contain invisible or blank characters.",
+                ));
+            }
+            let mark = matches!(
+                category,
+                Gc::NonspacingMark | Gc::SpacingMark | Gc::EnclosingMark
+            );
+            base |= !mark && !c.is_whitespace() && !allowed_in_emoji;
+        }
+        if base || raw.trim().is_empty() {
+            Ok(())
+        } else {
+            Err(invalid(
+                "A name needs at least one letter, digit or symbol.",
+            ))
+        }
+    }
 }
 
 /// A login name: 3 to 20 of `a-z`, `0-9` and `_`, stored lowercase.
@@ -144,6 +224,32 @@ impl Email {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+/// What a player signs in with: a username, or an email address (anything with an `@`).
+/// Parsed before it is used for anything, so only a well-formed login ever becomes a key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Login {
+    Username(Username),
+    Email(Email),
+}
+
+impl Login {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        if raw.contains('@') {
+            Email::parse(raw).map(Login::Email)
+        } else {
+            Username::parse(raw).map(Login::Username)
+        }
+    }
+
+    /// The login as stored (lowercase), for rate-limit keys and logs.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Login::Username(name) => name.as_str(),
+            Login::Email(email) => email.as_str(),
+        }
     }
 }
 
@@ -343,6 +449,52 @@ mod tests {
             DisplayName::parse(&"क".repeat(MAX_NAME_CHARS)).is_ok(),
             "counted in characters"
         );
+    }
+
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn names_that_render_blank_or_hide_characters_are_refused() {
+        for bad in [
+            "\u{3164}",
+            "\u{3164}\u{3164}",
+            "\u{2800}",
+            "Asha\u{2060}",
+            "A\u{2061}sha",
+            "\u{E0041}\u{E0042}",
+            "\u{0301}\u{0301}",
+            "\u{115F}\u{1160}",
+            "x\u{FE00}",
+            "\u{E000}",
+            "\u{AD}Asha",
+            "a\u{200D}b",
+        ] {
+            assert!(DisplayName::parse(bad).is_err(), "{bad:?}");
+        }
+        for good in ["🐦‍⬛ crow", "❤️ Asha", "é", "कौआ", "Zoë", "!!", "😀"] {
+            assert!(DisplayName::parse(good).is_ok(), "{good:?}");
+        }
+    }
+
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn look_alike_names_fold_to_one_nickname() {
+        let fold = |s: &str| DisplayName::parse(s).unwrap().folded();
+        assert_eq!(fold("Asha"), fold("ASHA "));
+        assert_eq!(fold("Asha"), fold("\u{0410}sha"), "Cyrillic A");
+        assert_eq!(fold("Asha"), fold("Ａｓｈａ"), "full-width");
+        assert_eq!(fold("rn"), fold("m"), "the skeleton of rn is m");
+        assert_ne!(fold("Asha"), fold("Ravi"));
+    }
+
+    #[test]
+    fn logins_are_usernames_or_emails_and_nothing_longer() {
+        assert_eq!(
+            Login::parse("Asha_99").unwrap(),
+            Login::Username(Username::parse("asha_99").unwrap())
+        );
+        assert!(matches!(Login::parse("a@b.co"), Ok(Login::Email(_))));
+        assert!(Login::parse(&"a".repeat(2048)).is_err());
+        assert!(Login::parse(&format!("{}@x.com", "a".repeat(2048))).is_err());
     }
 
     #[test]

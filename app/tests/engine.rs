@@ -38,3 +38,37 @@ async fn the_embedded_engine_keeps_data_across_restarts() {
     );
     second.stop().await;
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_data_file_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("fresh");
+    let engine = Engine::start(EngineConfig::Embedded {
+        data_dir: Some(data.clone()),
+    })
+    .await
+    .unwrap();
+    let db = Db::new(engine.client.clone(), "udd");
+    db.ensure_table().await.unwrap();
+    engine.stop().await;
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&data), 0o700, "a data directory the server made");
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let path = entry.unwrap().path();
+        assert_eq!(mode(&path), 0o600, "{}", path.display());
+    }
+
+    // A file left world-readable by an older version is closed up on the next start.
+    let file = data.join("udd.sqlite");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let engine = Engine::start(EngineConfig::Embedded {
+        data_dir: Some(data.clone()),
+    })
+    .await
+    .unwrap();
+    engine.stop().await;
+    assert_eq!(mode(&file), 0o600);
+}

@@ -5,7 +5,7 @@
 use app::catalog::{self, seed::SEED};
 use app::data::Db;
 use app::engine::{endpoint_client, Engine, EngineConfig};
-use app::http::{router, AppState};
+use app::http::{router, AppState, SecurityConfig};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -13,12 +13,17 @@ use http_body_util::BodyExt;
 use leptos::prelude::LeptosOptions;
 use tower::ServiceExt;
 
+/// The state with `Server-Timing` on, as an operator turns it on (these tests read it).
 fn state(db: Db, engine: &'static str) -> AppState {
     AppState::new(
         LeptosOptions::builder().output_name("udd").build(),
         db,
         engine,
     )
+    .with_security(SecurityConfig {
+        server_timing: true,
+        ..SecurityConfig::default()
+    })
 }
 
 async fn app() -> (Router, Engine) {

@@ -1,6 +1,6 @@
 // A guest claims an account, signs out, and signs back in by username and by email; a taken
 // username and a wrong password are refused with a reason. With JavaScript and without it.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { AccountPage } from "./fixtures/account_page";
 import { HomePage } from "./fixtures/home_page";
 

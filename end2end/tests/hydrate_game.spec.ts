@@ -3,7 +3,7 @@
 // never taps; the standings follow the rules. One player reloads mid-match and carries on. The
 // room leaderboard's link then works in a fresh context without JavaScript, and its raw HTML
 // carries the OpenGraph tags.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { GamePage } from "./fixtures/game_page";
 import { HomePage } from "./fixtures/home_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";

@@ -1,7 +1,7 @@
 // The live lobby: two players on two server instances that share one table see each other come
 // and go without reloading, within 2 s; the host's changes reach everyone; the link can be
 // copied. JavaScript only (the stream is what hydration adds).
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { HomePage } from "./fixtures/home_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 import { RoomPage } from "./fixtures/room_page";

@@ -1,5 +1,5 @@
 // What hydration adds: filtering in place (no page load) and live search while typing.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { ThingsPage } from "./fixtures/things_page";
 
 test("after hydration, filters apply in place without loading a page", async ({ page }) => {

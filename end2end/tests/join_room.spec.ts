@@ -1,6 +1,6 @@
 // A host opens a room, a friend joins with the code from another browser, a visitor sees the
 // lobby: with JavaScript and without it.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { HomePage } from "./fixtures/home_page";
 import { RoomPage } from "./fixtures/room_page";
 

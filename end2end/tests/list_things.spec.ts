@@ -1,5 +1,5 @@
 // The catalog page works as a plain server-rendered page: with JavaScript and without it.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { ThingsPage } from "./fixtures/things_page";
 
 test("shows at least 150 things with both rulings", async ({ page }) => {

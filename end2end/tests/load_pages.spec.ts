@@ -1,5 +1,5 @@
 // No page logs a console error or loads anything with an HTTP status of 400 or more.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { AppPage } from "./fixtures/app_page";
 
 for (const path of ["/", "/me", "/things", "/things?flies=yes", "/things?flies=no&q=fish"]) {

@@ -1,6 +1,6 @@
 // A refused form post comes back to its page with the reason shown, with JavaScript and
 // without it (the forms are plain posts either way), and changes nothing.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { HomePage } from "./fixtures/home_page";
 import { RoomPage } from "./fixtures/room_page";
 

@@ -11,7 +11,7 @@ use anyhow::Context;
 use app::catalog::{self, seed::SEED};
 use app::data::{table, Db};
 use app::engine::{Engine, EngineConfig};
-use app::http::{router, AppState};
+use app::http::{router, AppState, SecurityConfig};
 use clap::{Parser, Subcommand, ValueEnum};
 use leptos::prelude::get_configuration;
 use tracing_subscriber::EnvFilter;
@@ -53,6 +53,49 @@ struct ServeArgs {
     /// live-lobby cost is one small consistent read per watched room per interval.
     #[arg(long, env = "UDD_LIVE_POLL_MS", default_value_t = 400, value_parser = clap::value_parser!(u64).range(50..=10_000), global = true)]
     live_poll_ms: u64,
+    /// The origin players' browsers use (scheme://host[:port]), e.g. https://udd.example behind
+    /// a proxy. State-changing requests from any other origin are refused; without it, the
+    /// origin must match the request's Host.
+    #[arg(long, env = "UDD_PUBLIC_ORIGIN", value_parser = SecurityConfig::parse_origin, global = true)]
+    public_origin: Option<String>,
+    /// Proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For and
+    /// X-Forwarded-Proto are believed. Without it, every limit keys on the connection's address.
+    #[arg(long, env = "UDD_TRUSTED_PROXIES", value_parser = parse_proxies, global = true)]
+    trusted_proxies: Option<Proxies>,
+    /// Send `Server-Timing` (DynamoDB calls and capacity) with every answer: for operators.
+    #[arg(
+        long,
+        env = "UDD_SERVER_TIMING",
+        default_value_t = false,
+        global = true
+    )]
+    server_timing: bool,
+    /// Live streams one client address may hold open across every instance.
+    #[arg(long, env = "UDD_STREAMS_PER_CLIENT", default_value_t = app::live::STREAMS_PER_CLIENT, value_parser = clap::value_parser!(u32).range(1..=100_000), global = true)]
+    streams_per_client: u32,
+}
+
+/// The trusted proxies as one setting (clap would read a bare list as repeated flags).
+#[derive(Debug, Clone)]
+struct Proxies(Vec<app::http::guard::IpNet>);
+
+fn parse_proxies(raw: &str) -> Result<Proxies, String> {
+    SecurityConfig::parse_proxies(raw).map(Proxies)
+}
+
+impl ServeArgs {
+    fn security(&self) -> SecurityConfig {
+        SecurityConfig {
+            public_origin: self.public_origin.clone(),
+            trusted_proxies: self
+                .trusted_proxies
+                .clone()
+                .map(|p| p.0)
+                .unwrap_or_default(),
+            server_timing: self.server_timing,
+            streams_per_client: self.streams_per_client,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -130,9 +173,33 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Bench(args) => bench::run(args).await,
         Command::Engine { listen } => {
-            let addr =
-                Engine::serve_standalone(Some(&cli.store.data_dir), listen, shutdown_signal())
-                    .await?;
+            anyhow::ensure!(
+                listen.ip().is_loopback(),
+                "the embedded engine listens on loopback only (127.0.0.1 or ::1): its traffic is \
+                 not encrypted; share a table across machines with DynamoDB instead"
+            );
+            let key = match std::env::var(app::engine::ENGINE_KEY_VAR) {
+                Ok(key) if app::engine::front::valid_key(&key) => key,
+                Ok(_) => anyhow::bail!(
+                    "{} must be 16 to 128 letters and digits",
+                    app::engine::ENGINE_KEY_VAR
+                ),
+                Err(_) => {
+                    let key = app::engine::front::random_key();
+                    println!(
+                        "Engine key: {key} (give it to every instance as {}={key})",
+                        app::engine::ENGINE_KEY_VAR
+                    );
+                    key
+                }
+            };
+            let addr = Engine::serve_standalone(
+                Some(&cli.store.data_dir),
+                listen,
+                &key,
+                shutdown_signal(),
+            )
+            .await?;
             tracing::info!(%addr, "embedded engine stopped");
             Ok(())
         }
@@ -182,19 +249,21 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
         db,
         engine.config.kind(),
         Duration::from_millis(args.live_poll_ms),
-    );
+    )
+    .with_security(args.security());
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("listening on {addr}"))?;
     let bound = listener.local_addr()?;
     tracing::info!("Udd is serving at http://{bound}");
     println!("Udd is serving at http://{bound}");
-    // Connection info lets rate limits key on the client's address.
-    axum::serve(
+    // With timeouts on headers and bodies; connection info lets limits key on the client.
+    app::http::serve::serve(
         listener,
-        router(state).into_make_service_with_connect_info::<SocketAddr>(),
+        router(state),
+        app::http::serve::HEADER_READ_TIMEOUT,
+        shutdown_signal(),
     )
-    .with_graceful_shutdown(shutdown_signal())
     .await?;
     tracing::info!("HTTP server stopped; stopping the engine");
     engine.stop().await;

@@ -116,22 +116,59 @@ fn serves_stops_cleanly_and_keeps_its_data() {
 #[test]
 fn two_instances_share_one_table_through_the_standalone_engine() {
     let dir = tempfile::tempdir().unwrap();
+    const KEY: &str = "LIFECYCLETESTKEY0123456789";
     let engine = spawn(
         &["engine", "--listen", "127.0.0.1:0"],
-        &[("UDD_DATA_DIR", dir.path().to_str().unwrap())],
+        &[
+            ("UDD_DATA_DIR", dir.path().to_str().unwrap()),
+            ("UDD_ENGINE_KEY", KEY),
+        ],
         "Embedded engine serving at http://",
     );
     let endpoint = format!("http://{}", engine.addr);
     let one = spawn(
         &[],
-        &[("UDD_DYNAMODB_ENDPOINT", &endpoint)],
+        &[
+            ("UDD_DYNAMODB_ENDPOINT", &endpoint),
+            ("UDD_ENGINE_KEY", KEY),
+        ],
         "Udd is serving at http://",
     );
     let two = spawn(
         &[],
-        &[("UDD_DYNAMODB_ENDPOINT", &endpoint)],
+        &[
+            ("UDD_DYNAMODB_ENDPOINT", &endpoint),
+            ("UDD_ENGINE_KEY", KEY),
+        ],
         "Udd is serving at http://",
     );
+    // An instance without the key is not served: it cannot open the table, and says so.
+    let stranger = Command::new(env!("CARGO_BIN_EXE_udd-server"))
+        .env("LEPTOS_SITE_ADDR", "127.0.0.1:0")
+        .env("UDD_DYNAMODB_ENDPOINT", &endpoint)
+        .env("UDD_ENGINE_KEY", "NOTTHEKEY0123456789")
+        .env_remove("UDD_ENGINE")
+        .output()
+        .unwrap();
+    assert!(
+        !stranger.status.success(),
+        "an instance with the wrong key started"
+    );
+    // Nor is anything a browser sends, key or no key.
+    let mut browser = TcpStream::connect(&engine.addr).unwrap();
+    write!(
+        browser,
+        "POST / HTTP/1.1\r\nHost: {}\r\nOrigin: http://evil.example\r\n\
+         X-Amz-Target: DynamoDB_20120810.ListTables\r\n\
+         Authorization: AWS4-HMAC-SHA256 Credential={KEY}/x/y/dynamodb/aws4_request\r\n\
+         Content-Type: application/x-amz-json-1.0\r\nContent-Length: 2\r\n\
+         Connection: close\r\n\r\n{{}}",
+        engine.addr
+    )
+    .unwrap();
+    let mut answer = String::new();
+    browser.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
     for server in [&one, &two] {
         let (status, health) = get(&server.addr, "/healthz");
         assert_eq!(status, 200, "{health}");

@@ -109,7 +109,7 @@ fn key_condition(
 impl Db {
     /// Makes the table hold exactly `things` as the catalog. Idempotent and cheap when the
     /// table is already up to date (one GetItem); safe to run from several instances at once.
-    #[tracing::instrument(skip_all, fields(things = things.len()), err)]
+    #[tracing::instrument(skip_all, fields(things = things.len()), err(level = "debug"))]
     pub async fn seed_catalog(&self, things: &[Thing]) -> Result<SeedOutcome, DataError> {
         let marker = keys::catalog_seed_marker();
         let wanted = fingerprint(things);
@@ -170,7 +170,7 @@ impl Db {
 
     /// Every thing matching `filter`, sorted for display. One Query per 1 MB page of the
     /// catalog collection (one in practice).
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn list_things(&self, filter: FlyFilter) -> Result<Vec<Thing>, DataError> {
         let items = self.query_all(key_condition(self, filter)).await?;
         let mut things = items
@@ -182,7 +182,7 @@ impl Db {
     }
 
     /// One page of things matching `filter`, in key order, with a cursor for the next page.
-    #[tracing::instrument(skip(self, cursor), err)]
+    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
     pub async fn things_page(
         &self,
         filter: FlyFilter,
@@ -207,7 +207,7 @@ impl Db {
     }
 
     /// One thing by id.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn get_thing(&self, id: &ThingId) -> Result<Option<Thing>, DataError> {
         self.get(
             self.client

@@ -45,6 +45,12 @@ impl CursorKey {
         mac
     }
 
+    /// A MAC of `payload` for another purpose than cursors (`purpose` keeps the uses apart, as
+    /// a cursor's scope does): device cookies, the secret half of a match's seed.
+    pub fn tag(&self, purpose: &str, payload: &[u8]) -> [u8; 32] {
+        self.mac(purpose, payload).finalize().into_bytes().into()
+    }
+
     /// Turns a `LastEvaluatedKey` into a cursor string for `scope`.
     pub fn seal(
         &self,

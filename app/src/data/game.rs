@@ -170,6 +170,7 @@ pub(super) fn build_match(
         rounds,
         players,
         boards_pending,
+        seed: None,
     })
 }
 
@@ -207,17 +208,20 @@ impl Db {
             .build())
     }
 
-    /// The host starts a match: the things are drawn (from `seed` when given, so tests and
-    /// replays get a known order), and every player in the room now plays it.
-    #[tracing::instrument(skip(self), err)]
+    /// The host starts a match: the things are drawn, and every player in the room now plays
+    /// it. The draw's seed is a MAC, under the table's secret, of the room, the match and
+    /// `host_seed` (or fresh randomness): a host who picks a seed still cannot know the things
+    /// in advance. The seed is kept in META and shown only once the match is over, when anyone
+    /// can check the draw against the public catalog.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn start_match(
         &self,
         code: &RoomCode,
         host: &UserId,
-        seed: Option<u64>,
+        host_seed: Option<u64>,
     ) -> Result<Match, GameConflict> {
         let catalog = self.list_things(FlyFilter::All).await?;
-        let seed = match seed {
+        let chosen = match host_seed {
             Some(seed) => seed,
             None => {
                 let mut bytes = [0u8; 8];
@@ -234,14 +238,15 @@ impl Db {
             if lobby.state == RoomState::Playing {
                 return Err(GameConflict::AlreadyPlaying);
             }
-            let drawn = game::draw_things(&catalog, usize::from(lobby.settings.rounds), seed);
-            if drawn.is_empty() {
-                return Err(GameConflict::NoThings);
-            }
             let first = lobby
                 .game
                 .as_ref()
                 .map_or(1, |g| g.first_round + g.len().max(1));
+            let seed = self.match_seed(code, first, chosen).await?;
+            let drawn = game::draw_things(&catalog, usize::from(lobby.settings.rounds), seed);
+            if drawn.is_empty() {
+                return Err(GameConflict::NoThings);
+            }
             let window_ms = u32::from(lobby.settings.window_ms);
             let now_ms = epoch_millis();
             let ttl = now_ms / 1000 + ROOM_IDLE_SECS;
@@ -251,7 +256,7 @@ impl Db {
                     .update_expression(
                         "SET #state = :playing, version = version + :one, match_first = :first, \
                          match_window_ms = :window, match_started_ms = :now, \
-                         match_resolved = :zero, #ttl = :ttl \
+                         match_resolved = :zero, match_seed = :seed, #ttl = :ttl \
                          REMOVE GSI2PK, GSI2SK, boards_pending",
                     )
                     .condition_expression(
@@ -265,6 +270,7 @@ impl Db {
                     .expression_attribute_values(":zero", n(0))
                     .expression_attribute_values(":first", n(first))
                     .expression_attribute_values(":window", n(window_ms))
+                    .expression_attribute_values(":seed", n(seed))
                     .expression_attribute_values(":now", n(now_ms))
                     .expression_attribute_values(":ttl", n(ttl))
                     .expression_attribute_values(":version", n(lobby.version))
@@ -361,9 +367,20 @@ impl Db {
                     })
                     .collect(),
                 boards_pending: false,
+                seed: Some(seed),
             });
         }
         Err(DataError::Unavailable("the room kept changing; try again".into()).into())
+    }
+
+    /// The seed of the match starting at room round `first`: a MAC of the room, the round and
+    /// the chosen number under the table's secret.
+    async fn match_seed(&self, code: &RoomCode, first: u32, chosen: u64) -> Result<u64, DataError> {
+        let payload = format!("{code}#{first}#{chosen}");
+        let tag = self.secret_tag("match-seed", payload.as_bytes()).await?;
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&tag[..8]);
+        Ok(u64::from_le_bytes(bytes))
     }
 
     /// A player taps in round `n`, which the browser was told is revealed at `reveal_ms` with
@@ -371,7 +388,7 @@ impl Db {
     /// write for a refused tap); then one transaction checks that the round really has that
     /// reveal and window and is not resolved, that the player plays this match, and writes the
     /// tap only if the player has none in this round yet.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     #[allow(clippy::too_many_arguments)]
     pub async fn tap(
         &self,
@@ -426,7 +443,7 @@ impl Db {
     /// one transaction conditioned on META's resolved count, so of any number of resolvers on
     /// any number of instances exactly one applies the round. The last round also writes each
     /// player's match record and stats, and hands the room back to the lobby.
-    #[tracing::instrument(skip(self, lobby), fields(code = %lobby.code), err)]
+    #[tracing::instrument(skip(self, lobby), fields(code = %lobby.code), err(level = "debug"))]
     pub async fn resolve_due(&self, lobby: &Lobby, now_ms: i64) -> Result<Resolution, DataError> {
         let Some(game) = lobby.game.as_ref() else {
             return Ok(Resolution::NotDue);
@@ -628,7 +645,7 @@ impl Db {
     /// After a match: each player's entry on the room's leaderboard and their best score, each
     /// written only if higher than what is there; then the room's flag is cleared. Safe to run
     /// more than once (an instance that dies halfway leaves the flag for the next one).
-    #[tracing::instrument(skip(self, done), err)]
+    #[tracing::instrument(skip(self, done), err(level = "debug"))]
     pub async fn settle_boards(&self, code: &RoomCode, done: &Match) -> Result<(), DataError> {
         let now_ms = epoch_millis();
         for player in &done.players {
@@ -713,7 +730,7 @@ impl Db {
     }
 
     /// A player's lifetime counters; all zero before their first match.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn stats(&self, user: &UserId) -> Result<PlayerStats, DataError> {
         let key = keys::user_stats(user);
         let item = self
@@ -731,7 +748,7 @@ impl Db {
     }
 
     /// A player's match records, newest first.
-    #[tracing::instrument(skip(self, cursor), err)]
+    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
     pub async fn my_matches(
         &self,
         user: &UserId,
@@ -752,7 +769,7 @@ impl Db {
     }
 
     /// Every player's match records, newest first: one Query of the GSI2 `MATCHES` partition.
-    #[tracing::instrument(skip(self, cursor), err)]
+    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
     pub async fn recent_matches(
         &self,
         limit: i32,
@@ -796,7 +813,7 @@ impl Db {
 
     /// A room's leaderboard: the `limit` best scores, highest first (equal scores: the one set
     /// first ranks higher).
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn room_board(
         &self,
         code: &RoomCode,

@@ -16,7 +16,7 @@ pub struct TableHealth {
 
 impl Db {
     /// DescribeTable, then a Scan with `Limit 1`.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn health_probe(&self) -> Result<TableHealth, DataError> {
         let Some(status) = self.table_status().await? else {
             return Ok(TableHealth {

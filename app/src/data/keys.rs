@@ -141,6 +141,15 @@ pub fn rate_window(key: &str, window_start: i64) -> Key {
     }
 }
 
+/// A client's open live streams counted in one window: `STREAMS#<client address>` /
+/// `W#<window number>`.
+pub fn stream_window(client: &str, window: i64) -> Key {
+    Key {
+        pk: format!("STREAMS#{client}"),
+        sk: format!("W#{window}"),
+    }
+}
+
 /// A room's partition: `ROOM#<code>`. META, players and nickname claims now; rounds and
 /// clicks later. One Query of it renders the lobby.
 pub fn room_partition(code: &RoomCode) -> String {

@@ -13,6 +13,7 @@ use super::keys::{self, Key};
 use super::{
     epoch_millis, epoch_seconds, key_map, send_recorded, Conflict, DataError, Db, Item, Page,
 };
+use crate::game::Match;
 use crate::players::{Avatar, DisplayName, UserId};
 use crate::rooms::{Lobby, OpenRoom, RoomCode, RoomPlayer, RoomSettings, RoomState};
 
@@ -55,6 +56,9 @@ pub(super) struct MetaItem {
     pub(super) match_resolved: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) boards_pending: Option<bool>,
+    /// The current match's draw seed (secret until it is over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) match_seed: Option<u64>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -123,6 +127,8 @@ pub enum RoomConflict {
     Started,
     #[error("Only the host can do that.")]
     NotHost,
+    #[error("The host removed you from this room.")]
+    Removed,
     #[error("That player is not in the room.")]
     NotInRoom,
     #[error("The room holds more players than that already.")]
@@ -205,7 +211,7 @@ impl Db {
 
     /// Opens a room under `code` with its creator as host and first player. A code in use is
     /// [`RoomConflict::CodeTaken`]: the caller draws another.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn create_room(
         &self,
         code: &RoomCode,
@@ -238,6 +244,7 @@ impl Db {
             match_started_ms: None,
             match_resolved: None,
             boards_pending: None,
+            match_seed: None,
         };
         let actions = vec![
             self.put_new(serde_dynamo::to_item(&meta).map_err(DataError::from)?)?,
@@ -277,7 +284,7 @@ impl Db {
     /// The room: its settings, players and match (rounds and running scores), from one Query
     /// of its partition from `META` on, which leaves out the taps. `None` for an unknown or
     /// expired room.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn lobby(&self, code: &RoomCode) -> Result<Option<Lobby>, DataError> {
         let items = self
             .query_all(
@@ -324,15 +331,18 @@ impl Db {
             meta.match_window_ms,
             meta.match_started_ms,
         ) {
-            (Some(first), Some(window_ms), Some(started_at_ms)) => Some(super::game::build_match(
-                first,
-                window_ms,
-                started_at_ms,
-                meta.match_resolved.unwrap_or(0),
-                meta.boards_pending.unwrap_or(false),
-                round_items,
-                &player_items,
-            )?),
+            (Some(first), Some(window_ms), Some(started_at_ms)) => Some(Match {
+                seed: meta.match_seed,
+                ..super::game::build_match(
+                    first,
+                    window_ms,
+                    started_at_ms,
+                    meta.match_resolved.unwrap_or(0),
+                    meta.boards_pending.unwrap_or(false),
+                    round_items,
+                    &player_items,
+                )?
+            }),
             _ => None,
         };
         let players = player_items
@@ -364,7 +374,7 @@ impl Db {
     /// The room's version alone (one consistent GetItem of META, projected to two small
     /// attributes): what a live-lobby watcher polls to learn that something changed without
     /// reading the whole partition. `None` for an unknown or expired room.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn room_version(&self, code: &RoomCode) -> Result<Option<u64>, DataError> {
         let key = keys::room_meta(code);
         let item = self
@@ -390,7 +400,7 @@ impl Db {
     /// Puts a player in a room: one transaction that counts the seat only while the room has a
     /// free seat, and claims the nickname only if nobody in the room has it. A player who joins
     /// during a match watches it and plays from the next.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn join_room(
         &self,
         code: &RoomCode,
@@ -406,11 +416,14 @@ impl Db {
             .update_expression(
                 "SET player_count = player_count + :one, version = version + :one, #ttl = :ttl",
             )
+            // A player the host removed stays out for the room's life (`removed` is a set of ids).
             .condition_expression(
-                "attribute_exists(#pk) AND #ttl > :now AND player_count < max_players",
+                "attribute_exists(#pk) AND #ttl > :now AND player_count < max_players \
+                 AND NOT contains(removed, :user)",
             )
             .expression_attribute_names("#pk", keys::PK)
             .expression_attribute_names("#ttl", keys::TTL)
+            .expression_attribute_values(":user", AttributeValue::S(user.to_string()))
             .expression_attribute_values(":one", AttributeValue::N("1".into()))
             .expression_attribute_values(":now", AttributeValue::N(now.to_string()))
             .expression_attribute_values(
@@ -444,6 +457,9 @@ impl Db {
         if lobby.player(user).is_some() {
             return Ok(Joined::AlreadyIn);
         }
+        if self.was_removed(code, user).await? {
+            return Err(RoomConflict::Removed);
+        }
         if lobby.is_full() {
             return Err(RoomConflict::Full);
         }
@@ -459,15 +475,33 @@ impl Db {
         )))
     }
 
+    /// Whether the host removed `user` from the room (one GetItem of META, projected to the set
+    /// of removed players); read only to explain a refused join.
+    async fn was_removed(&self, code: &RoomCode, user: &UserId) -> Result<bool, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::room_meta(code))))
+                    .projection_expression("removed")
+                    .consistent_read(true),
+            )
+            .await?;
+        Ok(item
+            .and_then(|item| item.get("removed").cloned())
+            .and_then(|set| set.as_ss().ok().cloned())
+            .is_some_and(|ids| ids.iter().any(|id| id == user.as_str())))
+    }
+
     /// A player leaves. When the host leaves, hosting passes to the longest-present player; when
     /// the last player leaves, the room ends (its items expire, and reads ignore it at once).
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn leave_room(&self, code: &RoomCode, user: &UserId) -> Result<(), RoomConflict> {
         self.remove_player(code, None, user).await
     }
 
     /// The host removes a player.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn kick(
         &self,
         code: &RoomCode,
@@ -528,6 +562,16 @@ impl Db {
                     "SET player_count = player_count - :one, version = version + :one",
                 ),
             };
+            if acting_host.is_some() && !remaining.is_empty() {
+                // Removed by the host: kept out of this room from now on (the join's condition).
+                let expression = meta.get_update_expression().clone().unwrap_or_default();
+                meta = meta
+                    .update_expression(format!("{expression} ADD removed :target"))
+                    .expression_attribute_values(
+                        ":target",
+                        AttributeValue::Ss(vec![target.to_string()]),
+                    );
+            }
             let actions = vec![
                 TransactWriteItem::builder()
                     .update(meta.build().map_err(internal)?)
@@ -546,7 +590,7 @@ impl Db {
     }
 
     /// The host changes the room's settings (in the lobby only; never below the players present).
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn update_settings(
         &self,
         code: &RoomCode,
@@ -617,7 +661,7 @@ impl Db {
 
     /// Public rooms still in the lobby with a free seat, newest first: the sparse GSI2
     /// partition of open rooms, with full rooms filtered out.
-    #[tracing::instrument(skip(self, cursor), err)]
+    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
     pub async fn open_rooms(
         &self,
         limit: i32,

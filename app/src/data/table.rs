@@ -73,7 +73,7 @@ fn projection_all() -> Projection {
 impl Db {
     /// Creates the table if it does not exist, waits until it is active and makes sure TTL is
     /// on. Safe to call from many instances at once.
-    #[tracing::instrument(skip(self), fields(table = %self.table_name()), err)]
+    #[tracing::instrument(skip(self), fields(table = %self.table_name()), err(level = "debug"))]
     pub async fn ensure_table(&self) -> Result<TableOutcome, DataError> {
         let outcome = match self.table_status().await? {
             Some(_) => TableOutcome::AlreadyExisted,

@@ -16,6 +16,11 @@ use crate::players::{Avatar, DisplayName, Email, Profile, UserId, Username};
 pub const SESSION_LIFETIME_SECS: i64 = 30 * 24 * 3600;
 /// A session used with less than this left is extended to the full lifetime again.
 const SESSION_REFRESH_BELOW_SECS: i64 = SESSION_LIFETIME_SECS / 2;
+/// A guest's profile outlives their last session by this much, then expires: with no session
+/// and no password nobody can ever act as that guest again. Claimed accounts never expire.
+/// What a guest leaves behind stays: match records and stats (no `ttl`), and their name on
+/// room leaderboards (copied into each entry).
+pub const GUEST_GRACE_SECS: i64 = 7 * 24 * 3600;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct ProfileItem {
@@ -29,6 +34,9 @@ struct ProfileItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     username: Option<Username>,
     created_at_ms: i64,
+    /// Guests only: when the profile expires unless a session is used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ttl: Option<i64>,
 }
 
 impl From<ProfileItem> for Profile {
@@ -146,7 +154,7 @@ impl Db {
     }
 
     /// A new guest with a first session, in one transaction.
-    #[tracing::instrument(skip(self, session), err)]
+    #[tracing::instrument(skip(self, session), err(level = "debug"))]
     pub async fn create_guest(
         &self,
         name: &DisplayName,
@@ -164,6 +172,7 @@ impl Db {
             avatar,
             username: None,
             created_at_ms: now_ms,
+            ttl: Some(now_ms / 1000 + SESSION_LIFETIME_SECS + GUEST_GRACE_SECS),
         };
         let actions = vec![
             self.put_new(serde_dynamo::to_item(&profile)?)?,
@@ -174,7 +183,7 @@ impl Db {
     }
 
     /// A player's profile.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn profile(&self, id: &UserId) -> Result<Option<Profile>, DataError> {
         let item = self
             .get(
@@ -191,7 +200,7 @@ impl Db {
 
     /// The session a cookie's token hash stands for, if it is live. A session used in the second
     /// half of its life is extended (one conditional UpdateItem), so active players stay in.
-    #[tracing::instrument(skip_all, err)]
+    #[tracing::instrument(skip_all, err(level = "debug"))]
     pub async fn session(&self, hash: &SessionHash) -> Result<Option<Session>, DataError> {
         let Some(item) = self
             .get(
@@ -227,6 +236,8 @@ impl Db {
                 Err(DataError::Conflict(Conflict::ConditionFailed)) => return Ok(None),
                 Err(err) => return Err(err),
             }
+            self.extend_guest(&item.user_id, expires_at + GUEST_GRACE_SECS)
+                .await?;
         }
         Ok(Some(Session {
             user_id: item.user_id,
@@ -234,9 +245,55 @@ impl Db {
         }))
     }
 
+    /// Moves a guest profile's expiry to `ttl` (a claimed profile has none, and is left alone).
+    async fn extend_guest(&self, user: &UserId, ttl: i64) -> Result<(), DataError> {
+        let extended = send_recorded!(
+            self,
+            "UpdateItem",
+            self.client
+                .update_item()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::user_profile(user))))
+                .update_expression("SET #ttl = :ttl")
+                .condition_expression("attribute_exists(#ttl)")
+                .expression_attribute_names("#ttl", keys::TTL)
+                .expression_attribute_values(":ttl", AttributeValue::N(ttl.to_string()))
+        );
+        match extended {
+            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Whether a username is owned (one GetItem of its owner item, keys only): a claim checks
+    /// this before it spends an argon2 hash; the claim's transaction still decides a race.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn username_taken(&self, username: &Username) -> Result<bool, DataError> {
+        self.owner_exists(keys::username(username)).await
+    }
+
+    /// Whether an email address is owned (one GetItem, keys only).
+    #[tracing::instrument(skip_all, err(level = "debug"))]
+    pub async fn email_taken(&self, email: &Email) -> Result<bool, DataError> {
+        self.owner_exists(keys::email(email)).await
+    }
+
+    async fn owner_exists(&self, key: Key) -> Result<bool, DataError> {
+        Ok(self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(key)))
+                    .projection_expression("#pk")
+                    .expression_attribute_names("#pk", keys::PK),
+            )
+            .await?
+            .is_some())
+    }
+
     /// Starts a session for `user`, ending `replacing` in the same transaction (rotation on
     /// sign-in, so a token known before sign-in is worthless after it).
-    #[tracing::instrument(skip_all, fields(user = %user), err)]
+    #[tracing::instrument(skip_all, fields(user = %user), err(level = "debug"))]
     pub async fn start_session(
         &self,
         user: &UserId,
@@ -260,7 +317,7 @@ impl Db {
     }
 
     /// Ends one session (sign out). Ending an unknown session is not an error.
-    #[tracing::instrument(skip_all, err)]
+    #[tracing::instrument(skip_all, err(level = "debug"))]
     pub async fn end_session(&self, hash: &SessionHash) -> Result<(), DataError> {
         send_recorded!(
             self,
@@ -274,7 +331,7 @@ impl Db {
     }
 
     /// Ends every session of a player ("sign out everywhere"): one Query on GSI1, then deletes.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn end_all_sessions(&self, user: &UserId) -> Result<usize, DataError> {
         let sessions = self
             .query_all(
@@ -312,21 +369,24 @@ impl Db {
         Ok(ended)
     }
 
-    /// Turns a guest into an account: the profile gains the username, and the username, the
-    /// email (if any) and the credentials are written in the same transaction, each only if
-    /// new. Ten players claiming one name at once: exactly one wins.
-    #[tracing::instrument(skip(self, password_hash), err)]
+    /// Turns a guest into an account: the profile gains the username (and stops expiring), and
+    /// the username, the email (if any) and the credentials are written in the same
+    /// transaction, each only if new. The session is rotated in it too: `session.0` starts,
+    /// `session.1` (the guest's) ends. Ten players claiming one name at once: exactly one wins.
+    #[tracing::instrument(skip(self, email, password_hash, session), err(level = "debug"))]
     pub async fn claim_account(
         &self,
         user: &UserId,
         username: &Username,
         email: Option<&Email>,
         password_hash: &str,
+        session: (&SessionHash, Option<&SessionHash>),
     ) -> Result<Profile, ClaimConflict> {
         let profile_update = Update::builder()
             .table_name(self.table_name())
             .set_key(Some(key_map(keys::user_profile(user))))
-            .update_expression("SET #username = :username")
+            .update_expression("SET #username = :username REMOVE #ttl")
+            .expression_attribute_names("#ttl", keys::TTL)
             .condition_expression("attribute_exists(#pk) AND attribute_not_exists(#username)")
             .expression_attribute_names("#pk", keys::PK)
             .expression_attribute_names("#username", "username")
@@ -357,6 +417,16 @@ impl Db {
             owner.insert("user_id".into(), AttributeValue::S(user.to_string()));
             actions.push(self.put_new(owner)?);
         }
+        let (new_session, old_session) = session;
+        actions.push(
+            self.put_new(
+                serde_dynamo::to_item(session_item(user, new_session, epoch_millis()))
+                    .map_err(DataError::from)?,
+            )?,
+        );
+        if let Some(old) = old_session {
+            actions.push(self.delete_action(keys::session(old))?);
+        }
         match self.transact(actions).await {
             Ok(()) => {}
             Err(DataError::Conflict(conflict)) => {
@@ -376,7 +446,7 @@ impl Db {
     }
 
     /// Sign-in by username: the username's owner item, then the owner's credentials.
-    #[tracing::instrument(skip(self), err)]
+    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn credentials_by_username(
         &self,
         username: &Username,
@@ -389,6 +459,14 @@ impl Db {
             )
             .await?
         else {
+            // The same second read a known name costs, of a key nobody has, so an unknown name
+            // takes as long to answer as a known one.
+            self.get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::user_credentials(&UserId::nobody())))),
+            )
+            .await?;
             return Ok(None);
         };
         let Some(user) = owner
@@ -414,7 +492,8 @@ impl Db {
     }
 
     /// Sign-in by email: one Query on GSI1, where credentials carry `EMAIL#<address>`.
-    #[tracing::instrument(skip(self), err)]
+    /// (Addresses stay out of the logs.)
+    #[tracing::instrument(skip_all, err(level = "debug"))]
     pub async fn credentials_by_email(
         &self,
         email: &Email,
@@ -444,7 +523,8 @@ impl Db {
 
     /// Counts one attempt against `key` in the current fixed window of `window_secs`; `false`
     /// once `max` attempts were made in it. One conditional UpdateItem, shared by every instance.
-    #[tracing::instrument(skip(self), err)]
+    /// (Keys can hold a login or an address, so they stay out of the logs.)
+    #[tracing::instrument(skip(self, key), err(level = "debug"))]
     pub async fn hit_rate_limit(
         &self,
         key: &str,

@@ -89,6 +89,10 @@ pub struct Match {
     /// instance sees this first; the writes are only-if-higher, so doing them twice is safe).
     #[serde(default)]
     pub boards_pending: bool,
+    /// The draw's seed: `draw_things(catalog, rounds, seed)` gives these rounds' things. Kept
+    /// secret until the match is over (see [`Match::visible_at`]).
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 /// A player's durable record of one finished match (`USER#<id>` / `MATCH#<ulid>`).
@@ -232,6 +236,9 @@ impl Match {
     /// whether unresolved things fly are removed.
     pub fn visible_at(&self, now_ms: i64) -> Match {
         let mut shown = self.clone();
+        if !self.is_finished() {
+            shown.seed = None;
+        }
         for round in &mut shown.rounds {
             if round.reveal_ms > now_ms {
                 round.thing = None;
@@ -316,6 +323,7 @@ mod tests {
                 .collect(),
             players: vec![],
             boards_pending: false,
+            seed: None,
         }
     }
 

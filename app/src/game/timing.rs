@@ -18,8 +18,11 @@
 pub const GRACE_MS: u32 = 400;
 /// Reactions faster than this are refused.
 pub const HUMAN_FLOOR_MS: u32 = 80;
-/// The most network delay the server believes a browser's reaction figure hides.
-pub const MAX_LATENCY_MS: u32 = 1000;
+/// The most network delay the server believes a browser's reaction figure hides: the push of
+/// the reveal to the phone and the tap's trip back, together. A phone round trip is typically
+/// 50–150 ms; a player on a slower link loses what is over this. (It was 1 s: a cheater could
+/// wait most of a second, decide, and still claim an 80 ms reaction.)
+pub const MAX_LATENCY_MS: u32 = 300;
 
 /// Why a tap did not count, in words for the player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -40,10 +43,13 @@ pub fn check_tap(
     received_ms: i64,
     client_reaction_ms: u32,
 ) -> Result<u32, TapRejected> {
-    if received_ms < reveal_ms {
+    // A forged reveal time far from now must not overflow the subtraction.
+    let Some(elapsed) = received_ms.checked_sub(reveal_ms) else {
+        return Err(TapRejected::TooLate);
+    };
+    if elapsed < 0 {
         return Err(TapRejected::TooEarly);
     }
-    let elapsed = received_ms - reveal_ms;
     if elapsed > i64::from(window_ms) + i64::from(GRACE_MS) {
         return Err(TapRejected::TooLate);
     }
@@ -105,12 +111,39 @@ mod tests {
 
     #[test]
     fn the_browsers_figure_is_believed_only_within_the_latency_budget() {
-        // Claims 100 ms, but the tap arrived 2.5 s after the reveal: at best 1.5 s counts.
+        // Claims 100 ms, but the tap arrived 2.5 s after the reveal: only so much lag is believed.
         assert_eq!(
             check_tap(REVEAL, WINDOW, REVEAL + 2500, 100),
             Ok(2500 - MAX_LATENCY_MS)
         );
         // Claims more than the server saw (a clock hiccup): the server's figure caps it.
         assert_eq!(check_tap(REVEAL, WINDOW, REVEAL + 700, 900), Ok(700));
+    }
+
+    #[test]
+    fn a_late_tap_cannot_claim_a_fast_reaction() {
+        // Arrived 1,080 ms after the reveal and claims 80 ms: at best 780 ms counts.
+        assert_eq!(
+            check_tap(REVEAL, WINDOW, REVEAL + 1080, 80),
+            Ok(1080 - MAX_LATENCY_MS)
+        );
+        const { assert!(MAX_LATENCY_MS <= 300) };
+    }
+
+    #[test]
+    fn extreme_reveal_times_are_refused_without_overflow() {
+        let now = 1_800_000_000_000;
+        assert_eq!(
+            check_tap(i64::MIN, WINDOW, now, 300),
+            Err(TapRejected::TooLate)
+        );
+        assert_eq!(
+            check_tap(i64::MAX, WINDOW, now, 300),
+            Err(TapRejected::TooEarly)
+        );
+        assert_eq!(
+            check_tap(i64::MIN, WINDOW, i64::MAX, 300),
+            Err(TapRejected::TooLate)
+        );
     }
 }

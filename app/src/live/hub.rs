@@ -14,9 +14,9 @@ use futures::Stream;
 use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
 
 use super::RoomFeed;
-use crate::data::{epoch_millis, DataError, Db};
+use crate::data::{epoch_millis, stream_window, DataError, Db, STREAM_WINDOW_SECS};
 use crate::error::AppError;
-use crate::http::AppState;
+use crate::http::{AppState, ClientAddress};
 use crate::rooms::{Lobby, RoomCode};
 
 /// How often a watcher asks the table whether its room changed. Changes made through another
@@ -25,6 +25,75 @@ pub const DEFAULT_POLL: Duration = Duration::from_millis(400);
 
 /// Open streams one instance serves at most; more get 503 and the browser retries.
 pub const MAX_STREAMS: usize = 4096;
+
+/// Open streams one client address may hold across every instance (a party on one wifi shares
+/// an address: a dozen phones, each with a room page open and reconnecting now and then).
+pub const STREAMS_PER_CLIENT: u32 = 64;
+
+/// One open stream's place in its client's count across instances (see
+/// `data/streams.rs`): renewed in each next window while the stream lives, released when it
+/// is dropped.
+pub struct StreamLease {
+    renewal: tokio::task::JoinHandle<()>,
+    db: Db,
+    client: String,
+    first: i64,
+    last: Arc<std::sync::atomic::AtomicI64>,
+}
+
+impl StreamLease {
+    /// Counts a new stream for `client`; `None` when the client is at its cap.
+    pub async fn acquire(db: &Db, client: String, max: u32) -> Result<Option<Self>, DataError> {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        let Some(last) = db.count_stream(&client, max).await? else {
+            return Ok(None);
+        };
+        let first = stream_window(crate::data::epoch_seconds());
+        let last = Arc::new(AtomicI64::new(last));
+        let renewal = {
+            let (db, client, last) = (db.clone(), client.clone(), Arc::clone(&last));
+            tokio::spawn(async move {
+                loop {
+                    // At the middle of the last window counted in, count the next one.
+                    let counted = last.load(Ordering::Acquire);
+                    let at = counted * STREAM_WINDOW_SECS + STREAM_WINDOW_SECS / 2;
+                    let wait = (at * 1000 - epoch_millis()).max(0) as u64;
+                    tokio::time::sleep(Duration::from_millis(wait)).await;
+                    match db.renew_stream(&client, counted + 1).await {
+                        Ok(()) => last.store(counted + 1, Ordering::Release),
+                        Err(err) => {
+                            tracing::debug!(error = ?err, "stream renewal failed; retrying");
+                            tokio::time::sleep(Duration::from_secs(1)).await;
+                        }
+                    }
+                }
+            })
+        };
+        Ok(Some(Self {
+            renewal,
+            db: db.clone(),
+            client,
+            first,
+            last,
+        }))
+    }
+}
+
+impl Drop for StreamLease {
+    fn drop(&mut self) {
+        self.renewal.abort();
+        let (db, client) = (self.db.clone(), std::mem::take(&mut self.client));
+        let last = self.last.load(std::sync::atomic::Ordering::Acquire);
+        let from = self.first.max(stream_window(crate::data::epoch_seconds()));
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(err) = db.release_stream(&client, from, last).await {
+                    tracing::debug!(error = ?err, "stream release failed; it lapses by itself");
+                }
+            });
+        }
+    }
+}
 
 /// The next moment the room changes by the clock alone: a reveal, or a round falling due.
 fn next_event(lobby: &Lobby, now: i64) -> Option<i64> {
@@ -205,18 +274,21 @@ impl RoomHub {
 fn feed_stream(
     receiver: watch::Receiver<Option<RoomFeed>>,
     permit: OwnedSemaphorePermit,
+    lease: StreamLease,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     struct State {
         receiver: watch::Receiver<Option<RoomFeed>>,
         ended: bool,
         first: bool,
         _permit: OwnedSemaphorePermit,
+        _lease: StreamLease,
     }
     let state = State {
         receiver,
         ended: false,
         first: true,
         _permit: permit,
+        _lease: lease,
     };
     futures::stream::unfold(state, |mut state| async move {
         if state.ended {
@@ -248,9 +320,14 @@ fn feed_stream(
 }
 
 /// `GET /r/<CODE>/events`: the room's Server-Sent Events. 400 for a malformed code, 404 for an
-/// unknown or ended room (the browser stops trying), 503 when this instance is at its stream
-/// limit (the browser tries again).
-pub async fn room_events(State(state): State<AppState>, Path(code): Path<String>) -> Response {
+/// unknown or ended room (the browser stops trying), 429 when the client holds its cap of
+/// streams across every instance, 503 when this instance is at its own limit (the browser
+/// tries again for both).
+pub async fn room_events(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientAddress>>,
+    Path(code): Path<String>,
+) -> Response {
     let code = match RoomCode::parse(&code) {
         Ok(code) => code,
         Err(err) => return AppError::from(err).into_response(),
@@ -270,8 +347,22 @@ pub async fn room_events(State(state): State<AppState>, Path(code): Path<String>
         )
             .into_response();
     };
+    let client = client.map_or_else(|| "unknown".to_owned(), |c| c.0 .0.to_string());
+    let lease =
+        match StreamLease::acquire(&state.db, client, state.security.streams_per_client).await {
+            Ok(Some(lease)) => lease,
+            Ok(None) => {
+                tracing::debug!("a client is at its cap of live streams");
+                return (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "Too many live streams from your address; retrying.",
+                )
+                    .into_response();
+            }
+            Err(err) => return AppError::from(err).into_response(),
+        };
     let receiver = state.hub.subscribe(&code);
-    Sse::new(feed_stream(receiver, permit))
+    Sse::new(feed_stream(receiver, permit, lease))
         .keep_alive(KeepAlive::default())
         .into_response()
 }

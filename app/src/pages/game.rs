@@ -323,10 +323,15 @@ fn Podium(game: Match) -> impl IntoView {
             }
         })
         .collect_view();
+    // Shown only now: the seed that drew this match's things (nobody knew it before).
+    let seed = game.seed.map(|seed| {
+        view! { <p class="muted" data-testid="match-seed">"Draw seed " <code>{seed.to_string()}</code></p> }
+    });
     view! {
         <div class="podium-wrap" data-testid="podium">
             <h2>"Match over"</h2>
             <ol class="podium">{places}</ol>
+            {seed}
         </div>
     }
 }
@@ -340,7 +345,7 @@ pub fn StartForm(code: String, again: bool) -> impl IntoView {
             <button type="submit" class="big">{if again { "Play again" } else { "Start the match" }}</button>
             <details>
                 <summary>"Fixed order"</summary>
-                <label>"Seed (a whole number; the same seed shows the same things)"
+                <label>"Seed (a whole number, mixed with the server's own secret: nobody knows the things before they show)"
                     <input name="seed" inputmode="numeric" pattern="[0-9]*" maxlength="19" />
                 </label>
             </details>

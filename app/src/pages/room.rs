@@ -21,7 +21,7 @@ use crate::live::{events_path, RoomFeed};
 use crate::lobby::{room_lobby, ChangeSettings, JoinRoom, KickPlayer, LeaveRoom, LobbyPage};
 use crate::play::StartMatch;
 use crate::players::UserId;
-use crate::rooms::{Lobby, RoomState};
+use crate::rooms::{Lobby, RoomCode, RoomState};
 
 /// Server functions whose plain-form failures this page shows.
 const FORM_PATHS: &[&str] = &[
@@ -43,8 +43,14 @@ pub fn RoomPage() -> impl IntoView {
             .to_ascii_uppercase()
     };
     let lobby = Resource::<_, Base64Json>::new_with_options(code, room_lobby, false);
+    // The title names the room only when the link holds a well-formed code: nothing from the
+    // address bar reaches the page unparsed.
+    let title = move || match RoomCode::parse(&code()) {
+        Ok(code) => format!("Room {code}"),
+        Err(_) => "No such room".to_owned(),
+    };
     view! {
-        <Title text=move || format!("Room {}", code()) />
+        <Title text=title />
         <Suspense fallback=|| view! { <p class="muted">"Opening the room…"</p> }>
             {move || Suspend::new(async move {
                 match lobby.await {

@@ -81,13 +81,43 @@ async fn only_the_host_starts_and_the_seed_fixes_the_things() {
         Err(GameConflict::NotHost)
     ));
     let started = t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
-    let drawn = game::draw_things(&super::seed_things(), 5, SEED);
-    let shown: Vec<_> = started
-        .rounds
-        .iter()
-        .map(|r| r.thing.as_ref().unwrap().id.clone())
-        .collect();
-    assert_eq!(shown, drawn, "the seed fixes the order");
+    let things_of = |m: &Match| -> Vec<_> {
+        m.rounds
+            .iter()
+            .map(|r| r.thing.as_ref().unwrap().id.clone())
+            .collect()
+    };
+    let shown = things_of(&started);
+    assert_ne!(
+        shown,
+        game::draw_things(&super::seed_things(), 5, SEED),
+        "the host's seed alone does not tell the things"
+    );
+    let seed = started.seed.expect("the match keeps its seed");
+    assert_ne!(seed, SEED);
+    assert_eq!(
+        shown,
+        game::draw_things(&super::seed_things(), 5, seed),
+        "the kept seed gives the draw, so it can be checked afterwards"
+    );
+    let stored = t.db.lobby(&code).await.unwrap().unwrap();
+    assert_eq!(game(&stored).seed, Some(seed));
+    assert_eq!(
+        stored
+            .visible_at(app::data::epoch_millis())
+            .game
+            .unwrap()
+            .seed,
+        None,
+        "nobody sees the seed while the match runs"
+    );
+    // The same chosen number in another room draws other things.
+    let (other_code, other_host) = super::room(&t, "GMSTB", settings(5)).await;
+    let other =
+        t.db.start_match(&other_code, &other_host, Some(SEED))
+            .await
+            .unwrap();
+    assert_ne!(things_of(&other), shown);
     assert_eq!(started.players.len(), 2);
     assert!(started
         .rounds
@@ -417,6 +447,14 @@ async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board(
     );
     let finished = game(&done);
     assert!(finished.is_finished() && finished.boards_pending);
+    assert!(
+        done.visible_at(app::data::epoch_millis())
+            .game
+            .unwrap()
+            .seed
+            .is_some(),
+        "once the match is over, its seed is shown"
+    );
 
     let mine = t.db.my_matches(&host, 10, None).await.unwrap();
     assert_eq!(mine.items.len(), 1);

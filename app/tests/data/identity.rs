@@ -2,8 +2,9 @@
 //! usernames and emails, sign-in lookups, and the sign-in rate limit.
 
 use app::auth::{SessionHash, SessionToken};
-use app::data::{epoch_seconds, ClaimConflict, SESSION_LIFETIME_SECS};
+use app::data::{epoch_seconds, ClaimConflict, GUEST_GRACE_SECS, SESSION_LIFETIME_SECS};
 use app::players::{Avatar, DisplayName, Email, UserId, Username};
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{set_ttl, test_table, TestTable};
 
@@ -68,7 +69,8 @@ async fn a_session_used_late_in_its_life_is_extended() {
     t.calls.reset();
     let session = t.db.session(&hash).await.unwrap().unwrap();
     assert!(session.expires_at > soon + 3600);
-    assert_eq!(t.calls.ops(), ["GetItem", "UpdateItem"]);
+    // The session, and the guest's profile with it.
+    assert_eq!(t.calls.ops(), ["GetItem", "UpdateItem", "UpdateItem"]);
 
     t.calls.reset();
     let again = t.db.session(&hash).await.unwrap().unwrap();
@@ -119,9 +121,15 @@ async fn claiming_an_account_makes_the_player_findable_by_username_and_email() {
     let username = Username::parse("asha").unwrap();
     let email = Email::parse("Asha@Example.com").unwrap();
     let profile =
-        t.db.claim_account(&user, &username, Some(&email), "$argon2id$stored")
-            .await
-            .unwrap();
+        t.db.claim_account(
+            &user,
+            &username,
+            Some(&email),
+            "$argon2id$stored",
+            (&session_hash(), None),
+        )
+        .await
+        .unwrap();
     assert_eq!(profile.username, Some(username.clone()));
     assert!(!profile.is_guest());
 
@@ -149,13 +157,25 @@ async fn taken_names_and_emails_are_refused_and_write_nothing() {
     let (asha, _) = guest(&t, "Asha").await;
     let (ravi, _) = guest(&t, "Ravi").await;
     let email = Email::parse("shared@example.com").unwrap();
-    t.db.claim_account(&asha, &Username::parse("asha").unwrap(), Some(&email), "h1")
-        .await
-        .unwrap();
+    t.db.claim_account(
+        &asha,
+        &Username::parse("asha").unwrap(),
+        Some(&email),
+        "h1",
+        (&session_hash(), None),
+    )
+    .await
+    .unwrap();
 
     let taken =
-        t.db.claim_account(&ravi, &Username::parse("asha").unwrap(), None, "h2")
-            .await;
+        t.db.claim_account(
+            &ravi,
+            &Username::parse("asha").unwrap(),
+            None,
+            "h2",
+            (&session_hash(), None),
+        )
+        .await;
     assert!(
         matches!(taken, Err(ClaimConflict::UsernameTaken)),
         "{taken:?}"
@@ -163,8 +183,14 @@ async fn taken_names_and_emails_are_refused_and_write_nothing() {
 
     let ravi_name = Username::parse("ravi").unwrap();
     let email_taken =
-        t.db.claim_account(&ravi, &ravi_name, Some(&email), "h2")
-            .await;
+        t.db.claim_account(
+            &ravi,
+            &ravi_name,
+            Some(&email),
+            "h2",
+            (&session_hash(), None),
+        )
+        .await;
     assert!(
         matches!(email_taken, Err(ClaimConflict::EmailTaken)),
         "{email_taken:?}"
@@ -177,16 +203,28 @@ async fn taken_names_and_emails_are_refused_and_write_nothing() {
     assert!(t.db.profile(&ravi).await.unwrap().unwrap().is_guest());
 
     let again =
-        t.db.claim_account(&asha, &Username::parse("asha2").unwrap(), None, "h3")
-            .await;
+        t.db.claim_account(
+            &asha,
+            &Username::parse("asha2").unwrap(),
+            None,
+            "h3",
+            (&session_hash(), None),
+        )
+        .await;
     assert!(
         matches!(again, Err(ClaimConflict::AlreadyClaimed)),
         "{again:?}"
     );
     let ghost = UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
     let missing =
-        t.db.claim_account(&ghost, &Username::parse("ghost").unwrap(), None, "h4")
-            .await;
+        t.db.claim_account(
+            &ghost,
+            &Username::parse("ghost").unwrap(),
+            None,
+            "h4",
+            (&session_hash(), None),
+        )
+        .await;
     assert!(
         matches!(missing, Err(ClaimConflict::NoSuchPlayer)),
         "{missing:?}"
@@ -205,7 +243,10 @@ async fn ten_concurrent_claims_of_one_username_have_one_winner() {
     for player in players {
         let db = t.db.clone();
         let username = username.clone();
-        claims.spawn(async move { db.claim_account(&player, &username, None, "h").await });
+        claims.spawn(async move {
+            db.claim_account(&player, &username, None, "h", (&session_hash(), None))
+                .await
+        });
     }
     let results = claims.join_all().await;
     let winners = results.iter().filter(|r| r.is_ok()).count();
@@ -235,4 +276,119 @@ async fn the_rate_limit_allows_max_attempts_per_window_and_key() {
         t.db.hit_rate_limit("signin#ravi", 60, 3).await.unwrap(),
         "keys are separate"
     );
+}
+
+/// The profile item's `ttl`, read behind the data layer's back.
+async fn profile_ttl(t: &TestTable, user: &UserId) -> Option<i64> {
+    let item = t
+        .engine
+        .client
+        .get_item()
+        .table_name(t.db.table_name())
+        .key("PK", AttributeValue::S(format!("USER#{user}")))
+        .key("SK", AttributeValue::S("PROFILE".into()))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .expect("the profile item");
+    item.get("ttl").map(|v| v.as_n().unwrap().parse().unwrap())
+}
+
+#[tokio::test]
+async fn a_guest_profile_expires_after_its_sessions_and_a_claimed_one_never() {
+    let t = test_table().await;
+    let (user, old) = guest(&t, "Tara").await;
+    let expires = profile_ttl(&t, &user)
+        .await
+        .expect("a guest profile expires");
+    let lifetime = SESSION_LIFETIME_SECS + GUEST_GRACE_SECS;
+    assert!(
+        (expires - epoch_seconds() - lifetime).abs() < 60,
+        "{expires}"
+    );
+
+    // A session used in the second half of its life is extended, and the profile with it.
+    set_ttl(&t, &session_pk(&old), "SESSION", epoch_seconds() + 3600).await;
+    set_ttl(
+        &t,
+        &format!("USER#{user}"),
+        "PROFILE",
+        epoch_seconds() + 3600,
+    )
+    .await;
+    t.calls.reset();
+    assert!(t.db.session(&old).await.unwrap().is_some());
+    assert_eq!(t.calls.ops(), ["GetItem", "UpdateItem", "UpdateItem"]);
+    let extended = profile_ttl(&t, &user).await.unwrap();
+    assert!(extended > epoch_seconds() + lifetime - 60, "{extended}");
+
+    // Claimed: the profile stops expiring, and the guest's session is rotated in the claim.
+    let new = session_hash();
+    t.db.claim_account(
+        &user,
+        &Username::parse("tara").unwrap(),
+        None,
+        "h",
+        (&new, Some(&old)),
+    )
+    .await
+    .unwrap();
+    assert_eq!(profile_ttl(&t, &user).await, None);
+    assert_eq!(
+        t.db.session(&old).await.unwrap(),
+        None,
+        "the guest token is dead"
+    );
+    assert_eq!(t.db.session(&new).await.unwrap().unwrap().user_id, user);
+
+    // A guest whose profile has lapsed is nobody.
+    let (gone, _) = guest(&t, "Gone").await;
+    set_ttl(&t, &format!("USER#{gone}"), "PROFILE", epoch_seconds() - 1).await;
+    assert_eq!(t.db.profile(&gone).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn taken_usernames_and_emails_are_one_read_each() {
+    let t = test_table().await;
+    let (user, _) = guest(&t, "Asha").await;
+    let username = Username::parse("asha").unwrap();
+    let email = Email::parse("asha@example.com").unwrap();
+    t.calls.reset();
+    assert!(!t.db.username_taken(&username).await.unwrap());
+    assert!(!t.db.email_taken(&email).await.unwrap());
+    assert_eq!(t.calls.ops(), ["GetItem", "GetItem"]);
+    t.db.claim_account(&user, &username, Some(&email), "h", (&session_hash(), None))
+        .await
+        .unwrap();
+    assert!(t.db.username_taken(&username).await.unwrap());
+    assert!(t.db.email_taken(&email).await.unwrap());
+}
+
+#[tokio::test]
+async fn known_and_unknown_usernames_cost_the_same_reads() {
+    let t = test_table().await;
+    let (user, _) = guest(&t, "Asha").await;
+    let username = Username::parse("asha").unwrap();
+    t.db.claim_account(&user, &username, None, "h", (&session_hash(), None))
+        .await
+        .unwrap();
+    t.calls.reset();
+    assert!(t
+        .db
+        .credentials_by_username(&username)
+        .await
+        .unwrap()
+        .is_some());
+    let known = t.calls.ops();
+    t.calls.reset();
+    let nobody = Username::parse("nobody").unwrap();
+    assert!(t
+        .db
+        .credentials_by_username(&nobody)
+        .await
+        .unwrap()
+        .is_none());
+    assert_eq!(t.calls.ops(), known, "the same calls, so the same time");
+    assert_eq!(known, ["GetItem", "GetItem"]);
 }

@@ -9,6 +9,7 @@ mod game;
 mod identity;
 mod live;
 mod rooms;
+mod streams;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

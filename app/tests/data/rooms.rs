@@ -213,10 +213,18 @@ async fn only_the_host_kicks_and_changes_settings() {
     let again =
         t.db.join_room(&code, &ravi, &name("Ravi"), Avatar::Owl)
             .await;
+    assert!(
+        matches!(again, Err(RoomConflict::Removed)),
+        "a removed player stays out: {again:?}"
+    );
+    let newcomer = player(&t, "Ravi").await;
+    let other =
+        t.db.join_room(&code, &newcomer, &name("Ravi"), Avatar::Owl)
+            .await;
     assert_eq!(
-        again.unwrap(),
+        other.unwrap(),
         Joined::Joined,
-        "a kicked player's nickname is free again"
+        "the removed player's nickname is free for someone else"
     );
 
     let too_small = RoomSettings {
@@ -281,4 +289,53 @@ async fn open_rooms_lists_public_lobbies_with_seats_newest_first() {
             .collect::<Vec<_>>(),
         [newer]
     );
+}
+
+#[tokio::test]
+async fn a_removed_player_cannot_rejoin_even_when_the_host_hands_over() {
+    let t = test_table().await;
+    let (code, host) = room(&t, "BANNR", RoomSettings::default()).await;
+    let asha = player(&t, "Asha").await;
+    let ravi = player(&t, "Ravi").await;
+    for (id, nick) in [(&asha, "Asha"), (&ravi, "Ravi")] {
+        t.db.join_room(&code, id, &name(nick), Avatar::Owl)
+            .await
+            .unwrap();
+    }
+    t.db.kick(&code, &host, &ravi).await.unwrap();
+    // The host leaves; Asha hosts now. Ravi is still out, under any name.
+    t.db.leave_room(&code, &host).await.unwrap();
+    for nick in ["Ravi", "Someone Else"] {
+        let again = t.db.join_room(&code, &ravi, &name(nick), Avatar::Owl).await;
+        assert!(matches!(again, Err(RoomConflict::Removed)), "{again:?}");
+    }
+    assert!(t
+        .db
+        .lobby(&code)
+        .await
+        .unwrap()
+        .unwrap()
+        .player(&ravi)
+        .is_none());
+}
+
+#[tokio::test]
+async fn look_alike_nicknames_are_one_nickname_in_a_room() {
+    let t = test_table().await;
+    let (code, _) = room(&t, "K7QXS", RoomSettings::default()).await;
+    let asha = player(&t, "Asha").await;
+    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Owl)
+        .await
+        .unwrap();
+    // A Cyrillic А, and full-width letters: they look like "Asha" in a lobby.
+    for look_alike in ["\u{0410}sha", "Ａｓｈａ", "ASHA"] {
+        let impostor = player(&t, "Impostor").await;
+        let refused =
+            t.db.join_room(&code, &impostor, &name(look_alike), Avatar::Owl)
+                .await;
+        assert!(
+            matches!(refused, Err(RoomConflict::NicknameTaken)),
+            "{look_alike:?}: {refused:?}"
+        );
+    }
 }

@@ -5,7 +5,7 @@
 
 use app::data::Db;
 use app::engine::{Engine, EngineConfig};
-use app::http::{router, AppState};
+use app::http::{router, AppState, SecurityConfig};
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
@@ -23,6 +23,16 @@ pub async fn app_with_catalog() -> (Router, Engine) {
 }
 
 async fn app_on(catalog: bool) -> (Router, Engine) {
+    let (mut apps, engine) = instances(catalog, 1, SecurityConfig::default()).await;
+    (apps.remove(0), engine)
+}
+
+/// `count` instances (each its own state and live hub) on one table, with these settings.
+pub async fn instances(
+    catalog: bool,
+    count: usize,
+    security: SecurityConfig,
+) -> (Vec<Router>, Engine) {
     let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
         .await
         .unwrap();
@@ -32,14 +42,113 @@ async fn app_on(catalog: bool) -> (Router, Engine) {
         let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
         db.seed_catalog(&things).await.unwrap();
     }
-    let state = AppState::new(
-        LeptosOptions::builder().output_name("udd").build(),
-        db,
-        "embedded",
-    );
-    (router(state), engine)
+    let apps = (0..count)
+        .map(|_| {
+            router(
+                AppState::new(
+                    LeptosOptions::builder().output_name("udd").build(),
+                    db.clone(),
+                    "embedded",
+                )
+                .with_security(security.clone()),
+            )
+        })
+        .collect();
+    (apps, engine)
 }
 
+/// A request under construction: a form post as a browser's plain form or the hydrated app
+/// sends it ([`form`]), or a GET ([`get_page`]); add headers or the client's address, then
+/// [`send`] it.
+pub struct Call {
+    request: axum::http::request::Builder,
+    body: String,
+}
+
+impl Call {
+    /// Sets a header (replacing one the request already has, such as `Accept`).
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        if let Some(headers) = self.request.headers_mut() {
+            headers.remove(name);
+        }
+        Self {
+            request: self.request.header(name, value),
+            ..self
+        }
+    }
+
+    /// From this client address, as the server would see a connection from it.
+    pub fn from(self, address: &str) -> Self {
+        let peer = std::net::SocketAddr::new(address.parse().unwrap(), 40_000);
+        Self {
+            request: self.request.extension(axum::extract::ConnectInfo(peer)),
+            ..self
+        }
+    }
+}
+
+pub fn form(path: &str, body: &str, cookie: Option<&str>) -> Call {
+    let mut request = Request::post(path)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::ACCEPT, "application/json");
+    if let Some(cookie) = cookie {
+        request = request.header(header::COOKIE, cookie);
+    }
+    Call {
+        request,
+        body: body.to_owned(),
+    }
+}
+
+pub fn get_page(path: &str) -> Call {
+    Call {
+        request: Request::get(path),
+        body: String::new(),
+    }
+}
+
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub body: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or(serde_json::Value::Null)
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The `name=value` of the session cookie this answer sets, if any.
+    pub fn cookie(&self) -> Option<String> {
+        self.headers
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|v| v.starts_with("udd_session=") || v.starts_with("__Host-udd_session="))
+            .map(cookie_pair)
+    }
+}
+
+/// Sends the request and reads the whole answer.
+pub async fn send(app: &Router, call: Call) -> Answer {
+    let response = app
+        .clone()
+        .oneshot(call.request.body(Body::from(call.body)).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Answer {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
 pub struct Reply {
     pub status: StatusCode,
     pub cookie: Option<String>,

@@ -1,0 +1,926 @@
+//! Regression tests for the security review: each finding, attacked as it was found, through
+//! the router in-process (the browser cases are also in end2end/tests/refuse_attacks.spec.ts).
+
+mod support;
+
+use std::time::Duration;
+
+use app::http::SecurityConfig;
+use axum::http::StatusCode;
+use axum::Router;
+use support::{form, get_page, instances, send, Answer};
+
+const HOST: &str = "127.0.0.1:3000";
+const OWN_ORIGIN: &str = "http://127.0.0.1:3000";
+
+/// Tests that count argon2 runs hold this, so no other test's hashing is counted in theirs.
+static ARGON2: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+async fn one_instance() -> (Router, app::engine::Engine) {
+    let (mut apps, engine) = instances(false, 1, SecurityConfig::default()).await;
+    (apps.remove(0), engine)
+}
+
+/// A new guest (from `address`): the session cookie pair and the profile.
+async fn guest(app: &Router, name: &str, address: &str) -> (String, serde_json::Value) {
+    let answer = send(
+        app,
+        form("/api/guest", &format!("name={name}"), None).from(address),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    (answer.cookie().expect("a session cookie"), answer.json())
+}
+
+async fn me(app: &Router, cookie: &str) -> serde_json::Value {
+    send(app, form("/api/me", "", Some(cookie))).await.json()
+}
+
+/// A claimed account `username` / "correct horse battery"; its cookie.
+async fn account(app: &Router, username: &str, address: &str) -> String {
+    let (cookie, _) = guest(app, username, address).await;
+    let claimed = send(
+        app,
+        form(
+            "/api/claim",
+            &format!("username={username}&password=correct+horse+battery"),
+            Some(&cookie),
+        )
+        .from(address),
+    )
+    .await;
+    assert_eq!(claimed.status, StatusCode::OK, "{}", claimed.body);
+    claimed.cookie().expect("claiming rotates the session")
+}
+
+async fn sign_in(app: &Router, login: &str, password: &str, address: &str) -> Answer {
+    send(
+        app,
+        form(
+            "/api/sign-in",
+            &format!("login={login}&password={}", password.replace(' ', "+")),
+            None,
+        )
+        .from(address),
+    )
+    .await
+}
+
+// 1. Reflected XSS through the room page's title.
+
+#[tokio::test]
+async fn a_malformed_room_link_puts_nothing_of_itself_in_the_page() {
+    let (app, _engine) = one_instance().await;
+    let payload = "%3C%2Ftitle%3E%3Cimg%20src%3Dx%20onerror%3D%26%23X61%3B%26%23X6C%3B%3E";
+    let answer = send(&app, get_page(&format!("/r/{payload}"))).await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    let body = answer.body.to_lowercase();
+    assert!(!body.contains("<img"), "{}", answer.body);
+    assert!(!body.contains("onerror"), "{}", answer.body);
+    assert!(
+        answer.body.contains("<title>No such room · Udd</title>"),
+        "{}",
+        answer.body
+    );
+    let good = send(&app, get_page("/r/k7qx2")).await;
+    assert!(
+        good.body.contains("<title>Room K7QX2 · Udd</title>"),
+        "{}",
+        good.body
+    );
+}
+
+// 2. Cross-origin requests.
+
+#[tokio::test]
+async fn state_changing_requests_from_another_origin_are_refused_and_change_nothing() {
+    let (app, _engine) = one_instance().await;
+    let (victim, profile) = guest(&app, "Victim", "192.0.2.1").await;
+    let foreign =
+        |call: support::Call, origin: &str| call.header("host", HOST).header("origin", origin);
+
+    for origin in ["http://127.0.0.1:3001", "http://evil.example", "null"] {
+        let claim = send(
+            &app,
+            foreign(
+                form(
+                    "/api/claim",
+                    "username=mallory&password=attacker+password",
+                    Some(&victim),
+                ),
+                origin,
+            ),
+        )
+        .await;
+        assert_eq!(
+            claim.status,
+            StatusCode::FORBIDDEN,
+            "{origin}: {}",
+            claim.body
+        );
+        let out = send(
+            &app,
+            foreign(form("/api/sign-out", "", Some(&victim)), origin),
+        )
+        .await;
+        assert_eq!(out.status, StatusCode::FORBIDDEN);
+        let join = send(
+            &app,
+            foreign(
+                form("/api/rooms/join", "code=K7QX2&name=Puppet", None),
+                origin,
+            ),
+        )
+        .await;
+        assert_eq!(join.status, StatusCode::FORBIDDEN);
+        assert!(
+            join.cookie().is_none(),
+            "no guest is made for a foreign page"
+        );
+        let sign_in = send(
+            &app,
+            foreign(
+                form("/api/sign-in", "login=mallory&password=whatever1", None),
+                origin,
+            ),
+        )
+        .await;
+        assert_eq!(sign_in.status, StatusCode::FORBIDDEN);
+    }
+    // A browser that says the request is same-site (another port) is refused too.
+    let same_site = send(
+        &app,
+        form("/api/sign-out", "", Some(&victim)).header("sec-fetch-site", "same-site"),
+    )
+    .await;
+    assert_eq!(same_site.status, StatusCode::FORBIDDEN);
+
+    let now = me(&app, &victim).await;
+    assert_eq!(now["id"], profile["id"], "still signed in, still a guest");
+    assert!(now["username"].is_null());
+
+    // The game's own pages still work: our origin, or no browser headers at all.
+    let ours = send(
+        &app,
+        foreign(form("/api/sign-out", "", Some(&victim)), OWN_ORIGIN)
+            .header("sec-fetch-site", "same-origin"),
+    )
+    .await;
+    assert_eq!(ours.status, StatusCode::OK, "{}", ours.body);
+    assert!(me(&app, &victim).await.is_null());
+}
+
+#[tokio::test]
+async fn behind_a_proxy_the_public_origin_is_the_only_one_accepted() {
+    let security = SecurityConfig {
+        public_origin: Some(SecurityConfig::parse_origin("https://udd.example").unwrap()),
+        ..SecurityConfig::default()
+    };
+    let (apps, _engine) = instances(false, 1, security).await;
+    let app = &apps[0];
+    let post = |origin: &str| {
+        form("/api/guest", "name=Asha", None)
+            .header("host", "10.0.0.5:3000")
+            .header("origin", origin)
+    };
+    assert_eq!(
+        send(app, post("https://udd.example")).await.status,
+        StatusCode::OK
+    );
+    for other in [
+        "http://udd.example",
+        "https://10.0.0.5:3000",
+        "https://evil.udd.example",
+    ] {
+        assert_eq!(
+            send(app, post(other)).await.status,
+            StatusCode::FORBIDDEN,
+            "{other}"
+        );
+    }
+}
+
+// 3. Claims: cheap refusals before argon2, and a limit.
+
+#[tokio::test]
+async fn refused_claims_cost_no_hashing_and_claims_are_limited() {
+    let _argon2 = ARGON2.lock().await;
+    let (app, _engine) = one_instance().await;
+    let owner = account(&app, "claimed1", "192.0.2.2").await;
+    let claim = |cookie: &str, username: &str| {
+        form(
+            "/api/claim",
+            &format!("username={username}&password=correct+horse+battery"),
+            Some(cookie),
+        )
+        .from("192.0.2.3")
+    };
+    let before = app::auth::argon2_runs();
+    let again = send(&app, claim(&owner, "another1")).await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    let (guest_cookie, _) = guest(&app, "Late", "192.0.2.3").await;
+    let taken = send(&app, claim(&guest_cookie, "claimed1")).await;
+    assert_eq!(taken.status, StatusCode::CONFLICT, "{}", taken.body);
+    assert!(taken.body.contains("taken"), "{}", taken.body);
+    assert_eq!(app::auth::argon2_runs(), before, "no argon2 for a refusal");
+
+    // Five claims an hour per player, then 429 (still before any hashing).
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(send(&app, claim(&guest_cookie, "claimed1")).await.status);
+    }
+    assert_eq!(statuses[..4], [StatusCode::CONFLICT; 4]);
+    assert_eq!(statuses[4], StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(app::auth::argon2_runs(), before);
+}
+
+// 4. Sign-in limits that cannot lock the owner out.
+
+#[tokio::test]
+async fn wrong_passwords_elsewhere_do_not_lock_the_owner_out() {
+    let _argon2 = ARGON2.lock().await;
+    let (app, _engine) = one_instance().await;
+    account(&app, "owner1", "192.0.2.10").await;
+
+    // One address guessing: it locks itself out, not the owner.
+    for _ in 0..10 {
+        let wrong = sign_in(&app, "owner1", "wrong password", "198.51.100.1").await;
+        assert_eq!(wrong.status, StatusCode::BAD_REQUEST, "{}", wrong.body);
+    }
+    let locked = sign_in(&app, "owner1", "correct horse battery", "198.51.100.1").await;
+    assert_eq!(locked.status, StatusCode::TOO_MANY_REQUESTS);
+    let owner = sign_in(&app, "owner1", "correct horse battery", "192.0.2.11").await;
+    assert_eq!(owner.status, StatusCode::OK, "{}", owner.body);
+    let device = owner
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("udd_device="))
+        .map(support::cookie_pair)
+        .expect("a device cookie");
+
+    // Many addresses guessing: the login's shared allowance runs out for new devices...
+    for attacker in 2..=5 {
+        for _ in 0..10 {
+            sign_in(
+                &app,
+                "owner1",
+                "wrong password",
+                &format!("198.51.100.{attacker}"),
+            )
+            .await;
+        }
+    }
+    for _ in 0..9 {
+        sign_in(&app, "owner1", "wrong password", "198.51.100.6").await;
+    }
+    let new_device = sign_in(&app, "owner1", "correct horse battery", "203.0.113.50").await;
+    assert_eq!(new_device.status, StatusCode::TOO_MANY_REQUESTS);
+    // ...but the owner's own device signs in.
+    let trusted = send(
+        &app,
+        form(
+            "/api/sign-in",
+            "login=owner1&password=correct+horse+battery",
+            Some(&device),
+        )
+        .from("203.0.113.51"),
+    )
+    .await;
+    assert_eq!(trusted.status, StatusCode::OK, "{}", trusted.body);
+    // A device cookie does not carry over to another account, nor survive tampering.
+    let forged = device.replace("udd_device=", "udd_device=A");
+    let tampered = send(
+        &app,
+        form(
+            "/api/sign-in",
+            "login=owner1&password=correct+horse+battery",
+            Some(&forged),
+        )
+        .from("203.0.113.52"),
+    )
+    .await;
+    assert_eq!(tampered.status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn an_address_over_its_limit_spends_no_login_allowance() {
+    let _argon2 = ARGON2.lock().await;
+    let (app, _engine) = one_instance().await;
+    account(&app, "owner2", "192.0.2.20").await;
+    // The attacker spends its address's allowance elsewhere, then hammers owner2.
+    for i in 0..30 {
+        sign_in(
+            &app,
+            &format!("someone{i}"),
+            "wrong password",
+            "198.51.100.30",
+        )
+        .await;
+    }
+    let before = app::auth::argon2_runs();
+    for _ in 0..20 {
+        let refused = sign_in(&app, "owner2", "wrong password", "198.51.100.30").await;
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    }
+    assert_eq!(
+        app::auth::argon2_runs(),
+        before,
+        "refused before any hashing"
+    );
+    // Forty honest failures from four addresses: had the attacker's twenty counted, owner2's
+    // shared allowance of fifty would be gone.
+    for address in 1..=4 {
+        for _ in 0..10 {
+            sign_in(
+                &app,
+                "owner2",
+                "wrong password",
+                &format!("203.0.113.{address}"),
+            )
+            .await;
+        }
+    }
+    let owner = sign_in(&app, "owner2", "correct horse battery", "203.0.113.9").await;
+    assert_eq!(owner.status, StatusCode::OK, "{}", owner.body);
+}
+
+// 6. Caps that hold per client, across instances.
+
+#[tokio::test]
+async fn live_streams_per_address_are_capped_across_instances() {
+    let security = SecurityConfig {
+        streams_per_client: 3,
+        ..SecurityConfig::default()
+    };
+    let (apps, _engine) = instances(false, 2, security).await;
+    let (_, _) = guest(&apps[0], "Host", "192.0.2.30").await;
+    let created = send(
+        &apps[0],
+        form("/api/rooms/create", "name=Host", None).from("192.0.2.30"),
+    )
+    .await;
+    let code = created.json().as_str().expect("a room code").to_owned();
+    let open = |app: &Router, address: &str| {
+        let request = axum::http::Request::get(format!("/r/{code}/events"))
+            .extension(axum::extract::ConnectInfo(std::net::SocketAddr::new(
+                address.parse().unwrap(),
+                40_000,
+            )))
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let app = app.clone();
+        async move { tower::ServiceExt::oneshot(app, request).await.unwrap() }
+    };
+    let mut held = Vec::new();
+    for app in [&apps[0], &apps[1], &apps[0]] {
+        let stream = open(app, "198.51.100.40").await;
+        assert_eq!(stream.status(), StatusCode::OK);
+        held.push(stream);
+    }
+    let fourth = open(&apps[1], "198.51.100.40").await;
+    assert_eq!(fourth.status(), StatusCode::TOO_MANY_REQUESTS);
+    let other = open(&apps[1], "198.51.100.41").await;
+    assert_eq!(
+        other.status(),
+        StatusCode::OK,
+        "another address has its own cap"
+    );
+    // A closed stream gives its place back (released in the background).
+    held.pop();
+    let mut reopened = StatusCode::TOO_MANY_REQUESTS;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let stream = open(&apps[1], "198.51.100.40").await;
+        reopened = stream.status();
+        if reopened == StatusCode::OK {
+            break;
+        }
+    }
+    assert_eq!(reopened, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn one_address_cannot_flood_the_open_rooms_list() {
+    let (app, _engine) = one_instance().await;
+    let mut statuses = Vec::new();
+    for i in 0..6 {
+        let answer = send(
+            &app,
+            form(
+                "/api/rooms/create",
+                &format!("name=Bot{i}&public=true"),
+                None,
+            )
+            .from("198.51.100.50"),
+        )
+        .await;
+        statuses.push(answer.status);
+    }
+    assert_eq!(statuses[..5], [StatusCode::OK; 5]);
+    assert_eq!(statuses[5], StatusCode::TOO_MANY_REQUESTS);
+    let listed = send(&app, form("/api/rooms/open", "", None)).await;
+    assert_eq!(listed.json().as_array().unwrap().len(), 5);
+    // Another address is not held up by it.
+    let elsewhere = send(
+        &app,
+        form("/api/rooms/create", "name=Real&public=true", None).from("192.0.2.50"),
+    )
+    .await;
+    assert_eq!(elsewhere.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_removed_player_cannot_rejoin_and_joins_are_limited() {
+    let (app, _engine) = one_instance().await;
+    let created = send(
+        &app,
+        form("/api/rooms/create", "name=Host", None).from("192.0.2.60"),
+    )
+    .await;
+    let host = created.cookie().unwrap();
+    let code = created.json().as_str().unwrap().to_owned();
+    let joined = send(
+        &app,
+        form("/api/rooms/join", &format!("code={code}&name=Pest"), None).from("198.51.100.60"),
+    )
+    .await;
+    assert_eq!(joined.status, StatusCode::OK, "{}", joined.body);
+    let pest = joined.cookie().unwrap();
+    let pest_id = me(&app, &pest).await["id"].as_str().unwrap().to_owned();
+    let kicked = send(
+        &app,
+        form(
+            "/api/rooms/kick",
+            &format!("code={code}&player={pest_id}"),
+            Some(&host),
+        ),
+    )
+    .await;
+    assert_eq!(kicked.status, StatusCode::OK, "{}", kicked.body);
+    let again = send(
+        &app,
+        form(
+            "/api/rooms/join",
+            &format!("code={code}&name=Pest"),
+            Some(&pest),
+        )
+        .from("198.51.100.60"),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    assert!(again.body.contains("removed"), "{}", again.body);
+
+    // One player joining over and over: ten a minute, then 429.
+    let mut statuses = Vec::new();
+    for _ in 0..11 {
+        statuses.push(
+            send(
+                &app,
+                form(
+                    "/api/rooms/join",
+                    &format!("code={code}&name=Host"),
+                    Some(&host),
+                )
+                .from("192.0.2.60"),
+            )
+            .await
+            .status,
+        );
+    }
+    assert!(
+        statuses[..10].iter().all(|s| *s == StatusCode::OK),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[10], StatusCode::TOO_MANY_REQUESTS);
+}
+
+// 7. Validation before any value becomes a key.
+
+#[tokio::test]
+async fn a_login_too_long_to_be_a_key_is_a_plain_refusal() {
+    let (app, _engine) = one_instance().await;
+    for login in [
+        "a".repeat(3000),
+        format!("{}@example.com", "a".repeat(3000)),
+    ] {
+        let answer = sign_in(&app, &login, "whatever password", "192.0.2.70").await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.body);
+        assert!(answer.body.contains("Wrong username"), "{}", answer.body);
+    }
+}
+
+// 8. The smaller findings.
+
+#[tokio::test]
+async fn an_unknown_login_runs_argon2_like_a_known_one() {
+    let _argon2 = ARGON2.lock().await;
+    let (app, _engine) = one_instance().await;
+    account(&app, "known1", "192.0.2.80").await;
+    for login in ["known1", "unknown1", "nobody@example.com"] {
+        let before = app::auth::argon2_runs();
+        let answer = sign_in(&app, login, "wrong password", "192.0.2.81").await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+        assert_eq!(app::auth::argon2_runs(), before + 1, "{login}");
+        assert!(
+            answer.header("server-timing").is_none(),
+            "no call counts for strangers"
+        );
+    }
+}
+
+#[tokio::test]
+async fn server_timing_is_sent_only_when_the_operator_asks() {
+    let (app, _engine) = one_instance().await;
+    assert!(send(&app, get_page("/things"))
+        .await
+        .header("server-timing")
+        .is_none());
+    let (apps, _engine) = instances(
+        false,
+        1,
+        SecurityConfig {
+            server_timing: true,
+            ..SecurityConfig::default()
+        },
+    )
+    .await;
+    let timed = send(&apps[0], get_page("/things")).await;
+    assert!(timed.header("server-timing").unwrap().contains("calls"));
+}
+
+#[tokio::test]
+async fn blank_and_look_alike_names_are_refused() {
+    let (app, _engine) = one_instance().await;
+    for blank in [
+        "%E3%85%A4",
+        "%E2%A0%80",
+        "Asha%E2%81%A0",
+        "%CC%81%CC%81",
+        "%F3%A0%81%81",
+    ] {
+        let answer = send(
+            &app,
+            form("/api/guest", &format!("name={blank}"), None).from("192.0.2.90"),
+        )
+        .await;
+        assert_eq!(
+            answer.status,
+            StatusCode::BAD_REQUEST,
+            "{blank}: {}",
+            answer.body
+        );
+    }
+    let created = send(
+        &app,
+        form("/api/rooms/create", "name=Asha", None).from("192.0.2.91"),
+    )
+    .await;
+    let code = created.json().as_str().unwrap().to_owned();
+    // A Cyrillic А: looks like "Asha" in the lobby.
+    let impostor = send(
+        &app,
+        form(
+            "/api/rooms/join",
+            &format!("code={code}&name=%D0%90sha"),
+            None,
+        )
+        .from("192.0.2.92"),
+    )
+    .await;
+    assert_eq!(impostor.status, StatusCode::CONFLICT, "{}", impostor.body);
+}
+
+#[tokio::test]
+async fn a_forged_reveal_time_is_a_refusal_not_an_overflow() {
+    let (apps, _engine) = instances(true, 1, SecurityConfig::default()).await;
+    let app = &apps[0];
+    let created = send(
+        app,
+        form("/api/rooms/create", "name=Host", None).from("192.0.2.95"),
+    )
+    .await;
+    let host = created.cookie().unwrap();
+    let code = created.json().as_str().unwrap().to_owned();
+    let started = send(
+        app,
+        form("/api/rooms/start", &format!("code={code}"), Some(&host)),
+    )
+    .await;
+    assert_eq!(started.status, StatusCode::OK, "{}", started.body);
+    for reveal in [i64::MIN, i64::MAX] {
+        let tap = send(
+            app,
+            form(
+                "/api/rooms/tap",
+                &format!("code={code}&round=1&reveal_ms={reveal}&window_ms=3000&reaction_ms=300"),
+                Some(&host),
+            ),
+        )
+        .await;
+        assert_eq!(
+            tap.status,
+            StatusCode::BAD_REQUEST,
+            "{reveal}: {}",
+            tap.body
+        );
+    }
+}
+
+#[tokio::test]
+async fn taps_are_throttled_per_player() {
+    let (app, _engine) = one_instance().await;
+    let (cookie, _) = guest(&app, "Hammer", "192.0.2.96").await;
+    let mut statuses = Vec::new();
+    for _ in 0..9 {
+        let tap = send(
+            &app,
+            form(
+                "/api/rooms/tap",
+                "code=K7QX2&round=1&reveal_ms=0&window_ms=3000&reaction_ms=300",
+                Some(&cookie),
+            ),
+        )
+        .await;
+        statuses.push(tap.status);
+    }
+    assert!(
+        statuses[..8]
+            .iter()
+            .all(|s| *s != StatusCode::TOO_MANY_REQUESTS),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[8], StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn pages_carry_a_content_security_policy_with_their_own_nonce() {
+    let (app, _engine) = one_instance().await;
+    let page = send(&app, get_page("/things")).await;
+    let csp = page
+        .header("content-security-policy")
+        .expect("a CSP")
+        .to_owned();
+    let nonce = csp
+        .split("'nonce-")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .expect("a script nonce");
+    assert!(csp.contains("frame-ancestors 'none'") && csp.contains("object-src 'none'"));
+    let scripts: Vec<&str> = page
+        .body
+        .split("<script")
+        .skip(1)
+        .map(|rest| rest.split('>').next().unwrap_or_default())
+        .collect();
+    assert!(!scripts.is_empty());
+    for tag in scripts {
+        assert!(
+            tag.contains(&format!("nonce=\"{nonce}\"")),
+            "a script without this response's nonce: <script{tag}>"
+        );
+    }
+    let other = send(&app, get_page("/things")).await;
+    assert_ne!(
+        other.header("content-security-policy").unwrap(),
+        csp,
+        "a nonce per response"
+    );
+}
+
+#[tokio::test]
+async fn personal_answers_are_never_cached() {
+    let (app, _engine) = one_instance().await;
+    let (cookie, _) = guest(&app, "Private", "192.0.2.97").await;
+    let page = send(&app, get_page("/me").header("cookie", &cookie)).await;
+    assert_eq!(page.header("cache-control"), Some("no-store"));
+    let api = send(&app, form("/api/me", "", Some(&cookie))).await;
+    assert_eq!(api.header("cache-control"), Some("no-store"));
+}
+
+#[tokio::test]
+async fn hsts_and_secure_cookies_only_when_a_trusted_proxy_says_tls() {
+    let security = SecurityConfig {
+        trusted_proxies: SecurityConfig::parse_proxies("127.0.0.1").unwrap(),
+        ..SecurityConfig::default()
+    };
+    let (apps, _engine) = instances(false, 1, security).await;
+    let app = &apps[0];
+    let via_proxy = send(
+        app,
+        form("/api/guest", "name=Tls", None)
+            .from("127.0.0.1")
+            .header("x-forwarded-proto", "https")
+            .header("x-forwarded-for", "203.0.113.77"),
+    )
+    .await;
+    assert!(via_proxy.header("strict-transport-security").is_some());
+    let cookie = via_proxy.header("set-cookie").unwrap();
+    assert!(
+        cookie.starts_with("__Host-udd_session=") && cookie.contains("; Secure"),
+        "{cookie}"
+    );
+
+    let stranger = send(
+        app,
+        form("/api/guest", "name=Plain", None)
+            .from("198.51.100.77")
+            .header("x-forwarded-proto", "https"),
+    )
+    .await;
+    assert!(stranger.header("strict-transport-security").is_none());
+    assert!(stranger
+        .header("set-cookie")
+        .unwrap()
+        .starts_with("udd_session="));
+}
+
+#[tokio::test]
+async fn a_failed_form_post_never_redirects_to_another_site() {
+    let (app, _engine) = one_instance().await;
+    let answer = send(
+        &app,
+        form("/api/rooms/join", "code=bad&name=Asha", None)
+            .header("accept", "text/html")
+            .header("host", HOST)
+            .header("referer", "http://evil.example/phish"),
+    )
+    .await;
+    assert!(
+        answer.status.is_redirection(),
+        "{:?} {}",
+        answer.status,
+        answer.body
+    );
+    let location = answer.header("location").unwrap();
+    assert!(
+        location.starts_with('/') && !location.starts_with("//"),
+        "{location}"
+    );
+    assert!(!location.contains("evil"), "{location}");
+
+    let own = send(
+        &app,
+        form("/api/rooms/join", "code=bad&name=Asha", None)
+            .header("accept", "text/html")
+            .header("host", HOST)
+            .header("referer", &format!("{OWN_ORIGIN}/r/K7QX2")),
+    )
+    .await;
+    assert!(own.header("location").unwrap().starts_with("/r/K7QX2"));
+}
+
+#[tokio::test]
+async fn claiming_replaces_the_session_cookie() {
+    let _argon2 = ARGON2.lock().await;
+    let (app, _engine) = one_instance().await;
+    let (guest_cookie, profile) = guest(&app, "Rotor", "192.0.2.98").await;
+    let claimed = send(
+        &app,
+        form(
+            "/api/claim",
+            "username=rotor1&password=correct+horse+battery",
+            Some(&guest_cookie),
+        ),
+    )
+    .await;
+    let new_cookie = claimed.cookie().expect("a new session cookie");
+    assert_ne!(new_cookie, guest_cookie);
+    assert!(
+        me(&app, &guest_cookie).await.is_null(),
+        "the guest token is dead"
+    );
+    assert_eq!(me(&app, &new_cookie).await["id"], profile["id"]);
+}
+
+#[tokio::test]
+async fn two_session_cookies_count_as_none() {
+    let (app, _engine) = one_instance().await;
+    let (planted, _) = guest(&app, "Planted", "192.0.2.99").await;
+    let (mine, profile) = guest(&app, "Mine", "192.0.2.99").await;
+    assert_eq!(me(&app, &mine).await["id"], profile["id"]);
+    let both = format!("{planted}; {mine}");
+    assert!(me(&app, &both).await.is_null());
+}
+
+#[tokio::test]
+async fn refusals_stay_out_of_the_warning_log_and_emails_out_of_every_log() {
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Clone, Default)]
+    struct Lines(Arc<Mutex<Vec<u8>>>);
+    impl Write for Lines {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let lines = Lines::default();
+    let writer = lines.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_max_level(tracing::Level::DEBUG)
+        .with_ansi(false)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    let _argon2 = ARGON2.lock().await;
+    let (app, _engine) = one_instance().await;
+    let (cookie, _) = guest(&app, "Noisy", "192.0.2.100").await;
+    for _ in 0..5 {
+        send(
+            &app,
+            form(
+                "/api/rooms/tap",
+                "code=K7QX2&round=1&reveal_ms=0&window_ms=3000&reaction_ms=300",
+                Some(&cookie),
+            ),
+        )
+        .await;
+        send(
+            &app,
+            form("/api/rooms/join", "code=K7QX2&name=Noisy", Some(&cookie)),
+        )
+        .await;
+    }
+    send(
+        &app,
+        form(
+            "/api/claim",
+            "username=noisy1&password=correct+horse+battery&email=secret.person%40example.com",
+            Some(&cookie),
+        ),
+    )
+    .await;
+    sign_in(
+        &app,
+        "secret.person@example.com",
+        "wrong password",
+        "192.0.2.100",
+    )
+    .await;
+
+    let log = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+    assert!(!log.is_empty(), "the capture works");
+    let loud: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains(" WARN ") || l.contains(" ERROR "))
+        .collect();
+    assert!(
+        loud.is_empty(),
+        "refusals logged loudly:\n{}",
+        loud.join("\n")
+    );
+    let leaks: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("secret.person"))
+        .collect();
+    assert!(
+        leaks.is_empty(),
+        "an email reached the log:\n{}",
+        leaks.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn a_trickled_request_is_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (app, _engine) = one_instance().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(app::http::serve::serve(
+        listener,
+        app,
+        Duration::from_millis(300),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
+    client
+        .write_all(b"GET /things HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), client.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "the server kept a half-sent request open");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    // A whole request is served as usual.
+    let mut whole = tokio::net::TcpStream::connect(addr).await.unwrap();
+    whole
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    whole.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+}
