@@ -32,7 +32,7 @@ const ROOM_WINDOW_SECS: i64 = 600;
 #[cfg(feature = "ssr")]
 const JOINS_PER_PLAYER: u32 = 10;
 #[cfg(feature = "ssr")]
-const JOINS_PER_ADDRESS: u32 = 60;
+const JOINS_PER_ADDRESS: u32 = 30;
 
 #[cfg(feature = "ssr")]
 pub(crate) fn fail(err: impl Into<AppError>) -> AppError {
