@@ -13,6 +13,16 @@ use support::{form, get_page, instances, send, Answer};
 const HOST: &str = "127.0.0.1:3000";
 const OWN_ORIGIN: &str = "http://127.0.0.1:3000";
 
+/// Waits, if need be, until the current fixed window of `window_secs` (the limits count in
+/// fixed windows) has at least `need_secs` left, so a test's attempts all fall in one window.
+async fn within_one_window(window_secs: i64, need_secs: i64) {
+    let now = app::data::epoch_seconds();
+    let left = window_secs - now.rem_euclid(window_secs);
+    if left < need_secs {
+        tokio::time::sleep(Duration::from_secs(left as u64 + 1)).await;
+    }
+}
+
 /// Tests that count argon2 runs hold this, so no other test's hashing is counted in theirs.
 static ARGON2: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -205,6 +215,7 @@ async fn behind_a_proxy_the_public_origin_is_the_only_one_accepted() {
 #[tokio::test]
 async fn refused_claims_cost_no_hashing_and_claims_are_limited() {
     let _argon2 = ARGON2.lock().await;
+    within_one_window(3600, 30).await;
     let (app, _engine) = one_instance().await;
     let owner = account(&app, "claimed1", "192.0.2.2").await;
     let claim = |cookie: &str, username: &str| {
@@ -239,6 +250,7 @@ async fn refused_claims_cost_no_hashing_and_claims_are_limited() {
 #[tokio::test]
 async fn wrong_passwords_elsewhere_do_not_lock_the_owner_out() {
     let _argon2 = ARGON2.lock().await;
+    within_one_window(900, 60).await;
     let (app, _engine) = one_instance().await;
     account(&app, "owner1", "192.0.2.10").await;
 
@@ -307,6 +319,7 @@ async fn wrong_passwords_elsewhere_do_not_lock_the_owner_out() {
 #[tokio::test]
 async fn an_address_over_its_limit_spends_no_login_allowance() {
     let _argon2 = ARGON2.lock().await;
+    within_one_window(900, 60).await;
     let (app, _engine) = one_instance().await;
     account(&app, "owner2", "192.0.2.20").await;
     // The attacker spends its address's allowance elsewhere, then hammers owner2.
@@ -403,6 +416,7 @@ async fn live_streams_per_address_are_capped_across_instances() {
 
 #[tokio::test]
 async fn one_address_cannot_flood_the_open_rooms_list() {
+    within_one_window(600, 20).await;
     let (app, _engine) = one_instance().await;
     let mut statuses = Vec::new();
     for i in 0..6 {
@@ -433,6 +447,7 @@ async fn one_address_cannot_flood_the_open_rooms_list() {
 
 #[tokio::test]
 async fn a_removed_player_cannot_rejoin_and_joins_are_limited() {
+    within_one_window(60, 20).await;
     let (app, _engine) = one_instance().await;
     let created = send(
         &app,
@@ -923,4 +938,44 @@ async fn a_trickled_request_is_cut_off() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let _ = stop.send(());
     server.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn one_address_cannot_take_every_seat_of_the_public_rooms() {
+    within_one_window(600, 30).await;
+    let (app, _engine) = one_instance().await;
+    let mut codes = Vec::new();
+    for host in 0..5 {
+        let created = send(
+            &app,
+            form("/api/rooms/create", "name=Host&public=true", None)
+                .from(&format!("192.0.2.{}", 110 + host)),
+        )
+        .await;
+        codes.push(created.json().as_str().unwrap().to_owned());
+    }
+    // Fresh guests from one address, joining room after room: 30 joins in ten minutes.
+    let mut statuses = Vec::new();
+    for i in 0..31 {
+        let code = &codes[i / 7];
+        let answer = send(
+            &app,
+            form(
+                "/api/rooms/join",
+                &format!("code={code}&name=Seat{i}"),
+                None,
+            )
+            .from("198.51.100.110"),
+        )
+        .await;
+        statuses.push(answer.status);
+    }
+    assert!(
+        statuses[..30].iter().all(|s| *s == StatusCode::OK),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[30], StatusCode::TOO_MANY_REQUESTS);
+    // Seats are left for everyone else.
+    let open = send(&app, form("/api/rooms/open", "", None)).await;
+    assert!(!open.json().as_array().unwrap().is_empty());
 }
