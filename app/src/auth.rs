@@ -134,6 +134,11 @@ fn count_argon2_run() {
     ARGON2_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// Whether two secrets are equal, in time that does not depend on where they differ.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 /// The argon2id PHC string for a password, with a fresh salt.
 pub fn hash_password(password: &Password) -> Result<String, argon2::password_hash::Error> {
     count_argon2_run();

@@ -40,19 +40,23 @@ fn cookie_name(secure: bool) -> &'static str {
     }
 }
 
-/// The session token in `Cookie` headers, if exactly one cookie of ours is there and it has our
-/// shape. Two cookies of that name mean someone planted one (from a sibling subdomain, say):
-/// neither is believed, so a planted session can never be the one that wins.
-pub fn token_from_headers(headers: &http::HeaderMap, secure: bool) -> Option<SessionToken> {
-    let name = cookie_name(secure);
-    let mut values = headers
+/// The values of every cookie called `name` in the `Cookie` headers, in order.
+fn cookie_values<'a>(headers: &'a http::HeaderMap, name: &'a str) -> impl Iterator<Item = &'a str> {
+    headers
         .get_all(COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|header| header.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .filter(|(n, _)| *n == name)
-        .map(|(_, value)| value);
+        .filter(move |(n, _)| *n == name)
+        .map(|(_, value)| value)
+}
+
+/// The session token in `Cookie` headers, if exactly one cookie of ours is there and it has our
+/// shape. Two cookies of that name mean someone planted one (from a sibling subdomain, say):
+/// neither is believed, so a planted session can never be the one that wins.
+pub fn token_from_headers(headers: &http::HeaderMap, secure: bool) -> Option<SessionToken> {
+    let mut values = cookie_values(headers, cookie_name(secure));
     let first = values.next()?;
     if values.next().is_some() {
         tracing::info!("two session cookies in one request; ignoring both");
@@ -127,15 +131,9 @@ pub async fn device_from_request(db: &Db, user: &UserId) -> Result<Option<String
     } else {
         DEVICE_COOKIE_NAME
     };
-    let Some(value) = parts
-        .headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|header| header.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(n, _)| *n == name)
-        .map(|(_, value)| value.to_owned())
+    let Some(value) = cookie_values(&parts.headers, name)
+        .next()
+        .map(str::to_owned)
     else {
         return Ok(None);
     };
@@ -154,12 +152,8 @@ pub async fn device_from_request(db: &Db, user: &UserId) -> Result<Option<String
         .await?;
     let matches = URL_SAFE_NO_PAD
         .decode(tag)
-        .is_ok_and(|tag| constant_time_eq(&tag, &expected));
+        .is_ok_and(|tag| crate::auth::constant_time_eq(&tag, &expected));
     Ok(matches.then(|| device.to_owned()))
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Gives the browser a device cookie for `user` after a successful sign-in.

@@ -62,10 +62,6 @@ fn credential(headers: &HeaderMap) -> Option<&str> {
     rest.split('/').next()
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 fn error(status: StatusCode, kind: &str, message: &str) -> Response {
     let body = serde_json::json!({
         "__type": format!("com.amazon.coral.service#{kind}"),
@@ -91,7 +87,7 @@ async fn handle(State(front): State<Front>, headers: HeaderMap, body: Bytes) -> 
         );
     }
     let authorised = credential(&headers)
-        .is_some_and(|key| constant_time_eq(key.as_bytes(), front.key.as_bytes()));
+        .is_some_and(|key| crate::auth::constant_time_eq(key.as_bytes(), front.key.as_bytes()));
     if !authorised {
         return error(
             StatusCode::BAD_REQUEST,
