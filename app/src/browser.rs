@@ -1,6 +1,7 @@
-//! The few browser APIs the pages call directly: a Server-Sent Events listener, the clipboard,
-//! the Web Share API, the clock, vibration and a beep. In the server build they do nothing and answer "no" (they are only
-//! reached from effects and click handlers, which the server never runs).
+//! The few browser APIs the islands call directly: a Server-Sent Events listener, the clipboard,
+//! the Web Share API, the clock, the address bar, vibration and a beep. In the server build they
+//! do nothing and answer "no" (they are only reached from effects and event handlers, which the
+//! server never runs).
 //!
 //! The listener is written here rather than taken from leptos-use because the browser bundle
 //! has a size budget: `use_event_source` with its helper crates weighed about 15 KB of wasm.
@@ -159,6 +160,31 @@ mod imp {
         js_sys::Date::now()
     }
 
+    /// Moves the address bar to `url` (same origin) without loading a page.
+    pub fn push_address(url: &str) {
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+        }
+    }
+
+    /// The values of `names` in the address's query string (decoded; `+` as a space).
+    pub fn query_params<const N: usize>(names: &[&str; N]) -> [Option<String>; N] {
+        let search = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default();
+        let mut found: [Option<String>; N] = std::array::from_fn(|_| None);
+        for pair in search.trim_start_matches('?').split('&') {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            if let Some(i) = names.iter().position(|name| *name == key) {
+                let value = value.replace('+', " ");
+                found[i] = js_sys::decode_uri_component(&value)
+                    .ok()
+                    .and_then(|v| v.as_string());
+            }
+        }
+        found
+    }
+
     /// A short buzz where the device can (most phones; never desktops or iOS Safari).
     pub fn vibrate(ms: u32) {
         if let Some(window) = web_sys::window() {
@@ -231,7 +257,16 @@ mod imp {
 
     pub fn vibrate(_ms: u32) {}
 
+    pub fn push_address(_url: &str) {}
+
+    pub fn query_params<const N: usize>(_names: &[&str; N]) -> [Option<String>; N] {
+        std::array::from_fn(|_| None)
+    }
+
     pub fn beep(_hz: f32) {}
 }
 
-pub use imp::{absolute, beep, can_share, copy_text, listen, now_ms, share, vibrate, Listener};
+pub use imp::{
+    absolute, beep, can_share, copy_text, listen, now_ms, push_address, query_params, share,
+    vibrate, Listener,
+};

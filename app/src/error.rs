@@ -44,8 +44,8 @@ impl AppError {
     }
 }
 
-impl From<crate::players::Invalid> for AppError {
-    fn from(invalid: crate::players::Invalid) -> Self {
+impl From<crate::identity::Invalid> for AppError {
+    fn from(invalid: crate::identity::Invalid) -> Self {
         AppError::BadRequest(invalid.0)
     }
 }
@@ -71,10 +71,17 @@ impl FromServerFnError for AppError {
     }
 }
 
+/// `err` as the player sees it, with its status set on the response: what every server
+/// function returns on failure.
+#[cfg(feature = "ssr")]
+pub fn fail(err: impl Into<AppError>) -> AppError {
+    err.into().with_status()
+}
+
 #[cfg(feature = "ssr")]
 mod server {
     use super::AppError;
-    use crate::data::DataError;
+    use crate::store::DataError;
 
     impl From<DataError> for AppError {
         /// Logs the cause chain; the player sees only the category.
@@ -150,7 +157,7 @@ mod tests {
     #[cfg(feature = "ssr")]
     #[test]
     fn internal_causes_do_not_reach_the_player() {
-        let err = crate::data::DataError::Internal("secret table detail".into());
+        let err = crate::store::DataError::Internal("secret table detail".into());
         let shown = AppError::from(err).to_string();
         assert!(!shown.contains("secret"), "{shown}");
     }

@@ -1,36 +1,40 @@
 //! Udd's Leptos application: the shell, the routes and the pages, shared by the server (which
 //! renders them, feature `ssr`) and the browser bundle (which hydrates them, feature `hydrate`).
 
+// Shared by every feature: the wire error, the resource codec, the browser's APIs, page pieces.
 mod browser;
-pub mod catalog;
 pub mod codec;
 pub mod error;
-pub mod game;
-pub mod identity;
-pub mod live;
-pub mod lobby;
-mod pages;
-pub mod play;
-pub mod players;
-pub mod rooms;
+mod ui;
 
+// The features, lowest first: each may use the ones above it in this list, never one below.
+pub mod identity;
+pub mod catalog;
+pub mod rooms;
+pub mod leaderboards;
+pub mod game;
+pub mod live;
+
+// Server only: the store core every feature's store stands on, what the request guard learned
+// about a request, and the HTTP surface (router, guard, engine, telemetry) on top of it all.
 #[cfg(feature = "ssr")]
-pub mod auth;
+pub mod request;
 #[cfg(feature = "ssr")]
-pub mod data;
-#[cfg(feature = "ssr")]
-pub mod engine;
+pub mod store;
 #[cfg(feature = "ssr")]
 pub mod http;
-#[cfg(feature = "ssr")]
-pub mod session;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
-use pages::{AccountPage, HomePage, NotFound, RoomPage, ThingsPage};
+use catalog::page::ThingsPage;
+use identity::page::AccountPage;
+use leaderboards::page::BoardPage;
+use live::page::RoomPage;
+use rooms::page::HomePage;
+use ui::not_found::NotFound;
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -41,7 +45,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <AutoReload options=options.clone() />
-                <HydrationScripts options />
+                <IslandScripts options />
                 <MetaTags />
             </head>
             <body>
@@ -49,6 +53,39 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             </body>
         </html>
     }
+}
+
+/// The browser bundle's start: readies the reactive system for islands. The `frontend` crate's
+/// exported `hydrate` calls it, and that call is also what links this crate (and with it every
+/// island's exported entry point) into the bundle.
+#[cfg(feature = "hydrate")]
+pub fn wake_islands() {
+    leptos::mount::hydrate_islands();
+}
+
+/// What loads the islands, in place of Leptos's `HydrationScripts`: that one fetches and starts
+/// the wasm on every page; this one looks for an island first, so a page with nothing
+/// interactive loads no wasm and no JavaScript beyond this line. On a page with islands it
+/// fetches the bundle's JavaScript and wasm side by side, starts them, and wakes each island.
+/// Either way it then sets `data-hydrated="true"` on the app: the page is as interactive as it
+/// will get (the browser tests wait for it).
+#[component]
+fn IslandScripts(options: LeptosOptions) -> impl IntoView {
+    let nonce = leptos::nonce::use_nonce();
+    let pkg = format!("/{}", options.site_pkg_dir);
+    let name = options.output_name.to_string();
+    // `cargo leptos` names the wasm `<name>_bg.wasm` unless LEPTOS_OUTPUT_NAME was set when
+    // the server was built (the project's own build sets it, as the browser tests do).
+    let wasm = if option_env!("LEPTOS_OUTPUT_NAME").is_none() {
+        format!("{name}_bg")
+    } else {
+        name.clone()
+    };
+    let script = format!(
+        "{}({pkg:?},{name:?},{wasm:?})",
+        include_str!("islands.js").trim_end().trim_end_matches(';')
+    );
+    view! { <script type="module" nonce=nonce>{script}</script> }
 }
 
 /// The document title for a page's own title. leptos_meta writes the server's `<title>` without
@@ -68,9 +105,6 @@ fn page_title(page: String) -> String {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
-    // Effects run only in the browser: the attribute flips once hydration has wired the page.
-    let hydrated = RwSignal::new(false);
-    Effect::new(move |_| hydrated.set(true));
 
     view! {
         <Stylesheet id="leptos" href="/pkg/udd.css" />
@@ -79,7 +113,7 @@ pub fn App() -> impl IntoView {
         <Meta name="theme-color" content="#1d3557" />
         <Title formatter=page_title />
         <Router>
-            <div class="app" data-hydrated=move || hydrated.get().to_string()>
+            <div class="app" data-hydrated="false">
                 <header class="topbar">
                     <A href="/" attr:class="brand">
                         <span aria-hidden="true">"🐦‍⬛ "</span>
@@ -95,6 +129,7 @@ pub fn App() -> impl IntoView {
                         <Route path=StaticSegment("") view=HomePage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("r"), ParamSegment("code")) view=RoomPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("things") view=ThingsPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("lb")) view=BoardPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("me") view=AccountPage ssr=SsrMode::Async />
                     </Routes>
                 </main>

@@ -1,36 +1,17 @@
-//! The live room channel. Every page that shows a room listens to `GET /r/<CODE>/events`, a
-//! stream of Server-Sent Events whose each message is the room as it is now ([`RoomFeed`]).
-//!
-//! The table is the only source of truth. On the server, one [`RoomHub`] per instance keeps one
-//! watcher per room that has listeners on that instance: it polls the room's version (one small
-//! consistent GetItem) and reads the room (one Query) only when the version moved. A write made
-//! through this instance pokes the watcher, so its own listeners hear at once; listeners on
-//! other instances hear within one poll interval. A lost instance loses nothing: its browsers
-//! reconnect (to any instance) and are sent the room as it is.
+//! The room page and its live channel: a room's lobby and its match together, rendered on the
+//! server, then kept current in the browser by the room's Server-Sent Events (`feed`; served by
+//! this instance's `hub`, with each client's count of open streams across instances in
+//! `streams`). The interactive part of the page is one island (`page`).
 
-use serde::{Deserialize, Serialize};
-
-use crate::rooms::{Lobby, RoomCode};
+pub mod api;
+pub mod feed;
+pub mod page;
 
 #[cfg(feature = "ssr")]
-mod hub;
+pub mod hub;
 #[cfg(feature = "ssr")]
-pub use hub::{room_events, RoomHub, StreamLease, DEFAULT_POLL, MAX_STREAMS, STREAMS_PER_CLIENT};
+pub mod streams;
 
-/// One message of the room's stream: a snapshot, never a diff, so a listener that missed
-/// messages (or reconnected) is up to date with the next one. On the wire `{"lobby":{…}}` or
-/// `"ended"`: externally tagged, because an internally tagged enum makes serde buffer the
-/// message and carry a second copy of every nested decoder in the browser bundle.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RoomFeed {
-    /// The room: lobby, and the match as far as it may be seen now.
-    Lobby(Lobby),
-    /// The room is gone (its last player left, or it expired). The stream ends after this.
-    Ended,
-}
-
-/// Where a room's stream is served.
-pub fn events_path(code: &RoomCode) -> String {
-    format!("/r/{code}/events")
-}
+pub use feed::*;
+#[cfg(feature = "ssr")]
+pub use hub::{RoomHub, StreamLease, DEFAULT_POLL, MAX_STREAMS, STREAMS_PER_CLIENT};

@@ -1,8 +1,9 @@
 //! The embedded engine: file-backed, so stopping and starting the server keeps every item.
 
 use app::catalog::{self, seed::SEED, FlyFilter};
-use app::data::{Db, SeedOutcome};
-use app::engine::{Engine, EngineConfig};
+use app::catalog::store::SeedOutcome;
+use app::store::Db;
+use app::http::engine::{Engine, EngineConfig};
 
 #[tokio::test]
 async fn the_embedded_engine_keeps_data_across_restarts() {
@@ -26,7 +27,7 @@ async fn the_embedded_engine_keeps_data_across_restarts() {
     let db = Db::new(second.client.clone(), "udd");
     assert_eq!(
         db.ensure_table().await.unwrap(),
-        app::data::table::TableOutcome::AlreadyExisted
+        app::store::table::TableOutcome::AlreadyExisted
     );
     assert_eq!(
         db.seed_catalog(&things).await.unwrap(),

@@ -3,8 +3,8 @@
 //! and the per-request DynamoDB report.
 
 use app::catalog::{self, seed::SEED};
-use app::data::Db;
-use app::engine::{endpoint_client, Engine, EngineConfig};
+use app::store::Db;
+use app::http::engine::{endpoint_client, Engine, EngineConfig};
 use app::http::{router, AppState, SecurityConfig};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};

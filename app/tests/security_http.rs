@@ -16,7 +16,7 @@ const OWN_ORIGIN: &str = "http://127.0.0.1:3000";
 /// Waits, if need be, until the current fixed window of `window_secs` (the limits count in
 /// fixed windows) has at least `need_secs` left, so a test's attempts all fall in one window.
 async fn within_one_window(window_secs: i64, need_secs: i64) {
-    let now = app::data::epoch_seconds();
+    let now = app::store::epoch_seconds();
     let left = window_secs - now.rem_euclid(window_secs);
     if left < need_secs {
         tokio::time::sleep(Duration::from_secs(left as u64 + 1)).await;
@@ -26,7 +26,7 @@ async fn within_one_window(window_secs: i64, need_secs: i64) {
 /// Tests that count argon2 runs hold this, so no other test's hashing is counted in theirs.
 static ARGON2: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-async fn one_instance() -> (Router, app::engine::Engine) {
+async fn one_instance() -> (Router, app::http::engine::Engine) {
     let (mut apps, engine) = instances(false, 1, SecurityConfig::default()).await;
     (apps.remove(0), engine)
 }
@@ -226,14 +226,14 @@ async fn refused_claims_cost_no_hashing_and_claims_are_limited() {
         )
         .from("192.0.2.3")
     };
-    let before = app::auth::argon2_runs();
+    let before = app::identity::auth::argon2_runs();
     let again = send(&app, claim(&owner, "another1")).await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
     let (guest_cookie, _) = guest(&app, "Late", "192.0.2.3").await;
     let taken = send(&app, claim(&guest_cookie, "claimed1")).await;
     assert_eq!(taken.status, StatusCode::CONFLICT, "{}", taken.body);
     assert!(taken.body.contains("taken"), "{}", taken.body);
-    assert_eq!(app::auth::argon2_runs(), before, "no argon2 for a refusal");
+    assert_eq!(app::identity::auth::argon2_runs(), before, "no argon2 for a refusal");
 
     // Five claims an hour per player, then 429 (still before any hashing).
     let mut statuses = Vec::new();
@@ -242,7 +242,7 @@ async fn refused_claims_cost_no_hashing_and_claims_are_limited() {
     }
     assert_eq!(statuses[..4], [StatusCode::CONFLICT; 4]);
     assert_eq!(statuses[4], StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(app::auth::argon2_runs(), before);
+    assert_eq!(app::identity::auth::argon2_runs(), before);
 }
 
 // 4. Sign-in limits that cannot lock the owner out.
@@ -332,13 +332,13 @@ async fn an_address_over_its_limit_spends_no_login_allowance() {
         )
         .await;
     }
-    let before = app::auth::argon2_runs();
+    let before = app::identity::auth::argon2_runs();
     for _ in 0..20 {
         let refused = sign_in(&app, "owner2", "wrong password", "198.51.100.30").await;
         assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
     }
     assert_eq!(
-        app::auth::argon2_runs(),
+        app::identity::auth::argon2_runs(),
         before,
         "refused before any hashing"
     );
@@ -534,10 +534,10 @@ async fn an_unknown_login_runs_argon2_like_a_known_one() {
     let (app, _engine) = one_instance().await;
     account(&app, "known1", "192.0.2.80").await;
     for login in ["known1", "unknown1", "nobody@example.com"] {
-        let before = app::auth::argon2_runs();
+        let before = app::identity::auth::argon2_runs();
         let answer = sign_in(&app, login, "wrong password", "192.0.2.81").await;
         assert_eq!(answer.status, StatusCode::BAD_REQUEST);
-        assert_eq!(app::auth::argon2_runs(), before + 1, "{login}");
+        assert_eq!(app::identity::auth::argon2_runs(), before + 1, "{login}");
         assert!(
             answer.header("server-timing").is_none(),
             "no call counts for strangers"

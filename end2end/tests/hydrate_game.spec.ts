@@ -13,6 +13,18 @@ const ROUNDS = 3;
 const HOLD_REWARD = 150;
 const HUMANLY = 200; // ms before a bot tap: faster than 80 ms is refused as inhuman
 
+// Each page notes (its own clock, the server's machine) when round n's thing reaches the DOM.
+const notePaints = () => {
+  const seen: Record<string, number> = ((window as any).__revealAt = {});
+  new MutationObserver(() => {
+    const at = performance.timeOrigin + performance.now();
+    for (const el of document.querySelectorAll("[data-testid=reveal]")) {
+      const n = el.getAttribute("data-round");
+      if (n && !(n in seen)) seen[n] = at;
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+};
+
 test("three players on two instances play a match that scores by the rules", async ({ browser }) => {
   test.setTimeout(120_000);
   const hostContext = await browser.newContext({ baseURL: FIRST_INSTANCE });
@@ -23,6 +35,7 @@ test("three players on two instances play a match that scores by the rules", asy
     viewport: { width: 360, height: 740 },
     hasTouch: true,
   });
+  for (const context of [hostContext, alwaysContext, neverContext]) await context.addInitScript(notePaints);
 
   // What flies, as a player knows it: the catalog page.
   const catalogPage = await hostContext.newPage();
@@ -97,6 +110,21 @@ test("three players on two instances play a match that scores by the rules", asy
       await never.expectResultsOf(1);
     }
   }
+  // Every player, on either instance, sees each thing at nearly the same moment (`never`
+  // reloaded after round 1 and noted afresh, so rounds are compared from 2 on).
+  const paints = await Promise.all(
+    [fast, always, never].map((p) => p.page.evaluate(() => (window as any).__revealAt as Record<string, number>)),
+  );
+  const spreads: number[] = [];
+  for (let n = 2; n <= ROUNDS; n++) {
+    const at = paints.map((p) => p[String(n)]);
+    expect(at.every((t) => typeof t === "number")).toBe(true);
+    spreads.push(Math.round(Math.max(...at) - Math.min(...at)));
+  }
+  console.log(`reveal spread per round (ms): ${spreads.join(", ")}`);
+  // A watcher that missed its reveal-time wake-up shows up to one poll (400 ms) late.
+  expect(Math.max(...spreads)).toBeLessThanOrEqual(150);
+
   // The seed draws two flyers and one that does not fly (60% of three, rounded).
   expect(shown.filter((f) => f).length).toBe(2);
 

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use app::catalog::{self, seed::SEED};
-use app::data::{table, Db};
-use app::engine::{Engine, EngineConfig};
+use app::store::{table, Db};
+use app::http::engine::{Engine, EngineConfig};
 use app::http::{router, AppState, SecurityConfig};
 use clap::{Parser, Subcommand, ValueEnum};
 use leptos::prelude::get_configuration;
@@ -178,17 +178,17 @@ async fn main() -> anyhow::Result<()> {
                 "the embedded engine listens on loopback only (127.0.0.1 or ::1): its traffic is \
                  not encrypted; share a table across machines with DynamoDB instead"
             );
-            let key = match std::env::var(app::engine::ENGINE_KEY_VAR) {
-                Ok(key) if app::engine::front::valid_key(&key) => key,
+            let key = match std::env::var(app::http::engine::ENGINE_KEY_VAR) {
+                Ok(key) if app::http::engine::front::valid_key(&key) => key,
                 Ok(_) => anyhow::bail!(
                     "{} must be 16 to 128 letters and digits",
-                    app::engine::ENGINE_KEY_VAR
+                    app::http::engine::ENGINE_KEY_VAR
                 ),
                 Err(_) => {
-                    let key = app::engine::front::random_key();
+                    let key = app::http::engine::front::random_key();
                     println!(
                         "Engine key: {key} (give it to every instance as {}={key})",
-                        app::engine::ENGINE_KEY_VAR
+                        app::http::engine::ENGINE_KEY_VAR
                     );
                     key
                 }

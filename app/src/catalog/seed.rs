@@ -1,8 +1,8 @@
 //! The curated seed catalog: every thing the game can show, with its ruling under the flying rule in
 //! `catalog.rs`. Edit here; the start-up seed writes any change to the table.
 
-use super::Category::*;
-use super::SeedThing;
+use crate::catalog::model::Category::*;
+use crate::catalog::model::SeedThing;
 
 pub const SEED: &[SeedThing] = &[
     // Birds
@@ -204,3 +204,74 @@ pub const SEED: &[SeedThing] = &[
     SeedThing { id: "unicorn", en: "Unicorn", hi: "यूनिकॉर्न", hi_latin: "Unicorn", emoji: "🦄", flies: false, category: Myth, note: Some("A horse with one horn and no wings: it does not fly in its story.") },
     SeedThing { id: "mermaid", en: "Mermaid", hi: "जलपरी", hi_latin: "Jalpari", emoji: "🧜‍♀️", flies: false, category: Myth, note: Some("She swims with a fish tail and has no wings.") },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::SEED;
+    use crate::catalog::model::{validate, Thing, MIN_CATALOG_SIZE};
+
+    fn seeded() -> Vec<Thing> {
+        validate(SEED).unwrap_or_else(|problems| panic!("{problems:#?}"))
+    }
+
+    fn ruling(id: &str) -> bool {
+        seeded()
+            .into_iter()
+            .find(|t| t.id.as_str() == id)
+            .unwrap_or_else(|| panic!("{id} is not in the catalog"))
+            .flies
+    }
+
+    #[test]
+    fn the_seed_catalog_is_valid_and_large_enough() {
+        assert!(seeded().len() >= MIN_CATALOG_SIZE);
+    }
+
+    #[test]
+    fn the_seed_catalog_has_enough_of_both_kinds_for_a_60_percent_draw() {
+        let things = seeded();
+        let flyers = things.iter().filter(|t| t.flies).count();
+        assert!(
+            flyers >= 60 && things.len() - flyers >= 40,
+            "{flyers} of {}",
+            things.len()
+        );
+    }
+
+    #[test]
+    fn edge_cases_follow_the_published_rule() {
+        for (id, flies) in [
+            ("crow", true),
+            ("penguin", false),
+            ("ostrich", false),
+            ("kiwi-bird", false),
+            ("flying-fish", true),
+            ("bat", true),
+            ("helicopter", true),
+            ("kite", true),
+            ("paper-plane", true),
+            ("balloon", true),
+            ("dragon", true),
+            ("unicorn", false),
+            ("kangaroo", false),
+            ("elephant", false),
+        ] {
+            assert_eq!(ruling(id), flies, "{id}");
+        }
+    }
+
+    #[test]
+    fn every_edge_case_explains_itself() {
+        for id in [
+            "penguin",
+            "ostrich",
+            "flying-fish",
+            "bat",
+            "dragon",
+            "unicorn",
+        ] {
+            let thing = seeded().into_iter().find(|t| t.id.as_str() == id).unwrap();
+            assert!(thing.note.is_some(), "{id} has no note");
+        }
+    }
+}

@@ -14,7 +14,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 pub use ipnet::IpNet;
 
-use super::AppState;
+use crate::http::state::AppState;
+pub use crate::request::{ClientAddress, CspNonce, OverTls};
 
 /// How the server sees the world around it, set by the operator (see the README's
 /// "Security" section).
@@ -161,19 +162,6 @@ impl SecurityConfig {
         }
     }
 }
-
-/// The client's address, as the guard worked it out (absent when the server does not know the
-/// connection, as in tests that call the router directly).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ClientAddress(pub IpAddr);
-
-/// Whether the browser reached us over TLS (cookies get `Secure`, answers get HSTS).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OverTls(pub bool);
-
-/// This request's script nonce: the pages' scripts carry it and the CSP names it.
-#[derive(Debug, Clone)]
-pub struct CspNonce(pub Arc<str>);
 
 fn new_nonce() -> Arc<str> {
     let mut bytes = [0u8; 18];

@@ -6,18 +6,19 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::Stream;
 use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
 
-use super::RoomFeed;
-use crate::data::{epoch_millis, stream_window, DataError, Db, STREAM_WINDOW_SECS};
 use crate::error::AppError;
-use crate::http::{AppState, ClientAddress};
-use crate::rooms::{Lobby, RoomCode};
+use crate::game::model::Room;
+use crate::live::feed::RoomFeed;
+use crate::live::streams::{stream_window, STREAM_WINDOW_SECS};
+use crate::request::ClientAddress;
+use crate::rooms::model::RoomCode;
+use crate::store::{epoch_millis, epoch_seconds, DataError, Db};
 
 /// How often a watcher asks the table whether its room changed. Changes made through another
 /// instance reach this instance's listeners within this interval (plus one round trip).
@@ -31,7 +32,7 @@ pub const MAX_STREAMS: usize = 4096;
 pub const STREAMS_PER_CLIENT: u32 = 64;
 
 /// One open stream's place in its client's count across instances (see
-/// `data/streams.rs`): renewed in each next window while the stream lives, released when it
+/// `live/streams.rs`): renewed in each next window while the stream lives, released when it
 /// is dropped.
 pub struct StreamLease {
     renewal: tokio::task::JoinHandle<()>,
@@ -48,7 +49,7 @@ impl StreamLease {
         let Some(last) = db.count_stream(&client, max).await? else {
             return Ok(None);
         };
-        let first = stream_window(crate::data::epoch_seconds());
+        let first = stream_window(epoch_seconds());
         let last = Arc::new(AtomicI64::new(last));
         let renewal = {
             let (db, client, last) = (db.clone(), client.clone(), Arc::clone(&last));
@@ -84,7 +85,7 @@ impl Drop for StreamLease {
         self.renewal.abort();
         let (db, client) = (self.db.clone(), std::mem::take(&mut self.client));
         let last = self.last.load(std::sync::atomic::Ordering::Acquire);
-        let from = self.first.max(stream_window(crate::data::epoch_seconds()));
+        let from = self.first.max(stream_window(epoch_seconds()));
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
                 if let Err(err) = db.release_stream(&client, from, last).await {
@@ -96,8 +97,8 @@ impl Drop for StreamLease {
 }
 
 /// The next moment the room changes by the clock alone: a reveal, or a round falling due.
-fn next_event(lobby: &Lobby, now: i64) -> Option<i64> {
-    let game = lobby.game.as_ref()?;
+fn next_event(room: &Room, now: i64) -> Option<i64> {
+    let game = room.game.as_ref()?;
     let reveal = game.next_reveal_after(now);
     let due = game.closes_at(game.resolved as usize).map(|at| at.max(now));
     reveal.into_iter().chain(due).min()
@@ -190,7 +191,7 @@ impl RoomHub {
     /// when a round's window and grace are over, when it tries to resolve the round. Watchers
     /// on every instance may try at once; the table lets exactly one of them apply it.
     async fn watch(self, code: RoomCode, watcher: Arc<Watcher>) {
-        let mut room: Option<Lobby> = None;
+        let mut room: Option<Room> = None;
         let mut failures = 0u32;
         loop {
             match self.refresh(&code, &mut room).await {
@@ -208,12 +209,16 @@ impl RoomHub {
             }
             // Back off while the table is failing; listeners keep the last snapshot.
             let mut pause = self.inner.poll * 2u32.pow(failures.min(4));
-            let event = room
-                .as_ref()
-                .and_then(|lobby| next_event(lobby, epoch_millis()));
-            if let (Some(at), 0) = (event, failures) {
+            let now = epoch_millis();
+            // While failing, still wake for the next reveal (one attempt each, so no spin): a
+            // transient error must not push this instance's reveal back by a whole backoff.
+            let event = room.as_ref().and_then(|room| match failures {
+                0 => next_event(room, now),
+                _ => room.game.as_ref().and_then(|g| g.next_reveal_after(now)),
+            });
+            if let Some(at) = event {
                 // Never spin: a round still due after an attempt waits a little.
-                let until = Duration::from_millis((at - epoch_millis()).max(25) as u64);
+                let until = Duration::from_millis((at - now).max(25) as u64);
                 pause = pause.min(until);
             }
             tokio::select! {
@@ -239,28 +244,28 @@ impl RoomHub {
     async fn refresh(
         &self,
         code: &RoomCode,
-        room: &mut Option<Lobby>,
+        room: &mut Option<Room>,
     ) -> Result<RoomFeed, DataError> {
         let db = &self.inner.db;
         let Some(version) = db.room_version(code).await? else {
             *room = None;
             return Ok(RoomFeed::Ended);
         };
-        if room.as_ref().map(|lobby| lobby.version) != Some(version) {
-            *room = db.lobby(code).await?;
+        if room.as_ref().map(|room| room.version) != Some(version) {
+            *room = db.room(code).await?;
         }
         let now = epoch_millis();
         let work = room
             .as_ref()
-            .and_then(|lobby| lobby.game.as_ref())
+            .and_then(|room| room.game.as_ref())
             .is_some_and(|game| game.due(now).is_some() || game.boards_pending);
         if work {
-            if let Some(lobby) = room.take() {
-                *room = db.advance(code, lobby).await?;
+            if let Some(now) = room.take() {
+                *room = db.advance(code, now).await?;
             }
         }
         Ok(match room {
-            Some(lobby) => RoomFeed::Lobby(lobby.visible_at(epoch_millis())),
+            Some(room) => RoomFeed::Room(room.visible_at(epoch_millis())),
             None => RoomFeed::Ended,
         })
     }
@@ -324,15 +329,17 @@ fn feed_stream(
 /// streams across every instance, 503 when this instance is at its own limit (the browser
 /// tries again for both).
 pub async fn room_events(
-    State(state): State<AppState>,
-    client: Option<axum::Extension<ClientAddress>>,
-    Path(code): Path<String>,
+    hub: &RoomHub,
+    streams_per_client: u32,
+    client: Option<ClientAddress>,
+    code: &str,
 ) -> Response {
-    let code = match RoomCode::parse(&code) {
+    let db = &hub.inner.db;
+    let code = match RoomCode::parse(code) {
         Ok(code) => code,
         Err(err) => return AppError::from(err).into_response(),
     };
-    match state.db.room_version(&code).await {
+    match db.room_version(&code).await {
         Ok(Some(_)) => {}
         Ok(None) => {
             return AppError::NotFound("There is no open room with that code.".into())
@@ -340,16 +347,16 @@ pub async fn room_events(
         }
         Err(err) => return AppError::from(err).into_response(),
     }
-    let Some(permit) = state.hub.stream_permit() else {
+    let Some(permit) = hub.stream_permit() else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
             "Too many live streams; retrying.",
         )
             .into_response();
     };
-    let client = client.map_or_else(|| "unknown".to_owned(), |c| c.0 .0.to_string());
+    let client = client.map_or_else(|| "unknown".to_owned(), |c| c.0.to_string());
     let lease =
-        match StreamLease::acquire(&state.db, client, state.security.streams_per_client).await {
+        match StreamLease::acquire(db, client, streams_per_client).await {
             Ok(Some(lease)) => lease,
             Ok(None) => {
                 tracing::debug!("a client is at its cap of live streams");
@@ -361,7 +368,7 @@ pub async fn room_events(
             }
             Err(err) => return AppError::from(err).into_response(),
         };
-    let receiver = state.hub.subscribe(&code);
+    let receiver = hub.subscribe(&code);
     Sse::new(feed_stream(receiver, permit, lease))
         .keep_alive(KeepAlive::default())
         .into_response()

@@ -3,9 +3,10 @@
 use std::collections::BTreeSet;
 
 use app::catalog::{FlyFilter, Thing, ThingId};
-use app::data::table::{TableOutcome, GLOBAL_INDEXES, LOCAL_INDEXES};
-use app::data::{DataError, Db, SeedOutcome};
-use app::engine::endpoint_client;
+use app::store::table::{TableOutcome, GLOBAL_INDEXES, LOCAL_INDEXES};
+use app::catalog::store::SeedOutcome;
+use app::store::{DataError, Db};
+use app::http::engine::endpoint_client;
 use aws_sdk_dynamodb::types::{StreamViewType, TimeToLiveStatus};
 
 use super::{seed_things, seeded_table, set_ttl, test_table, unique_table_name};
@@ -242,7 +243,7 @@ async fn get_thing_reads_one_item() {
 #[tokio::test]
 async fn expired_items_read_as_absent_before_the_engine_deletes_them() {
     let t = seeded_table().await;
-    set_ttl(&t, "OBJ#crow", "META", app::data::epoch_seconds() - 60).await;
+    set_ttl(&t, "OBJ#crow", "META", app::store::epoch_seconds() - 60).await;
     let crow = ThingId::parse("crow").unwrap();
     assert_eq!(t.db.get_thing(&crow).await.unwrap(), None);
     let flyers = t.db.list_things(FlyFilter::Flies).await.unwrap();

@@ -6,8 +6,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use app::data::{Conflict, DataError, Db, Joined, Recorder, RoomConflict};
-use app::players::Avatar;
+use app::rooms::store::{Joined, RoomConflict};
+use app::store::{Conflict, DataError, Db, Recorder};
+use app::identity::Avatar;
 use app::rooms::RoomSettings;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::config::interceptors::{

@@ -2,10 +2,13 @@
 //! Times are passed in (the data layer takes the server's clock as an argument), so no test
 //! waits for a countdown.
 
-use app::data::{Db, GameConflict, Joined, Recorder, Resolution, Tapped};
+use app::game::store::{GameConflict, Resolution, Tapped};
+use app::rooms::store::Joined;
+use app::store::{Db, Recorder};
 use app::game::{self, Decision, Match, TapRejected, GRACE_MS};
-use app::players::{Avatar, UserId};
-use app::rooms::{Lobby, RoomCode, RoomSettings, RoomState};
+use app::identity::{Avatar, UserId};
+use app::game::Room;
+use app::rooms::{RoomCode, RoomSettings, RoomState};
 
 use super::conflicts::{conflicting_db, transactions};
 use super::{name, player, seeded_table, TestTable};
@@ -26,7 +29,7 @@ async fn playing(
     raw: &str,
     rounds: u8,
     others: &[&str],
-) -> (RoomCode, UserId, Vec<UserId>, Lobby) {
+) -> (RoomCode, UserId, Vec<UserId>, Room) {
     let (code, host) = super::room(t, raw, settings(rounds)).await;
     let mut ids = Vec::new();
     for other in others {
@@ -37,18 +40,18 @@ async fn playing(
         ids.push(id);
     }
     t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
-    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let lobby = t.db.room(&code).await.unwrap().unwrap();
     t.calls.reset();
     (code, host, ids, lobby)
 }
 
-fn game(lobby: &Lobby) -> &Match {
+fn game(lobby: &Room) -> &Match {
     lobby.game.as_ref().expect("a match")
 }
 
 async fn tap_at(
     db: &Db,
-    lobby: &Lobby,
+    lobby: &Room,
     user: &UserId,
     index: usize,
     after_ms: i64,
@@ -100,11 +103,11 @@ async fn only_the_host_starts_and_the_seed_fixes_the_things() {
         game::draw_things(&super::seed_things(), 5, seed),
         "the kept seed gives the draw, so it can be checked afterwards"
     );
-    let stored = t.db.lobby(&code).await.unwrap().unwrap();
+    let stored = t.db.room(&code).await.unwrap().unwrap();
     assert_eq!(game(&stored).seed, Some(seed));
     assert_eq!(
         stored
-            .visible_at(app::data::epoch_millis())
+            .visible_at(app::store::epoch_millis())
             .game
             .unwrap()
             .seed,
@@ -123,7 +126,7 @@ async fn only_the_host_starts_and_the_seed_fixes_the_things() {
         .rounds
         .windows(2)
         .all(|w| w[1].reveal_ms - w[0].reveal_ms == Match::period_ms(2000)));
-    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let lobby = t.db.room(&code).await.unwrap().unwrap();
     assert_eq!(lobby.state, RoomState::Playing);
     assert!(matches!(
         t.db.start_match(&code, &host, Some(SEED)).await,
@@ -143,7 +146,7 @@ async fn a_tap_is_one_write_and_a_second_tap_changes_nothing() {
     // Resolve: the first tap's reaction is the one that counts.
     let close = game(&lobby).closes_at(0).unwrap();
     t.db.resolve_due(&lobby, close).await.unwrap();
-    let after = t.db.lobby(&lobby.code).await.unwrap().unwrap();
+    let after = t.db.room(&lobby.code).await.unwrap().unwrap();
     let results = game(&after).rounds[0].results.clone().unwrap();
     let mine = results.iter().find(|r| r.user_id == host).unwrap();
     assert_eq!(mine.reaction_ms, Some(420));
@@ -223,7 +226,7 @@ async fn taps_out_of_time_or_out_of_turn_are_refused_with_a_reason_and_write_not
         matches!(closed, Err(GameConflict::RoundClosed)),
         "{closed:?}"
     );
-    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    let after = t.db.room(&code).await.unwrap().unwrap();
     assert!(
         game(&after).player(&late_comer).is_none(),
         "not in the match"
@@ -280,7 +283,7 @@ async fn a_resolution_is_one_query_and_one_transaction_and_scores_by_the_rules()
             },
         ],
     );
-    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    let after = t.db.room(&code).await.unwrap().unwrap();
     let ag = game(&after);
     assert_eq!(ag.resolved, 1);
     for (id, outcome) in [&host, &others[0], &others[1]].iter().zip(&expected) {
@@ -351,7 +354,7 @@ async fn fifty_resolvers_on_two_instances_resolve_a_round_exactly_once() {
             },
         ],
     );
-    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    let after = t.db.room(&code).await.unwrap().unwrap();
     let ag = game(&after);
     assert_eq!(ag.resolved, 1);
     assert_eq!(ag.player(&host).unwrap().score, expected[0].points);
@@ -369,7 +372,7 @@ async fn a_resolution_cancelled_by_a_conflict_is_retried_and_applied_once() {
     let resolved = db.resolve_due(&lobby, close).await.unwrap();
     assert!(matches!(resolved, Resolution::Resolved { index: 0, .. }));
     assert_eq!(transactions(&calls), 3, "two conflicts, then the real one");
-    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    let after = t.db.room(&code).await.unwrap().unwrap();
     let expected = game::score_round(
         game(&lobby).rounds[0].flies.unwrap(),
         2000,
@@ -395,7 +398,7 @@ async fn a_player_who_left_makes_the_resolver_read_again_and_no_round_is_skipped
         t.db.resolve_due(&lobby, close).await.unwrap(),
         Resolution::Stale
     );
-    let now = t.db.lobby(&code).await.unwrap().unwrap();
+    let now = t.db.room(&code).await.unwrap().unwrap();
     assert_eq!(game(&now).resolved, 0, "nothing applied");
     // Long after both rounds closed, advancing resolves them in order, each once.
     let late = game(&now).closes_at(1).unwrap() + 60_000;
@@ -406,7 +409,7 @@ async fn a_player_who_left_makes_the_resolver_read_again_and_no_round_is_skipped
             matches!(outcome, Resolution::Resolved { index, .. } if index == expected),
             "{outcome:?}"
         );
-        room = t.db.lobby(&code).await.unwrap().unwrap();
+        room = t.db.room(&code).await.unwrap().unwrap();
     }
     assert!(game(&room).is_finished());
     assert_eq!(game(&room).players.len(), 1);
@@ -439,7 +442,7 @@ async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board(
             finished: true
         }
     );
-    let done = t.db.lobby(&code).await.unwrap().unwrap();
+    let done = t.db.room(&code).await.unwrap().unwrap();
     assert_eq!(
         done.state,
         RoomState::Lobby,
@@ -448,7 +451,7 @@ async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board(
     let finished = game(&done);
     assert!(finished.is_finished() && finished.boards_pending);
     assert!(
-        done.visible_at(app::data::epoch_millis())
+        done.visible_at(app::store::epoch_millis())
             .game
             .unwrap()
             .seed
@@ -476,7 +479,7 @@ async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board(
     assert_eq!(board[0].user_id, host);
     assert!(board[0].best_score > board[1].best_score);
     let first_best = board[0].best_score;
-    assert!(!game(&t.db.lobby(&code).await.unwrap().unwrap()).boards_pending);
+    assert!(!game(&t.db.room(&code).await.unwrap().unwrap()).boards_pending);
     assert_eq!(
         t.db.stats(&host).await.unwrap().best_score,
         Some(first_best)
@@ -489,10 +492,10 @@ async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board(
             .unwrap();
     assert_eq!(again.first_round, 2, "round numbers go on across matches");
     assert_eq!(again.rounds.len(), 1);
-    let room = t.db.lobby(&code).await.unwrap().unwrap();
+    let room = t.db.room(&code).await.unwrap().unwrap();
     let close = game(&room).closes_at(0).unwrap();
     t.db.resolve_due(&room, close).await.unwrap();
-    let room = t.db.lobby(&code).await.unwrap().unwrap();
+    let room = t.db.room(&code).await.unwrap().unwrap();
     let second_score = game(&room).player(&host).unwrap().score;
     t.db.settle_boards(&code, game(&room)).await.unwrap();
     let board = t.db.room_board(&code, 10).await.unwrap();
@@ -513,7 +516,7 @@ async fn recent_matches_everywhere_come_newest_first_a_page_at_a_time() {
     let close = game(&lobby).closes_at(0).unwrap();
     t.db.resolve_due(&lobby, close).await.unwrap();
     t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
-    let room = t.db.lobby(&code).await.unwrap().unwrap();
+    let room = t.db.room(&code).await.unwrap().unwrap();
     let close = game(&room).closes_at(0).unwrap();
     t.db.resolve_due(&room, close).await.unwrap();
 

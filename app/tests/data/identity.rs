@@ -1,9 +1,10 @@
 //! Identity: guests, sessions (lookup, refresh, rotation, sign-out), account claims with unique
 //! usernames and emails, sign-in lookups, and the sign-in rate limit.
 
-use app::auth::{SessionHash, SessionToken};
-use app::data::{epoch_seconds, ClaimConflict, GUEST_GRACE_SECS, SESSION_LIFETIME_SECS};
-use app::players::{Avatar, DisplayName, Email, UserId, Username};
+use app::identity::auth::{SessionHash, SessionToken};
+use app::identity::store::{ClaimConflict, GUEST_GRACE_SECS, SESSION_LIFETIME_SECS};
+use app::store::epoch_seconds;
+use app::identity::{Avatar, DisplayName, Email, UserId, Username};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{set_ttl, test_table, TestTable};

@@ -5,10 +5,11 @@
 
 use std::time::Duration;
 
-use app::data::{epoch_seconds, Db, Recorder};
+use app::store::{epoch_seconds, Db, Recorder};
 use app::live::{RoomFeed, RoomHub};
-use app::players::Avatar;
-use app::rooms::{Lobby, RoomCode, RoomSettings};
+use app::identity::Avatar;
+use app::game::Room;
+use app::rooms::{RoomCode, RoomSettings};
 use tokio::sync::watch;
 use tokio::time::timeout;
 
@@ -43,12 +44,12 @@ async fn hear(
 }
 
 fn lobby_with(n: usize) -> impl Fn(&RoomFeed) -> bool {
-    move |feed| matches!(feed, RoomFeed::Lobby(lobby) if lobby.players.len() == n)
+    move |feed| matches!(feed, RoomFeed::Room(lobby) if lobby.players.len() == n)
 }
 
-fn lobby_of(feed: Option<RoomFeed>) -> Lobby {
+fn lobby_of(feed: Option<RoomFeed>) -> Room {
     match feed {
-        Some(RoomFeed::Lobby(lobby)) => lobby,
+        Some(RoomFeed::Room(lobby)) => lobby,
         other => panic!("expected a lobby, heard {other:?}"),
     }
 }

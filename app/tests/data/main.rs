@@ -14,8 +14,8 @@ mod streams;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use app::catalog::{self as things, seed::SEED, Thing};
-use app::data::{Db, Recorder};
-use app::engine::{Engine, EngineConfig};
+use app::store::{Db, Recorder};
+use app::http::engine::{Engine, EngineConfig};
 
 /// One isolated table on the engine under test, with a recorder on every call.
 pub struct TestTable {
@@ -96,16 +96,16 @@ pub fn rooms_unknown() -> app::rooms::RoomCode {
 }
 
 /// A display name the test knows to be valid.
-pub fn name(raw: &str) -> app::players::DisplayName {
-    app::players::DisplayName::parse(raw).unwrap()
+pub fn name(raw: &str) -> app::identity::DisplayName {
+    app::identity::DisplayName::parse(raw).unwrap()
 }
 
 /// A new guest player (with a session nobody uses).
-pub async fn player(t: &TestTable, display: &str) -> app::players::UserId {
+pub async fn player(t: &TestTable, display: &str) -> app::identity::UserId {
     t.db.create_guest(
         &name(display),
-        app::players::Avatar::Bee,
-        &app::auth::SessionToken::generate().hash(),
+        app::identity::Avatar::Bee,
+        &app::identity::auth::SessionToken::generate().hash(),
     )
     .await
     .unwrap()
@@ -117,14 +117,14 @@ pub async fn room(
     t: &TestTable,
     raw: &str,
     settings: app::rooms::RoomSettings,
-) -> (app::rooms::RoomCode, app::players::UserId) {
+) -> (app::rooms::RoomCode, app::identity::UserId) {
     let host = player(t, "Host").await;
     let code = app::rooms::RoomCode::parse(raw).unwrap();
     t.db.create_room(
         &code,
         &host,
         &name("Host"),
-        app::players::Avatar::Crow,
+        app::identity::Avatar::Crow,
         settings,
     )
     .await

@@ -1,8 +1,9 @@
 //! Rooms: create, join (capacity and nicknames under concurrency), leave, kick, host hand-over,
 //! settings, expiry, the one-Query lobby and the open-rooms list.
 
-use app::data::{epoch_seconds, Joined, RoomConflict};
-use app::players::Avatar;
+use app::rooms::store::{Joined, RoomConflict};
+use app::store::epoch_seconds;
+use app::identity::Avatar;
 use app::rooms::RoomSettings;
 
 use super::{name, player, room, set_ttl, test_table};

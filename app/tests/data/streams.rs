@@ -1,7 +1,8 @@
 //! Live streams counted per client across instances: the cap holds under a race of two
 //! instances, closed streams give their place back, and open ones carry into the next window.
 
-use app::data::{epoch_seconds, stream_window, Db};
+use app::live::streams::stream_window;
+use app::store::{epoch_seconds, Db};
 
 use super::test_table;
 

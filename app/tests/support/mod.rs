@@ -3,8 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
-use app::data::Db;
-use app::engine::{Engine, EngineConfig};
+use app::store::Db;
+use app::http::engine::{Engine, EngineConfig};
 use app::http::{router, AppState, SecurityConfig};
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};

@@ -1,0 +1,347 @@
+//! The catalog of things the game shows, and the rule that decides whether each one flies.
+//!
+//! These types are shared by the server and the browser. The curated seed list lives in
+//! `catalog/seed.rs` (server only); `validate` is the gate every seed passes before it is
+//! written to the table.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The published rule. Every entry in the seed catalog is judged by it; edge cases carry a note.
+pub const FLYING_RULE: &str = "Udd! when the real thing can travel through the air by itself, \
+held up by flapping wings, gliding lift, a rotor or engine, the wind (a kite) or by being lighter \
+than air (a balloon), even if only briefly (a hen's flutter, a flying fish's glide). No Udd! for \
+things that only fall, jump or are thrown, for flightless birds, and for things that only ride \
+through the air inside something else. Story creatures follow their story: a dragon flies, a \
+unicorn does not. A thing is judged as the thing, not by its name.";
+
+/// The fewest things a catalog may have: a match draws without repetition from it.
+pub const MIN_CATALOG_SIZE: usize = 150;
+
+/// A thing's id: a lowercase ASCII slug such as `flying-fish`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct ThingId(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a thing id is 1 to 40 lowercase letters, digits and single dashes, like `flying-fish`")]
+pub struct InvalidThingId;
+
+impl ThingId {
+    pub fn parse(raw: &str) -> Result<Self, InvalidThingId> {
+        let ok = (1..=40).contains(&raw.len())
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !raw.starts_with('-')
+            && !raw.ends_with('-')
+            && !raw.contains("--");
+        if ok {
+            Ok(Self(raw.to_owned()))
+        } else {
+            Err(InvalidThingId)
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for ThingId {
+    type Error = InvalidThingId;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl From<ThingId> for String {
+    fn from(id: ThingId) -> Self {
+        id.0
+    }
+}
+
+impl fmt::Display for ThingId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    Bird,
+    Insect,
+    Mammal,
+    WaterLife,
+    ReptileAmphibian,
+    Machine,
+    Toy,
+    Object,
+    Food,
+    Nature,
+    Myth,
+}
+
+impl Category {
+    pub fn label(self) -> &'static str {
+        match self {
+            Category::Bird => "Bird",
+            Category::Insect => "Insect",
+            Category::Mammal => "Mammal",
+            Category::WaterLife => "Water life",
+            Category::ReptileAmphibian => "Reptile or amphibian",
+            Category::Machine => "Machine",
+            Category::Toy => "Toy",
+            Category::Object => "Everyday object",
+            Category::Food => "Food",
+            Category::Nature => "Nature",
+            Category::Myth => "Story creature",
+        }
+    }
+}
+
+/// A thing as written in the seed source.
+#[derive(Debug, Clone, Copy)]
+pub struct SeedThing {
+    pub id: &'static str,
+    pub en: &'static str,
+    pub hi: &'static str,
+    pub hi_latin: &'static str,
+    pub emoji: &'static str,
+    pub flies: bool,
+    pub category: Category,
+    pub note: Option<&'static str>,
+}
+
+/// A thing the game can show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Thing {
+    pub id: ThingId,
+    /// English name.
+    pub en: String,
+    /// Hindi name in Devanagari.
+    pub hi: String,
+    /// The Hindi name in Latin letters, as called out: "Kauwa udd!".
+    pub hi_latin: String,
+    pub emoji: String,
+    pub flies: bool,
+    pub category: Category,
+    /// Why an edge case was ruled the way it was.
+    pub note: Option<String>,
+}
+
+/// Which things a list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum FlyFilter {
+    #[default]
+    All,
+    Flies,
+    Grounded,
+}
+
+impl FlyFilter {
+    /// Reads the `flies` query parameter: `yes`, `no` or `all` (anything else is `All`).
+    pub fn from_query(raw: Option<&str>) -> Self {
+        match raw {
+            Some("yes") => FlyFilter::Flies,
+            Some("no") => FlyFilter::Grounded,
+            _ => FlyFilter::All,
+        }
+    }
+
+    pub fn as_query(self) -> &'static str {
+        match self {
+            FlyFilter::All => "all",
+            FlyFilter::Flies => "yes",
+            FlyFilter::Grounded => "no",
+        }
+    }
+
+    /// `Some(flies)` for a one-sided filter.
+    pub fn flies(self) -> Option<bool> {
+        match self {
+            FlyFilter::All => None,
+            FlyFilter::Flies => Some(true),
+            FlyFilter::Grounded => Some(false),
+        }
+    }
+
+    pub fn matches(self, thing: &Thing) -> bool {
+        self.flies().is_none_or(|flies| thing.flies == flies)
+    }
+}
+
+/// Whether a thing matches a free-text search over its names (case-insensitive).
+pub fn matches_search(thing: &Thing, query: &str) -> bool {
+    let query = query.trim().to_lowercase();
+    query.is_empty()
+        || [&thing.en, &thing.hi, &thing.hi_latin, thing.id.as_str()]
+            .iter()
+            .any(|name| name.to_lowercase().contains(&query))
+}
+
+/// Sorts things for display: by English name, ignoring case.
+pub fn sort_for_display(things: &mut [Thing]) {
+    things.sort_by_cached_key(|t| (t.en.to_lowercase(), t.id.clone()));
+}
+
+impl SeedThing {
+    /// The thing this entry describes, or what is wrong with it.
+    pub fn to_thing(&self) -> Result<Thing, String> {
+        let id = ThingId::parse(self.id).map_err(|e| format!("{:?}: {e}", self.id))?;
+        for text in [self.en, self.hi, self.hi_latin, self.emoji]
+            .into_iter()
+            .chain(self.note)
+        {
+            if text.trim().is_empty() || text.chars().any(char::is_control) {
+                return Err(format!("{id}: blank or control characters in {text:?}"));
+            }
+        }
+        Ok(Thing {
+            id,
+            en: self.en.to_owned(),
+            hi: self.hi.to_owned(),
+            hi_latin: self.hi_latin.to_owned(),
+            emoji: self.emoji.to_owned(),
+            flies: self.flies,
+            category: self.category,
+            note: self.note.map(str::to_owned),
+        })
+    }
+}
+
+/// Turns a seed list into things, or lists every problem with it: bad entries, duplicates (by
+/// id, English, Hindi or called-out name, so no thing can appear twice with two rulings), or
+/// too few things.
+pub fn validate(seed: &[SeedThing]) -> Result<Vec<Thing>, Vec<String>> {
+    let mut problems = Vec::new();
+    let mut seen: [HashSet<String>; 4] = Default::default();
+    let mut things = Vec::with_capacity(seed.len());
+    for entry in seed {
+        for (slot, name) in seen
+            .iter_mut()
+            .zip([entry.id, entry.en, entry.hi, entry.hi_latin])
+        {
+            if !slot.insert(name.trim().to_lowercase()) {
+                problems.push(format!("{}: duplicate name {name:?}", entry.id));
+            }
+        }
+        match entry.to_thing() {
+            Ok(thing) => things.push(thing),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    if seed.len() < MIN_CATALOG_SIZE {
+        problems.push(format!(
+            "the catalog has {} things; it needs at least {MIN_CATALOG_SIZE}",
+            seed.len()
+        ));
+    }
+    if problems.is_empty() {
+        Ok(things)
+    } else {
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed_thing(id: &'static str, en: &'static str, flies: bool) -> SeedThing {
+        SeedThing {
+            id,
+            en,
+            hi: en,
+            hi_latin: en,
+            emoji: "🐦",
+            flies,
+            category: Category::Bird,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn thing_ids_are_slugs() {
+        for good in ["crow", "flying-fish", "a1"] {
+            assert!(ThingId::parse(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            "Crow",
+            "-crow",
+            "crow-",
+            "fly--fish",
+            "crow fish",
+            "कौआ",
+            &"a".repeat(41),
+        ] {
+            assert!(ThingId::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_thing_id_cannot_be_deserialized_unchecked() {
+        assert!(serde_json::from_str::<ThingId>("\"NOT OK\"").is_err());
+        assert_eq!(
+            serde_json::from_str::<ThingId>("\"crow\"")
+                .unwrap()
+                .as_str(),
+            "crow"
+        );
+    }
+
+    #[test]
+    fn validate_reports_duplicates_and_a_short_catalog() {
+        let seed = [
+            seed_thing("crow", "Crow", true),
+            seed_thing("crow-2", "crow", false),
+        ];
+        let problems = validate(&seed).unwrap_err();
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("duplicate name \"crow\"")),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().any(|p| p.contains("at least 150")),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn validate_reports_control_characters() {
+        let mut entry = seed_thing("crow", "Crow", true);
+        entry.note = Some("bad\u{7}note");
+        let problem = entry.to_thing().unwrap_err();
+        assert!(problem.contains("control"), "{problem}");
+    }
+
+    #[test]
+    fn fly_filter_round_trips_through_the_query_string() {
+        for filter in [FlyFilter::All, FlyFilter::Flies, FlyFilter::Grounded] {
+            assert_eq!(FlyFilter::from_query(Some(filter.as_query())), filter);
+        }
+        assert_eq!(FlyFilter::from_query(Some("maybe")), FlyFilter::All);
+        assert_eq!(FlyFilter::from_query(None), FlyFilter::All);
+    }
+
+    #[test]
+    fn search_matches_any_name() {
+        let crow = SeedThing {
+            hi: "कौआ",
+            hi_latin: "Kauwa",
+            ..seed_thing("crow", "Crow", true)
+        }
+        .to_thing()
+        .unwrap();
+        for query in ["crow", "CRO", "कौआ", "kauwa", "  ", ""] {
+            assert!(matches_search(&crow, query), "{query:?}");
+        }
+        assert!(!matches_search(&crow, "elephant"));
+    }
+}

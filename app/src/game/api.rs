@@ -1,0 +1,117 @@
+//! The game over HTTP: the host starts a match, players tap, browsers read the server's clock.
+//! The acting player comes from the session cookie.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::error::AppError;
+
+#[cfg(feature = "ssr")]
+use crate::{
+    error::fail,
+    game::store::{GameConflict, Tapped},
+    game::throttle::TapThrottle,
+    identity::session,
+    rooms::model::RoomCode,
+    rooms::news::announce,
+    store::{epoch_millis, Db},
+};
+
+#[cfg(feature = "ssr")]
+impl From<GameConflict> for AppError {
+    fn from(conflict: GameConflict) -> Self {
+        match conflict {
+            GameConflict::Data(err) => err.into(),
+            GameConflict::NotFound => AppError::NotFound(conflict.to_string()),
+            GameConflict::NotHost | GameConflict::Spectating => {
+                AppError::Forbidden(conflict.to_string())
+            }
+            GameConflict::Tap(_) => AppError::BadRequest(conflict.to_string()),
+            GameConflict::NoThings => AppError::Internal,
+            other => AppError::Conflict(other.to_string()),
+        }
+    }
+}
+
+/// The host starts a match with everyone in the room. `seed`, when given, fixes the order of
+/// things (for tests and replays).
+#[server(endpoint = "rooms/start")]
+pub async fn start_match(code: String, seed: Option<String>) -> Result<(), AppError> {
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    let seed = match seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => None,
+        Some(raw) => Some(raw.parse::<u64>().map_err(|_| {
+            fail(AppError::BadRequest(
+                "A seed is a whole number (or leave it empty).".into(),
+            ))
+        })?),
+    };
+    let host = session::require_player(&db).await.map_err(fail)?;
+    db.start_match(&code, &host.id, seed).await.map_err(fail)?;
+    announce(&code);
+    leptos_axum::redirect(&format!("/r/{code}"));
+    Ok(())
+}
+
+/// What the server made of a tap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TapAck {
+    /// The reaction time that counts.
+    pub reaction_ms: Option<u32>,
+    /// `false` when an earlier tap in the round already counted.
+    pub first: bool,
+}
+
+/// A tap in round `round`, which the browser was shown at `reveal_ms` (server clock) with a
+/// window of `window_ms`, after `reaction_ms` by the browser's measure. The server checks all
+/// of it against its own clock and the stored round.
+#[server(endpoint = "rooms/tap")]
+pub async fn tap(
+    code: String,
+    round: u32,
+    reveal_ms: i64,
+    window_ms: u32,
+    reaction_ms: u32,
+) -> Result<TapAck, AppError> {
+    // The receive time is taken before anything else.
+    let received_ms = epoch_millis();
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    // A flood of taps is turned away before it costs the table anything.
+    let token = session::token_from_request().ok_or_else(|| fail(AppError::SignInRequired))?;
+    let allowed = use_context::<TapThrottle>()
+        .is_none_or(|taps| taps.0.allow(token.hash().as_str()));
+    if !allowed {
+        return Err(fail(AppError::RateLimited));
+    }
+    let player = session::require_player(&db).await.map_err(fail)?;
+    let tapped = db
+        .tap(
+            &code,
+            &player.id,
+            round,
+            reveal_ms,
+            window_ms,
+            reaction_ms,
+            received_ms,
+        )
+        .await
+        .map_err(fail)?;
+    Ok(match tapped {
+        Tapped::Counted { reaction_ms } => TapAck {
+            reaction_ms: Some(reaction_ms),
+            first: true,
+        },
+        Tapped::AlreadyCounted => TapAck {
+            reaction_ms: None,
+            first: false,
+        },
+    })
+}
+
+/// The server's clock (epoch milliseconds): browsers estimate their offset from it.
+#[server(endpoint = "time")]
+pub async fn server_time() -> Result<i64, AppError> {
+    Ok(epoch_millis())
+}

@@ -1,0 +1,408 @@
+//! A match as the room holds it: its schedule, its rounds, and each player's running score.
+//! Shared by the server (which stores and resolves it) and the browser (which draws it).
+//!
+//! The schedule is fixed when the host starts: round `i` (from 1) is revealed at
+//! `started_at_ms + COUNTDOWN_MS + (i − 1) × period`, where a period is the countdown, the
+//! window, the grace for late taps and a pause for the results. Every instance can tell from the
+//! clock alone which round is on, so none has to hold the match in memory.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::timing::GRACE_MS;
+use crate::catalog::ThingId;
+use crate::identity::{Avatar, DisplayName, UserId};
+use crate::rooms::{Lobby, RoomCode};
+
+/// The 3-2-1 before each reveal.
+pub const COUNTDOWN_MS: i64 = 3000;
+/// After a round closes, before the next countdown: time to resolve it and show the results.
+pub const RESULTS_MS: i64 = 1500;
+
+/// A thing as a round shows it. Whether it flies is told only with the round's results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThingCard {
+    pub id: ThingId,
+    pub en: String,
+    pub hi: String,
+    pub hi_latin: String,
+    pub emoji: String,
+}
+
+/// What one round gave one player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundResult {
+    pub user_id: UserId,
+    /// The reaction time that counted, when the player tapped.
+    pub reaction_ms: Option<u32>,
+    pub points: i32,
+    pub correct: bool,
+    pub fastest: bool,
+}
+
+/// One round of a match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Round {
+    /// The room-wide round number (keys use it: `ROUND#<n>`, `CLICK#<n>#<player>`).
+    pub n: u32,
+    pub reveal_ms: i64,
+    /// `None` until the reveal: the thing never reaches a browser early.
+    pub thing: Option<ThingCard>,
+    /// Told with the results.
+    pub flies: Option<bool>,
+    /// `None` until the round is resolved.
+    pub results: Option<Vec<RoundResult>>,
+}
+
+/// A player of the match and their running totals.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchPlayer {
+    pub user_id: UserId,
+    pub nickname: DisplayName,
+    pub avatar: Avatar,
+    pub score: i32,
+    pub streak: u32,
+    pub correct: u32,
+    pub taps: u32,
+    pub reaction_total_ms: u64,
+}
+
+impl MatchPlayer {
+    /// Mean reaction of the player's taps, if any.
+    pub fn average_reaction_ms(&self) -> Option<u32> {
+        (self.taps > 0).then(|| (self.reaction_total_ms / u64::from(self.taps)) as u32)
+    }
+}
+
+/// The room's current (or last) match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Match {
+    /// The room-wide number of its first round: identifies the match within the room.
+    pub first_round: u32,
+    pub window_ms: u32,
+    pub started_at_ms: i64,
+    /// Rounds resolved so far; they are resolved in order.
+    pub resolved: u32,
+    pub rounds: Vec<Round>,
+    /// Who plays, in join order. Players who join during the match watch until the next one.
+    pub players: Vec<MatchPlayer>,
+    /// Finished, and the leaderboard and best scores are still to be written (by whichever
+    /// instance sees this first; the writes are only-if-higher, so doing them twice is safe).
+    #[serde(default)]
+    pub boards_pending: bool,
+    /// The draw's seed: `draw_things(catalog, rounds, seed)` gives these rounds' things. Kept
+    /// secret until the match is over (see [`Match::visible_at`]).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A room as it is played: its lobby and its current (or last) match. Derefs to the lobby, so
+/// `room.players` and `room.state` read as they do on a [`Lobby`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Room {
+    pub lobby: Lobby,
+    /// The match being played, or the last one played (its results stay until the next).
+    #[serde(default)]
+    pub game: Option<Match>,
+}
+
+impl std::ops::Deref for Room {
+    type Target = Lobby;
+
+    fn deref(&self) -> &Lobby {
+        &self.lobby
+    }
+}
+
+impl Room {
+    /// The room as a browser may see it at `now_ms` (see [`Match::visible_at`]).
+    pub fn visible_at(&self, now_ms: i64) -> Room {
+        Room {
+            lobby: self.lobby.clone(),
+            game: self.game.as_ref().map(|game| game.visible_at(now_ms)),
+        }
+    }
+}
+
+/// A player's durable record of one finished match (`USER#<id>` / `MATCH#<ulid>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    /// A ULID: sorts by the time the match ended.
+    pub record_id: String,
+    pub user_id: UserId,
+    pub nickname: DisplayName,
+    pub avatar: Avatar,
+    pub room: RoomCode,
+    pub score: i32,
+    pub placement: u32,
+    pub players: u32,
+    pub correct: u32,
+    pub rounds: u32,
+    pub average_reaction_ms: Option<u32>,
+    pub finished_at_ms: i64,
+}
+
+/// Where a match stands at a moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Counting down to round `index` (0-based); `left_ms` until the reveal.
+    Countdown { index: usize, left_ms: i64 },
+    /// Round `index` is open for taps; `left_ms` of the window remain (not counting grace).
+    Open { index: usize, left_ms: i64 },
+    /// Round `index` has closed and waits for its results or the next countdown.
+    Closed { index: usize },
+    /// Every round is resolved.
+    Finished,
+}
+
+impl Match {
+    /// Rounds in the match.
+    pub fn len(&self) -> u32 {
+        self.rounds.len() as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rounds.is_empty()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.resolved >= self.len()
+    }
+
+    /// Milliseconds from one reveal to the next.
+    pub fn period_ms(window_ms: u32) -> i64 {
+        COUNTDOWN_MS + i64::from(window_ms) + i64::from(GRACE_MS) + RESULTS_MS
+    }
+
+    /// When round `index` (0-based) of a match started at `started_at_ms` is revealed.
+    pub fn reveal_at(started_at_ms: i64, window_ms: u32, index: usize) -> i64 {
+        started_at_ms + COUNTDOWN_MS + index as i64 * Self::period_ms(window_ms)
+    }
+
+    /// When round `index` stops taking taps (window plus grace): from then it may be resolved.
+    pub fn closes_at(&self, index: usize) -> Option<i64> {
+        self.rounds
+            .get(index)
+            .map(|r| r.reveal_ms + i64::from(self.window_ms) + i64::from(GRACE_MS))
+    }
+
+    /// The round to resolve next, once its window and grace are over at `now_ms`.
+    pub fn due(&self, now_ms: i64) -> Option<usize> {
+        let index = self.resolved as usize;
+        (self.closes_at(index)? <= now_ms).then_some(index)
+    }
+
+    pub fn phase(&self, now_ms: i64) -> Phase {
+        if self.is_finished() {
+            return Phase::Finished;
+        }
+        // The latest round whose countdown has begun.
+        let started = self
+            .rounds
+            .iter()
+            .rposition(|r| r.reveal_ms - COUNTDOWN_MS <= now_ms);
+        let Some(index) = started else {
+            let first = self.rounds.first().map_or(now_ms, |r| r.reveal_ms);
+            return Phase::Countdown {
+                index: 0,
+                left_ms: first - now_ms,
+            };
+        };
+        let round = &self.rounds[index];
+        if now_ms < round.reveal_ms {
+            return Phase::Countdown {
+                index,
+                left_ms: round.reveal_ms - now_ms,
+            };
+        }
+        let end = round.reveal_ms + i64::from(self.window_ms);
+        if now_ms < end {
+            Phase::Open {
+                index,
+                left_ms: end - now_ms,
+            }
+        } else {
+            Phase::Closed { index }
+        }
+    }
+
+    /// The next moment the match looks different without anything being written: a reveal.
+    pub fn next_reveal_after(&self, now_ms: i64) -> Option<i64> {
+        self.rounds
+            .iter()
+            .map(|r| r.reveal_ms)
+            .find(|&at| at > now_ms)
+    }
+
+    /// The match as a browser may see it at `now_ms`: things of rounds not yet revealed and
+    /// whether unresolved things fly are removed.
+    pub fn visible_at(&self, now_ms: i64) -> Match {
+        let mut shown = self.clone();
+        if !self.is_finished() {
+            shown.seed = None;
+        }
+        for round in &mut shown.rounds {
+            if round.reveal_ms > now_ms {
+                round.thing = None;
+            }
+            if round.results.is_none() {
+                round.flies = None;
+            }
+        }
+        shown
+    }
+
+    /// Players best first: by score, then correct decisions, then faster average reaction.
+    /// Each comes with a placement; players equal on all three share it.
+    pub fn standings(&self) -> Vec<(u32, &MatchPlayer)> {
+        let rank_key = |p: &MatchPlayer| {
+            (
+                std::cmp::Reverse(p.score),
+                std::cmp::Reverse(p.correct),
+                p.average_reaction_ms().unwrap_or(u32::MAX),
+            )
+        };
+        let mut players: Vec<&MatchPlayer> = self.players.iter().collect();
+        players.sort_by_key(|p| rank_key(p));
+        let mut placed = Vec::with_capacity(players.len());
+        for (i, player) in players.iter().enumerate() {
+            let placement = match placed.last() {
+                Some(&(place, prev)) if rank_key(prev) == rank_key(player) => place,
+                _ => i as u32 + 1,
+            };
+            placed.push((placement, *player));
+        }
+        placed
+    }
+
+    pub fn player(&self, user: &UserId) -> Option<&MatchPlayer> {
+        self.players.iter().find(|p| &p.user_id == user)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(i: u8) -> UserId {
+        UserId::parse(&format!("01ARZ3NDEKTSV4RRFFQ69G5F{:02}", i)).unwrap()
+    }
+
+    fn player(i: u8, score: i32, correct: u32, taps: u32, total: u64) -> MatchPlayer {
+        MatchPlayer {
+            user_id: user(i),
+            nickname: DisplayName::parse(&format!("p{i}")).unwrap(),
+            avatar: Avatar::default(),
+            score,
+            streak: 0,
+            correct,
+            taps,
+            reaction_total_ms: total,
+        }
+    }
+
+    fn a_match(rounds: usize, resolved: u32) -> Match {
+        let started = 1_000_000;
+        Match {
+            first_round: 1,
+            window_ms: 3000,
+            started_at_ms: started,
+            resolved,
+            rounds: (0..rounds)
+                .map(|i| Round {
+                    n: i as u32 + 1,
+                    reveal_ms: Match::reveal_at(started, 3000, i),
+                    thing: Some(ThingCard {
+                        id: ThingId::parse("crow").unwrap(),
+                        en: "Crow".into(),
+                        hi: "कौआ".into(),
+                        hi_latin: "Kauwa".into(),
+                        emoji: "🐦".into(),
+                    }),
+                    flies: Some(true),
+                    results: (i < resolved as usize).then(Vec::new),
+                })
+                .collect(),
+            players: vec![],
+            boards_pending: false,
+            seed: None,
+        }
+    }
+
+    #[test]
+    fn the_schedule_runs_countdown_window_grace_and_results_back_to_back() {
+        let m = a_match(3, 0);
+        let start = m.started_at_ms;
+        assert_eq!(m.rounds[0].reveal_ms, start + COUNTDOWN_MS);
+        assert_eq!(
+            m.rounds[1].reveal_ms - m.rounds[0].reveal_ms,
+            COUNTDOWN_MS + 3000 + i64::from(GRACE_MS) + RESULTS_MS
+        );
+        assert_eq!(
+            m.phase(start),
+            Phase::Countdown {
+                index: 0,
+                left_ms: COUNTDOWN_MS
+            }
+        );
+        let reveal = m.rounds[0].reveal_ms;
+        assert_eq!(
+            m.phase(reveal + 100),
+            Phase::Open {
+                index: 0,
+                left_ms: 2900
+            }
+        );
+        assert_eq!(m.phase(reveal + 3000), Phase::Closed { index: 0 });
+        assert_eq!(
+            m.phase(m.rounds[1].reveal_ms - 1000),
+            Phase::Countdown {
+                index: 1,
+                left_ms: 1000
+            }
+        );
+    }
+
+    #[test]
+    fn a_round_is_due_only_after_its_grace_and_only_in_order() {
+        let m = a_match(3, 0);
+        let close = m.closes_at(0).unwrap();
+        assert_eq!(m.due(close - 1), None);
+        assert_eq!(m.due(close), Some(0));
+        // Long after every round closed, still the first unresolved one.
+        assert_eq!(m.due(close + 1_000_000), Some(0));
+        let m = a_match(3, 3);
+        assert_eq!(m.due(i64::MAX / 2), None);
+        assert_eq!(m.phase(0), Phase::Finished);
+    }
+
+    #[test]
+    fn browsers_never_see_a_thing_before_its_reveal_nor_whether_it_flies_before_results() {
+        let m = a_match(3, 1);
+        let now = m.rounds[1].reveal_ms - 1;
+        let shown = m.visible_at(now);
+        assert!(shown.rounds[0].thing.is_some() && shown.rounds[0].flies.is_some());
+        assert!(shown.rounds[1].thing.is_none() && shown.rounds[1].flies.is_none());
+        assert!(shown.rounds[2].thing.is_none());
+        let shown = m.visible_at(m.rounds[1].reveal_ms);
+        assert!(shown.rounds[1].thing.is_some() && shown.rounds[1].flies.is_none());
+        assert_eq!(m.next_reveal_after(now), Some(m.rounds[1].reveal_ms));
+    }
+
+    #[test]
+    fn standings_rank_by_score_then_correct_then_speed_and_share_exact_ties() {
+        let mut m = a_match(1, 1);
+        m.players = vec![
+            player(1, 900, 2, 2, 1000),
+            player(2, 1200, 1, 1, 400),
+            player(3, 900, 2, 2, 800),
+            player(4, 900, 2, 2, 800),
+            player(5, 900, 1, 0, 0),
+        ];
+        let order: Vec<(u32, u8)> = m
+            .standings()
+            .iter()
+            .map(|(place, p)| (*place, p.nickname.to_string()[1..].parse().unwrap()))
+            .collect();
+        assert_eq!(order, vec![(1, 2), (2, 3), (2, 4), (4, 1), (5, 5)]);
+    }
+}

@@ -1,0 +1,355 @@
+//! The match inside a room page: the countdown, the thing, the *Udd!* button, each round's
+//! results, and at the end the podium.
+//!
+//! The page draws from the room's live snapshots (the server sends a thing only once it is
+//! revealed, and results once resolved) and from the server's clock as estimated on arrival.
+//! A tap is shown at once, then sent; the server's answer replaces the local note.
+
+use leptos::either::Either;
+use leptos::ev;
+use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
+
+use crate::browser;
+use crate::game::api::{server_time, tap, StartMatch};
+use crate::game::model::{Match, MatchPlayer, Room, Round, ThingCard};
+use crate::game::timing::{TapRejected, GRACE_MS};
+use crate::identity::model::UserId;
+use crate::rooms::model::RoomState;
+
+/// The browser's estimate of the server's clock minus its own, in ms. Three samples; the one
+/// with the shortest round trip wins, assuming the server read its clock halfway through.
+async fn clock_offset() -> f64 {
+    let mut best: Option<(f64, f64)> = None;
+    for _ in 0..3 {
+        let sent = browser::now_ms();
+        let Ok(server) = server_time().await else {
+            continue;
+        };
+        let back = browser::now_ms();
+        let rtt = back - sent;
+        let offset = server as f64 + rtt / 2.0 - back;
+        if best.is_none_or(|(r, _)| rtt < r) {
+            best = Some((rtt, offset));
+        }
+    }
+    best.map_or(0.0, |(_, offset)| offset)
+}
+
+/// What the player's own tap in a round came to, as far as the page knows.
+#[derive(Clone, PartialEq)]
+struct MyTap {
+    round: u32,
+    note: String,
+}
+
+fn player_name(game: &Match, id: &UserId) -> String {
+    game.player(id)
+        .map(|p| p.nickname.to_string())
+        .unwrap_or_default()
+}
+
+fn points(p: i32) -> String {
+    if p > 0 {
+        format!("+{p}")
+    } else {
+        p.to_string()
+    }
+}
+
+/// The match of `room`: shown while it runs, and its results after.
+#[component]
+pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
+    let offset = RwSignal::new(0.0f64);
+    let now = RwSignal::new(browser::now_ms() as i64);
+    let my_tap = RwSignal::new(None::<MyTap>);
+    let sound = RwSignal::new(false);
+    // Browser-clock moment each round's thing was first drawn, for the reaction time.
+    let shown_at = StoredValue::new(None::<(u32, f64)>);
+    let me = StoredValue::new(me);
+
+    Effect::new(move |_| {
+        leptos::task::spawn_local(async move { offset.set(clock_offset().await) });
+        let tick = set_interval_with_handle(
+            move || now.set((browser::now_ms() + offset.get_untracked()) as i64),
+            std::time::Duration::from_millis(100),
+        );
+        on_cleanup(move || {
+            if let Ok(tick) = tick {
+                tick.clear();
+            }
+        });
+    });
+
+    let game = move || room.with(|r| r.game.clone());
+    // The round being played: the first without results.
+    let current = move || {
+        game().and_then(|g| {
+            let index = g.resolved as usize;
+            g.rounds.get(index).cloned().map(|r| (g.clone(), index, r))
+        })
+    };
+    let playing = move || {
+        let id = me.get_value();
+        game().is_some_and(|g| id.is_some_and(|id| g.player(&id).is_some()))
+    };
+
+    // Note when a thing first appears, and beep for it.
+    Effect::new(move |_| {
+        if let Some((_, _, round)) = current() {
+            if round.thing.is_some() && shown_at.get_value().is_none_or(|(n, _)| n != round.n) {
+                shown_at.set_value(Some((round.n, browser::now_ms())));
+                if sound.get_untracked() {
+                    browser::beep(660.0);
+                }
+            }
+        }
+    });
+
+    let send_tap = move || {
+        let Some((g, _, round)) = current() else {
+            return;
+        };
+        if round.thing.is_none() || !playing() {
+            return;
+        }
+        if my_tap.with_untracked(|t| t.as_ref().is_some_and(|t| t.round == round.n)) {
+            return;
+        }
+        let closes = round.reveal_ms + i64::from(g.window_ms) + i64::from(GRACE_MS);
+        if now.get_untracked() > closes {
+            my_tap.set(Some(MyTap {
+                round: round.n,
+                note: TapRejected::TooLate.to_string(),
+            }));
+            return;
+        }
+        let Some((_, shown)) = shown_at.get_value().filter(|(n, _)| *n == round.n) else {
+            return;
+        };
+        let reaction = (browser::now_ms() - shown).max(0.0) as u32;
+        my_tap.set(Some(MyTap {
+            round: round.n,
+            note: format!("Udd! {reaction} ms"),
+        }));
+        browser::vibrate(30);
+        if sound.get_untracked() {
+            browser::beep(880.0);
+        }
+        let code = room.with_untracked(|r| r.code.to_string());
+        leptos::task::spawn_local(async move {
+            let note = match tap(code, round.n, round.reveal_ms, g.window_ms, reaction).await {
+                Ok(ack) => match ack.reaction_ms {
+                    Some(ms) => format!("Udd! {ms} ms, counted."),
+                    None => "Your first tap counted.".to_owned(),
+                },
+                Err(err) => err.to_string(),
+            };
+            my_tap.set(Some(MyTap {
+                round: round.n,
+                note,
+            }));
+        });
+    };
+
+    let keys = window_event_listener(ev::keydown, move |event| {
+        let key = event.key();
+        if key == " " || key == "Enter" {
+            // Space would scroll the page; Enter on a focused button would click it too.
+            event.prevent_default();
+            send_tap();
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let stage = move || {
+        let (g, index, round) = current()?;
+        let total = g.rounds.len();
+        let heading = format!("Round {} of {total}", index + 1);
+        let t = now.get();
+        Some(match round.thing.clone() {
+            None => {
+                let left = ((round.reveal_ms - t).max(0) + 999) / 1000;
+                Either::Left(view! {
+                    <div class="stage countdown" data-testid="countdown">
+                        <p class="muted">{heading}</p>
+                        <p class="count-num" aria-hidden="true">{if left > 0 { left.to_string() } else { "…".into() }}</p>
+                    </div>
+                })
+            }
+            Some(thing) => {
+                let left = (round.reveal_ms + i64::from(g.window_ms) - t).max(0);
+                let share = left as f64 * 100.0 / f64::from(g.window_ms.max(1));
+                Either::Right(view! {
+                    <div class="stage reveal" data-testid="reveal" data-round=round.n>
+                        <p class="muted">{heading}</p>
+                        <Thing thing />
+                        <div class="timer" role="presentation"><span style=format!("width:{share:.1}%")></span></div>
+                    </div>
+                })
+            }
+        })
+    };
+
+    let tap_button = move || {
+        (playing() && !game().is_some_and(|g| g.is_finished())).then(|| {
+            let open = current().is_some_and(|(_, _, r)| r.thing.is_some());
+            view! {
+                <button type="button" class="udd" data-testid="udd" disabled=move || !open
+                    on:click=move |_| send_tap()>"Udd!"</button>
+            }
+        })
+    };
+
+    view! {
+        <section class="game" data-testid="game">
+            {move || {
+                let watching = room.with(|r| r.state == RoomState::Playing) && !playing();
+                watching.then(|| view! {
+                    <p class="notice" data-testid="spectating">"You are watching this match; you will play in the next one."</p>
+                })
+            }}
+            {stage}
+            {tap_button}
+            <p class="my-tap" data-testid="my-tap" role="status">
+                {move || my_tap.get().filter(|t| current().is_some_and(|(_, _, r)| r.n == t.round)).map(|t| t.note)}
+            </p>
+            <div aria-live="polite" data-testid="round-results">
+                {move || game().and_then(|g| last_results(&g, me.get_value().as_ref()))}
+            </div>
+            {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g /> })}
+            {move || game().map(|g| view! { <Standings game=g /> })}
+            <p class="sound">
+                <button type="button" class="small secondary" data-testid="sound"
+                    aria-pressed=move || sound.get().to_string()
+                    on:click=move |_| sound.update(|on| *on = !*on)>
+                    {move || if sound.get() { "Sound: on" } else { "Sound: off" }}
+                </button>
+            </p>
+        </section>
+    }
+}
+
+#[component]
+fn Thing(thing: ThingCard) -> impl IntoView {
+    view! {
+        <div class="shown-thing" data-testid="shown-thing" data-thing=thing.id.to_string()>
+            <span class="emoji" role="img" aria-label=thing.en.clone()>{thing.emoji}</span>
+            <strong class="call">{format!("{} udd!", thing.hi_latin)}</strong>
+            <span class="names"><span class="en">{thing.en}</span>" · "<span lang="hi">{thing.hi}</span></span>
+        </div>
+    }
+}
+
+/// The latest resolved round: the thing, whether it flies, and what everyone got.
+fn last_results(game: &Match, me: Option<&UserId>) -> Option<impl IntoView> {
+    let round: &Round = game.rounds.get(game.resolved.checked_sub(1)? as usize)?;
+    let results = round.results.clone()?;
+    let thing = round.thing.clone()?;
+    let flies = round.flies.unwrap_or(false);
+    let verdict = if flies { "flies" } else { "does not fly" };
+    let mine = me
+        .and_then(|id| results.iter().find(|r| &r.user_id == id))
+        .map(|r| format!(" You: {}.", points(r.points)))
+        .unwrap_or_default();
+    let summary = format!("Round {}: {} {verdict}.{mine}", game.resolved, thing.en);
+    let rows = results
+        .into_iter()
+        .map(|r| {
+            let name = player_name(game, &r.user_id);
+            let tapped = r
+                .reaction_ms
+                .map_or_else(|| "held back".to_owned(), |ms| format!("tapped in {ms} ms"));
+            let class = if r.correct { "right" } else { "wrong" };
+            view! {
+                <li class=class data-testid="result">
+                    <span class="nickname">{name}</span>" "{tapped}" "
+                    <strong>{points(r.points)}</strong>
+                    {r.fastest.then_some(" ⚡ fastest")}
+                </li>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <div class="results card">
+            <p data-testid="results-summary"><strong>{summary}</strong></p>
+            <ul class="plain">{rows}</ul>
+        </div>
+    })
+}
+
+#[component]
+fn Standings(game: Match) -> impl IntoView {
+    let rows = game
+        .standings()
+        .into_iter()
+        .map(|(place, p): (u32, &MatchPlayer)| {
+            let reaction = p
+                .average_reaction_ms()
+                .map_or_else(|| "–".to_owned(), |ms| format!("{ms} ms"));
+            view! {
+                <tr data-testid="standing">
+                    <td>{place}</td>
+                    <td><span class="avatar" aria-hidden="true">{p.avatar.emoji()}</span>" "{p.nickname.to_string()}</td>
+                    <td class="num" data-testid="score">{p.score}</td>
+                    <td class="num">{p.correct}</td>
+                    <td class="num">{reaction}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="standings" data-testid="standings">
+            <caption>"Standings"</caption>
+            <thead><tr><th>"#"</th><th>"Player"</th><th>"Score"</th><th>"Right"</th><th>"Avg"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+#[component]
+fn Podium(game: Match) -> impl IntoView {
+    let places = game
+        .standings()
+        .into_iter()
+        .take(3)
+        .map(|(place, p)| {
+            view! {
+                <li class=format!("place place-{place}") data-testid="podium-place">
+                    <span class="avatar" aria-hidden="true">{p.avatar.emoji()}</span>
+                    <span class="nickname">{p.nickname.to_string()}</span>
+                    <strong>{p.score}</strong>
+                    <span class="rank">{place}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    // Shown only now: the seed that drew this match's things (nobody knew it before).
+    let seed = game.seed.map(|seed| {
+        view! { <p class="muted" data-testid="match-seed">"Draw seed " <code>{seed.to_string()}</code></p> }
+    });
+    view! {
+        <div class="podium-wrap" data-testid="podium">
+            <h2>"Match over"</h2>
+            <ol class="podium">{places}</ol>
+            {seed}
+        </div>
+    }
+}
+
+/// The host's start (or play-again) form, with an optional fixed order.
+#[component]
+pub fn StartForm(code: String, again: bool) -> impl IntoView {
+    view! {
+        <form method="post" action=StartMatch::PATH class="card start" data-testid="start-match">
+            <input type="hidden" name="code" value=code />
+            <button type="submit" class="big">{if again { "Play again" } else { "Start the match" }}</button>
+            <details>
+                <summary>"Fixed order"</summary>
+                <label>"Seed (a whole number, mixed with the server's own secret: nobody knows the things before they show)"
+                    <input name="seed" inputmode="numeric" pattern="[0-9]*" maxlength="19" />
+                </label>
+            </details>
+        </form>
+    }
+}

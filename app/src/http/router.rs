@@ -1,0 +1,213 @@
+//! The axum router around the Leptos routes: `/healthz`, the JSON catalog API, the room's live
+//! events, the layers every response passes (compression, headers, limits, the guard), and the
+//! layer that reports each request's DynamoDB calls.
+
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use leptos::prelude::*;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use serde::Deserialize;
+use tower_http::compression::CompressionLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::catalog::model::FlyFilter;
+use crate::http::state::AppState;
+use crate::http::{guard, serve};
+use crate::live::hub::room_events;
+use crate::request::{ClientAddress, CspNonce};
+use crate::rooms::news::RoomNews;
+use crate::store::{Db, Recorder};
+use crate::{shell, App};
+
+/// The largest request body the server reads; nothing in the game needs more.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// The whole application as an axum router.
+pub fn router(state: AppState) -> Router {
+    crate::identity::auth::prepare();
+    let routes = generate_route_list(App);
+    let db = state.db.clone();
+    let hub = state.hub.clone();
+    let news = RoomNews::new(move |code| hub.poke(code));
+    let taps = state.taps.clone();
+    let options = state.leptos_options.clone();
+    let fallback_db = db.clone();
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/api/things", get(api_things))
+        .route("/r/{code}/events", get(live_events))
+        .leptos_routes_with_context(
+            &state,
+            routes,
+            move || {
+                provide_request_context(&db);
+                provide_context(news.clone());
+                provide_context(taps.clone());
+            },
+            move || shell(options.clone()),
+        )
+        .fallback(leptos_axum::file_and_error_handler_with_context::<
+            AppState,
+            _,
+        >(
+            move || provide_request_context(&fallback_db), shell
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            report_dynamodb_calls,
+        ))
+        .layer(CompressionLayer::new())
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(RequestBodyTimeoutLayer::new(serve::BODY_READ_TIMEOUT))
+        .layer(middleware::from_fn_with_state(state.clone(), guard::guard))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// `GET /r/<CODE>/events`: the room's live stream (see [`room_events`]).
+async fn live_events(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientAddress>>,
+    Path(code): Path<String>,
+) -> Response {
+    room_events(
+        &state.hub,
+        state.security.streams_per_client,
+        client.map(|c| c.0),
+        &code,
+    )
+    .await
+}
+
+/// Gives pages and server functions a `Db` that records into this request's recorder, and the
+/// script nonce the guard chose for this request (the CSP header names the same one).
+fn provide_request_context(db: &Db) {
+    let parts = use_context::<http::request::Parts>();
+    let recorder = parts
+        .as_ref()
+        .and_then(|parts| parts.extensions.get::<Recorder>().cloned());
+    provide_context(match recorder {
+        Some(recorder) => db.recording(recorder),
+        None => db.clone(),
+    });
+    if let Some(nonce) = parts.and_then(|parts| parts.extensions.get::<CspNonce>().cloned()) {
+        provide_context(leptos::nonce::Nonce::from_value(nonce.0));
+    }
+}
+
+/// Attaches a recorder to each request. Operators who turn it on (`UDD_SERVER_TIMING`) see it
+/// as a `Server-Timing` header: how many DynamoDB calls and how much capacity a page cost. It
+/// is off by default because it tells a stranger how much work a request did (whether an
+/// account exists, for one).
+async fn report_dynamodb_calls(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let recorder = Recorder::new();
+    request.extensions_mut().insert(recorder.clone());
+    let mut response = next.run(request).await;
+    if state.security.server_timing {
+        if let Ok(value) = HeaderValue::from_str(&recorder.server_timing()) {
+            response.headers_mut().append("server-timing", value);
+        }
+    }
+    response
+}
+
+fn request_db(state: &AppState, request_recorder: Option<&Recorder>) -> Db {
+    match request_recorder {
+        Some(recorder) => state.db.recording(recorder.clone()),
+        None => state.db.clone(),
+    }
+}
+
+/// `GET /healthz`: engine, table status and a one-item Scan round trip; 503 when unhealthy.
+async fn healthz(
+    State(state): State<AppState>,
+    recorder: Option<axum::Extension<Recorder>>,
+) -> Response {
+    let db = request_db(&state, recorder.as_deref());
+    let (status, body) = match db.health_probe().await {
+        Ok(health) => {
+            let healthy = health.status == "ACTIVE";
+            (
+                if healthy {
+                    StatusCode::OK
+                } else {
+                    StatusCode::SERVICE_UNAVAILABLE
+                },
+                serde_json::json!({
+                    "status": if healthy { "ok" } else { "unavailable" },
+                    "engine": state.engine,
+                    "table": db.table_name(),
+                    "table_status": health.status,
+                    "probe_ms": health.probe_ms,
+                }),
+            )
+        }
+        Err(err) => {
+            tracing::warn!(error = ?err, "health probe failed");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                serde_json::json!({
+                    "status": "unavailable",
+                    "engine": state.engine,
+                    "table": db.table_name(),
+                    "error": err.to_string(),
+                }),
+            )
+        }
+    };
+    (status, Json(body)).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+struct ThingsQuery {
+    flies: Option<String>,
+    limit: Option<u8>,
+    cursor: Option<String>,
+}
+
+/// `GET /api/things?flies=yes|no|all&limit=1..100&cursor=…`: one page of the catalog as JSON.
+async fn api_things(
+    State(state): State<AppState>,
+    recorder: Option<axum::Extension<Recorder>>,
+    Query(query): Query<ThingsQuery>,
+) -> Response {
+    let db = request_db(&state, recorder.as_deref());
+    let filter = FlyFilter::from_query(query.flies.as_deref());
+    let limit = i32::from(query.limit.unwrap_or(50).clamp(1, 100));
+    match db.things_page(filter, limit, query.cursor.as_deref()).await {
+        Ok(page) => {
+            Json(serde_json::json!({ "items": page.items, "next": page.next })).into_response()
+        }
+        Err(err) => {
+            let err = crate::error::AppError::from(err);
+            (
+                err.status(),
+                Json(serde_json::json!({ "error": err.to_string() })),
+            )
+                .into_response()
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Everything a request handler may need, built once at start-up.
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use leptos::prelude::LeptosOptions;
+
+use crate::game::throttle::TapThrottle;
+use crate::http::guard::SecurityConfig;
+use crate::live::hub::{RoomHub, DEFAULT_POLL, MAX_STREAMS};
+use crate::store::Db;
+
+/// Everything a request handler may need, built once at start-up.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub leptos_options: LeptosOptions,
+    pub db: Db,
+    /// `embedded`, `endpoint` or `aws`, for `/healthz` and the logs.
+    pub engine: &'static str,
+    /// This instance's live-room watchers.
+    pub hub: RoomHub,
+    /// The operator's settings for origins, proxies and diagnostics.
+    pub security: Arc<SecurityConfig>,
+    /// This instance's throttle on taps.
+    pub taps: TapThrottle,
+}
+
+impl AppState {
+    /// The state with a live-room hub polling at [`DEFAULT_POLL`].
+    pub fn new(leptos_options: LeptosOptions, db: Db, engine: &'static str) -> Self {
+        Self::with_poll(leptos_options, db, engine, DEFAULT_POLL)
+    }
+
+    /// The state with a live-room hub polling every `poll`.
+    pub fn with_poll(
+        leptos_options: LeptosOptions,
+        db: Db,
+        engine: &'static str,
+        poll: std::time::Duration,
+    ) -> Self {
+        let hub = RoomHub::new(db.clone(), poll, MAX_STREAMS);
+        Self {
+            leptos_options,
+            db,
+            engine,
+            hub,
+            security: Arc::new(SecurityConfig::default()),
+            taps: TapThrottle::default(),
+        }
+    }
+
+    /// The same state with the operator's security settings.
+    pub fn with_security(self, security: SecurityConfig) -> Self {
+        Self {
+            security: Arc::new(security),
+            ..self
+        }
+    }
+}
+
+impl FromRef<AppState> for LeptosOptions {
+    fn from_ref(state: &AppState) -> Self {
+        state.leptos_options.clone()
+    }
+}

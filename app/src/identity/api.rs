@@ -1,0 +1,245 @@
+//! Identity over HTTP: thin server functions that read the caller's session, call one data-layer
+//! method and map its errors. Endpoints are fixed (`/api/guest`, ...) so forms, tests and other
+//! clients can rely on them.
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::identity::model::{Avatar, Profile};
+
+#[cfg(feature = "ssr")]
+use crate::{
+    error::fail, identity::model::*, identity::session, identity::store::ClaimConflict, store::Db,
+};
+
+/// Sign-in attempts one address may make in a window, whatever the logins: checked first, so
+/// an address over it spends nobody's per-login allowance.
+#[cfg(feature = "ssr")]
+const SIGN_IN_FROM_ADDRESS: u32 = 30;
+/// Attempts at one login from one address (or from one device that signed in to it before).
+#[cfg(feature = "ssr")]
+const SIGN_IN_PER_LOGIN_AND_CLIENT: u32 = 10;
+/// Attempts at one login from every address without a device cookie for it, together: slows a
+/// password guesser spread over many addresses. It cannot lock the owner out on a device they
+/// signed in on before (that device has its own allowance).
+#[cfg(feature = "ssr")]
+const SIGN_IN_PER_LOGIN: u32 = 50;
+#[cfg(feature = "ssr")]
+const SIGN_IN_WINDOW_SECS: i64 = 15 * 60;
+/// Guests one address may create in ten minutes (a party on one wifi shares an address).
+#[cfg(feature = "ssr")]
+pub(crate) const GUESTS_PER_ADDRESS: u32 = 30;
+#[cfg(feature = "ssr")]
+pub(crate) const GUEST_WINDOW_SECS: i64 = 600;
+/// Claims one player may attempt, and one address, per hour (each costs an argon2 hash).
+#[cfg(feature = "ssr")]
+const CLAIMS_PER_PLAYER: u32 = 5;
+#[cfg(feature = "ssr")]
+const CLAIMS_PER_ADDRESS: u32 = 20;
+#[cfg(feature = "ssr")]
+const CLAIM_WINDOW_SECS: i64 = 3600;
+
+#[cfg(feature = "ssr")]
+fn db() -> Db {
+    expect_context::<Db>()
+}
+
+
+/// Starts playing as a guest: a name (and avatar) in, a player and a session cookie out.
+#[server(endpoint = "guest")]
+pub async fn start_as_guest(name: String, avatar: Option<Avatar>) -> Result<Profile, AppError> {
+    let db = db();
+    let name = DisplayName::parse(&name).map_err(fail)?;
+    new_guest(&db, &name, avatar.unwrap_or_default())
+        .await
+        .map_err(fail)
+}
+
+/// A new guest called `name`, with a session cookie (limited per address).
+#[cfg(feature = "ssr")]
+pub(crate) async fn new_guest(
+    db: &Db,
+    name: &DisplayName,
+    avatar: Avatar,
+) -> Result<Profile, AppError> {
+    session::rate_limit(
+        db,
+        &format!("guest#{}", session::client_address()),
+        GUEST_WINDOW_SECS,
+        GUESTS_PER_ADDRESS,
+    )
+    .await?;
+    let token = crate::identity::auth::SessionToken::generate();
+    let profile = db.create_guest(name, avatar, &token.hash()).await?;
+    session::set_cookie(&token);
+    Ok(profile)
+}
+
+/// The signed-in player, if any.
+#[server(endpoint = "me")]
+pub async fn me() -> Result<Option<Profile>, AppError> {
+    session::current_player(&db()).await.map_err(fail)
+}
+
+/// Turns the signed-in guest into an account with a username, password and optional email.
+/// Everything that can refuse it cheaply (already claimed, the limits, a taken username or
+/// email) is checked before the password is hashed; the transaction still decides a race. The
+/// session is replaced in the same transaction, so a token known before the claim is worthless
+/// after it.
+#[server(endpoint = "claim")]
+pub async fn claim_account(
+    username: String,
+    password: String,
+    email: Option<String>,
+) -> Result<Profile, AppError> {
+    let db = db();
+    let username = Username::parse(&username).map_err(fail)?;
+    let password = Password::parse(&password).map_err(fail)?;
+    let email = email
+        .filter(|e| !e.trim().is_empty())
+        .map(|e| Email::parse(&e))
+        .transpose()
+        .map_err(fail)?;
+    let player = session::require_player(&db).await.map_err(fail)?;
+    if !player.is_guest() {
+        return Err(fail(AppError::Conflict(
+            ClaimConflict::AlreadyClaimed.to_string(),
+        )));
+    }
+    session::rate_limit(
+        &db,
+        &format!("claim#{}", player.id),
+        CLAIM_WINDOW_SECS,
+        CLAIMS_PER_PLAYER,
+    )
+    .await
+    .map_err(fail)?;
+    session::rate_limit(
+        &db,
+        &format!("claim-from#{}", session::client_address()),
+        CLAIM_WINDOW_SECS,
+        CLAIMS_PER_ADDRESS,
+    )
+    .await
+    .map_err(fail)?;
+    if db.username_taken(&username).await.map_err(fail)? {
+        return Err(fail(AppError::Conflict(
+            ClaimConflict::UsernameTaken.to_string(),
+        )));
+    }
+    if let Some(email) = &email {
+        if db.email_taken(email).await.map_err(fail)? {
+            return Err(fail(AppError::Conflict(
+                ClaimConflict::EmailTaken.to_string(),
+            )));
+        }
+    }
+    let hash = crate::identity::auth::hash_password_limited(password)
+        .await
+        .ok_or_else(|| fail(AppError::Internal))?;
+    let token = crate::identity::auth::SessionToken::generate();
+    let old = session::token_from_request().map(|t| t.hash());
+    let profile = db
+        .claim_account(
+            &player.id,
+            &username,
+            email.as_ref(),
+            &hash,
+            (&token.hash(), old.as_ref()),
+        )
+        .await
+        .map_err(|err| match err {
+            ClaimConflict::Data(err) => fail(err),
+            conflict => fail(AppError::Conflict(conflict.to_string())),
+        })?;
+    session::set_cookie(&token);
+    Ok(profile)
+}
+
+/// Signs in by username or email. The old session (if any) ends and a new one starts.
+///
+/// Limits, in order: the address's own (an address over it spends nothing else); then either
+/// this device's allowance for the account (a browser that signed in to it before carries a
+/// signed device cookie) or both the login-from-this-address allowance and the login's shared
+/// one. A stranger can exhaust the shared one, but never the owner's device's.
+#[server(endpoint = "sign-in")]
+pub async fn sign_in(login: String, password: String) -> Result<Profile, AppError> {
+    let db = db();
+    let wrong = || {
+        fail(AppError::BadRequest(
+            "Wrong username, email or password.".into(),
+        ))
+    };
+    let address = session::client_address();
+    session::rate_limit(
+        &db,
+        &format!("sign-in-from#{address}"),
+        SIGN_IN_WINDOW_SECS,
+        SIGN_IN_FROM_ADDRESS,
+    )
+    .await
+    .map_err(fail)?;
+    // Only a well-formed login becomes a key (a 2 KB "login" is refused here, not by the table).
+    let login = Login::parse(&login).map_err(|_| wrong())?;
+    let password = Password::parse(&password).map_err(|_| wrong())?;
+    let credentials = match &login {
+        Login::Email(email) => db.credentials_by_email(email).await,
+        Login::Username(username) => db.credentials_by_username(username).await,
+    }
+    .map_err(fail)?;
+    let device = match &credentials {
+        Some(found) => session::device_from_request(&db, &found.user_id)
+            .await
+            .map_err(fail)?,
+        None => None,
+    };
+    let per_login: &[(String, u32)] = match (&device, &credentials) {
+        (Some(device), Some(found)) => &[(
+            format!("sign-in-device#{}#{device}", found.user_id),
+            SIGN_IN_PER_LOGIN_AND_CLIENT,
+        )],
+        _ => &[
+            (
+                format!("sign-in#{}#{address}", login.as_str()),
+                SIGN_IN_PER_LOGIN_AND_CLIENT,
+            ),
+            (format!("sign-in#{}", login.as_str()), SIGN_IN_PER_LOGIN),
+        ],
+    };
+    for (key, max) in per_login {
+        session::rate_limit(&db, key, SIGN_IN_WINDOW_SECS, *max)
+            .await
+            .map_err(fail)?;
+    }
+    // An unknown login is verified against a dummy hash: it takes as long as a wrong password.
+    let stored = credentials.as_ref().map(|c| c.password_hash.clone());
+    if !crate::identity::auth::verify_password_limited(password, stored).await {
+        return Err(wrong());
+    }
+    let Some(credentials) = credentials else {
+        return Err(wrong());
+    };
+    let token = crate::identity::auth::SessionToken::generate();
+    let old = session::token_from_request().map(|t| t.hash());
+    db.start_session(&credentials.user_id, &token.hash(), old.as_ref())
+        .await
+        .map_err(fail)?;
+    session::set_cookie(&token);
+    session::remember_device(&db, &credentials.user_id)
+        .await
+        .map_err(fail)?;
+    db.profile(&credentials.user_id)
+        .await
+        .map_err(fail)?
+        .ok_or_else(|| fail(AppError::Internal))
+}
+
+/// Signs out: the session ends on the server and the cookie is cleared.
+#[server(endpoint = "sign-out")]
+pub async fn sign_out() -> Result<(), AppError> {
+    if let Some(token) = session::token_from_request() {
+        db().end_session(&token.hash()).await.map_err(fail)?;
+    }
+    session::clear_cookie();
+    Ok(())
+}

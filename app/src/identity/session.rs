@@ -1,0 +1,252 @@
+//! The session cookie, server side: reading the caller's token, setting and clearing the cookie,
+//! and resolving the signed-in player. Every server function that acts for a player starts here.
+
+use http::header::{COOKIE, SET_COOKIE};
+use http::HeaderValue;
+use leptos::prelude::use_context;
+use leptos_axum::ResponseOptions;
+
+use crate::identity::auth::SessionToken;
+use crate::identity::store::SESSION_LIFETIME_SECS;
+use crate::store::Db;
+use crate::error::AppError;
+use crate::request::{ClientAddress, OverTls};
+use crate::identity::{Profile, UserId};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+
+/// The cookie's name on plain HTTP (a player's own machine, a party on one wifi).
+pub const COOKIE_NAME: &str = "udd_session";
+/// The cookie's name over TLS: the `__Host-` prefix makes the browser refuse it unless it is
+/// `Secure`, for `/` and set by this very host, so a sibling subdomain cannot plant one.
+pub const SECURE_COOKIE_NAME: &str = "__Host-udd_session";
+
+fn request() -> Option<http::request::Parts> {
+    use_context::<http::request::Parts>()
+}
+
+/// Whether the request reached us over TLS, as the request guard worked it out (from the
+/// public origin, or from a trusted proxy's `X-Forwarded-Proto`).
+fn over_tls() -> bool {
+    request()
+        .and_then(|parts| parts.extensions.get::<OverTls>().copied())
+        .is_some_and(|tls| tls.0)
+}
+
+fn cookie_name(secure: bool) -> &'static str {
+    if secure {
+        SECURE_COOKIE_NAME
+    } else {
+        COOKIE_NAME
+    }
+}
+
+/// The values of every cookie called `name` in the `Cookie` headers, in order.
+fn cookie_values<'a>(headers: &'a http::HeaderMap, name: &'a str) -> impl Iterator<Item = &'a str> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|header| header.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .filter(move |(n, _)| *n == name)
+        .map(|(_, value)| value)
+}
+
+/// The session token in `Cookie` headers, if exactly one cookie of ours is there and it has our
+/// shape. Two cookies of that name mean someone planted one (from a sibling subdomain, say):
+/// neither is believed, so a planted session can never be the one that wins.
+pub fn token_from_headers(headers: &http::HeaderMap, secure: bool) -> Option<SessionToken> {
+    let mut values = cookie_values(headers, cookie_name(secure));
+    let first = values.next()?;
+    if values.next().is_some() {
+        tracing::info!("two session cookies in one request; ignoring both");
+        return None;
+    }
+    SessionToken::from_cookie(first)
+}
+
+/// The session token the request carries, if it has one of ours.
+pub fn token_from_request() -> Option<SessionToken> {
+    let parts = request()?;
+    token_from_headers(&parts.headers, over_tls())
+}
+
+fn set_cookie_header(value: String) {
+    if let (Some(response), Ok(header)) = (
+        use_context::<ResponseOptions>(),
+        HeaderValue::from_str(&value),
+    ) {
+        response.append_header(SET_COOKIE, header);
+    }
+}
+
+/// The `Set-Cookie` value for a token: HttpOnly, SameSite=Lax; over TLS also Secure and named
+/// with the `__Host-` prefix.
+pub fn cookie_value(token: &SessionToken, secure: bool) -> String {
+    format!(
+        "{}={}; Path=/; Max-Age={SESSION_LIFETIME_SECS}; HttpOnly; SameSite=Lax{}",
+        cookie_name(secure),
+        token.as_str(),
+        if secure { "; Secure" } else { "" }
+    )
+}
+
+/// Gives the browser this session.
+pub fn set_cookie(token: &SessionToken) {
+    set_cookie_header(cookie_value(token, over_tls()));
+}
+
+/// Tells the browser to forget its session.
+pub fn clear_cookie() {
+    let secure = over_tls();
+    set_cookie_header(format!(
+        "{}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{}",
+        cookie_name(secure),
+        if secure { "; Secure" } else { "" }
+    ));
+}
+
+/// The device cookie's name (plain HTTP, and over TLS): a browser that signed in to an account
+/// carries a signed note of it, so its own sign-in attempts are not held up by a stranger's.
+pub const DEVICE_COOKIE_NAME: &str = "udd_device";
+pub const SECURE_DEVICE_COOKIE_NAME: &str = "__Host-udd_device";
+
+/// How long a device is remembered.
+const DEVICE_LIFETIME_SECS: i64 = 365 * 24 * 3600;
+
+fn device_tag_purpose(user: &UserId) -> String {
+    format!("device#{user}")
+}
+
+/// The device id in this request's device cookie, if the cookie was issued by this table's
+/// servers for `user` (its tag is a MAC under the table's secret: it cannot be forged, nor
+/// moved to another account).
+pub async fn device_from_request(db: &Db, user: &UserId) -> Result<Option<String>, AppError> {
+    let Some(parts) = request() else {
+        return Ok(None);
+    };
+    let secure = over_tls();
+    let name = if secure {
+        SECURE_DEVICE_COOKIE_NAME
+    } else {
+        DEVICE_COOKIE_NAME
+    };
+    let Some(value) = cookie_values(&parts.headers, name)
+        .next()
+        .map(str::to_owned)
+    else {
+        return Ok(None);
+    };
+    let Some((device, tag)) = value.split_once('.') else {
+        return Ok(None);
+    };
+    let well_formed = device.len() == 22
+        && device
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !well_formed {
+        return Ok(None);
+    }
+    let expected = db
+        .secret_tag(&device_tag_purpose(user), device.as_bytes())
+        .await?;
+    let matches = URL_SAFE_NO_PAD
+        .decode(tag)
+        .is_ok_and(|tag| crate::identity::auth::constant_time_eq(&tag, &expected));
+    Ok(matches.then(|| device.to_owned()))
+}
+
+/// Gives the browser a device cookie for `user` after a successful sign-in.
+pub async fn remember_device(db: &Db, user: &UserId) -> Result<(), AppError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|_| AppError::Internal)?;
+    let device = URL_SAFE_NO_PAD.encode(bytes);
+    let tag = db
+        .secret_tag(&device_tag_purpose(user), device.as_bytes())
+        .await?;
+    let secure = over_tls();
+    set_cookie_header(format!(
+        "{}={device}.{}; Path=/; Max-Age={DEVICE_LIFETIME_SECS}; HttpOnly; SameSite=Lax{}",
+        if secure {
+            SECURE_DEVICE_COOKIE_NAME
+        } else {
+            DEVICE_COOKIE_NAME
+        },
+        URL_SAFE_NO_PAD.encode(tag),
+        if secure { "; Secure" } else { "" }
+    ));
+    Ok(())
+}
+
+/// The signed-in player, or `None` (no cookie, a forged or expired one, or a revoked session).
+pub async fn current_player(db: &Db) -> Result<Option<Profile>, AppError> {
+    let Some(token) = token_from_request() else {
+        return Ok(None);
+    };
+    let Some(session) = db.session(&token.hash()).await? else {
+        return Ok(None);
+    };
+    Ok(db.profile(&session.user_id).await?)
+}
+
+/// The signed-in player, or a 401.
+pub async fn require_player(db: &Db) -> Result<Profile, AppError> {
+    current_player(db).await?.ok_or(AppError::SignInRequired)
+}
+
+/// Where the request comes from, for rate limits: the client's address as the request guard
+/// worked it out (a trusted proxy's forwarded address, or the connection's own).
+pub fn client_address() -> String {
+    request()
+        .and_then(|parts| parts.extensions.get::<ClientAddress>().copied())
+        .map(|client| client.0.to_string())
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// Counts an attempt against a rate limit; a 429 once it is spent.
+pub async fn rate_limit(db: &Db, key: &str, window_secs: i64, max: u32) -> Result<(), AppError> {
+    if db.hit_rate_limit(key, window_secs, max).await? {
+        Ok(())
+    } else {
+        Err(AppError::RateLimited)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cookie_is_http_only_and_same_site() {
+        let token = SessionToken::generate();
+        let plain = cookie_value(&token, false);
+        assert!(plain.starts_with(&format!("{COOKIE_NAME}={}", token.as_str())));
+        assert!(plain.contains("HttpOnly") && plain.contains("SameSite=Lax"));
+        assert!(!plain.contains("Secure"));
+        let secure = cookie_value(&token, true);
+        assert!(secure.starts_with(SECURE_COOKIE_NAME) && secure.ends_with("; Secure"));
+    }
+
+    #[test]
+    fn a_second_session_cookie_makes_neither_count() {
+        let ours = SessionToken::generate();
+        let planted = SessionToken::generate();
+        let mut headers = http::HeaderMap::new();
+        headers.insert(
+            COOKIE,
+            HeaderValue::from_str(&format!("theme=dark; {COOKIE_NAME}={}", ours.as_str())).unwrap(),
+        );
+        assert_eq!(token_from_headers(&headers, false), Some(ours.clone()));
+        assert_eq!(
+            token_from_headers(&headers, true),
+            None,
+            "over TLS only the __Host- cookie counts"
+        );
+        headers.append(
+            COOKIE,
+            HeaderValue::from_str(&format!("{COOKIE_NAME}={}", planted.as_str())).unwrap(),
+        );
+        assert_eq!(token_from_headers(&headers, false), None);
+    }
+}

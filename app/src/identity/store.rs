@@ -1,0 +1,508 @@
+//! Access patterns of identity: guests, sessions, account claims, sign-in lookups and the
+//! sign-in rate limit. Uniqueness of usernames and emails is enforced by items written in the
+//! same transaction as the claim, never by a read first.
+
+use aws_sdk_dynamodb::types::{
+    AttributeValue, Delete, TransactWriteItem, Update,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::store::keys::{self, Key};
+use crate::store::{epoch_millis, epoch_seconds, key_map, send_recorded, Conflict, DataError, Db, Item};
+use crate::identity::auth::SessionHash;
+use crate::identity::{Avatar, DisplayName, Email, Profile, UserId, Username};
+
+/// How long a session lives without use.
+pub const SESSION_LIFETIME_SECS: i64 = 30 * 24 * 3600;
+/// A session used with less than this left is extended to the full lifetime again.
+const SESSION_REFRESH_BELOW_SECS: i64 = SESSION_LIFETIME_SECS / 2;
+/// A guest's profile outlives their last session by this much, then expires: with no session
+/// and no password nobody can ever act as that guest again. Claimed accounts never expire.
+/// What a guest leaves behind stays: match records and stats (no `ttl`), and their name on
+/// room leaderboards (copied into each entry).
+pub const GUEST_GRACE_SECS: i64 = 7 * 24 * 3600;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct ProfileItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    id: UserId,
+    display_name: DisplayName,
+    avatar: Avatar,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    username: Option<Username>,
+    created_at_ms: i64,
+    /// Guests only: when the profile expires unless a session is used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ttl: Option<i64>,
+}
+
+impl From<ProfileItem> for Profile {
+    fn from(item: ProfileItem) -> Self {
+        Profile {
+            id: item.id,
+            display_name: item.display_name,
+            avatar: item.avatar,
+            username: item.username,
+            created_at_ms: item.created_at_ms,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct SessionItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    #[serde(rename = "GSI1PK")]
+    gsi1pk: String,
+    #[serde(rename = "GSI1SK")]
+    gsi1sk: String,
+    user_id: UserId,
+    created_at_ms: i64,
+    ttl: i64,
+}
+
+/// A live sign-in session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    pub user_id: UserId,
+    /// Epoch seconds when it lapses unless used.
+    pub expires_at: i64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct CredentialsItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    #[serde(rename = "GSI1PK", default, skip_serializing_if = "Option::is_none")]
+    gsi1pk: Option<String>,
+    #[serde(rename = "GSI1SK", default, skip_serializing_if = "Option::is_none")]
+    gsi1sk: Option<String>,
+    user_id: UserId,
+    username: Username,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    email: Option<Email>,
+    password_hash: String,
+}
+
+/// What sign-in checks a password against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credentials {
+    pub user_id: UserId,
+    pub username: Username,
+    pub password_hash: String,
+}
+
+impl From<CredentialsItem> for Credentials {
+    fn from(item: CredentialsItem) -> Self {
+        Credentials {
+            user_id: item.user_id,
+            username: item.username,
+            password_hash: item.password_hash,
+        }
+    }
+}
+
+/// Why an account claim was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ClaimConflict {
+    #[error("That username is taken.")]
+    UsernameTaken,
+    #[error("That email address is already in use.")]
+    EmailTaken,
+    #[error("This player has already claimed an account.")]
+    AlreadyClaimed,
+    #[error("There is no such player.")]
+    NoSuchPlayer,
+    #[error(transparent)]
+    Data(#[from] DataError),
+}
+
+fn session_item(user: &UserId, hash: &SessionHash, now_ms: i64) -> SessionItem {
+    let Key { pk, sk } = keys::session(hash);
+    SessionItem {
+        pk,
+        sk,
+        gsi1pk: keys::user_partition(user),
+        gsi1sk: keys::session_by_user(now_ms, hash),
+        user_id: user.clone(),
+        created_at_ms: now_ms,
+        ttl: now_ms / 1000 + SESSION_LIFETIME_SECS,
+    }
+}
+
+impl Db {
+    /// A new guest with a first session, in one transaction.
+    #[tracing::instrument(skip(self, session), err(level = "debug"))]
+    pub async fn create_guest(
+        &self,
+        name: &DisplayName,
+        avatar: Avatar,
+        session: &SessionHash,
+    ) -> Result<Profile, DataError> {
+        let id = UserId::generate();
+        let now_ms = epoch_millis();
+        let Key { pk, sk } = keys::user_profile(&id);
+        let profile = ProfileItem {
+            pk,
+            sk,
+            id: id.clone(),
+            display_name: name.clone(),
+            avatar,
+            username: None,
+            created_at_ms: now_ms,
+            ttl: Some(now_ms / 1000 + SESSION_LIFETIME_SECS + GUEST_GRACE_SECS),
+        };
+        let actions = vec![
+            self.put_new(serde_dynamo::to_item(&profile)?)?,
+            self.put_new(serde_dynamo::to_item(session_item(&id, session, now_ms))?)?,
+        ];
+        self.transact(actions).await?;
+        Ok(profile.into())
+    }
+
+    /// A player's profile.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn profile(&self, id: &UserId) -> Result<Option<Profile>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::user_profile(id)))),
+            )
+            .await?;
+        Ok(item
+            .map(serde_dynamo::from_item::<_, ProfileItem>)
+            .transpose()?
+            .map(Profile::from))
+    }
+
+    /// The session a cookie's token hash stands for, if it is live. A session used in the second
+    /// half of its life is extended (one conditional UpdateItem), so active players stay in.
+    #[tracing::instrument(skip_all, err(level = "debug"))]
+    pub async fn session(&self, hash: &SessionHash) -> Result<Option<Session>, DataError> {
+        let Some(item) = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::session(hash)))),
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let item: SessionItem = serde_dynamo::from_item(item)?;
+        let now = epoch_seconds();
+        let mut expires_at = item.ttl;
+        if item.ttl - now < SESSION_REFRESH_BELOW_SECS {
+            expires_at = now + SESSION_LIFETIME_SECS;
+            let refreshed = send_recorded!(
+                self,
+                "UpdateItem",
+                self.client
+                    .update_item()
+                    .table_name(self.table_name())
+                    .set_key(Some(key_map(keys::session(hash))))
+                    .update_expression("SET #ttl = :ttl")
+                    .condition_expression("attribute_exists(#pk)")
+                    .expression_attribute_names("#ttl", keys::TTL)
+                    .expression_attribute_names("#pk", keys::PK)
+                    .expression_attribute_values(":ttl", AttributeValue::N(expires_at.to_string()))
+            );
+            match refreshed {
+                Ok(_) => {}
+                // Signed out in the meantime.
+                Err(DataError::Conflict(Conflict::ConditionFailed)) => return Ok(None),
+                Err(err) => return Err(err),
+            }
+            self.extend_guest(&item.user_id, expires_at + GUEST_GRACE_SECS)
+                .await?;
+        }
+        Ok(Some(Session {
+            user_id: item.user_id,
+            expires_at,
+        }))
+    }
+
+    /// Moves a guest profile's expiry to `ttl` (a claimed profile has none, and is left alone).
+    async fn extend_guest(&self, user: &UserId, ttl: i64) -> Result<(), DataError> {
+        let extended = send_recorded!(
+            self,
+            "UpdateItem",
+            self.client
+                .update_item()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::user_profile(user))))
+                .update_expression("SET #ttl = :ttl")
+                .condition_expression("attribute_exists(#ttl)")
+                .expression_attribute_names("#ttl", keys::TTL)
+                .expression_attribute_values(":ttl", AttributeValue::N(ttl.to_string()))
+        );
+        match extended {
+            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Whether a username is owned (one GetItem of its owner item, keys only): a claim checks
+    /// this before it spends an argon2 hash; the claim's transaction still decides a race.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn username_taken(&self, username: &Username) -> Result<bool, DataError> {
+        self.owner_exists(keys::username(username)).await
+    }
+
+    /// Whether an email address is owned (one GetItem, keys only).
+    #[tracing::instrument(skip_all, err(level = "debug"))]
+    pub async fn email_taken(&self, email: &Email) -> Result<bool, DataError> {
+        self.owner_exists(keys::email(email)).await
+    }
+
+    async fn owner_exists(&self, key: Key) -> Result<bool, DataError> {
+        Ok(self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(key)))
+                    .projection_expression("#pk")
+                    .expression_attribute_names("#pk", keys::PK),
+            )
+            .await?
+            .is_some())
+    }
+
+    /// Starts a session for `user`, ending `replacing` in the same transaction (rotation on
+    /// sign-in, so a token known before sign-in is worthless after it).
+    #[tracing::instrument(skip_all, fields(user = %user), err(level = "debug"))]
+    pub async fn start_session(
+        &self,
+        user: &UserId,
+        session: &SessionHash,
+        replacing: Option<&SessionHash>,
+    ) -> Result<(), DataError> {
+        let mut actions = vec![self.put_new(serde_dynamo::to_item(session_item(
+            user,
+            session,
+            epoch_millis(),
+        ))?)?];
+        if let Some(old) = replacing {
+            let delete = Delete::builder()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::session(old))))
+                .build()
+                .map_err(|e| DataError::Internal(e.into()))?;
+            actions.push(TransactWriteItem::builder().delete(delete).build());
+        }
+        self.transact(actions).await
+    }
+
+    /// Ends one session (sign out). Ending an unknown session is not an error.
+    #[tracing::instrument(skip_all, err(level = "debug"))]
+    pub async fn end_session(&self, hash: &SessionHash) -> Result<(), DataError> {
+        send_recorded!(
+            self,
+            "DeleteItem",
+            self.client
+                .delete_item()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::session(hash))))
+        )?;
+        Ok(())
+    }
+
+    /// Ends every session of a player ("sign out everywhere"): one Query on GSI1, then deletes.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn end_all_sessions(&self, user: &UserId) -> Result<usize, DataError> {
+        let sessions = self
+            .query_all(
+                self.client
+                    .query()
+                    .index_name(keys::GSI1)
+                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
+                    .expression_attribute_names("#pk", keys::GSI1PK)
+                    .expression_attribute_names("#sk", keys::GSI1SK)
+                    .expression_attribute_values(
+                        ":pk",
+                        AttributeValue::S(keys::user_partition(user)),
+                    )
+                    .expression_attribute_values(":prefix", AttributeValue::S("SESSION#".into())),
+            )
+            .await?;
+        let deletes = sessions
+            .iter()
+            .map(|item| {
+                let key: Item = [keys::PK, keys::SK]
+                    .iter()
+                    .filter_map(|name| item.get(*name).map(|v| ((*name).to_owned(), v.clone())))
+                    .collect();
+                let delete = aws_sdk_dynamodb::types::DeleteRequest::builder()
+                    .set_key(Some(key))
+                    .build()
+                    .map_err(|e| DataError::Internal(e.into()))?;
+                Ok(aws_sdk_dynamodb::types::WriteRequest::builder()
+                    .delete_request(delete)
+                    .build())
+            })
+            .collect::<Result<Vec<_>, DataError>>()?;
+        let ended = deletes.len();
+        self.batch_write(deletes).await?;
+        Ok(ended)
+    }
+
+    /// Turns a guest into an account: the profile gains the username (and stops expiring), and
+    /// the username, the email (if any) and the credentials are written in the same
+    /// transaction, each only if new. The session is rotated in it too: `session.0` starts,
+    /// `session.1` (the guest's) ends. Ten players claiming one name at once: exactly one wins.
+    #[tracing::instrument(skip(self, email, password_hash, session), err(level = "debug"))]
+    pub async fn claim_account(
+        &self,
+        user: &UserId,
+        username: &Username,
+        email: Option<&Email>,
+        password_hash: &str,
+        session: (&SessionHash, Option<&SessionHash>),
+    ) -> Result<Profile, ClaimConflict> {
+        let profile_update = Update::builder()
+            .table_name(self.table_name())
+            .set_key(Some(key_map(keys::user_profile(user))))
+            .update_expression("SET #username = :username REMOVE #ttl")
+            .expression_attribute_names("#ttl", keys::TTL)
+            .condition_expression("attribute_exists(#pk) AND attribute_not_exists(#username)")
+            .expression_attribute_names("#pk", keys::PK)
+            .expression_attribute_names("#username", "username")
+            .expression_attribute_values(":username", AttributeValue::S(username.to_string()))
+            .build()
+            .map_err(|e| DataError::Internal(e.into()))?;
+        let Key { pk, sk } = keys::username(username);
+        let mut owner = key_map(Key { pk, sk });
+        owner.insert("user_id".into(), AttributeValue::S(user.to_string()));
+        let Key { pk, sk } = keys::user_credentials(user);
+        let credentials = CredentialsItem {
+            pk,
+            sk,
+            gsi1pk: email.map(keys::credentials_by_email),
+            gsi1sk: email.map(|_| keys::user_partition(user)),
+            user_id: user.clone(),
+            username: username.clone(),
+            email: email.cloned(),
+            password_hash: password_hash.to_owned(),
+        };
+        let mut actions = vec![
+            TransactWriteItem::builder().update(profile_update).build(),
+            self.put_new(owner)?,
+            self.put_new(serde_dynamo::to_item(&credentials).map_err(DataError::from)?)?,
+        ];
+        if let Some(email) = email {
+            let mut owner = key_map(keys::email(email));
+            owner.insert("user_id".into(), AttributeValue::S(user.to_string()));
+            actions.push(self.put_new(owner)?);
+        }
+        let (new_session, old_session) = session;
+        actions.push(
+            self.put_new(
+                serde_dynamo::to_item(session_item(user, new_session, epoch_millis()))
+                    .map_err(DataError::from)?,
+            )?,
+        );
+        if let Some(old) = old_session {
+            actions.push(self.delete_action(keys::session(old))?);
+        }
+        match self.transact(actions).await {
+            Ok(()) => {}
+            Err(DataError::Conflict(conflict)) => {
+                return Err(match conflict.failed_condition() {
+                    Some(0) => match self.profile(user).await? {
+                        Some(_) => ClaimConflict::AlreadyClaimed,
+                        None => ClaimConflict::NoSuchPlayer,
+                    },
+                    Some(1) => ClaimConflict::UsernameTaken,
+                    Some(3) => ClaimConflict::EmailTaken,
+                    _ => ClaimConflict::Data(DataError::Conflict(conflict)),
+                });
+            }
+            Err(err) => return Err(err.into()),
+        }
+        self.profile(user).await?.ok_or(ClaimConflict::NoSuchPlayer)
+    }
+
+    /// Sign-in by username: the username's owner item, then the owner's credentials.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn credentials_by_username(
+        &self,
+        username: &Username,
+    ) -> Result<Option<Credentials>, DataError> {
+        let Some(owner) = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::username(username)))),
+            )
+            .await?
+        else {
+            // The same second read a known name costs, of a key nobody has, so an unknown name
+            // takes as long to answer as a known one.
+            self.get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::user_credentials(&UserId::nobody())))),
+            )
+            .await?;
+            return Ok(None);
+        };
+        let Some(user) = owner
+            .get("user_id")
+            .and_then(|v| v.as_s().ok())
+            .and_then(|s| UserId::parse(s).ok())
+        else {
+            return Err(DataError::Internal(
+                "username owner without a user id".into(),
+            ));
+        };
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::user_credentials(&user)))),
+            )
+            .await?;
+        Ok(item
+            .map(serde_dynamo::from_item::<_, CredentialsItem>)
+            .transpose()?
+            .map(Credentials::from))
+    }
+
+    /// Sign-in by email: one Query on GSI1, where credentials carry `EMAIL#<address>`.
+    /// (Addresses stay out of the logs.)
+    #[tracing::instrument(skip_all, err(level = "debug"))]
+    pub async fn credentials_by_email(
+        &self,
+        email: &Email,
+    ) -> Result<Option<Credentials>, DataError> {
+        let (items, _) = self
+            .query_page(
+                self.client
+                    .query()
+                    .index_name(keys::GSI1)
+                    .key_condition_expression("#pk = :pk")
+                    .expression_attribute_names("#pk", keys::GSI1PK)
+                    .expression_attribute_values(
+                        ":pk",
+                        AttributeValue::S(keys::credentials_by_email(email)),
+                    )
+                    .limit(1),
+                None,
+            )
+            .await?;
+        Ok(items
+            .into_iter()
+            .next()
+            .map(serde_dynamo::from_item::<_, CredentialsItem>)
+            .transpose()?
+            .map(Credentials::from))
+    }
+}

@@ -1,0 +1,94 @@
+//! The room page's one server function: the room as played, brought up to date (a match
+//! nobody watched is resolved on the way), with who is asking and the room link's QR code.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::error::AppError;
+use crate::game::model::Room;
+use crate::identity::model::UserId;
+
+#[cfg(feature = "ssr")]
+use crate::{
+    error::fail,
+    identity::session,
+    rooms::model::RoomCode,
+    rooms::store::RoomConflict,
+    store::{epoch_millis, Db},
+};
+
+/// What the room page needs: the room as played, who is asking, and the QR code of the room's
+/// link.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomPageData {
+    pub room: Room,
+    pub me: Option<UserId>,
+    /// An SVG of the room link's QR code, made on the server (the browser bundle carries no
+    /// QR encoder).
+    pub qr_svg: String,
+}
+
+/// The room link's QR code as SVG. The link comes from the request's Host header when it has a
+/// sane one; the path alone otherwise.
+#[cfg(feature = "ssr")]
+fn qr_svg(code: &RoomCode) -> String {
+    use qrcode::render::svg;
+    let host = use_context::<http::request::Parts>()
+        .and_then(|parts| parts.headers.get(http::header::HOST).cloned())
+        .and_then(|h| h.to_str().ok().map(str::to_owned))
+        .filter(|h| {
+            h.len() < 256
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b".:-[]".contains(&b))
+        });
+    let link = match host {
+        Some(host) => format!("http://{host}/r/{code}"),
+        None => format!("/r/{code}"),
+    };
+    let Ok(qr) = qrcode::QrCode::new(link.as_bytes()) else {
+        return String::new();
+    };
+    let document = qr
+        .render::<svg::Color>()
+        .min_dimensions(160, 160)
+        .dark_color(svg::Color("#1d3557"))
+        .light_color(svg::Color("#ffffff"))
+        .build();
+    // Inline in HTML: drop the XML declaration.
+    document
+        .find("<svg")
+        .map(|start| document[start..].to_owned())
+        .unwrap_or_default()
+}
+
+/// A room as anyone with the code sees it now, and who is asking.
+#[server(endpoint = "rooms/lobby")]
+pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    let mut room = db
+        .room(&code)
+        .await
+        .map_err(fail)?
+        .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
+    // Nobody may be watching the room: bring a match up to date before showing it.
+    let now = epoch_millis();
+    let behind = room
+        .game
+        .as_ref()
+        .is_some_and(|g| g.due(now).is_some() || g.boards_pending);
+    if behind {
+        room = db
+            .advance(&code, room)
+            .await
+            .map_err(fail)?
+            .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
+    }
+    let me = session::current_player(&db).await.map_err(fail)?;
+    Ok(RoomPageData {
+        qr_svg: qr_svg(&code),
+        room: room.visible_at(epoch_millis()),
+        me: me.map(|p| p.id),
+    })
+}
+

@@ -1,0 +1,32 @@
+//! The live room channel. Every page that shows a room listens to `GET /r/<CODE>/events`, a
+//! stream of Server-Sent Events whose each message is the room as it is now ([`RoomFeed`]).
+//!
+//! The table is the only source of truth. On the server, one [`RoomHub`] per instance keeps one
+//! watcher per room that has listeners on that instance: it polls the room's version (one small
+//! consistent GetItem) and reads the room (one Query) only when the version moved. A write made
+//! through this instance pokes the watcher, so its own listeners hear at once; listeners on
+//! other instances hear within one poll interval. A lost instance loses nothing: its browsers
+//! reconnect (to any instance) and are sent the room as it is.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::model::Room;
+use crate::rooms::model::RoomCode;
+
+/// One message of the room's stream: a snapshot, never a diff, so a listener that missed
+/// messages (or reconnected) is up to date with the next one. On the wire `{"room":{…}}` or
+/// `"ended"`: externally tagged, because an internally tagged enum makes serde buffer the
+/// message and carry a second copy of every nested decoder in the browser bundle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoomFeed {
+    /// The room: lobby, and the match as far as it may be seen now.
+    Room(Room),
+    /// The room is gone (its last player left, or it expired). The stream ends after this.
+    Ended,
+}
+
+/// Where a room's stream is served.
+pub fn events_path(code: &RoomCode) -> String {
+    format!("/r/{code}/events")
+}

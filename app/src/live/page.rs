@@ -1,0 +1,175 @@
+//! `/r/<CODE>`: a room. The lobby (players with avatars and the host's badge, the code in big
+//! letters, its link with copy and share buttons and a QR code, host controls, leave, and a join
+//! form for visitors) and the match (see `game::page`).
+//!
+//! The page is a server component; the room itself is one island, [`LiveRoom`]: rendered in
+//! full on the server, then, in the browser, it listens to the room's live stream
+//! (`/r/<CODE>/events`, reconnecting by itself) and redraws from each snapshot. The host's
+//! controls are plain form posts that come back to this page (the same with or without
+//! JavaScript, and no client code per action, which keeps the browser bundle small).
+
+use leptos::either::{Either, EitherOf3};
+use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+use crate::browser;
+use crate::codec::Base64Json;
+use crate::game::api::StartMatch;
+use crate::game::model::Room;
+use crate::game::page::{GameBoard, StartForm};
+use crate::identity::model::UserId;
+use crate::leaderboards::page::BoardLink;
+use crate::live::api::{room_page, RoomPageData};
+use crate::live::feed::{events_path, RoomFeed};
+use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
+use crate::rooms::lobby::{JoinForm, LeaveForm, Players, SettingsForm, ShareBox};
+use crate::rooms::model::{RoomCode, RoomState};
+use crate::ui::forms::FormError;
+
+/// Server functions whose plain-form failures this page shows.
+const FORM_PATHS: &[&str] = &[
+    JoinRoom::PATH,
+    KickPlayer::PATH,
+    ChangeSettings::PATH,
+    LeaveRoom::PATH,
+    StartMatch::PATH,
+];
+
+#[component]
+pub fn RoomPage() -> impl IntoView {
+    let params = use_params_map();
+    let code = move || {
+        params
+            .read()
+            .get("code")
+            .unwrap_or_default()
+            .to_ascii_uppercase()
+    };
+    let page = Resource::<_, Base64Json>::new_with_options(code, room_page, false);
+    // The title names the room only when the link holds a well-formed code: nothing from the
+    // address bar reaches the page unparsed.
+    let title = move || match RoomCode::parse(&code()) {
+        Ok(code) => format!("Room {code}"),
+        Err(_) => "No such room".to_owned(),
+    };
+    view! {
+        <Title text=title />
+        <Suspense fallback=|| view! { <p class="muted">"Opening the room…"</p> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Ok(page) => Either::Left(view! {
+                        <FormError paths=FORM_PATHS />
+                        <LiveRoom page />
+                    }),
+                    Err(err) => Either::Right(view! {
+                        <section class="hero">
+                            <h1>"No such room"</h1>
+                            <p class="error" role="alert">{err.to_string()}</p>
+                            <p><a href="/">"Open or join another room"</a></p>
+                        </section>
+                    }),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+/// The room, live: everything on the room page changes with the room's stream, so the whole
+/// view is the one island. It starts from the snapshot the server rendered (its props), then
+/// redraws from every snapshot the stream sends.
+#[island]
+fn LiveRoom(page: RoomPageData) -> impl IntoView {
+    let RoomPageData {
+        room: first,
+        me,
+        qr_svg,
+    } = page;
+    let code = first.code.to_string();
+    let was_member = me.as_ref().is_some_and(|id| first.player(id).is_some());
+    let code_value = StoredValue::new(first.code.clone());
+    let room = RwSignal::new(first.clone());
+    let ended = RwSignal::new(false);
+    let me_for_game = me.clone();
+    let code_text = StoredValue::new(code.clone());
+    let qr = StoredValue::new(qr_svg);
+
+    // After hydration: redraw from every snapshot the room's live stream sends.
+    Effect::new(move |_| {
+        let listener = StoredValue::new(None::<browser::Listener>);
+        let stream = browser::listen(&events_path(&code_value.get_value()), 2000, move |data| {
+            // `from_slice`, like every other decoder in the bundle: one copy of the JSON reader code.
+            match serde_json::from_slice::<RoomFeed>(data.as_bytes()) {
+                Ok(RoomFeed::Room(now)) => room.set(now),
+                Ok(RoomFeed::Ended) => {
+                    ended.set(true);
+                    listener.try_with_value(|l| l.as_ref().map(browser::Listener::close));
+                }
+                Err(_) => {}
+            }
+        });
+        listener.set_value(Some(stream.clone()));
+        on_cleanup(move || stream.close());
+    });
+
+    view! {
+        <section class="lobby" data-testid="lobby">
+            // The match comes first: on a phone the thing and the button must not be below the
+            // fold. While it runs, the invitation shrinks to the code.
+            <Show when=move || room.with(|r| r.game.is_some())>
+                <GameBoard room me=me_for_game.clone() />
+            </Show>
+            <Show
+                when=move || room.with(|r| r.state != RoomState::Playing)
+                fallback=move || view! { <p class="muted">"Room " {code_text.get_value()}</p> }
+            >
+                <p class="muted">"Room code"</p>
+                <h1 class="room-code" data-testid="room-code">{code_text.get_value()}</h1>
+                <ShareBox code=code_text.get_value() qr_svg=qr.get_value() />
+            </Show>
+            {move || ended.get().then(|| view! {
+                <p class="notice" role="status" data-testid="room-ended">
+                    "This room has ended. " <a href="/">"Open a new one"</a>
+                </p>
+            })}
+            {move || {
+                let room = room.get();
+                let me = me.clone();
+                let removed = was_member
+                    && me.as_ref().is_some_and(|id| room.player(id).is_none())
+                    && !ended.get();
+                view! {
+                    {removed.then(|| view! {
+                        <p class="notice" role="status" data-testid="removed">"You are no longer in this room."</p>
+                    })}
+                    <Players lobby=room.lobby.clone() me=me.clone() />
+                    <Controls room me />
+                }
+            }}
+        </section>
+    }
+}
+
+/// What the player can do here: the host starts and sets the room up, a member leaves, a
+/// visitor joins; after a match, everyone gets the room board's link.
+#[component]
+fn Controls(room: Room, me: Option<UserId>) -> impl IntoView {
+    let code = room.code.to_string();
+    let is_host = me.as_ref() == Some(&room.host_id);
+    let is_member = me.as_ref().is_some_and(|id| room.player(id).is_some());
+    let current = room.settings;
+    let between = room.state == RoomState::Lobby;
+    let played = room.game.as_ref().is_some_and(|g| g.is_finished());
+    let board = played.then(|| view! { <BoardLink code=code.clone() /> });
+    match (is_member, is_host) {
+        (true, true) => EitherOf3::A(view! {
+            {board}
+            {between.then(|| view! { <StartForm code=code.clone() again=played /> })}
+            {between.then(|| view! { <SettingsForm code=code.clone() current /> })}
+            <LeaveForm code />
+        }),
+        (true, false) => EitherOf3::B(view! { {board} <LeaveForm code /> }),
+        (false, _) => EitherOf3::C(view! { <JoinForm code /> }),
+    }
+}

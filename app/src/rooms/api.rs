@@ -1,0 +1,207 @@
+//! Rooms over HTTP: thin server functions for creating, joining, leaving and running a room.
+//! The acting player always comes from the session cookie, never from an argument, so nobody
+//! can act with another player's id. Creating or joining starts a guest session when the
+//! browser has none, so "here's the code, join us" is one step.
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+use crate::identity::model::{Avatar, UserId};
+use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomSettings};
+
+#[cfg(feature = "ssr")]
+use crate::{
+    error::fail,
+    identity::api::new_guest,
+    identity::model::{DisplayName, Profile},
+    identity::session,
+    rooms::news::announce,
+    rooms::store::RoomConflict,
+    store::Db,
+};
+
+/// Rooms one player may open per minute.
+#[cfg(feature = "ssr")]
+const ROOMS_PER_MINUTE: u32 = 10;
+/// Rooms one address may open in ten minutes, and how many of them public: one address cannot
+/// push everyone else's rooms off the open-rooms list by making guests.
+#[cfg(feature = "ssr")]
+const ROOMS_PER_ADDRESS: u32 = 30;
+#[cfg(feature = "ssr")]
+const PUBLIC_ROOMS_PER_ADDRESS: u32 = 5;
+#[cfg(feature = "ssr")]
+const ROOM_WINDOW_SECS: i64 = 600;
+/// Joins one player may make per minute, and one address in ten minutes: a few guests cannot
+/// take every seat of every public room.
+#[cfg(feature = "ssr")]
+const JOINS_PER_PLAYER: u32 = 10;
+#[cfg(feature = "ssr")]
+const JOINS_PER_ADDRESS: u32 = 30;
+
+
+#[cfg(feature = "ssr")]
+impl From<RoomConflict> for AppError {
+    fn from(conflict: RoomConflict) -> Self {
+        match conflict {
+            RoomConflict::Data(err) => err.into(),
+            RoomConflict::NotFound => AppError::NotFound(conflict.to_string()),
+            RoomConflict::NotHost => AppError::Forbidden(conflict.to_string()),
+            other => AppError::Conflict(other.to_string()),
+        }
+    }
+}
+
+
+/// The signed-in player, or a new guest called `name` (with a session cookie).
+#[cfg(feature = "ssr")]
+async fn player_or_guest(db: &Db, name: &DisplayName, avatar: Avatar) -> Result<Profile, AppError> {
+    if let Some(player) = session::current_player(db).await? {
+        return Ok(player);
+    }
+    new_guest(db, name, avatar).await
+}
+
+
+/// Opens a room with the caller as host, and goes to its lobby.
+#[server(endpoint = "rooms/create")]
+pub async fn create_room(
+    name: String,
+    avatar: Option<Avatar>,
+    public: Option<bool>,
+) -> Result<RoomCode, AppError> {
+    let db = expect_context::<Db>();
+    let nickname = DisplayName::parse(&name).map_err(fail)?;
+    let avatar = avatar.unwrap_or_default();
+    let public = public.unwrap_or(false);
+    let address = session::client_address();
+    session::rate_limit(
+        &db,
+        &format!("rooms-from#{address}"),
+        ROOM_WINDOW_SECS,
+        ROOMS_PER_ADDRESS,
+    )
+    .await
+    .map_err(fail)?;
+    if public {
+        session::rate_limit(
+            &db,
+            &format!("public-rooms-from#{address}"),
+            ROOM_WINDOW_SECS,
+            PUBLIC_ROOMS_PER_ADDRESS,
+        )
+        .await
+        .map_err(fail)?;
+    }
+    let player = player_or_guest(&db, &nickname, avatar)
+        .await
+        .map_err(fail)?;
+    session::rate_limit(&db, &format!("rooms#{}", player.id), 60, ROOMS_PER_MINUTE)
+        .await
+        .map_err(fail)?;
+    let settings = RoomSettings {
+        public,
+        ..RoomSettings::default()
+    };
+    for _ in 0..8 {
+        let mut bytes = [0u8; crate::rooms::model::CODE_LEN];
+        getrandom::fill(&mut bytes).map_err(|_| fail(AppError::Internal))?;
+        let code = RoomCode::from_random(bytes);
+        match db
+            .create_room(&code, &player.id, &nickname, avatar, settings)
+            .await
+        {
+            Ok(_) => {
+                leptos_axum::redirect(&format!("/r/{code}"));
+                return Ok(code);
+            }
+            Err(RoomConflict::CodeTaken) => continue,
+            Err(err) => return Err(fail(err)),
+        }
+    }
+    Err(fail(AppError::Unavailable))
+}
+
+/// Joins a room by code (twice is the same as once), and goes to its lobby.
+#[server(endpoint = "rooms/join")]
+pub async fn join_room(
+    code: String,
+    name: String,
+    avatar: Option<Avatar>,
+) -> Result<RoomCode, AppError> {
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    let nickname = DisplayName::parse(&name).map_err(fail)?;
+    let avatar = avatar.unwrap_or_default();
+    session::rate_limit(
+        &db,
+        &format!("joins-from#{}", session::client_address()),
+        ROOM_WINDOW_SECS,
+        JOINS_PER_ADDRESS,
+    )
+    .await
+    .map_err(fail)?;
+    let player = match session::current_player(&db).await.map_err(fail)? {
+        Some(player) => player,
+        None => {
+            // An unknown room is refused before a guest is made for it.
+            if db.room_version(&code).await.map_err(fail)?.is_none() {
+                return Err(fail(AppError::from(RoomConflict::NotFound)));
+            }
+            new_guest(&db, &nickname, avatar).await.map_err(fail)?
+        }
+    };
+    session::rate_limit(&db, &format!("joins#{}", player.id), 60, JOINS_PER_PLAYER)
+        .await
+        .map_err(fail)?;
+    db.join_room(&code, &player.id, &nickname, avatar)
+        .await
+        .map_err(fail)?;
+    announce(&code);
+    leptos_axum::redirect(&format!("/r/{code}"));
+    Ok(code)
+}
+
+/// Leaves a room.
+#[server(endpoint = "rooms/leave")]
+pub async fn leave_room(code: String) -> Result<(), AppError> {
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    let player = session::require_player(&db).await.map_err(fail)?;
+    db.leave_room(&code, &player.id).await.map_err(fail)?;
+    announce(&code);
+    leptos_axum::redirect("/");
+    Ok(())
+}
+
+/// The host removes a player.
+#[server(endpoint = "rooms/kick")]
+pub async fn kick_player(code: String, player: UserId) -> Result<(), AppError> {
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    let host = session::require_player(&db).await.map_err(fail)?;
+    db.kick(&code, &host.id, &player).await.map_err(fail)?;
+    announce(&code);
+    Ok(())
+}
+
+/// The host changes the room's settings.
+#[server(endpoint = "rooms/settings")]
+pub async fn change_settings(code: String, settings: RoomSettings) -> Result<Lobby, AppError> {
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    let settings = settings.validate().map_err(fail)?;
+    let host = session::require_player(&db).await.map_err(fail)?;
+    let lobby = db
+        .update_settings(&code, &host.id, settings)
+        .await
+        .map_err(fail)?;
+    announce(&code);
+    Ok(lobby)
+}
+
+/// Public rooms with free seats, newest first.
+#[server(endpoint = "rooms/open")]
+pub async fn open_rooms() -> Result<Vec<OpenRoom>, AppError> {
+    let db = expect_context::<Db>();
+    Ok(db.open_rooms(20, None).await.map_err(fail)?.items)
+}

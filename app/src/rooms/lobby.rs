@@ -1,0 +1,140 @@
+//! The lobby's pieces, drawn from a [`Lobby`]: the room's link with copy, share and a QR code,
+//! the players with the host's controls, the settings form, and the join and leave forms. The
+//! room page (in `live`) puts them together with the match; every form is a plain post that
+//! comes back to the room page, the same with or without JavaScript.
+
+use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
+
+use crate::browser;
+use crate::identity::model::UserId;
+use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
+use crate::rooms::model::{Lobby, RoomSettings};
+use crate::ui::forms::AvatarPicker;
+
+/// The room's link: shown, copyable, shareable where the browser can, and as a QR code.
+#[component]
+pub fn ShareBox(code: String, qr_svg: String) -> impl IntoView {
+    let path = format!("/r/{code}");
+    let hydrated = RwSignal::new(false);
+    Effect::new(move |_| hydrated.set(true));
+    let status = RwSignal::new(String::new());
+    let link = StoredValue::new(path.clone());
+    let title = StoredValue::new(format!("Join my Udd room {code}"));
+    // Copy closures (only stored handles inside), so the buttons can be drawn again and again.
+    let copy = move |_| {
+        let url = browser::absolute(&link.get_value());
+        leptos::task::spawn_local(async move {
+            status.set(if browser::copy_text(&url).await {
+                "Link copied.".to_owned()
+            } else {
+                "Could not copy: press and hold the link instead.".to_owned()
+            });
+        });
+    };
+    let share = move |_| {
+        let url = browser::absolute(&link.get_value());
+        let title = title.get_value();
+        leptos::task::spawn_local(async move {
+            browser::share(&title, &url).await;
+        });
+    };
+    view! {
+        <p class="share">
+            "Invite with the code or the link: "
+            <a href=path.clone() data-testid="share-link">{path.clone()}</a>
+        </p>
+        <Show when=move || hydrated.get()>
+            <div class="share-actions">
+                <button type="button" class="secondary" data-testid="copy-link" on:click=copy>"Copy link"</button>
+                <Show when=browser::can_share>
+                    <button type="button" class="secondary" data-testid="share-room" on:click=share>"Share…"</button>
+                </Show>
+                <span class="muted" role="status" aria-live="polite" data-testid="share-status">{move || status.get()}</span>
+            </div>
+        </Show>
+        // Our own SVG from the QR encoder on the server: no player text in it.
+        <figure class="qr" data-testid="room-qr" inner_html=qr_svg aria-label="QR code of the room link"></figure>
+    }
+}
+
+#[component]
+pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
+    let is_host = me.as_ref() == Some(&lobby.host_id);
+    let code = lobby.code.to_string();
+    let host_id = lobby.host_id.clone();
+    let count = lobby.players.len();
+    let max = lobby.settings.max_players;
+    view! {
+        <h2 data-testid="player-count">{format!("Players ({count} of {max})")}</h2>
+        <ul class="players" data-testid="players" aria-live="polite">
+            {lobby.players.into_iter().map(|player| {
+                let code = code.clone();
+                let hosting = player.user_id == host_id;
+                let target = player.user_id.to_string();
+                let kickable = is_host && !hosting;
+                let mine = me.as_ref() == Some(&player.user_id);
+                view! {
+                    <li class="player" data-testid="player">
+                        <span class="avatar" role="img" aria-label=player.avatar.label()>{player.avatar.emoji()}</span>
+                        <span class="nickname">{player.nickname.to_string()}</span>
+                        {mine.then(|| view! { <span class="muted">" (you)"</span> })}
+                        {hosting.then(|| view! { <span class="badge">"Host"</span> })}
+                        {kickable.then(move || view! {
+                            <form method="post" action=KickPlayer::PATH class="inline">
+                                <input type="hidden" name="code" value=code />
+                                <input type="hidden" name="player" value=target />
+                                <button type="submit" class="small">"Remove"</button>
+                            </form>
+                        })}
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}
+
+/// The host's settings form (between matches).
+#[component]
+pub fn SettingsForm(code: String, current: RoomSettings) -> impl IntoView {
+    view! {
+            <form method="post" action=ChangeSettings::PATH class="card settings" data-testid="settings">
+                <h2>"Settings"</h2>
+                <input type="hidden" name="code" value=code />
+                <label>"Players (2–12)" <input type="number" name="settings[max_players]" min="2" max="12" value=current.max_players.to_string() /></label>
+                <label>"Rounds (1–30)" <input type="number" name="settings[rounds]" min="1" max="30" value=current.rounds.to_string() /></label>
+                <label>"Round window (ms)" <input type="number" name="settings[window_ms]" min="1000" max="10000" step="500" value=current.window_ms.to_string() /></label>
+                <label>"Public"
+                    <select name="settings[public]">
+                        <option value="false" selected=!current.public>"No"</option>
+                        <option value="true" selected=current.public>"Yes"</option>
+                    </select>
+                </label>
+                <button type="submit">"Save settings"</button>
+            </form>
+    }
+}
+
+/// The join form for a visitor.
+#[component]
+pub fn JoinForm(code: String) -> impl IntoView {
+    view! {
+            <form method="post" action=JoinRoom::PATH class="card" data-testid="join-room">
+                <h2>"Join this room"</h2>
+                <input type="hidden" name="code" value=code />
+                <label>"Your name" <input name="name" required maxlength="24" autocomplete="nickname" /></label>
+                <AvatarPicker />
+                <button type="submit">"Join"</button>
+            </form>
+    }
+}
+
+#[component]
+pub fn LeaveForm(code: String) -> impl IntoView {
+    view! {
+        <form method="post" action=LeaveRoom::PATH class="inline">
+            <input type="hidden" name="code" value=code />
+            <button type="submit" class="secondary">"Leave room"</button>
+        </form>
+    }
+}

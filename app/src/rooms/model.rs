@@ -1,0 +1,216 @@
+//! Rooms: their short codes and settings, shared by the server and the browser.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::identity::{Avatar, DisplayName, Invalid, UserId};
+
+/// Letters and digits that cannot be mistaken for each other when read aloud or off a screen:
+/// no 0/O, 1/I/L.
+pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+/// Characters in a room code: 31^5 ≈ 28.6 million codes.
+pub const CODE_LEN: usize = 5;
+
+/// A room's short code, e.g. `K7QX2`. Typed codes are upper-cased before checking.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct RoomCode(String);
+
+impl RoomCode {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let code = raw.trim().to_ascii_uppercase();
+        if code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b)) {
+            Ok(Self(code))
+        } else {
+            Err(Invalid(format!(
+                "A room code is {CODE_LEN} letters and digits, like K7QX2."
+            )))
+        }
+    }
+
+    /// A code from `CODE_LEN` random bytes (bias under 1% per character: 256 = 8·31 + 8).
+    pub fn from_random(bytes: [u8; CODE_LEN]) -> Self {
+        let code = bytes
+            .iter()
+            .map(|b| CODE_ALPHABET[usize::from(*b) % CODE_ALPHABET.len()] as char)
+            .collect();
+        Self(code)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for RoomCode {
+    type Error = Invalid;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl From<RoomCode> for String {
+    fn from(code: RoomCode) -> Self {
+        code.0
+    }
+}
+
+impl fmt::Display for RoomCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What the host chooses for a room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomSettings {
+    pub max_players: u8,
+    pub rounds: u8,
+    pub window_ms: u16,
+    pub public: bool,
+}
+
+impl Default for RoomSettings {
+    fn default() -> Self {
+        Self {
+            max_players: 8,
+            rounds: 10,
+            window_ms: 3000,
+            public: false,
+        }
+    }
+}
+
+impl RoomSettings {
+    pub const PLAYERS: std::ops::RangeInclusive<u8> = 2..=12;
+    pub const ROUNDS: std::ops::RangeInclusive<u8> = 1..=30;
+    pub const WINDOW_MS: std::ops::RangeInclusive<u16> = 1000..=10_000;
+
+    /// The same settings, or the first reason they are out of bounds.
+    pub fn validate(self) -> Result<Self, Invalid> {
+        if !Self::PLAYERS.contains(&self.max_players) {
+            return Err(Invalid("A room holds 2 to 12 players.".into()));
+        }
+        if !Self::ROUNDS.contains(&self.rounds) {
+            return Err(Invalid("A match is 1 to 30 rounds.".into()));
+        }
+        if !Self::WINDOW_MS.contains(&self.window_ms) {
+            return Err(Invalid("A round lasts 1 to 10 seconds.".into()));
+        }
+        Ok(self)
+    }
+}
+
+/// Where a room is in its life: gathering players (and between matches), or playing a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoomState {
+    Lobby,
+    Playing,
+}
+
+/// A player in a room.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomPlayer {
+    pub user_id: UserId,
+    pub nickname: DisplayName,
+    pub avatar: Avatar,
+    pub joined_at_ms: i64,
+}
+
+/// Everything the lobby shows: one Query of the room partition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lobby {
+    pub code: RoomCode,
+    pub host_id: UserId,
+    pub settings: RoomSettings,
+    pub state: RoomState,
+    /// In join order: the first is the longest present.
+    pub players: Vec<RoomPlayer>,
+    /// Grows with every change to the room; a watcher compares it to see news.
+    pub version: u64,
+    pub created_at_ms: i64,
+}
+
+impl Lobby {
+    pub fn player(&self, user: &UserId) -> Option<&RoomPlayer> {
+        self.players.iter().find(|p| &p.user_id == user)
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.players.len() >= usize::from(self.settings.max_players)
+    }
+}
+
+/// A public room with free seats, as the home page lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenRoom {
+    pub code: RoomCode,
+    pub player_count: u32,
+    pub max_players: u8,
+    pub created_at_ms: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_alphabet_has_no_lookalikes() {
+        for c in b"0O1IL" {
+            assert!(!CODE_ALPHABET.contains(c), "{}", *c as char);
+        }
+        assert_eq!(CODE_ALPHABET.len(), 31);
+    }
+
+    #[test]
+    fn codes_parse_case_insensitively_and_refuse_lookalikes() {
+        assert_eq!(RoomCode::parse(" k7qx2 ").unwrap().as_str(), "K7QX2");
+        for bad in [
+            "",
+            "K7QX",
+            "K7QX22",
+            "K0QX2",
+            "KIQX2",
+            "KLQX2",
+            "K7Q-2",
+            "ककककक",
+        ] {
+            assert!(RoomCode::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn random_codes_are_valid_codes() {
+        for seed in 0..=255u8 {
+            let code = RoomCode::from_random([seed, seed.wrapping_mul(7), 3, 250, 255]);
+            assert_eq!(RoomCode::parse(code.as_str()).unwrap(), code);
+        }
+    }
+
+    #[test]
+    fn settings_are_bounded() {
+        assert!(RoomSettings::default().validate().is_ok());
+        for bad in [
+            RoomSettings {
+                max_players: 1,
+                ..Default::default()
+            },
+            RoomSettings {
+                max_players: 13,
+                ..Default::default()
+            },
+            RoomSettings {
+                rounds: 0,
+                ..Default::default()
+            },
+            RoomSettings {
+                window_ms: 999,
+                ..Default::default()
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+    }
+}

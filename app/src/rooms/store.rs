@@ -1,0 +1,661 @@
+//! Access patterns of rooms: create, join, leave, kick, settings, the lobby (one Query of the
+//! room partition) and the list of open public rooms (a sparse GSI2 partition).
+//!
+//! Joining is one transaction whose conditions enforce capacity, the lobby state and nickname
+//! uniqueness, so concurrent joins can never overfill a room. Changes that depend on who is in
+//! the room (leave, kick, host hand-over, settings) read the lobby, then write in a transaction
+//! conditioned on the room's `version` being unchanged, and retry if it moved.
+
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
+use serde::{Deserialize, Serialize};
+
+use crate::store::keys::{self, Key};
+use crate::store::tx::internal;
+use crate::store::{
+    epoch_millis, epoch_seconds, key_map, send_recorded, Conflict, DataError, Db, Item, Page,
+};
+use crate::identity::{Avatar, DisplayName, UserId};
+use crate::rooms::{Lobby, OpenRoom, RoomCode, RoomPlayer, RoomSettings, RoomState};
+
+/// A room lives this long after its last change of membership.
+pub const ROOM_IDLE_SECS: i64 = 24 * 3600;
+
+/// How often a version-guarded change is retried when the room changed under it.
+pub(crate) const MAX_ATTEMPTS: u32 = 6;
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct MetaItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    #[serde(rename = "GSI2PK", default, skip_serializing_if = "Option::is_none")]
+    gsi2pk: Option<String>,
+    #[serde(rename = "GSI2SK", default, skip_serializing_if = "Option::is_none")]
+    gsi2sk: Option<String>,
+    code: RoomCode,
+    host_id: UserId,
+    max_players: u8,
+    rounds: u8,
+    window_ms: u16,
+    public: bool,
+    state: RoomState,
+    player_count: u32,
+    version: u64,
+    created_at_ms: i64,
+    ttl: i64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct PlayerItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    #[serde(rename = "LSI1SK")]
+    lsi1sk: String,
+    pub(crate) user_id: UserId,
+    pub(crate) nickname: DisplayName,
+    pub(crate) avatar: Avatar,
+    joined_at_ms: i64,
+    ttl: i64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct NicknameItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    user_id: UserId,
+    ttl: i64,
+}
+
+/// How a join ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Joined {
+    Joined,
+    /// The player was in the room already: joining twice changes nothing.
+    AlreadyIn,
+}
+
+/// Why a room action was refused, in words for the player.
+#[derive(Debug, thiserror::Error)]
+pub enum RoomConflict {
+    #[error("That room code is in use.")]
+    CodeTaken,
+    #[error("There is no open room with that code. It may have ended.")]
+    NotFound,
+    #[error("That room is full.")]
+    Full,
+    #[error("Someone in that room already uses that name. Pick another.")]
+    NicknameTaken,
+    #[error("That room's match has already started.")]
+    Started,
+    #[error("Only the host can do that.")]
+    NotHost,
+    #[error("The host removed you from this room.")]
+    Removed,
+    #[error("That player is not in the room.")]
+    NotInRoom,
+    #[error("The room holds more players than that already.")]
+    TooManyForSettings,
+    #[error(transparent)]
+    Data(#[from] DataError),
+}
+
+
+pub(crate) fn open_index(
+    settings: RoomSettings,
+    state: RoomState,
+    created_ms: i64,
+    code: &RoomCode,
+) -> (Option<String>, Option<String>) {
+    if settings.public && state == RoomState::Lobby {
+        (
+            Some(keys::OPEN_ROOMS.to_owned()),
+            Some(keys::open_room_sort(created_ms, code)),
+        )
+    } else {
+        (None, None)
+    }
+}
+
+/// The stored value of a room state: serde's name for it, the one the META item holds, so a
+/// condition on the state can never drift from what is written.
+pub fn state_value(state: RoomState) -> AttributeValue {
+    match serde_dynamo::to_attribute_value(state) {
+        Ok(value) => value,
+        // A unit variant always serializes to its name.
+        Err(_) => AttributeValue::Null(true),
+    }
+}
+
+/// Sort keys of a room's items, as [`Db::room_items`] returns them.
+fn sort_key(item: &Item) -> &str {
+    item.get(keys::SK)
+        .and_then(|v| v.as_s().ok())
+        .map_or("", String::as_str)
+}
+
+/// The lobby from the room's items (see [`Db::room_items`]); `None` without a META item.
+/// Players in join order.
+pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
+    let mut meta = None;
+    let mut players = Vec::new();
+    for item in items {
+        let sk = sort_key(item);
+        if sk == keys::ROOM_META {
+            meta = Some(serde_dynamo::from_item::<_, MetaItem>(item.clone())?);
+        } else if sk.starts_with(keys::ROOM_PLAYER_PREFIX) {
+            players.push(serde_dynamo::from_item::<_, PlayerItem>(item.clone())?);
+        }
+    }
+    let Some(meta) = meta else {
+        return Ok(None);
+    };
+    players.sort_by(|a, b| (a.joined_at_ms, &a.user_id).cmp(&(b.joined_at_ms, &b.user_id)));
+    Ok(Some(Lobby {
+        code: meta.code,
+        host_id: meta.host_id,
+        settings: RoomSettings {
+            max_players: meta.max_players,
+            rounds: meta.rounds,
+            window_ms: meta.window_ms,
+            public: meta.public,
+        },
+        state: meta.state,
+        players: players
+            .into_iter()
+            .map(|player| RoomPlayer {
+                user_id: player.user_id,
+                nickname: player.nickname,
+                avatar: player.avatar,
+                joined_at_ms: player.joined_at_ms,
+            })
+            .collect(),
+        version: meta.version,
+        created_at_ms: meta.created_at_ms,
+    }))
+}
+
+fn player_item(
+    code: &RoomCode,
+    user: &UserId,
+    nickname: &DisplayName,
+    avatar: Avatar,
+    now_ms: i64,
+) -> PlayerItem {
+    let Key { pk, sk } = keys::room_player(code, user);
+    PlayerItem {
+        pk,
+        sk,
+        lsi1sk: keys::room_player_joined(now_ms, user),
+        user_id: user.clone(),
+        nickname: nickname.clone(),
+        avatar,
+        joined_at_ms: now_ms,
+        ttl: now_ms / 1000 + ROOM_IDLE_SECS,
+    }
+}
+
+fn nickname_item(
+    code: &RoomCode,
+    user: &UserId,
+    nickname: &DisplayName,
+    now_ms: i64,
+) -> NicknameItem {
+    let Key { pk, sk } = keys::room_nickname(code, &nickname.folded());
+    NicknameItem {
+        pk,
+        sk,
+        user_id: user.clone(),
+        ttl: now_ms / 1000 + ROOM_IDLE_SECS,
+    }
+}
+
+impl Db {
+
+    /// Opens a room under `code` with its creator as host and first player. A code in use is
+    /// [`RoomConflict::CodeTaken`]: the caller draws another.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn create_room(
+        &self,
+        code: &RoomCode,
+        host: &UserId,
+        nickname: &DisplayName,
+        avatar: Avatar,
+        settings: RoomSettings,
+    ) -> Result<Lobby, RoomConflict> {
+        let now_ms = epoch_millis();
+        let Key { pk, sk } = keys::room_meta(code);
+        let (gsi2pk, gsi2sk) = open_index(settings, RoomState::Lobby, now_ms, code);
+        let meta = MetaItem {
+            pk,
+            sk,
+            gsi2pk,
+            gsi2sk,
+            code: code.clone(),
+            host_id: host.clone(),
+            max_players: settings.max_players,
+            rounds: settings.rounds,
+            window_ms: settings.window_ms,
+            public: settings.public,
+            state: RoomState::Lobby,
+            player_count: 1,
+            version: 1,
+            created_at_ms: now_ms,
+            ttl: now_ms / 1000 + ROOM_IDLE_SECS,
+        };
+        let actions = vec![
+            self.put_new(serde_dynamo::to_item(&meta).map_err(DataError::from)?)?,
+            self.put_new(
+                serde_dynamo::to_item(player_item(code, host, nickname, avatar, now_ms))
+                    .map_err(DataError::from)?,
+            )?,
+            self.put_new(
+                serde_dynamo::to_item(nickname_item(code, host, nickname, now_ms))
+                    .map_err(DataError::from)?,
+            )?,
+        ];
+        match self.transact(actions).await {
+            Ok(()) => {}
+            // Still contended after the retries: busy, not a taken code.
+            Err(err @ DataError::Conflict(Conflict::TransactionConflict)) => return Err(err.into()),
+            Err(DataError::Conflict(_)) => return Err(RoomConflict::CodeTaken),
+            Err(err) => return Err(err.into()),
+        }
+        Ok(Lobby {
+            code: code.clone(),
+            host_id: host.clone(),
+            settings,
+            state: RoomState::Lobby,
+            players: vec![RoomPlayer {
+                user_id: host.clone(),
+                nickname: nickname.clone(),
+                avatar,
+                joined_at_ms: now_ms,
+            }],
+            version: 1,
+            created_at_ms: now_ms,
+        })
+    }
+
+    /// Every item of the room partition from `META` on (settings, players and the match's
+    /// rounds; the taps sort before `META` and are left out): one consistent Query. The lobby
+    /// reads its part of them ([`lobby_from_items`]); the game reads the match from the same
+    /// items, so the room page costs one Query.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn room_items(&self, code: &RoomCode) -> Result<Vec<Item>, DataError> {
+        self.query_all(
+            self.client
+                .query()
+                .key_condition_expression("#pk = :pk AND #sk >= :from")
+                .expression_attribute_names("#pk", keys::PK)
+                .expression_attribute_names("#sk", keys::SK)
+                .expression_attribute_values(":pk", AttributeValue::S(keys::room_partition(code)))
+                .expression_attribute_values(
+                    ":from",
+                    AttributeValue::S(keys::ROOM_READ_FROM.into()),
+                )
+                .consistent_read(true),
+        )
+        .await
+    }
+
+    /// The room's lobby: its settings and players, from one Query of its partition. `None`
+    /// for an unknown or expired room.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn lobby(&self, code: &RoomCode) -> Result<Option<Lobby>, DataError> {
+        lobby_from_items(&self.room_items(code).await?)
+    }
+
+    /// The room's version alone (one consistent GetItem of META, projected to two small
+    /// attributes): what a live-lobby watcher polls to learn that something changed without
+    /// reading the whole partition. `None` for an unknown or expired room.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn room_version(&self, code: &RoomCode) -> Result<Option<u64>, DataError> {
+        let key = keys::room_meta(code);
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .key(keys::PK, AttributeValue::S(key.pk))
+                    .key(keys::SK, AttributeValue::S(key.sk))
+                    .projection_expression("version, #ttl")
+                    .expression_attribute_names("#ttl", keys::TTL)
+                    .consistent_read(true),
+            )
+            .await?;
+        item.map(|item| {
+            item.get("version")
+                .and_then(|v| v.as_n().ok())
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| DataError::Internal("room META has no version".into()))
+        })
+        .transpose()
+    }
+
+    /// Puts a player in a room: one transaction that counts the seat only while the room has a
+    /// free seat, and claims the nickname only if nobody in the room has it. A player who joins
+    /// during a match watches it and plays from the next.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn join_room(
+        &self,
+        code: &RoomCode,
+        user: &UserId,
+        nickname: &DisplayName,
+        avatar: Avatar,
+    ) -> Result<Joined, RoomConflict> {
+        let now_ms = epoch_millis();
+        let now = now_ms / 1000;
+        let seat = Update::builder()
+            .table_name(self.table_name())
+            .set_key(Some(key_map(keys::room_meta(code))))
+            .update_expression(
+                "SET player_count = player_count + :one, version = version + :one, #ttl = :ttl",
+            )
+            // A player the host removed stays out for the room's life (`removed` is a set of ids).
+            .condition_expression(
+                "attribute_exists(#pk) AND #ttl > :now AND player_count < max_players \
+                 AND NOT contains(removed, :user)",
+            )
+            .expression_attribute_names("#pk", keys::PK)
+            .expression_attribute_names("#ttl", keys::TTL)
+            .expression_attribute_values(":user", AttributeValue::S(user.to_string()))
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .expression_attribute_values(":now", AttributeValue::N(now.to_string()))
+            .expression_attribute_values(
+                ":ttl",
+                AttributeValue::N((now + ROOM_IDLE_SECS).to_string()),
+            )
+            .build()
+            .map_err(internal)?;
+        let actions = vec![
+            TransactWriteItem::builder().update(seat).build(),
+            self.put_new(
+                serde_dynamo::to_item(player_item(code, user, nickname, avatar, now_ms))
+                    .map_err(DataError::from)?,
+            )?,
+            self.put_new(
+                serde_dynamo::to_item(nickname_item(code, user, nickname, now_ms))
+                    .map_err(DataError::from)?,
+            )?,
+        ];
+        match self.transact(actions).await {
+            Ok(()) => return Ok(Joined::Joined),
+            // Still contended after the retries: busy, not refused.
+            Err(err @ DataError::Conflict(Conflict::TransactionConflict)) => return Err(err.into()),
+            Err(DataError::Conflict(_)) => {}
+            Err(err) => return Err(err.into()),
+        }
+        // Refused: one consistent read says why.
+        let Some(lobby) = self.lobby(code).await? else {
+            return Err(RoomConflict::NotFound);
+        };
+        if lobby.player(user).is_some() {
+            return Ok(Joined::AlreadyIn);
+        }
+        if self.was_removed(code, user).await? {
+            return Err(RoomConflict::Removed);
+        }
+        if lobby.is_full() {
+            return Err(RoomConflict::Full);
+        }
+        if lobby
+            .players
+            .iter()
+            .any(|p| p.nickname.folded() == nickname.folded())
+        {
+            return Err(RoomConflict::NicknameTaken);
+        }
+        Err(RoomConflict::Data(DataError::Conflict(
+            Conflict::ConditionFailed,
+        )))
+    }
+
+    /// Whether the host removed `user` from the room (one GetItem of META, projected to the set
+    /// of removed players); read only to explain a refused join.
+    async fn was_removed(&self, code: &RoomCode, user: &UserId) -> Result<bool, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::room_meta(code))))
+                    .projection_expression("removed")
+                    .consistent_read(true),
+            )
+            .await?;
+        Ok(item
+            .and_then(|item| item.get("removed").cloned())
+            .and_then(|set| set.as_ss().ok().cloned())
+            .is_some_and(|ids| ids.iter().any(|id| id == user.as_str())))
+    }
+
+    /// A player leaves. When the host leaves, hosting passes to the longest-present player; when
+    /// the last player leaves, the room ends (its items expire, and reads ignore it at once).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn leave_room(&self, code: &RoomCode, user: &UserId) -> Result<(), RoomConflict> {
+        self.remove_player(code, None, user).await
+    }
+
+    /// The host removes a player.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn kick(
+        &self,
+        code: &RoomCode,
+        host: &UserId,
+        target: &UserId,
+    ) -> Result<(), RoomConflict> {
+        self.remove_player(code, Some(host), target).await
+    }
+
+    async fn remove_player(
+        &self,
+        code: &RoomCode,
+        acting_host: Option<&UserId>,
+        target: &UserId,
+    ) -> Result<(), RoomConflict> {
+        for _ in 0..MAX_ATTEMPTS {
+            let lobby = self.lobby(code).await?.ok_or(RoomConflict::NotFound)?;
+            if let Some(host) = acting_host {
+                if &lobby.host_id != host {
+                    return Err(RoomConflict::NotHost);
+                }
+            }
+            let player = lobby.player(target).ok_or(RoomConflict::NotInRoom)?.clone();
+            let remaining: Vec<&RoomPlayer> = lobby
+                .players
+                .iter()
+                .filter(|p| &p.user_id != target)
+                .collect();
+            let now = epoch_seconds();
+            let mut meta = Update::builder()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::room_meta(code))))
+                .condition_expression("version = :version")
+                .expression_attribute_values(
+                    ":version",
+                    AttributeValue::N(lobby.version.to_string()),
+                )
+                .expression_attribute_values(":one", AttributeValue::N("1".into()));
+            meta = match remaining.first() {
+                None => meta
+                    .update_expression(
+                        "SET player_count = :zero, version = version + :one, #ttl = :now \
+                         REMOVE GSI2PK, GSI2SK",
+                    )
+                    .expression_attribute_names("#ttl", keys::TTL)
+                    .expression_attribute_values(":zero", AttributeValue::N("0".into()))
+                    .expression_attribute_values(":now", AttributeValue::N(now.to_string())),
+                Some(next) if &lobby.host_id == target => meta
+                    .update_expression(
+                        "SET player_count = player_count - :one, version = version + :one, \
+                         host_id = :next",
+                    )
+                    .expression_attribute_values(
+                        ":next",
+                        AttributeValue::S(next.user_id.to_string()),
+                    ),
+                Some(_) => meta.update_expression(
+                    "SET player_count = player_count - :one, version = version + :one",
+                ),
+            };
+            if acting_host.is_some() && !remaining.is_empty() {
+                // Removed by the host: kept out of this room from now on (the join's condition).
+                let expression = meta.get_update_expression().clone().unwrap_or_default();
+                meta = meta
+                    .update_expression(format!("{expression} ADD removed :target"))
+                    .expression_attribute_values(
+                        ":target",
+                        AttributeValue::Ss(vec![target.to_string()]),
+                    );
+            }
+            let actions = vec![
+                TransactWriteItem::builder()
+                    .update(meta.build().map_err(internal)?)
+                    .build(),
+                self.delete_action(keys::room_player(code, target))?,
+                self.delete_action(keys::room_nickname(code, &player.nickname.folded()))?,
+            ];
+            match self.transact(actions).await {
+                Ok(()) => return Ok(()),
+                // The room changed since the read: read again.
+                Err(DataError::Conflict(_)) => continue,
+                Err(err) => return Err(err.into()),
+            }
+        }
+        Err(DataError::Unavailable("the room kept changing; try again".into()).into())
+    }
+
+    /// The host changes the room's settings (in the lobby only; never below the players present).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn update_settings(
+        &self,
+        code: &RoomCode,
+        host: &UserId,
+        settings: RoomSettings,
+    ) -> Result<Lobby, RoomConflict> {
+        for _ in 0..MAX_ATTEMPTS {
+            let lobby = self.lobby(code).await?.ok_or(RoomConflict::NotFound)?;
+            if &lobby.host_id != host {
+                return Err(RoomConflict::NotHost);
+            }
+            if lobby.state != RoomState::Lobby {
+                return Err(RoomConflict::Started);
+            }
+            if lobby.players.len() > usize::from(settings.max_players) {
+                return Err(RoomConflict::TooManyForSettings);
+            }
+            let (gsi2pk, gsi2sk) = open_index(settings, lobby.state, lobby.created_at_ms, code);
+            let mut update = self
+                .client
+                .update_item()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::room_meta(code))))
+                .condition_expression("version = :version AND host_id = :host")
+                .expression_attribute_values(
+                    ":version",
+                    AttributeValue::N(lobby.version.to_string()),
+                )
+                .expression_attribute_values(":host", AttributeValue::S(host.to_string()))
+                .expression_attribute_values(":one", AttributeValue::N("1".into()))
+                .expression_attribute_values(
+                    ":max",
+                    AttributeValue::N(settings.max_players.to_string()),
+                )
+                .expression_attribute_values(
+                    ":rounds",
+                    AttributeValue::N(settings.rounds.to_string()),
+                )
+                .expression_attribute_values(
+                    ":window",
+                    AttributeValue::N(settings.window_ms.to_string()),
+                )
+                .expression_attribute_names("#public", "public")
+                .expression_attribute_values(":public", AttributeValue::Bool(settings.public));
+            let set = "SET max_players = :max, rounds = :rounds, window_ms = :window, \
+                       #public = :public, version = version + :one";
+            update = match (gsi2pk, gsi2sk) {
+                (Some(pk), Some(sk)) => update
+                    .update_expression(format!("{set}, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk"))
+                    .expression_attribute_values(":gsi2pk", AttributeValue::S(pk))
+                    .expression_attribute_values(":gsi2sk", AttributeValue::S(sk)),
+                _ => update.update_expression(format!("{set} REMOVE GSI2PK, GSI2SK")),
+            };
+            match send_recorded!(self, "UpdateItem", update) {
+                Ok(_) => {
+                    return Ok(Lobby {
+                        settings,
+                        version: lobby.version + 1,
+                        ..lobby
+                    })
+                }
+                Err(DataError::Conflict(Conflict::ConditionFailed)) => continue,
+                Err(err) => return Err(err.into()),
+            }
+        }
+        Err(DataError::Unavailable("the room kept changing; try again".into()).into())
+    }
+
+    /// Public rooms still in the lobby with a free seat, newest first: the sparse GSI2
+    /// partition of open rooms, with full rooms filtered out.
+    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
+    pub async fn open_rooms(
+        &self,
+        limit: i32,
+        cursor: Option<&str>,
+    ) -> Result<Page<OpenRoom>, DataError> {
+        const SCOPE: &str = "open-rooms";
+        let start = match cursor {
+            Some(cursor) => Some(self.cursor_key().await?.open(SCOPE, cursor)?),
+            None => None,
+        };
+        let limit = limit.clamp(1, 100);
+        let request = self
+            .client
+            .query()
+            .index_name(keys::GSI2)
+            .key_condition_expression("#pk = :pk")
+            .filter_expression("player_count < max_players AND #ttl > :now")
+            .expression_attribute_names("#pk", keys::GSI2PK)
+            .expression_attribute_names("#ttl", keys::TTL)
+            .expression_attribute_values(":pk", AttributeValue::S(keys::OPEN_ROOMS.into()))
+            .expression_attribute_values(":now", AttributeValue::N(epoch_seconds().to_string()))
+            .scan_index_forward(false);
+        // `Limit` counts rooms read, before full ones are filtered out: read on (a few pages at
+        // most) until the page has `limit` rooms or the list ends.
+        let mut items = Vec::new();
+        let mut start = start;
+        let mut last = None;
+        for _ in 0..5 {
+            let wanted = limit - items.len() as i32;
+            let (page, next) = self
+                .query_page(request.clone().limit(wanted), start)
+                .await?;
+            items.extend(page);
+            last = next.clone();
+            if items.len() as i32 >= limit || next.is_none() {
+                break;
+            }
+            start = next;
+        }
+        let next = match last {
+            Some(last) => Some(self.cursor_key().await?.seal(SCOPE, &last)?),
+            None => None,
+        };
+        let rooms = items
+            .into_iter()
+            .map(|item: Item| {
+                let meta: MetaItem = serde_dynamo::from_item(item)?;
+                Ok(OpenRoom {
+                    code: meta.code,
+                    player_count: meta.player_count,
+                    max_players: meta.max_players,
+                    created_at_ms: meta.created_at_ms,
+                })
+            })
+            .collect::<Result<_, DataError>>()?;
+        Ok(Page { items: rooms, next })
+    }
+}

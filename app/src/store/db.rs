@@ -1,0 +1,346 @@
+//! The one handle on the one table, [`Db`], and the helpers every call goes through: each asks
+//! for consumed capacity, records the call when a [`Recorder`] is attached, and treats items
+//! whose `ttl` has passed as absent (DynamoDB deletes expired items up to 48 h late). The
+//! features' named access patterns are `impl Db` blocks in their own `store` modules.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, TransactWriteItem, WriteRequest};
+use aws_sdk_dynamodb::Client;
+use tokio::sync::OnceCell;
+
+use super::cursor::{self, CursorKey};
+use super::error::{self, Conflict, DataError};
+use super::keys;
+use super::metrics::{Call, Recorder};
+
+/// Sends a request with `ReturnConsumedCapacity::Total`, records the call under `$op`, and sorts
+/// any error. For every operation whose output has one `consumed_capacity`.
+macro_rules! send_recorded {
+    ($db:expr, $op:literal, $request:expr) => {{
+        let started = ::std::time::Instant::now();
+        let result = $request
+            .return_consumed_capacity(::aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        $db.record(
+            $op,
+            result.as_ref().ok().and_then(|out| out.consumed_capacity()),
+            started,
+        );
+        result.map_err($crate::store::error::classify)
+    }};
+    // Operations that report capacity per table (a list): record the first (our one table),
+    // and hand back the raw result so the caller sorts the error its own way.
+    ($db:expr, $op:literal, $request:expr, per_table) => {{
+        let started = ::std::time::Instant::now();
+        let result = $request
+            .return_consumed_capacity(::aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        $db.record(
+            $op,
+            result
+                .as_ref()
+                .ok()
+                .and_then(|out| out.consumed_capacity().first()),
+            started,
+        );
+        result
+    }};
+}
+
+/// Waits before retry `attempt` (1, 2, ...): exponential from `base_ms`, capped at 64 × base.
+pub(crate) async fn back_off(base_ms: u64, attempt: u32) {
+    tokio::time::sleep(std::time::Duration::from_millis(base_ms << attempt.min(6))).await;
+}
+pub(crate) use send_recorded;
+
+/// A stored item, as the SDK hands it over.
+pub type Item = HashMap<String, AttributeValue>;
+
+/// The handle every feature uses. Cheap to clone: build it once at start-up.
+#[derive(Clone)]
+pub struct Db {
+    pub(crate) client: Client,
+    table: Arc<str>,
+    cursors: Arc<OnceCell<CursorKey>>,
+    recorder: Option<Recorder>,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db").field("table", &self.table).finish()
+    }
+}
+
+/// Current time in epoch seconds, the unit of the `ttl` attribute.
+pub fn epoch_seconds() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
+}
+
+/// Whether an item is still alive: it has no `ttl`, or its `ttl` is in the future.
+pub fn is_live(item: &Item, now: i64) -> bool {
+    match item.get(keys::TTL).and_then(|v| v.as_n().ok()) {
+        Some(ttl) => ttl.parse::<i64>().map_or(true, |ttl| ttl > now),
+        None => true,
+    }
+}
+
+/// A key as the SDK takes it.
+pub(crate) fn key_map(key: keys::Key) -> Item {
+    Item::from([
+        (keys::PK.to_owned(), AttributeValue::S(key.pk)),
+        (keys::SK.to_owned(), AttributeValue::S(key.sk)),
+    ])
+}
+
+/// Current time in milliseconds since the epoch.
+pub fn epoch_millis() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
+/// One page of results and the cursor for the next one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub next: Option<String>,
+}
+
+impl Db {
+    pub fn new(client: Client, table: impl Into<Arc<str>>) -> Self {
+        Self {
+            client,
+            table: table.into(),
+            cursors: Arc::new(OnceCell::new()),
+            recorder: None,
+        }
+    }
+
+    /// The same handle, recording every call into `recorder`.
+    pub fn recording(&self, recorder: Recorder) -> Self {
+        Self {
+            recorder: Some(recorder),
+            ..self.clone()
+        }
+    }
+
+    pub fn table_name(&self) -> &str {
+        &self.table
+    }
+
+    pub(crate) fn record(&self, op: &'static str, capacity: Option<&ConsumedCapacity>, started: Instant) {
+        let elapsed = started.elapsed();
+        let capacity = capacity.and_then(|c| c.capacity_units).unwrap_or(0.0);
+        tracing::debug!(op, capacity, ?elapsed, "dynamodb call");
+        if let Some(recorder) = &self.recorder {
+            recorder.record(Call {
+                op,
+                capacity,
+                elapsed,
+            });
+        }
+    }
+
+    /// GetItem; an expired item reads as absent.
+    pub(crate) async fn get(&self, request: GetItemFluentBuilder) -> Result<Option<Item>, DataError> {
+        let out = send_recorded!(self, "GetItem", request.table_name(self.table_name()))?;
+        Ok(out.item.filter(|item| is_live(item, epoch_seconds())))
+    }
+
+    pub(crate) async fn put(&self, request: PutItemFluentBuilder) -> Result<(), DataError> {
+        send_recorded!(self, "PutItem", request.table_name(self.table_name()))?;
+        Ok(())
+    }
+
+    /// One Query page; expired items are dropped from it.
+    pub(crate) async fn query_page(
+        &self,
+        request: QueryFluentBuilder,
+        start: Option<Item>,
+    ) -> Result<(Vec<Item>, Option<Item>), DataError> {
+        let request = request
+            .table_name(self.table_name())
+            .set_exclusive_start_key(start);
+        let out = send_recorded!(self, "Query", request)?;
+        let now = epoch_seconds();
+        let items = out
+            .items
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|item| is_live(item, now))
+            .collect();
+        Ok((items, out.last_evaluated_key.filter(|k| !k.is_empty())))
+    }
+
+    /// Every page of a Query (for bounded collections only).
+    pub(crate) async fn query_all(&self, request: QueryFluentBuilder) -> Result<Vec<Item>, DataError> {
+        let mut all = Vec::new();
+        let mut start = None;
+        loop {
+            let (items, next) = self.query_page(request.clone(), start).await?;
+            all.extend(items);
+            match next {
+                Some(key) => start = Some(key),
+                None => return Ok(all),
+            }
+        }
+    }
+
+    /// TransactWriteItems; a refusal keeps the per-action reasons. Retries a transaction
+    /// conflict (another transaction on the same items) a few times with backoff.
+    pub(crate) async fn transact(&self, actions: Vec<TransactWriteItem>) -> Result<(), DataError> {
+        let mut attempt = 0u32;
+        loop {
+            let result = send_recorded!(
+                self,
+                "TransactWriteItems",
+                self.client
+                    .transact_write_items()
+                    .set_transact_items(Some(actions.clone())),
+                per_table
+            );
+            match result.map_err(error::classify_transaction) {
+                Err(DataError::Conflict(Conflict::TransactionConflict)) if attempt < 4 => {
+                    attempt += 1;
+                    back_off(20, attempt).await;
+                }
+                other => return other.map(|_| ()),
+            }
+        }
+    }
+
+    /// BatchWriteItem for any number of requests, 25 at a time, retrying unprocessed ones.
+    pub(crate) async fn batch_write(&self, requests: Vec<WriteRequest>) -> Result<(), DataError> {
+        for chunk in requests.chunks(25) {
+            let mut pending = chunk.to_vec();
+            let mut attempt = 0u32;
+            while !pending.is_empty() {
+                let result = send_recorded!(
+                    self,
+                    "BatchWriteItem",
+                    self.client
+                        .batch_write_item()
+                        .request_items(self.table_name(), pending),
+                    per_table
+                );
+                let out = result.map_err(error::classify)?;
+                pending = out
+                    .unprocessed_items
+                    .and_then(|mut u| u.remove(self.table_name()))
+                    .unwrap_or_default();
+                if !pending.is_empty() {
+                    attempt += 1;
+                    if attempt > 8 {
+                        return Err(DataError::Unavailable(
+                            "batch write kept coming back unprocessed".into(),
+                        ));
+                    }
+                    back_off(25, attempt).await;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A MAC of `payload` under the table's shared secret (the one that signs cursors), for
+    /// `purpose`. Every instance on the table computes the same tag; nobody without the secret
+    /// can.
+    pub async fn secret_tag(&self, purpose: &str, payload: &[u8]) -> Result<[u8; 32], DataError> {
+        Ok(self.cursor_key().await?.tag(purpose, payload))
+    }
+
+    /// The cursor signing key, read from (or created in) the table on first use so that every
+    /// instance on the table shares it.
+    pub(crate) async fn cursor_key(&self) -> Result<&CursorKey, DataError> {
+        self.cursors
+            .get_or_try_init(|| self.load_or_create_cursor_secret())
+            .await
+    }
+
+    async fn load_or_create_cursor_secret(&self) -> Result<CursorKey, DataError> {
+        let key = keys::cursor_secret();
+        let read = || async {
+            let item = self
+                .get(
+                    self.client
+                        .get_item()
+                        .key(keys::PK, AttributeValue::S(key.pk.clone()))
+                        .key(keys::SK, AttributeValue::S(key.sk.clone()))
+                        .consistent_read(true),
+                )
+                .await?;
+            item.and_then(|i| i.get("secret").and_then(|v| v.as_b().ok()).cloned())
+                .map(|blob| {
+                    <[u8; cursor::SECRET_LEN]>::try_from(blob.into_inner().as_slice())
+                        .map(CursorKey::new)
+                        .map_err(|_| {
+                            DataError::Internal("stored cursor secret is malformed".into())
+                        })
+                })
+                .transpose()
+        };
+        if let Some(found) = read().await? {
+            return Ok(found);
+        }
+        let mut secret = [0u8; cursor::SECRET_LEN];
+        getrandom::fill(&mut secret).map_err(|e| DataError::Internal(e.to_string().into()))?;
+        let created = self
+            .put(
+                self.client
+                    .put_item()
+                    .item(keys::PK, AttributeValue::S(key.pk.clone()))
+                    .item(keys::SK, AttributeValue::S(key.sk.clone()))
+                    .item("secret", AttributeValue::B(secret.to_vec().into()))
+                    .condition_expression("attribute_not_exists(#pk)")
+                    .expression_attribute_names("#pk", keys::PK),
+            )
+            .await;
+        match created {
+            Ok(()) => Ok(CursorKey::new(secret)),
+            // Another instance stored one first: use theirs.
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => read()
+                .await?
+                .ok_or_else(|| DataError::Internal("cursor secret vanished".into())),
+            Err(err) => Err(err),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item_with_ttl(ttl: Option<&str>) -> Item {
+        let mut item = Item::new();
+        item.insert(keys::PK.into(), AttributeValue::S("X".into()));
+        if let Some(ttl) = ttl {
+            item.insert(keys::TTL.into(), AttributeValue::N(ttl.into()));
+        }
+        item
+    }
+
+    #[test]
+    fn items_without_ttl_live_forever() {
+        assert!(is_live(&item_with_ttl(None), i64::MAX));
+    }
+
+    #[test]
+    fn items_are_dead_from_their_ttl_on() {
+        let item = item_with_ttl(Some("1000"));
+        assert!(is_live(&item, 999));
+        assert!(!is_live(&item, 1000));
+        assert!(!is_live(&item, 5000));
+    }
+}

@@ -1,0 +1,293 @@
+//! The one table's definition, written once and rendered two ways: as the `CreateTable` call the
+//! server makes at start-up (and `udd-server create-table`), and as the CloudFormation template in
+//! `infra/udd-table.yaml` (a test keeps the file equal to what this module renders).
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, StreamSpecification,
+    StreamViewType, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
+};
+
+use super::error::classify;
+use super::keys::{GSI1, GSI1PK, GSI1SK, GSI2, GSI2PK, GSI2SK, LSI1, LSI1SK, PK, SK, TTL};
+use super::db::Db;
+use super::error::DataError;
+
+/// A secondary index: its name and key attributes. Every index projects all attributes.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexSpec {
+    pub name: &'static str,
+    pub hash: &'static str,
+    pub range: &'static str,
+}
+
+/// Every key attribute (all strings), in declaration order.
+pub const KEY_ATTRIBUTES: &[&str] = &[PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, LSI1SK];
+
+pub const GLOBAL_INDEXES: &[IndexSpec] = &[
+    IndexSpec {
+        name: GSI1,
+        hash: GSI1PK,
+        range: GSI1SK,
+    },
+    IndexSpec {
+        name: GSI2,
+        hash: GSI2PK,
+        range: GSI2SK,
+    },
+];
+
+pub const LOCAL_INDEXES: &[IndexSpec] = &[IndexSpec {
+    name: LSI1,
+    hash: PK,
+    range: LSI1SK,
+}];
+
+/// What `ensure_table` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableOutcome {
+    Created,
+    AlreadyExisted,
+}
+
+fn key_schema(hash: &str, range: &str) -> Vec<KeySchemaElement> {
+    [(hash, KeyType::Hash), (range, KeyType::Range)]
+        .into_iter()
+        .map(|(name, kind)| {
+            KeySchemaElement::builder()
+                .attribute_name(name)
+                .key_type(kind)
+                .build()
+                .expect("name and type are set")
+        })
+        .collect()
+}
+
+fn projection_all() -> Projection {
+    Projection::builder()
+        .projection_type(ProjectionType::All)
+        .build()
+}
+
+impl Db {
+    /// Creates the table if it does not exist, waits until it is active and makes sure TTL is
+    /// on. Safe to call from many instances at once.
+    #[tracing::instrument(skip(self), fields(table = %self.table_name()), err(level = "debug"))]
+    pub async fn ensure_table(&self) -> Result<TableOutcome, DataError> {
+        let outcome = match self.table_status().await? {
+            Some(_) => TableOutcome::AlreadyExisted,
+            None => self.create_table().await?,
+        };
+        self.wait_until_active().await?;
+        self.ensure_ttl().await?;
+        Ok(outcome)
+    }
+
+    /// The table's status, or `None` when it does not exist.
+    pub async fn table_status(&self) -> Result<Option<TableStatus>, DataError> {
+        let started = std::time::Instant::now();
+        let result = self
+            .client
+            .describe_table()
+            .table_name(self.table_name())
+            .send()
+            .await;
+        self.record("DescribeTable", None, started);
+        match result {
+            Ok(out) => Ok(out.table.and_then(|t| t.table_status)),
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_resource_not_found_exception()) =>
+            {
+                Ok(None)
+            }
+            Err(err) => Err(classify(err)),
+        }
+    }
+
+    async fn create_table(&self) -> Result<TableOutcome, DataError> {
+        let attributes = KEY_ATTRIBUTES.iter().map(|name| {
+            AttributeDefinition::builder()
+                .attribute_name(*name)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .expect("name and type are set")
+        });
+        let globals = GLOBAL_INDEXES.iter().map(|ix| {
+            GlobalSecondaryIndex::builder()
+                .index_name(ix.name)
+                .set_key_schema(Some(key_schema(ix.hash, ix.range)))
+                .projection(projection_all())
+                .build()
+                .expect("name and keys are set")
+        });
+        let locals = LOCAL_INDEXES.iter().map(|ix| {
+            LocalSecondaryIndex::builder()
+                .index_name(ix.name)
+                .set_key_schema(Some(key_schema(ix.hash, ix.range)))
+                .projection(projection_all())
+                .build()
+                .expect("name and keys are set")
+        });
+        let started = std::time::Instant::now();
+        let result = self
+            .client
+            .create_table()
+            .table_name(self.table_name())
+            .set_attribute_definitions(Some(attributes.collect()))
+            .set_key_schema(Some(key_schema(PK, SK)))
+            .set_global_secondary_indexes(Some(globals.collect()))
+            .set_local_secondary_indexes(Some(locals.collect()))
+            .billing_mode(BillingMode::PayPerRequest)
+            .stream_specification(
+                StreamSpecification::builder()
+                    .stream_enabled(true)
+                    .stream_view_type(StreamViewType::NewAndOldImages)
+                    .build()
+                    .expect("enabled is set"),
+            )
+            .send()
+            .await;
+        self.record("CreateTable", None, started);
+        match result {
+            Ok(_) => {
+                tracing::info!(table = self.table_name(), "created the table");
+                Ok(TableOutcome::Created)
+            }
+            // Another instance won the race to create it.
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_resource_in_use_exception()) =>
+            {
+                Ok(TableOutcome::AlreadyExisted)
+            }
+            Err(err) => Err(classify(err)),
+        }
+    }
+
+    async fn wait_until_active(&self) -> Result<(), DataError> {
+        for _ in 0..240 {
+            if self.table_status().await? == Some(TableStatus::Active) {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        Err(DataError::Unavailable(
+            format!(
+                "table {} did not become active within 60 s",
+                self.table_name()
+            )
+            .into(),
+        ))
+    }
+
+    async fn ensure_ttl(&self) -> Result<(), DataError> {
+        let started = std::time::Instant::now();
+        let described = self
+            .client
+            .describe_time_to_live()
+            .table_name(self.table_name())
+            .send()
+            .await;
+        self.record("DescribeTimeToLive", None, started);
+        let status = described
+            .map_err(classify)?
+            .time_to_live_description
+            .and_then(|d| d.time_to_live_status);
+        if matches!(
+            status,
+            Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
+        ) {
+            return Ok(());
+        }
+        let started = std::time::Instant::now();
+        let result = self
+            .client
+            .update_time_to_live()
+            .table_name(self.table_name())
+            .time_to_live_specification(
+                TimeToLiveSpecification::builder()
+                    .attribute_name(TTL)
+                    .enabled(true)
+                    .build()
+                    .expect("name and flag are set"),
+            )
+            .send()
+            .await;
+        self.record("UpdateTimeToLive", None, started);
+        result.map(|_| ()).map_err(classify)
+    }
+}
+
+/// The CloudFormation template for the table, as kept in `infra/udd-table.yaml`.
+pub fn cloudformation_template() -> String {
+    let mut t = String::from(
+        "# Udd's one DynamoDB table. Generated by `udd-server template`; a test fails when this\n\
+         # file and the table definition in app/src/data/table.rs disagree.\n\
+         AWSTemplateFormatVersion: \"2010-09-09\"\n\
+         Description: Udd single-table design (PK/SK, GSI1, GSI2, LSI1, TTL, stream)\n\
+         Parameters:\n  TableName:\n    Type: String\n    Default: udd\n\
+         Resources:\n  UddTable:\n    Type: AWS::DynamoDB::Table\n\
+         \x20   DeletionPolicy: Retain\n    UpdateReplacePolicy: Retain\n    Properties:\n\
+         \x20     TableName: !Ref TableName\n      BillingMode: PAY_PER_REQUEST\n\
+         \x20     AttributeDefinitions:\n",
+    );
+    for name in KEY_ATTRIBUTES {
+        t += &format!("        - AttributeName: {name}\n          AttributeType: S\n");
+    }
+    let keys = |t: &mut String, indent: &str, hash: &str, range: &str| {
+        *t += &format!("{indent}KeySchema:\n");
+        for (name, kind) in [(hash, "HASH"), (range, "RANGE")] {
+            *t += &format!("{indent}  - AttributeName: {name}\n{indent}    KeyType: {kind}\n");
+        }
+    };
+    keys(&mut t, "      ", PK, SK);
+    for (section, indexes) in [
+        ("GlobalSecondaryIndexes", GLOBAL_INDEXES),
+        ("LocalSecondaryIndexes", LOCAL_INDEXES),
+    ] {
+        t += &format!("      {section}:\n");
+        for ix in indexes {
+            t += &format!("        - IndexName: {}\n", ix.name);
+            keys(&mut t, "          ", ix.hash, ix.range);
+            t += "          Projection:\n            ProjectionType: ALL\n";
+        }
+    }
+    t += &format!(
+        "      TimeToLiveSpecification:\n        AttributeName: {TTL}\n        Enabled: true\n\
+         \x20     StreamSpecification:\n        StreamViewType: NEW_AND_OLD_IMAGES\n\
+         \x20     PointInTimeRecoverySpecification:\n        PointInTimeRecoveryEnabled: true\n\
+         Outputs:\n  TableName:\n    Value: !Ref UddTable\n\
+         \x20 StreamArn:\n    Value: !GetAtt UddTable.StreamArn\n"
+    );
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_template_in_the_repo_matches_the_code() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../infra/udd-table.yaml");
+        let on_disk = std::fs::read_to_string(path).expect("infra/udd-table.yaml exists");
+        assert_eq!(
+            on_disk,
+            cloudformation_template(),
+            "infra/udd-table.yaml is stale: run `udd-server template > infra/udd-table.yaml`"
+        );
+    }
+
+    #[test]
+    fn every_index_key_is_a_declared_attribute() {
+        for ix in GLOBAL_INDEXES.iter().chain(LOCAL_INDEXES) {
+            assert!(KEY_ATTRIBUTES.contains(&ix.hash), "{}", ix.name);
+            assert!(KEY_ATTRIBUTES.contains(&ix.range), "{}", ix.name);
+        }
+        assert!(LOCAL_INDEXES.iter().all(|ix| ix.hash == PK));
+    }
+}

@@ -1,0 +1,85 @@
+//! The transaction and write helpers every feature's store builds its actions with: a put only
+//! where no live item is, an update, a delete and a condition check, each as one
+//! `TransactWriteItem` on this table, and the attribute-value shorthands.
+
+use aws_sdk_dynamodb::types::builders::UpdateBuilder;
+use aws_sdk_dynamodb::types::{AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem, Update};
+
+use super::db::{epoch_seconds, key_map, Db, Item};
+use super::error::DataError;
+use super::keys::{self, Key};
+
+/// A number attribute value.
+pub fn n(value: impl ToString) -> AttributeValue {
+    AttributeValue::N(value.to_string())
+}
+
+/// A string attribute value.
+pub fn s(value: impl Into<String>) -> AttributeValue {
+    AttributeValue::S(value.into())
+}
+
+/// An SDK builder's refusal (a required field missing): a bug of ours, never the player's.
+pub fn internal(e: impl std::error::Error + Send + Sync + 'static) -> DataError {
+    DataError::Internal(Box::new(e))
+}
+
+/// An update of the item at `key`, to finish with expressions and hand to [`Db::update_action`].
+pub fn update(key: Key) -> UpdateBuilder {
+    Update::builder().set_key(Some(key_map(key)))
+}
+
+impl Db {
+    /// A transaction action that puts `item`, only if no live item has its key yet (an expired
+    /// item that TTL has not swept away yet counts as absent, as it does on reads).
+    pub fn put_new(&self, item: Item) -> Result<TransactWriteItem, DataError> {
+        let put = Put::builder()
+            .table_name(self.table_name())
+            .set_item(Some(item))
+            .condition_expression("attribute_not_exists(#pk) OR #ttl <= :now")
+            .expression_attribute_names("#pk", keys::PK)
+            .expression_attribute_names("#ttl", keys::TTL)
+            .expression_attribute_values(":now", AttributeValue::N(epoch_seconds().to_string()))
+            .build()
+            .map_err(|e| DataError::Internal(e.into()))?;
+        Ok(TransactWriteItem::builder().put(put).build())
+    }
+
+    /// A transaction action that applies `update` (from [`update`]) to this table.
+    pub fn update_action(&self, update: UpdateBuilder) -> Result<TransactWriteItem, DataError> {
+        let update = update
+            .table_name(self.table_name())
+            .build()
+            .map_err(internal)?;
+        Ok(TransactWriteItem::builder().update(update).build())
+    }
+
+    /// A transaction action that deletes the item at `key`.
+    pub fn delete_action(&self, key: Key) -> Result<TransactWriteItem, DataError> {
+        let delete = Delete::builder()
+            .table_name(self.table_name())
+            .set_key(Some(key_map(key)))
+            .build()
+            .map_err(internal)?;
+        Ok(TransactWriteItem::builder().delete(delete).build())
+    }
+
+    /// A transaction action that only checks `condition` on the item at `key`.
+    pub fn check_action(
+        &self,
+        key: Key,
+        condition: &str,
+        values: &[(&str, AttributeValue)],
+    ) -> Result<TransactWriteItem, DataError> {
+        let mut check = ConditionCheck::builder()
+            .table_name(self.table_name())
+            .set_key(Some(key_map(key)))
+            .condition_expression(condition);
+        for (name, value) in values {
+            check = check.expression_attribute_values(*name, value.clone());
+        }
+        Ok(TransactWriteItem::builder()
+            .condition_check(check.build().map_err(internal)?)
+            .build())
+    }
+}
