@@ -1,21 +1,25 @@
 //! The match played in a room: its shared types (`model`), the scoring rules (`rules`), which
-//! taps count (`timing`), the draw of things (`draw`), starting, tapping and resolving rounds
-//! exactly once (`api`, `store`), and the match's part of the room page (`page`).
+//! taps count (`timing`), the draw of things (`draw`); starting (`store`), tapping (`taps`, with a
+//! per-instance flood `throttle`) and resolving rounds exactly once (`resolve`); the durable
+//! match records (`records`); the server functions (`api`) and the match's part of the room
+//! page (`page`).
 
 pub mod api;
 pub mod model;
 pub mod page;
-pub mod rules;
 #[cfg(feature = "ssr")]
 pub mod records;
 #[cfg(feature = "ssr")]
 pub mod resolve;
+pub mod rules;
 pub mod timing;
 
 #[cfg(feature = "ssr")]
 pub mod draw;
 #[cfg(feature = "ssr")]
 pub mod store;
+#[cfg(feature = "ssr")]
+pub mod taps;
 #[cfg(feature = "ssr")]
 pub mod throttle;
 

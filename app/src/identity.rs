@@ -11,6 +11,10 @@ pub mod auth;
 #[cfg(feature = "ssr")]
 pub mod session;
 #[cfg(feature = "ssr")]
+pub mod sessions;
+#[cfg(feature = "ssr")]
 pub mod store;
+#[cfg(feature = "ssr")]
+mod visible;
 
 pub use model::*;

@@ -8,21 +8,21 @@ pub mod error;
 mod ui;
 
 // The features, lowest first: each may use the ones above it in this list, never one below.
-pub mod identity;
 pub mod catalog;
-pub mod rooms;
-pub mod leaderboards;
 pub mod game;
+pub mod identity;
+pub mod leaderboards;
 pub mod live;
+pub mod rooms;
 
 // Server only: the store core every feature's store stands on, what the request guard learned
 // about a request, and the HTTP surface (router, guard, engine, telemetry) on top of it all.
 #[cfg(feature = "ssr")]
+pub mod http;
+#[cfg(feature = "ssr")]
 pub mod request;
 #[cfg(feature = "ssr")]
 pub mod store;
-#[cfg(feature = "ssr")]
-pub mod http;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};

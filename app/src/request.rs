@@ -18,4 +18,3 @@ pub struct OverTls(pub bool);
 /// This request's script nonce: the pages' scripts carry it and the CSP names it.
 #[derive(Debug, Clone)]
 pub struct CspNonce(pub Arc<str>);
-

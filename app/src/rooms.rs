@@ -1,12 +1,15 @@
 //! Rooms: codes, settings, who is in a room (`model`); opening, joining, leaving, kicking and
-//! settings (`api`, `store`); the home page with its ways in (`page`) and the lobby's pieces
-//! that the room page shows (`lobby`).
+//! settings (`api`, `store`, `members`); the bell that tells the live channel of a change
+//! (`news`); the home page with its ways in (`page`) and the lobby's pieces that the room page
+//! shows (`lobby`).
 
 pub mod api;
 pub mod lobby;
 pub mod model;
 pub mod page;
 
+#[cfg(feature = "ssr")]
+pub mod members;
 #[cfg(feature = "ssr")]
 pub mod news;
 #[cfg(feature = "ssr")]

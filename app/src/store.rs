@@ -18,8 +18,8 @@ pub mod table;
 pub mod tx;
 
 pub use cursor::CursorKey;
-pub(crate) use db::send_recorded;
 pub(crate) use db::key_map;
+pub(crate) use db::send_recorded;
 pub use db::{epoch_millis, epoch_seconds, is_live, Db, Item, Page};
 pub use error::{Conflict, DataError};
 pub use health::TableHealth;

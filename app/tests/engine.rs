@@ -1,9 +1,9 @@
 //! The embedded engine: file-backed, so stopping and starting the server keeps every item.
 
-use app::catalog::{self, seed::SEED, FlyFilter};
 use app::catalog::store::SeedOutcome;
-use app::store::Db;
+use app::catalog::{self, seed::SEED, FlyFilter};
 use app::http::engine::{Engine, EngineConfig};
+use app::store::Db;
 
 #[tokio::test]
 async fn the_embedded_engine_keeps_data_across_restarts() {

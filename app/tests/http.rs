@@ -3,9 +3,9 @@
 //! and the per-request DynamoDB report.
 
 use app::catalog::{self, seed::SEED};
-use app::store::Db;
 use app::http::engine::{endpoint_client, Engine, EngineConfig};
 use app::http::{router, AppState, SecurityConfig};
+use app::store::Db;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;

@@ -233,7 +233,11 @@ async fn refused_claims_cost_no_hashing_and_claims_are_limited() {
     let taken = send(&app, claim(&guest_cookie, "claimed1")).await;
     assert_eq!(taken.status, StatusCode::CONFLICT, "{}", taken.body);
     assert!(taken.body.contains("taken"), "{}", taken.body);
-    assert_eq!(app::identity::auth::argon2_runs(), before, "no argon2 for a refusal");
+    assert_eq!(
+        app::identity::auth::argon2_runs(),
+        before,
+        "no argon2 for a refusal"
+    );
 
     // Five claims an hour per player, then 429 (still before any hashing).
     let mut statuses = Vec::new();

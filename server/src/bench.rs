@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{ensure, Context};
 use app::catalog::{self, seed::SEED, FlyFilter};
-use app::store::{keys, Db};
 use app::http::engine::{Engine, EngineConfig};
 use app::http::{router, AppState};
+use app::store::{keys, Db};
 use aws_sdk_dynamodb::types::AttributeValue;
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use app::catalog::{self, seed::SEED};
-use app::store::{table, Db};
 use app::http::engine::{Engine, EngineConfig};
 use app::http::{router, AppState, SecurityConfig};
+use app::store::{table, Db};
 use clap::{Parser, Subcommand, ValueEnum};
 use leptos::prelude::get_configuration;
 use tracing_subscriber::EnvFilter;

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::catalog::model::Thing;
 #[cfg(feature = "ssr")]
 use crate::catalog::model::FlyFilter;
+use crate::catalog::model::Thing;
 use crate::error::AppError;
 
 /// The whole catalog, sorted for display. One Query of the catalog collection.
@@ -16,4 +16,3 @@ pub async fn list_things() -> Result<Vec<Thing>, AppError> {
         .await
         .map_err(|e| AppError::from(e).with_status())
 }
-

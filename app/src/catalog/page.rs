@@ -131,7 +131,11 @@ fn ThingBrowser(all: Vec<Thing>, filter: FlyFilter, search: String) -> impl Into
 }
 
 #[component]
-fn ThingList(all: Vec<Thing>, filter: RwSignal<FlyFilter>, search: RwSignal<String>) -> impl IntoView {
+fn ThingList(
+    all: Vec<Thing>,
+    filter: RwSignal<FlyFilter>,
+    search: RwSignal<String>,
+) -> impl IntoView {
     let total = all.len();
     let all = StoredValue::new(all);
     // Positions into `all`, so filtering never copies a thing.

@@ -5,9 +5,9 @@ use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest, PutRequest, WriteRe
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::catalog::model::{sort_for_display, Category, FlyFilter, Thing, ThingId};
 use crate::store::keys::{self, Key};
 use crate::store::{key_map, DataError, Db, Item, Page};
-use crate::catalog::model::{sort_for_display, Category, FlyFilter, Thing, ThingId};
 
 /// A thing as stored: `OBJ#<id>` / `META`, in the catalog collection on GSI1.
 #[derive(Debug, Serialize, Deserialize)]

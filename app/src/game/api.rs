@@ -80,8 +80,8 @@ pub async fn tap(
     let code = RoomCode::parse(&code).map_err(fail)?;
     // A flood of taps is turned away before it costs the table anything.
     let token = session::token_from_request().ok_or_else(|| fail(AppError::SignInRequired))?;
-    let allowed = use_context::<TapThrottle>()
-        .is_none_or(|taps| taps.0.allow(token.hash().as_str()));
+    let allowed =
+        use_context::<TapThrottle>().is_none_or(|taps| taps.0.allow(token.hash().as_str()));
     if !allowed {
         return Err(fail(AppError::RateLimited));
     }

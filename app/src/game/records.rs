@@ -78,5 +78,4 @@ impl Db {
             .collect::<Result<_, _>>()?;
         Ok(Page { items, next })
     }
-
 }

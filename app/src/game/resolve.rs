@@ -10,7 +10,8 @@ use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::game::model::{Match, MatchRecord, Room, RoundResult};
 use crate::game::rules::{score_round, Decision};
-use crate::game::store::{ClickItem, Resolution};
+use crate::game::store::Resolution;
+use crate::game::taps::ClickItem;
 use crate::leaderboards::model::BoardEntry;
 use crate::leaderboards::store::MatchTally;
 use crate::rooms::model::{RoomCode, RoomState};
@@ -276,5 +277,4 @@ impl Db {
         }
         Ok(Some(room))
     }
-
 }

@@ -1,18 +1,18 @@
-//! Access patterns of the game: the room as played (its lobby and match from one Query), start
-//! a match, and tap. Resolving rounds is in `resolve`, the durable match records in `records`.
+//! Access patterns of the game: the room as played (its lobby and match from one Query) and
+//! starting a match. Taps are in `taps`, resolving rounds in `resolve`, the durable match
+//! records in `records`.
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
 //! | the room as played | Query `ROOM#<code>` from `META` on (the lobby's and the match's items together) | Query |
 //! | start a match | read the room; one transaction: META, the new `ROUND#<n>` items, every player's totals reset, the last match's rounds deleted | Query + TransactWriteItems |
-//! | tap | one transaction: `ROUND#<n>` still open with the reveal and window the browser was told (a condition check), the player in this match (a condition check), `CLICK#<n>#<player>` only if absent | TransactWriteItems |
 
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::model::{FlyFilter, ThingId};
 use crate::game::draw::draw_things;
 use crate::game::model::{Match, MatchPlayer, Room, Round, RoundResult, ThingCard};
-use crate::game::timing::{check_tap, TapRejected};
+use crate::game::timing::TapRejected;
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::rooms::store::{lobby_from_items, state_value, MAX_ATTEMPTS, ROOM_IDLE_SECS};
@@ -86,22 +86,6 @@ struct RoundItem {
     ttl: i64,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct ClickItem {
-    #[serde(rename = "PK")]
-    pub(crate) pk: String,
-    #[serde(rename = "SK")]
-    pub(crate) sk: String,
-    pub(crate) user_id: UserId,
-    /// When the server received the tap (its clock).
-    pub(crate) received_ms: i64,
-    /// What the browser measured, as sent.
-    pub(crate) client_reaction_ms: u32,
-    /// The reaction that counts (see [`game::check_tap`]).
-    pub(crate) reaction_ms: u32,
-    pub(crate) ttl: i64,
-}
-
 /// The match's fields on the room's META item (the game's own attributes there).
 #[derive(Debug, Deserialize)]
 struct MatchMeta {
@@ -146,7 +130,10 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
     let mut rounds = Vec::new();
     let mut players = Vec::new();
     for item in items {
-        let sk = item.get(keys::SK).and_then(|v| v.as_s().ok()).map_or("", String::as_str);
+        let sk = item
+            .get(keys::SK)
+            .and_then(|v| v.as_s().ok())
+            .map_or("", String::as_str);
         if sk == keys::ROOM_META {
             meta = Some(serde_dynamo::from_item::<_, MatchMeta>(item.clone())?);
         } else if sk.starts_with(keys::ROOM_PLAYER_PREFIX) {
@@ -402,60 +389,4 @@ impl Db {
         bytes.copy_from_slice(&tag[..8]);
         Ok(u64::from_le_bytes(bytes))
     }
-
-    /// A player taps in round `n`, which the browser was told is revealed at `reveal_ms` with
-    /// a window of `window_ms`. The timing is checked against the server's clock first (no
-    /// write for a refused tap); then one transaction checks that the round really has that
-    /// reveal and window and is not resolved, that the player plays this match, and writes the
-    /// tap only if the player has none in this round yet.
-    #[tracing::instrument(skip(self), err(level = "debug"))]
-    #[allow(clippy::too_many_arguments)]
-    pub async fn tap(
-        &self,
-        code: &RoomCode,
-        user: &UserId,
-        round: u32,
-        reveal_ms: i64,
-        window_ms: u32,
-        client_reaction_ms: u32,
-        received_ms: i64,
-    ) -> Result<Tapped, GameConflict> {
-        let reaction_ms = check_tap(reveal_ms, window_ms, received_ms, client_reaction_ms)?;
-        let Key { pk, sk } = keys::click(code, round, user);
-        let click = ClickItem {
-            pk,
-            sk,
-            user_id: user.clone(),
-            received_ms,
-            client_reaction_ms,
-            reaction_ms,
-            ttl: received_ms / 1000 + ROOM_IDLE_SECS,
-        };
-        let actions = vec![
-            self.check_action(
-                keys::round(code, round),
-                "reveal_ms = :reveal AND window_ms = :window AND attribute_not_exists(resolved_at_ms)",
-                &[(":reveal", n(reveal_ms)), (":window", n(window_ms))],
-            )?,
-            self.check_action(
-                keys::room_player(code, user),
-                "in_match <= :round",
-                &[(":round", n(round))],
-            )?,
-            self.put_new(serde_dynamo::to_item(click).map_err(DataError::from)?)?,
-        ];
-        match self.transact(actions).await {
-            Ok(()) => Ok(Tapped::Counted { reaction_ms }),
-            Err(DataError::Conflict(conflict @ Conflict::TransactionCanceled { .. })) => {
-                match conflict.failed_condition() {
-                    Some(0) => Err(GameConflict::RoundClosed),
-                    Some(1) => Err(GameConflict::Spectating),
-                    Some(_) => Ok(Tapped::AlreadyCounted),
-                    None => Err(DataError::Conflict(conflict).into()),
-                }
-            }
-            Err(err) => Err(err.into()),
-        }
-    }
-
 }

@@ -14,7 +14,6 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 pub use ipnet::IpNet;
 
-use crate::http::state::AppState;
 pub use crate::request::{ClientAddress, CspNonce, OverTls};
 
 /// How the server sees the world around it, set by the operator (see the README's
@@ -184,8 +183,11 @@ pub const CROSS_ORIGIN_REFUSED: &str =
     "This request came from another site or page, so it was refused. Use Udd's own pages.";
 
 /// The guard itself (an axum middleware on the whole router).
-pub async fn guard(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let security = &state.security;
+pub async fn guard(
+    State(security): State<Arc<SecurityConfig>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()

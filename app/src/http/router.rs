@@ -78,7 +78,10 @@ pub fn router(state: AppState) -> Router {
         ))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         .layer(RequestBodyTimeoutLayer::new(serve::BODY_READ_TIMEOUT))
-        .layer(middleware::from_fn_with_state(state.clone(), guard::guard))
+        .layer(middleware::from_fn_with_state(
+            state.security.clone(),
+            guard::guard,
+        ))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

@@ -44,7 +44,6 @@ fn db() -> Db {
     expect_context::<Db>()
 }
 
-
 /// Starts playing as a guest: a name (and avatar) in, a player and a session cookie out.
 #[server(endpoint = "guest")]
 pub async fn start_as_guest(name: String, avatar: Option<Avatar>) -> Result<Profile, AppError> {

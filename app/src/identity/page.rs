@@ -10,9 +10,9 @@ use crate::codec::Base64Json;
 use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
-use crate::ui::forms::FormError;
 use crate::identity::api::{me, ClaimAccount, SignIn, SignOut};
 use crate::identity::Profile;
+use crate::ui::forms::FormError;
 
 const FORM_PATHS: &[&str] = &[ClaimAccount::PATH, SignIn::PATH, SignOut::PATH];
 

@@ -6,12 +6,12 @@ use http::HeaderValue;
 use leptos::prelude::use_context;
 use leptos_axum::ResponseOptions;
 
+use crate::error::AppError;
 use crate::identity::auth::SessionToken;
 use crate::identity::store::SESSION_LIFETIME_SECS;
-use crate::store::Db;
-use crate::error::AppError;
-use crate::request::{ClientAddress, OverTls};
 use crate::identity::{Profile, UserId};
+use crate::request::{ClientAddress, OverTls};
+use crate::store::Db;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 

@@ -2,20 +2,18 @@
 //! sign-in rate limit. Uniqueness of usernames and emails is enforced by items written in the
 //! same transaction as the claim, never by a read first.
 
-use aws_sdk_dynamodb::types::{
-    AttributeValue, Delete, TransactWriteItem, Update,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
 use serde::{Deserialize, Serialize};
 
-use crate::store::keys::{self, Key};
-use crate::store::{epoch_millis, epoch_seconds, key_map, send_recorded, Conflict, DataError, Db, Item};
 use crate::identity::auth::SessionHash;
 use crate::identity::{Avatar, DisplayName, Email, Profile, UserId, Username};
+use crate::store::keys::{self, Key};
+use crate::store::{epoch_millis, key_map, DataError, Db};
 
 /// How long a session lives without use.
 pub const SESSION_LIFETIME_SECS: i64 = 30 * 24 * 3600;
 /// A session used with less than this left is extended to the full lifetime again.
-const SESSION_REFRESH_BELOW_SECS: i64 = SESSION_LIFETIME_SECS / 2;
+pub(crate) const SESSION_REFRESH_BELOW_SECS: i64 = SESSION_LIFETIME_SECS / 2;
 /// A guest's profile outlives their last session by this much, then expires: with no session
 /// and no password nobody can ever act as that guest again. Claimed accounts never expire.
 /// What a guest leaves behind stays: match records and stats (no `ttl`), and their name on
@@ -52,18 +50,18 @@ impl From<ProfileItem> for Profile {
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-struct SessionItem {
+pub(crate) struct SessionItem {
     #[serde(rename = "PK")]
-    pk: String,
+    pub(crate) pk: String,
     #[serde(rename = "SK")]
-    sk: String,
+    pub(crate) sk: String,
     #[serde(rename = "GSI1PK")]
     gsi1pk: String,
     #[serde(rename = "GSI1SK")]
     gsi1sk: String,
-    user_id: UserId,
-    created_at_ms: i64,
-    ttl: i64,
+    pub(crate) user_id: UserId,
+    pub(crate) created_at_ms: i64,
+    pub(crate) ttl: i64,
 }
 
 /// A live sign-in session.
@@ -124,7 +122,7 @@ pub enum ClaimConflict {
     Data(#[from] DataError),
 }
 
-fn session_item(user: &UserId, hash: &SessionHash, now_ms: i64) -> SessionItem {
+pub(crate) fn session_item(user: &UserId, hash: &SessionHash, now_ms: i64) -> SessionItem {
     let Key { pk, sk } = keys::session(hash);
     SessionItem {
         pk,
@@ -183,73 +181,6 @@ impl Db {
             .map(Profile::from))
     }
 
-    /// The session a cookie's token hash stands for, if it is live. A session used in the second
-    /// half of its life is extended (one conditional UpdateItem), so active players stay in.
-    #[tracing::instrument(skip_all, err(level = "debug"))]
-    pub async fn session(&self, hash: &SessionHash) -> Result<Option<Session>, DataError> {
-        let Some(item) = self
-            .get(
-                self.client
-                    .get_item()
-                    .set_key(Some(key_map(keys::session(hash)))),
-            )
-            .await?
-        else {
-            return Ok(None);
-        };
-        let item: SessionItem = serde_dynamo::from_item(item)?;
-        let now = epoch_seconds();
-        let mut expires_at = item.ttl;
-        if item.ttl - now < SESSION_REFRESH_BELOW_SECS {
-            expires_at = now + SESSION_LIFETIME_SECS;
-            let refreshed = send_recorded!(
-                self,
-                "UpdateItem",
-                self.client
-                    .update_item()
-                    .table_name(self.table_name())
-                    .set_key(Some(key_map(keys::session(hash))))
-                    .update_expression("SET #ttl = :ttl")
-                    .condition_expression("attribute_exists(#pk)")
-                    .expression_attribute_names("#ttl", keys::TTL)
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_values(":ttl", AttributeValue::N(expires_at.to_string()))
-            );
-            match refreshed {
-                Ok(_) => {}
-                // Signed out in the meantime.
-                Err(DataError::Conflict(Conflict::ConditionFailed)) => return Ok(None),
-                Err(err) => return Err(err),
-            }
-            self.extend_guest(&item.user_id, expires_at + GUEST_GRACE_SECS)
-                .await?;
-        }
-        Ok(Some(Session {
-            user_id: item.user_id,
-            expires_at,
-        }))
-    }
-
-    /// Moves a guest profile's expiry to `ttl` (a claimed profile has none, and is left alone).
-    async fn extend_guest(&self, user: &UserId, ttl: i64) -> Result<(), DataError> {
-        let extended = send_recorded!(
-            self,
-            "UpdateItem",
-            self.client
-                .update_item()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::user_profile(user))))
-                .update_expression("SET #ttl = :ttl")
-                .condition_expression("attribute_exists(#ttl)")
-                .expression_attribute_names("#ttl", keys::TTL)
-                .expression_attribute_values(":ttl", AttributeValue::N(ttl.to_string()))
-        );
-        match extended {
-            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
-            Err(err) => Err(err),
-        }
-    }
-
     /// Whether a username is owned (one GetItem of its owner item, keys only): a claim checks
     /// this before it spends an argon2 hash; the claim's transaction still decides a race.
     #[tracing::instrument(skip(self), err(level = "debug"))]
@@ -274,84 +205,6 @@ impl Db {
             )
             .await?
             .is_some())
-    }
-
-    /// Starts a session for `user`, ending `replacing` in the same transaction (rotation on
-    /// sign-in, so a token known before sign-in is worthless after it).
-    #[tracing::instrument(skip_all, fields(user = %user), err(level = "debug"))]
-    pub async fn start_session(
-        &self,
-        user: &UserId,
-        session: &SessionHash,
-        replacing: Option<&SessionHash>,
-    ) -> Result<(), DataError> {
-        let mut actions = vec![self.put_new(serde_dynamo::to_item(session_item(
-            user,
-            session,
-            epoch_millis(),
-        ))?)?];
-        if let Some(old) = replacing {
-            let delete = Delete::builder()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::session(old))))
-                .build()
-                .map_err(|e| DataError::Internal(e.into()))?;
-            actions.push(TransactWriteItem::builder().delete(delete).build());
-        }
-        self.transact(actions).await
-    }
-
-    /// Ends one session (sign out). Ending an unknown session is not an error.
-    #[tracing::instrument(skip_all, err(level = "debug"))]
-    pub async fn end_session(&self, hash: &SessionHash) -> Result<(), DataError> {
-        send_recorded!(
-            self,
-            "DeleteItem",
-            self.client
-                .delete_item()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::session(hash))))
-        )?;
-        Ok(())
-    }
-
-    /// Ends every session of a player ("sign out everywhere"): one Query on GSI1, then deletes.
-    #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn end_all_sessions(&self, user: &UserId) -> Result<usize, DataError> {
-        let sessions = self
-            .query_all(
-                self.client
-                    .query()
-                    .index_name(keys::GSI1)
-                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                    .expression_attribute_names("#pk", keys::GSI1PK)
-                    .expression_attribute_names("#sk", keys::GSI1SK)
-                    .expression_attribute_values(
-                        ":pk",
-                        AttributeValue::S(keys::user_partition(user)),
-                    )
-                    .expression_attribute_values(":prefix", AttributeValue::S("SESSION#".into())),
-            )
-            .await?;
-        let deletes = sessions
-            .iter()
-            .map(|item| {
-                let key: Item = [keys::PK, keys::SK]
-                    .iter()
-                    .filter_map(|name| item.get(*name).map(|v| ((*name).to_owned(), v.clone())))
-                    .collect();
-                let delete = aws_sdk_dynamodb::types::DeleteRequest::builder()
-                    .set_key(Some(key))
-                    .build()
-                    .map_err(|e| DataError::Internal(e.into()))?;
-                Ok(aws_sdk_dynamodb::types::WriteRequest::builder()
-                    .delete_request(delete)
-                    .build())
-            })
-            .collect::<Result<Vec<_>, DataError>>()?;
-        let ended = deletes.len();
-        self.batch_write(deletes).await?;
-        Ok(ended)
     }
 
     /// Turns a guest into an account: the profile gains the username (and stops expiring), and

@@ -144,7 +144,15 @@ mod tests {
             best_score,
             achieved_at_ms: 0,
         };
-        let entries = [entry("Asha", 3200), entry("Ravi", 2900), entry("Mei", 1500), entry("Om", 10)];
-        assert_eq!(top_three(&code, &entries), "1. Asha 3200 · 2. Ravi 2900 · 3. Mei 1500");
+        let entries = [
+            entry("Asha", 3200),
+            entry("Ravi", 2900),
+            entry("Mei", 1500),
+            entry("Om", 10),
+        ];
+        assert_eq!(
+            top_three(&code, &entries),
+            "1. Asha 3200 · 2. Ravi 2900 · 3. Mei 1500"
+        );
     }
 }

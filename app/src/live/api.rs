@@ -91,4 +91,3 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         me: me.map(|p| p.id),
     })
 }
-

@@ -355,19 +355,18 @@ pub async fn room_events(
             .into_response();
     };
     let client = client.map_or_else(|| "unknown".to_owned(), |c| c.0.to_string());
-    let lease =
-        match StreamLease::acquire(db, client, streams_per_client).await {
-            Ok(Some(lease)) => lease,
-            Ok(None) => {
-                tracing::debug!("a client is at its cap of live streams");
-                return (
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "Too many live streams from your address; retrying.",
-                )
-                    .into_response();
-            }
-            Err(err) => return AppError::from(err).into_response(),
-        };
+    let lease = match StreamLease::acquire(db, client, streams_per_client).await {
+        Ok(Some(lease)) => lease,
+        Ok(None) => {
+            tracing::debug!("a client is at its cap of live streams");
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many live streams from your address; retrying.",
+            )
+                .into_response();
+        }
+        Err(err) => return AppError::from(err).into_response(),
+    };
     let receiver = hub.subscribe(&code);
     Sse::new(feed_stream(receiver, permit, lease))
         .keep_alive(KeepAlive::default())

@@ -38,7 +38,6 @@ const JOINS_PER_PLAYER: u32 = 10;
 #[cfg(feature = "ssr")]
 const JOINS_PER_ADDRESS: u32 = 30;
 
-
 #[cfg(feature = "ssr")]
 impl From<RoomConflict> for AppError {
     fn from(conflict: RoomConflict) -> Self {
@@ -51,7 +50,6 @@ impl From<RoomConflict> for AppError {
     }
 }
 
-
 /// The signed-in player, or a new guest called `name` (with a session cookie).
 #[cfg(feature = "ssr")]
 async fn player_or_guest(db: &Db, name: &DisplayName, avatar: Avatar) -> Result<Profile, AppError> {
@@ -60,7 +58,6 @@ async fn player_or_guest(db: &Db, name: &DisplayName, avatar: Avatar) -> Result<
     }
     new_guest(db, name, avatar).await
 }
-
 
 /// Opens a room with the caller as host, and goes to its lobby.
 #[server(endpoint = "rooms/create")]

@@ -11,8 +11,8 @@ use leptos_router::components::A;
 
 use leptos::server_fn::ServerFn;
 
-use crate::ui::forms::{AvatarPicker, FormError};
 use crate::rooms::api::{open_rooms, CreateRoom, JoinRoom};
+use crate::ui::forms::{AvatarPicker, FormError};
 
 #[component]
 pub fn HomePage() -> impl IntoView {

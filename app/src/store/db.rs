@@ -140,7 +140,12 @@ impl Db {
         &self.table
     }
 
-    pub(crate) fn record(&self, op: &'static str, capacity: Option<&ConsumedCapacity>, started: Instant) {
+    pub(crate) fn record(
+        &self,
+        op: &'static str,
+        capacity: Option<&ConsumedCapacity>,
+        started: Instant,
+    ) {
         let elapsed = started.elapsed();
         let capacity = capacity.and_then(|c| c.capacity_units).unwrap_or(0.0);
         tracing::debug!(op, capacity, ?elapsed, "dynamodb call");
@@ -154,7 +159,10 @@ impl Db {
     }
 
     /// GetItem; an expired item reads as absent.
-    pub(crate) async fn get(&self, request: GetItemFluentBuilder) -> Result<Option<Item>, DataError> {
+    pub(crate) async fn get(
+        &self,
+        request: GetItemFluentBuilder,
+    ) -> Result<Option<Item>, DataError> {
         let out = send_recorded!(self, "GetItem", request.table_name(self.table_name()))?;
         Ok(out.item.filter(|item| is_live(item, epoch_seconds())))
     }
@@ -185,7 +193,10 @@ impl Db {
     }
 
     /// Every page of a Query (for bounded collections only).
-    pub(crate) async fn query_all(&self, request: QueryFluentBuilder) -> Result<Vec<Item>, DataError> {
+    pub(crate) async fn query_all(
+        &self,
+        request: QueryFluentBuilder,
+    ) -> Result<Vec<Item>, DataError> {
         let mut all = Vec::new();
         let mut start = None;
         loop {

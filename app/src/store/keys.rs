@@ -3,8 +3,8 @@
 //! Prefixes are part of the stored data: changing one is a data migration. The access-pattern
 //! table in the README names which pattern reads which key.
 
-use crate::identity::auth::SessionHash;
 use crate::catalog::ThingId;
+use crate::identity::auth::SessionHash;
 use crate::identity::{Email, UserId, Username};
 use crate::rooms::RoomCode;
 

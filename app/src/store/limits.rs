@@ -42,6 +42,6 @@ impl Db {
             Ok(_) => Ok(true),
             Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),
             Err(err) => Err(err),
-                }
+        }
     }
 }

@@ -10,10 +10,10 @@ use aws_sdk_dynamodb::types::{
     StreamViewType, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
 };
 
-use super::error::classify;
-use super::keys::{GSI1, GSI1PK, GSI1SK, GSI2, GSI2PK, GSI2SK, LSI1, LSI1SK, PK, SK, TTL};
 use super::db::Db;
+use super::error::classify;
 use super::error::DataError;
+use super::keys::{GSI1, GSI1PK, GSI1SK, GSI2, GSI2PK, GSI2SK, LSI1, LSI1SK, PK, SK, TTL};
 
 /// A secondary index: its name and key attributes. Every index projects all attributes.
 #[derive(Debug, Clone, Copy)]

@@ -3,7 +3,9 @@
 //! `TransactWriteItem` on this table, and the attribute-value shorthands.
 
 use aws_sdk_dynamodb::types::builders::UpdateBuilder;
-use aws_sdk_dynamodb::types::{AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem, Update,
+};
 
 use super::db::{epoch_seconds, key_map, Db, Item};
 use super::error::DataError;

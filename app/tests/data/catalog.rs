@@ -2,11 +2,11 @@
 
 use std::collections::BTreeSet;
 
-use app::catalog::{FlyFilter, Thing, ThingId};
-use app::store::table::{TableOutcome, GLOBAL_INDEXES, LOCAL_INDEXES};
 use app::catalog::store::SeedOutcome;
-use app::store::{DataError, Db};
+use app::catalog::{FlyFilter, Thing, ThingId};
 use app::http::engine::endpoint_client;
+use app::store::table::{TableOutcome, GLOBAL_INDEXES, LOCAL_INDEXES};
+use app::store::{DataError, Db};
 use aws_sdk_dynamodb::types::{StreamViewType, TimeToLiveStatus};
 
 use super::{seed_things, seeded_table, set_ttl, test_table, unique_table_name};

@@ -6,10 +6,10 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use app::rooms::store::{Joined, RoomConflict};
-use app::store::{Conflict, DataError, Db, Recorder};
 use app::identity::Avatar;
+use app::rooms::store::{Joined, RoomConflict};
 use app::rooms::RoomSettings;
+use app::store::{Conflict, DataError, Db, Recorder};
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::config::interceptors::{
     BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,

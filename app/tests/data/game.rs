@@ -3,12 +3,12 @@
 //! waits for a countdown.
 
 use app::game::store::{GameConflict, Resolution, Tapped};
-use app::rooms::store::Joined;
-use app::store::{Db, Recorder};
+use app::game::Room;
 use app::game::{self, Decision, Match, TapRejected, GRACE_MS};
 use app::identity::{Avatar, UserId};
-use app::game::Room;
+use app::rooms::store::Joined;
 use app::rooms::{RoomCode, RoomSettings, RoomState};
+use app::store::{Db, Recorder};
 
 use super::conflicts::{conflicting_db, transactions};
 use super::{name, player, seeded_table, TestTable};

@@ -3,8 +3,8 @@
 
 use app::identity::auth::{SessionHash, SessionToken};
 use app::identity::store::{ClaimConflict, GUEST_GRACE_SECS, SESSION_LIFETIME_SECS};
-use app::store::epoch_seconds;
 use app::identity::{Avatar, DisplayName, Email, UserId, Username};
+use app::store::epoch_seconds;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{set_ttl, test_table, TestTable};

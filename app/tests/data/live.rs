@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use app::store::{epoch_seconds, Db, Recorder};
-use app::live::{RoomFeed, RoomHub};
-use app::identity::Avatar;
 use app::game::Room;
+use app::identity::Avatar;
+use app::live::{RoomFeed, RoomHub};
 use app::rooms::{RoomCode, RoomSettings};
+use app::store::{epoch_seconds, Db, Recorder};
 use tokio::sync::watch;
 use tokio::time::timeout;
 

@@ -14,8 +14,8 @@ mod streams;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use app::catalog::{self as things, seed::SEED, Thing};
-use app::store::{Db, Recorder};
 use app::http::engine::{Engine, EngineConfig};
+use app::store::{Db, Recorder};
 
 /// One isolated table on the engine under test, with a recorder on every call.
 pub struct TestTable {

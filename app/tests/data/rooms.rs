@@ -1,10 +1,10 @@
 //! Rooms: create, join (capacity and nicknames under concurrency), leave, kick, host hand-over,
 //! settings, expiry, the one-Query lobby and the open-rooms list.
 
-use app::rooms::store::{Joined, RoomConflict};
-use app::store::epoch_seconds;
 use app::identity::Avatar;
+use app::rooms::store::{Joined, RoomConflict};
 use app::rooms::RoomSettings;
+use app::store::epoch_seconds;
 
 use super::{name, player, room, set_ttl, test_table};
 

@@ -3,9 +3,9 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
-use app::store::Db;
 use app::http::engine::{Engine, EngineConfig};
 use app::http::{router, AppState, SecurityConfig};
+use app::store::Db;
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;

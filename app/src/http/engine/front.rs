@@ -86,8 +86,9 @@ async fn handle(State(front): State<Front>, headers: HeaderMap, body: Bytes) -> 
             "The engine does not answer browsers.",
         );
     }
-    let authorised = credential(&headers)
-        .is_some_and(|key| crate::identity::auth::constant_time_eq(key.as_bytes(), front.key.as_bytes()));
+    let authorised = credential(&headers).is_some_and(|key| {
+        crate::identity::auth::constant_time_eq(key.as_bytes(), front.key.as_bytes())
+    });
     if !authorised {
         return error(
             StatusCode::BAD_REQUEST,

@@ -1,0 +1,126 @@
+//! The match's schedule, visibility and standings, tested.
+
+use super::*;
+
+fn user(i: u8) -> UserId {
+    UserId::parse(&format!("01ARZ3NDEKTSV4RRFFQ69G5F{:02}", i)).unwrap()
+}
+
+fn player(i: u8, score: i32, correct: u32, taps: u32, total: u64) -> MatchPlayer {
+    MatchPlayer {
+        user_id: user(i),
+        nickname: DisplayName::parse(&format!("p{i}")).unwrap(),
+        avatar: Avatar::default(),
+        score,
+        streak: 0,
+        correct,
+        taps,
+        reaction_total_ms: total,
+    }
+}
+
+fn a_match(rounds: usize, resolved: u32) -> Match {
+    let started = 1_000_000;
+    Match {
+        first_round: 1,
+        window_ms: 3000,
+        started_at_ms: started,
+        resolved,
+        rounds: (0..rounds)
+            .map(|i| Round {
+                n: i as u32 + 1,
+                reveal_ms: Match::reveal_at(started, 3000, i),
+                thing: Some(ThingCard {
+                    id: ThingId::parse("crow").unwrap(),
+                    en: "Crow".into(),
+                    hi: "कौआ".into(),
+                    hi_latin: "Kauwa".into(),
+                    emoji: "🐦".into(),
+                }),
+                flies: Some(true),
+                results: (i < resolved as usize).then(Vec::new),
+            })
+            .collect(),
+        players: vec![],
+        boards_pending: false,
+        seed: None,
+    }
+}
+
+#[test]
+fn the_schedule_runs_countdown_window_grace_and_results_back_to_back() {
+    let m = a_match(3, 0);
+    let start = m.started_at_ms;
+    assert_eq!(m.rounds[0].reveal_ms, start + COUNTDOWN_MS);
+    assert_eq!(
+        m.rounds[1].reveal_ms - m.rounds[0].reveal_ms,
+        COUNTDOWN_MS + 3000 + i64::from(GRACE_MS) + RESULTS_MS
+    );
+    assert_eq!(
+        m.phase(start),
+        Phase::Countdown {
+            index: 0,
+            left_ms: COUNTDOWN_MS
+        }
+    );
+    let reveal = m.rounds[0].reveal_ms;
+    assert_eq!(
+        m.phase(reveal + 100),
+        Phase::Open {
+            index: 0,
+            left_ms: 2900
+        }
+    );
+    assert_eq!(m.phase(reveal + 3000), Phase::Closed { index: 0 });
+    assert_eq!(
+        m.phase(m.rounds[1].reveal_ms - 1000),
+        Phase::Countdown {
+            index: 1,
+            left_ms: 1000
+        }
+    );
+}
+
+#[test]
+fn a_round_is_due_only_after_its_grace_and_only_in_order() {
+    let m = a_match(3, 0);
+    let close = m.closes_at(0).unwrap();
+    assert_eq!(m.due(close - 1), None);
+    assert_eq!(m.due(close), Some(0));
+    // Long after every round closed, still the first unresolved one.
+    assert_eq!(m.due(close + 1_000_000), Some(0));
+    let m = a_match(3, 3);
+    assert_eq!(m.due(i64::MAX / 2), None);
+    assert_eq!(m.phase(0), Phase::Finished);
+}
+
+#[test]
+fn browsers_never_see_a_thing_before_its_reveal_nor_whether_it_flies_before_results() {
+    let m = a_match(3, 1);
+    let now = m.rounds[1].reveal_ms - 1;
+    let shown = m.visible_at(now);
+    assert!(shown.rounds[0].thing.is_some() && shown.rounds[0].flies.is_some());
+    assert!(shown.rounds[1].thing.is_none() && shown.rounds[1].flies.is_none());
+    assert!(shown.rounds[2].thing.is_none());
+    let shown = m.visible_at(m.rounds[1].reveal_ms);
+    assert!(shown.rounds[1].thing.is_some() && shown.rounds[1].flies.is_none());
+    assert_eq!(m.next_reveal_after(now), Some(m.rounds[1].reveal_ms));
+}
+
+#[test]
+fn standings_rank_by_score_then_correct_then_speed_and_share_exact_ties() {
+    let mut m = a_match(1, 1);
+    m.players = vec![
+        player(1, 900, 2, 2, 1000),
+        player(2, 1200, 1, 1, 400),
+        player(3, 900, 2, 2, 800),
+        player(4, 900, 2, 2, 800),
+        player(5, 900, 1, 0, 0),
+    ];
+    let order: Vec<(u32, u8)> = m
+        .standings()
+        .iter()
+        .map(|(place, p)| (*place, p.nickname.to_string()[1..].parse().unwrap()))
+        .collect();
+    assert_eq!(order, vec![(1, 2), (2, 3), (2, 4), (4, 1), (5, 5)]);
+}

@@ -1,0 +1,75 @@
+// The first-load budget, as Chromium downloads it (the encoded bytes of every file under /pkg/,
+// brotli as served): a page with nothing interactive loads no wasm and no script file at all,
+// and a page with an island (the room, the catalog) loads wasm + JS + CSS within the budget.
+// `./udd test` runs this spec, so a bundle that grows past the budget fails the test command.
+import { expect, test, type Page } from "./fixtures/test";
+import { HomePage } from "./fixtures/home_page";
+
+/** Wasm + JS + CSS of a page with islands, brotli bytes as served. */
+const ISLAND_PAGE_BUDGET = 200_000;
+/** A page with nothing interactive downloads only the stylesheet. */
+const STATIC_PAGE_BUDGET = 5_000;
+
+type Load = { wasm: number; js: number; css: number; files: string[] };
+
+async function firstLoad(page: Page, path: string): Promise<Load> {
+  const sizes: Promise<[string, number]>[] = [];
+  const listener = (request: import("@playwright/test").Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/pkg/")) {
+      sizes.push(request.sizes().then((s) => [url.pathname, s.responseBodySize] as [string, number]));
+    }
+  };
+  page.on("requestfinished", listener);
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBe(200);
+  await expect(page.locator(".app")).toHaveAttribute("data-hydrated", "true");
+  await page.waitForLoadState("networkidle");
+  page.off("requestfinished", listener);
+  const load: Load = { wasm: 0, js: 0, css: 0, files: [] };
+  for (const [file, bytes] of await Promise.all(sizes)) {
+    load.files.push(file);
+    if (file.endsWith(".wasm")) load.wasm += bytes;
+    else if (file.endsWith(".js")) load.js += bytes;
+    else if (file.endsWith(".css")) load.css += bytes;
+  }
+  return load;
+}
+
+test("each page's first load is within its budget, and pages without islands load no wasm", async ({ page }, info) => {
+  test.skip(info.project.use.javaScriptEnabled === false, "without JavaScript nothing but the stylesheet loads");
+  const home = new HomePage(page);
+  await home.goto();
+  await home.createRoom("Budget");
+  const room = new URL(page.url()).pathname;
+
+  const pages: [string, string, boolean][] = [
+    ["home", "/", false],
+    ["account", "/me", false],
+    ["board", `${room}/lb`, false],
+    ["things", "/things", true],
+    ["room", room, true],
+  ];
+  const rows: string[] = [];
+  for (const [name, path, islands] of pages) {
+    // A fresh cache for each page: what a first visit downloads.
+    const context = await page.context().browser()!.newContext({
+      baseURL: info.project.use.baseURL,
+      extraHTTPHeaders: info.project.use.extraHTTPHeaders,
+      storageState: await page.context().storageState(),
+    });
+    const fresh = await context.newPage();
+    const load = await firstLoad(fresh, path);
+    await context.close();
+    const total = load.wasm + load.js + load.css;
+    rows.push(`${name.padEnd(8)} wasm ${String(load.wasm).padStart(7)}  js ${String(load.js).padStart(6)}  css ${String(load.css).padStart(5)}  total ${String(total).padStart(7)} B`);
+    if (islands) {
+      expect(load.wasm, `${name} wakes its islands with the wasm`).toBeGreaterThan(0);
+      expect(total, `${name}: ${load.files.join(", ")}`).toBeLessThanOrEqual(ISLAND_PAGE_BUDGET);
+    } else {
+      expect(load.files.filter((f) => /\.(wasm|js)$/.test(f)), `${name} loads no wasm or script file`).toEqual([]);
+      expect(total, name).toBeLessThanOrEqual(STATIC_PAGE_BUDGET);
+    }
+  }
+  console.log(`first load, brotli bytes as served:\n${rows.join("\n")}`);
+});
