@@ -113,7 +113,8 @@ setup_dynamodb_local() {
 }
 
 setup_test() {
-  apt_install chromium
+  # Fonts with emoji and Devanagari, so screenshots of the pages show them rather than boxes.
+  apt_install chromium fonts-noto-color-emoji fonts-noto-core
   setup_dynamodb_local
 }
 

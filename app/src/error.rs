@@ -44,8 +44,8 @@ impl AppError {
     }
 }
 
-impl From<crate::identity::Invalid> for AppError {
-    fn from(invalid: crate::identity::Invalid) -> Self {
+impl From<crate::ids::Invalid> for AppError {
+    fn from(invalid: crate::ids::Invalid) -> Self {
         AppError::BadRequest(invalid.0)
     }
 }
@@ -81,27 +81,6 @@ pub fn fail(err: impl Into<AppError>) -> AppError {
 #[cfg(feature = "ssr")]
 mod server {
     use super::AppError;
-    use crate::store::DataError;
-
-    impl From<DataError> for AppError {
-        /// Logs the cause chain; the player sees only the category.
-        fn from(err: DataError) -> Self {
-            let app = match &err {
-                DataError::Unavailable(_) => AppError::Unavailable,
-                DataError::BadCursor => AppError::BadRequest(
-                    "That page link is invalid or out of date. Start from the first page.".into(),
-                ),
-                DataError::Conflict(_) => {
-                    AppError::Conflict("Someone else changed this first. Try again.".into())
-                }
-                DataError::Decode(_) | DataError::Internal(_) => AppError::Internal,
-            };
-            if matches!(app, AppError::Internal | AppError::Unavailable) {
-                tracing::error!(error = ?err, "data layer failure");
-            }
-            app
-        }
-    }
 
     impl axum::response::IntoResponse for AppError {
         /// For plain axum handlers: the status and the player-facing message as text.
@@ -152,13 +131,5 @@ mod tests {
             AppError::Conflict("x".into()).status(),
             StatusCode::CONFLICT
         );
-    }
-
-    #[cfg(feature = "ssr")]
-    #[test]
-    fn internal_causes_do_not_reach_the_player() {
-        let err = crate::store::DataError::Internal("secret table detail".into());
-        let shown = AppError::from(err).to_string();
-        assert!(!shown.contains("secret"), "{shown}");
     }
 }

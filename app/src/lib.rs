@@ -1,10 +1,12 @@
 //! Udd's Leptos application: the shell, the routes and the pages, shared by the server (which
 //! renders them, feature `ssr`) and the browser bundle (which hydrates them, feature `hydrate`).
 
-// Shared by every feature: the wire error, the resource codec, the browser's APIs, page pieces.
+// Shared by every feature: the wire error, the resource codec, the typed ids, the browser's
+// APIs, page pieces.
 mod browser;
 pub mod codec;
 pub mod error;
+pub mod ids;
 mod ui;
 
 // The features, lowest first: each may use the ones above it in this list, never one below.

@@ -9,6 +9,8 @@ pub mod model;
 pub mod page;
 
 #[cfg(feature = "ssr")]
+pub mod items;
+#[cfg(feature = "ssr")]
 pub mod members;
 #[cfg(feature = "ssr")]
 pub mod news;

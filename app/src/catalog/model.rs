@@ -5,9 +5,10 @@
 //! written to the table.
 
 use std::collections::HashSet;
-use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::ids::{InvalidThingId, ThingId};
 
 /// The published rule. Every entry in the seed catalog is judged by it; edge cases carry a note.
 pub const FLYING_RULE: &str = "Udd! when the real thing can travel through the air by itself, \
@@ -19,55 +20,6 @@ unicorn does not. A thing is judged as the thing, not by its name.";
 
 /// The fewest things a catalog may have: a match draws without repetition from it.
 pub const MIN_CATALOG_SIZE: usize = 150;
-
-/// A thing's id: a lowercase ASCII slug such as `flying-fish`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct ThingId(String);
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("a thing id is 1 to 40 lowercase letters, digits and single dashes, like `flying-fish`")]
-pub struct InvalidThingId;
-
-impl ThingId {
-    pub fn parse(raw: &str) -> Result<Self, InvalidThingId> {
-        let ok = (1..=40).contains(&raw.len())
-            && raw
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-            && !raw.starts_with('-')
-            && !raw.ends_with('-')
-            && !raw.contains("--");
-        if ok {
-            Ok(Self(raw.to_owned()))
-        } else {
-            Err(InvalidThingId)
-        }
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl TryFrom<String> for ThingId {
-    type Error = InvalidThingId;
-    fn try_from(raw: String) -> Result<Self, Self::Error> {
-        Self::parse(&raw)
-    }
-}
-
-impl From<ThingId> for String {
-    fn from(id: ThingId) -> Self {
-        id.0
-    }
-}
-
-impl fmt::Display for ThingId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

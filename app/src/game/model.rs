@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::catalog::ThingId;
 use crate::game::timing::GRACE_MS;
 use crate::identity::{Avatar, DisplayName, UserId};
-use crate::rooms::{Lobby, RoomCode};
+use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
 
 /// The 3-2-1 before each reveal.
 pub const COUNTDOWN_MS: i64 = 3000;
@@ -96,13 +96,70 @@ pub struct Match {
 }
 
 /// A room as it is played: its lobby and its current (or last) match. Derefs to the lobby, so
-/// `room.players` and `room.state` read as they do on a [`Lobby`].
+/// `room.players` and `room.state` read as they do on a [`Lobby`]. On the wire it is one object,
+/// the lobby's fields and `game` side by side (as the room's JSON has always been), through a
+/// plain struct rather than `#[serde(flatten)]`, which would make every decoder in the browser
+/// bundle buffer its input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "RoomWire", into = "RoomWire")]
 pub struct Room {
     pub lobby: Lobby,
     /// The match being played, or the last one played (its results stay until the next).
-    #[serde(default)]
     pub game: Option<Match>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RoomWire {
+    code: RoomCode,
+    host_id: UserId,
+    settings: RoomSettings,
+    state: RoomState,
+    players: Vec<RoomPlayer>,
+    version: u64,
+    created_at_ms: i64,
+    #[serde(default)]
+    game: Option<Match>,
+}
+
+impl From<RoomWire> for Room {
+    fn from(wire: RoomWire) -> Self {
+        Room {
+            lobby: Lobby {
+                code: wire.code,
+                host_id: wire.host_id,
+                settings: wire.settings,
+                state: wire.state,
+                players: wire.players,
+                version: wire.version,
+                created_at_ms: wire.created_at_ms,
+            },
+            game: wire.game,
+        }
+    }
+}
+
+impl From<Room> for RoomWire {
+    fn from(room: Room) -> Self {
+        let Lobby {
+            code,
+            host_id,
+            settings,
+            state,
+            players,
+            version,
+            created_at_ms,
+        } = room.lobby;
+        RoomWire {
+            code,
+            host_id,
+            settings,
+            state,
+            players,
+            version,
+            created_at_ms,
+            game: room.game,
+        }
+    }
 }
 
 impl std::ops::Deref for Room {

@@ -7,7 +7,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
-use crate::identity::Password;
+use crate::identity::model::Password;
+pub use crate::ids::SessionHash;
 
 /// A session token as the browser's cookie carries it: 32 random bytes, base64url.
 #[derive(Clone, PartialEq, Eq)]
@@ -18,10 +19,6 @@ impl std::fmt::Debug for SessionToken {
         f.write_str("SessionToken(..)")
     }
 }
-
-/// What the table stores for a session: the token's SHA-256, hex.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct SessionHash(String);
 
 impl SessionToken {
     pub fn generate() -> Self {
@@ -44,18 +41,12 @@ impl SessionToken {
     }
 
     pub fn hash(&self) -> SessionHash {
-        SessionHash(
+        SessionHash::from_hex(
             Sha256::digest(self.0.as_bytes())
                 .iter()
                 .map(|b| format!("{b:02x}"))
                 .collect(),
         )
-    }
-}
-
-impl SessionHash {
-    pub fn as_str(&self) -> &str {
-        &self.0
     }
 }
 

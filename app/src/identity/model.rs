@@ -5,49 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// Why an input was refused, in words for the player.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[error("{0}")]
-pub struct Invalid(pub String);
-
-pub(crate) fn invalid(message: impl Into<String>) -> Invalid {
-    Invalid(message.into())
-}
-
-/// A player's id: a ULID (26 characters of Crockford base32), sortable by creation time.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct UserId(String);
-
-impl UserId {
-    pub fn parse(raw: &str) -> Result<Self, Invalid> {
-        let ok = raw.len() == 26
-            && raw
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)));
-        if ok {
-            Ok(Self(raw.to_owned()))
-        } else {
-            Err(invalid("That is not a player id."))
-        }
-    }
-
-    /// An id no player has (all zeros: the epoch, no randomness), for reads that must cost
-    /// the same whether or not a player exists.
-    pub fn nobody() -> Self {
-        Self("0".repeat(26))
-    }
-
-    /// A fresh id.
-    #[cfg(feature = "ssr")]
-    pub fn generate() -> Self {
-        Self(ulid::Ulid::new().to_string())
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
+use crate::ids::invalid;
+pub use crate::ids::{Email, Invalid, UserId, Username};
 
 /// The longest name shown in a lobby, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -69,7 +28,7 @@ impl DisplayName {
             ));
         }
         #[cfg(feature = "ssr")]
-        crate::identity::visible::check(raw)?;
+        crate::identity::visible::check(raw).map_err(invalid)?;
         let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
         match name.chars().count() {
             0 => Err(invalid("Choose a name.")),
@@ -101,65 +60,6 @@ impl DisplayName {
 /// checks these; the server checks every rule in `identity::visible`.
 fn is_invisible_format(c: char) -> bool {
     matches!(c, '\u{200B}' | '\u{200C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
-}
-
-/// A login name: 3 to 20 of `a-z`, `0-9` and `_`, stored lowercase.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Username(String);
-
-impl Username {
-    pub fn parse(raw: &str) -> Result<Self, Invalid> {
-        let name = raw.trim().to_lowercase();
-        let ok = (3..=20).contains(&name.len())
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-        if ok {
-            Ok(Self(name))
-        } else {
-            Err(invalid(
-                "A username is 3 to 20 letters, digits or underscores.",
-            ))
-        }
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-/// An email address, lowercased; checked for shape only (one `@`, a dot in the domain).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Email(String);
-
-impl Email {
-    pub fn parse(raw: &str) -> Result<Self, Invalid> {
-        let email = raw.trim().to_lowercase();
-        let shaped = match email.split_once('@') {
-            Some((local, domain)) => {
-                !local.is_empty()
-                    && domain.contains('.')
-                    && !domain.starts_with('.')
-                    && !domain.ends_with('.')
-                    && !domain.contains('@')
-            }
-            None => false,
-        };
-        if shaped
-            && email.len() <= 254
-            && !email.chars().any(|c| c.is_whitespace() || c.is_control())
-        {
-            Ok(Self(email))
-        } else {
-            Err(invalid("That does not look like an email address."))
-        }
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
 }
 
 /// What a player signs in with: a username, or an email address (anything with an `@`).
@@ -339,7 +239,7 @@ macro_rules! string_newtype_conversions {
         }
     )*};
 }
-string_newtype_conversions!(UserId, DisplayName, Username, Email);
+string_newtype_conversions!(DisplayName);
 
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
 use crate::identity::api::{me, ClaimAccount, SignIn, SignOut};
-use crate::identity::Profile;
+use crate::identity::model::{Avatar, Profile};
 use crate::ui::forms::FormError;
 
 const FORM_PATHS: &[&str] = &[ClaimAccount::PATH, SignIn::PATH, SignOut::PATH];
@@ -88,5 +88,22 @@ fn SignInForm(heading: &'static str) -> impl IntoView {
             <label>"Password" <input type="password" name="password" required maxlength="128" autocomplete="current-password" /></label>
             <button type="submit">"Sign in"</button>
         </form>
+    }
+}
+
+/// Twelve avatars as radio buttons named `avatar`; `chosen` starts checked.
+#[component]
+pub fn AvatarPicker(#[prop(optional)] chosen: Avatar) -> impl IntoView {
+    view! {
+        <fieldset class="avatars">
+            <legend>"Avatar"</legend>
+            {Avatar::ALL.into_iter().map(|avatar| view! {
+                <label class="avatar-choice" title=avatar.label()>
+                    <input type="radio" name="avatar" value=avatar.slug() checked=avatar == chosen />
+                    <span aria-hidden="true">{avatar.emoji()}</span>
+                    <span class="visually-hidden">{avatar.label()}</span>
+                </label>
+            }).collect_view()}
+        </fieldset>
     }
 }

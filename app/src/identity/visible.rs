@@ -7,8 +7,6 @@
 
 use unicode_properties::{GeneralCategory as Gc, UnicodeEmoji, UnicodeGeneralCategory};
 
-use crate::identity::model::{invalid, Invalid};
-
 fn renders_blank(c: char) -> bool {
     matches!(
         c,
@@ -22,7 +20,8 @@ fn is_emoji(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_emoji_char() && !c.is_ascii())
 }
 
-pub(super) fn check(raw: &str) -> Result<(), Invalid> {
+/// `Err` holds the player-readable reason.
+pub(super) fn check(raw: &str) -> Result<(), &'static str> {
     let chars: Vec<char> = raw.chars().collect();
     let mut base = false;
     for (i, &c) in chars.iter().enumerate() {
@@ -43,9 +42,7 @@ pub(super) fn check(raw: &str) -> Result<(), Invalid> {
             ) || renders_blank(c)
                 || ('\u{FE00}'..='\u{FE0F}').contains(&c));
         if refused {
-            return Err(invalid(
-                "A name cannot contain invisible or blank characters.",
-            ));
+            return Err("A name cannot contain invisible or blank characters.");
         }
         let mark = matches!(
             category,
@@ -56,8 +53,6 @@ pub(super) fn check(raw: &str) -> Result<(), Invalid> {
     if base || raw.trim().is_empty() {
         Ok(())
     } else {
-        Err(invalid(
-            "A name needs at least one letter, digit or symbol.",
-        ))
+        Err("A name needs at least one letter, digit or symbol.")
     }
 }

@@ -21,6 +21,8 @@ use crate::{
 /// link.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoomPageData {
+    /// Named on the wire as it always was.
+    #[serde(rename = "lobby")]
     pub room: Room,
     pub me: Option<UserId>,
     /// An SVG of the room link's QR code, made on the server (the browser bundle carries no

@@ -14,13 +14,15 @@ use crate::game::model::Room;
 use crate::rooms::model::RoomCode;
 
 /// One message of the room's stream: a snapshot, never a diff, so a listener that missed
-/// messages (or reconnected) is up to date with the next one. On the wire `{"room":{…}}` or
+/// messages (or reconnected) is up to date with the next one. On the wire `{"lobby":{…}}` or
 /// `"ended"`: externally tagged, because an internally tagged enum makes serde buffer the
 /// message and carry a second copy of every nested decoder in the browser bundle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RoomFeed {
-    /// The room: lobby, and the match as far as it may be seen now.
+    /// The room: lobby, and the match as far as it may be seen now (named on the wire as it
+    /// always was).
+    #[serde(rename = "lobby")]
     Room(Room),
     /// The room is gone (its last player left, or it expired). The stream ends after this.
     Ended,

@@ -8,9 +8,9 @@ use leptos::server_fn::ServerFn;
 
 use crate::browser;
 use crate::identity::model::UserId;
+use crate::identity::page::AvatarPicker;
 use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
 use crate::rooms::model::{Lobby, RoomSettings};
-use crate::ui::forms::AvatarPicker;
 
 /// The room's link: shown, copyable, shareable where the browser can, and as a QR code.
 #[component]

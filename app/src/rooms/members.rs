@@ -5,8 +5,9 @@
 use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
 
 use crate::identity::model::UserId;
+use crate::rooms::items::open_index;
 use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
-use crate::rooms::store::{open_index, RoomConflict, MAX_ATTEMPTS};
+use crate::rooms::store::{RoomConflict, MAX_ATTEMPTS};
 use crate::store::keys;
 use crate::store::tx::internal;
 use crate::store::{epoch_seconds, key_map, send_recorded, Conflict, DataError, Db};

@@ -1,66 +1,9 @@
 //! Rooms: their short codes and settings, shared by the server and the browser.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
-use crate::identity::{Avatar, DisplayName, Invalid, UserId};
-
-/// Letters and digits that cannot be mistaken for each other when read aloud or off a screen:
-/// no 0/O, 1/I/L.
-pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-/// Characters in a room code: 31^5 ≈ 28.6 million codes.
-pub const CODE_LEN: usize = 5;
-
-/// A room's short code, e.g. `K7QX2`. Typed codes are upper-cased before checking.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct RoomCode(String);
-
-impl RoomCode {
-    pub fn parse(raw: &str) -> Result<Self, Invalid> {
-        let code = raw.trim().to_ascii_uppercase();
-        if code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b)) {
-            Ok(Self(code))
-        } else {
-            Err(Invalid(format!(
-                "A room code is {CODE_LEN} letters and digits, like K7QX2."
-            )))
-        }
-    }
-
-    /// A code from `CODE_LEN` random bytes (bias under 1% per character: 256 = 8·31 + 8).
-    pub fn from_random(bytes: [u8; CODE_LEN]) -> Self {
-        let code = bytes
-            .iter()
-            .map(|b| CODE_ALPHABET[usize::from(*b) % CODE_ALPHABET.len()] as char)
-            .collect();
-        Self(code)
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl TryFrom<String> for RoomCode {
-    type Error = Invalid;
-    fn try_from(raw: String) -> Result<Self, Self::Error> {
-        Self::parse(&raw)
-    }
-}
-
-impl From<RoomCode> for String {
-    fn from(code: RoomCode) -> Self {
-        code.0
-    }
-}
-
-impl fmt::Display for RoomCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+use crate::identity::model::{Avatar, DisplayName, Invalid, UserId};
+pub use crate::ids::{RoomCode, CODE_ALPHABET, CODE_LEN};
 
 /// What the host chooses for a room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,8 +11,9 @@ use leptos_router::components::A;
 
 use leptos::server_fn::ServerFn;
 
+use crate::identity::page::AvatarPicker;
 use crate::rooms::api::{open_rooms, CreateRoom, JoinRoom};
-use crate::ui::forms::{AvatarPicker, FormError};
+use crate::ui::forms::FormError;
 
 #[component]
 pub fn HomePage() -> impl IntoView {

@@ -1,6 +1,6 @@
 //! Access patterns of rooms: create, join, the lobby (one Query of the room partition) and the
 //! list of open public rooms (a sparse GSI2 partition); leave, kick and settings are in
-//! `members`.
+//! `members`, the items themselves in `items`.
 //!
 //! Joining is one transaction whose conditions enforce capacity, the lobby state and nickname
 //! uniqueness, so concurrent joins can never overfill a room. Changes that depend on who is in
@@ -8,67 +8,17 @@
 //! conditioned on the room's `version` being unchanged, and retry if it moved.
 
 use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
-use serde::{Deserialize, Serialize};
 
-use crate::identity::{Avatar, DisplayName, UserId};
-use crate::rooms::{Lobby, OpenRoom, RoomCode, RoomPlayer, RoomSettings, RoomState};
+use crate::identity::model::{Avatar, DisplayName, UserId};
+pub use crate::rooms::items::ROOM_IDLE_SECS;
+use crate::rooms::items::{lobby_from_items, nickname_item, open_index, player_item, MetaItem};
+use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomPlayer, RoomSettings, RoomState};
 use crate::store::keys::{self, Key};
 use crate::store::tx::internal;
 use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError, Db, Item, Page};
 
-/// A room lives this long after its last change of membership.
-pub const ROOM_IDLE_SECS: i64 = 24 * 3600;
-
 /// How often a version-guarded change is retried when the room changed under it.
 pub(crate) const MAX_ATTEMPTS: u32 = 6;
-
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct MetaItem {
-    #[serde(rename = "PK")]
-    pk: String,
-    #[serde(rename = "SK")]
-    sk: String,
-    #[serde(rename = "GSI2PK", default, skip_serializing_if = "Option::is_none")]
-    gsi2pk: Option<String>,
-    #[serde(rename = "GSI2SK", default, skip_serializing_if = "Option::is_none")]
-    gsi2sk: Option<String>,
-    code: RoomCode,
-    host_id: UserId,
-    max_players: u8,
-    rounds: u8,
-    window_ms: u16,
-    public: bool,
-    state: RoomState,
-    player_count: u32,
-    version: u64,
-    created_at_ms: i64,
-    ttl: i64,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct PlayerItem {
-    #[serde(rename = "PK")]
-    pk: String,
-    #[serde(rename = "SK")]
-    sk: String,
-    #[serde(rename = "LSI1SK")]
-    lsi1sk: String,
-    pub(crate) user_id: UserId,
-    pub(crate) nickname: DisplayName,
-    pub(crate) avatar: Avatar,
-    joined_at_ms: i64,
-    ttl: i64,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct NicknameItem {
-    #[serde(rename = "PK")]
-    pk: String,
-    #[serde(rename = "SK")]
-    sk: String,
-    user_id: UserId,
-    ttl: i64,
-}
 
 /// How a join ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,115 +51,6 @@ pub enum RoomConflict {
     TooManyForSettings,
     #[error(transparent)]
     Data(#[from] DataError),
-}
-
-pub(crate) fn open_index(
-    settings: RoomSettings,
-    state: RoomState,
-    created_ms: i64,
-    code: &RoomCode,
-) -> (Option<String>, Option<String>) {
-    if settings.public && state == RoomState::Lobby {
-        (
-            Some(keys::OPEN_ROOMS.to_owned()),
-            Some(keys::open_room_sort(created_ms, code)),
-        )
-    } else {
-        (None, None)
-    }
-}
-
-/// The stored value of a room state: serde's name for it, the one the META item holds, so a
-/// condition on the state can never drift from what is written.
-pub fn state_value(state: RoomState) -> AttributeValue {
-    match serde_dynamo::to_attribute_value(state) {
-        Ok(value) => value,
-        // A unit variant always serializes to its name.
-        Err(_) => AttributeValue::Null(true),
-    }
-}
-
-/// Sort keys of a room's items, as [`Db::room_items`] returns them.
-fn sort_key(item: &Item) -> &str {
-    item.get(keys::SK)
-        .and_then(|v| v.as_s().ok())
-        .map_or("", String::as_str)
-}
-
-/// The lobby from the room's items (see [`Db::room_items`]); `None` without a META item.
-/// Players in join order.
-pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
-    let mut meta = None;
-    let mut players = Vec::new();
-    for item in items {
-        let sk = sort_key(item);
-        if sk == keys::ROOM_META {
-            meta = Some(serde_dynamo::from_item::<_, MetaItem>(item.clone())?);
-        } else if sk.starts_with(keys::ROOM_PLAYER_PREFIX) {
-            players.push(serde_dynamo::from_item::<_, PlayerItem>(item.clone())?);
-        }
-    }
-    let Some(meta) = meta else {
-        return Ok(None);
-    };
-    players.sort_by(|a, b| (a.joined_at_ms, &a.user_id).cmp(&(b.joined_at_ms, &b.user_id)));
-    Ok(Some(Lobby {
-        code: meta.code,
-        host_id: meta.host_id,
-        settings: RoomSettings {
-            max_players: meta.max_players,
-            rounds: meta.rounds,
-            window_ms: meta.window_ms,
-            public: meta.public,
-        },
-        state: meta.state,
-        players: players
-            .into_iter()
-            .map(|player| RoomPlayer {
-                user_id: player.user_id,
-                nickname: player.nickname,
-                avatar: player.avatar,
-                joined_at_ms: player.joined_at_ms,
-            })
-            .collect(),
-        version: meta.version,
-        created_at_ms: meta.created_at_ms,
-    }))
-}
-
-fn player_item(
-    code: &RoomCode,
-    user: &UserId,
-    nickname: &DisplayName,
-    avatar: Avatar,
-    now_ms: i64,
-) -> PlayerItem {
-    let Key { pk, sk } = keys::room_player(code, user);
-    PlayerItem {
-        pk,
-        sk,
-        lsi1sk: keys::room_player_joined(now_ms, user),
-        user_id: user.clone(),
-        nickname: nickname.clone(),
-        avatar,
-        joined_at_ms: now_ms,
-        ttl: now_ms / 1000 + ROOM_IDLE_SECS,
-    }
-}
-
-fn nickname_item(
-    code: &RoomCode,
-    user: &UserId,
-    nickname: &DisplayName,
-    now_ms: i64,
-) -> NicknameItem {
-    let Key { pk, sk } = keys::room_nickname(code, &nickname.folded());
-    NicknameItem {
-        pk,
-        sk,
-        user_id: user.clone(),
-        ttl: now_ms / 1000 + ROOM_IDLE_SECS,
-    }
 }
 
 impl Db {

@@ -119,6 +119,28 @@ pub(crate) fn classify_transaction(
     classify(err)
 }
 
+use crate::error::AppError;
+
+impl From<DataError> for AppError {
+    /// Logs the cause chain; the player sees only the category.
+    fn from(err: DataError) -> Self {
+        let app = match &err {
+            DataError::Unavailable(_) => AppError::Unavailable,
+            DataError::BadCursor => AppError::BadRequest(
+                "That page link is invalid or out of date. Start from the first page.".into(),
+            ),
+            DataError::Conflict(_) => {
+                AppError::Conflict("Someone else changed this first. Try again.".into())
+            }
+            DataError::Decode(_) | DataError::Internal(_) => AppError::Internal,
+        };
+        if matches!(app, AppError::Internal | AppError::Unavailable) {
+            tracing::error!(error = ?err, "data layer failure");
+        }
+        app
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +204,12 @@ mod tests {
         assert!(DataError::Unavailable("down".into()).is_retryable());
         assert!(!DataError::Conflict(Conflict::ConditionFailed).is_retryable());
         assert!(!DataError::BadCursor.is_retryable());
+    }
+
+    #[test]
+    fn internal_causes_do_not_reach_the_player() {
+        let err = DataError::Internal("secret table detail".into());
+        let shown = AppError::from(err).to_string();
+        assert!(!shown.contains("secret"), "{shown}");
     }
 }

@@ -3,10 +3,9 @@
 //! Prefixes are part of the stored data: changing one is a data migration. The access-pattern
 //! table in the README names which pattern reads which key.
 
-use crate::catalog::ThingId;
-use crate::identity::auth::SessionHash;
-use crate::identity::{Email, UserId, Username};
-use crate::rooms::RoomCode;
+#[cfg(feature = "ssr")]
+use crate::ids::SessionHash;
+use crate::ids::{Email, RoomCode, ThingId, UserId, Username};
 
 /// Partition key attribute.
 pub const PK: &str = "PK";
@@ -317,7 +316,7 @@ mod tests {
         assert_eq!(username(&name).pk, "USERNAME#asha");
         let address = Email::parse("a@b.co").unwrap();
         assert_eq!(email(&address).pk, credentials_by_email(&address));
-        let hash = crate::identity::auth::SessionToken::generate().hash();
+        let hash = SessionHash::from_hex("ab".repeat(32));
         assert!(session_by_user(1_700_000_000_000, &hash).starts_with("SESSION#1700000000000#"));
     }
 

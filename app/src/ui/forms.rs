@@ -1,30 +1,12 @@
-//! Pieces the pages' forms share: the avatar picker, and the error a plain form post came back
-//! with (the server redirects a failed no-JavaScript post back to the page with the error in the
-//! URL; this shows it).
+//! What the pages' forms share: the error a plain form post came back with (the server
+//! redirects a failed no-JavaScript post back to the page with the error in the URL; this
+//! shows it).
 
 use leptos::prelude::*;
 use leptos::server::ServerActionError;
 use leptos::server_fn::error::ServerFnUrlError;
 
 use crate::error::AppError;
-use crate::identity::Avatar;
-
-/// Twelve avatars as radio buttons named `avatar`; `chosen` starts checked.
-#[component]
-pub fn AvatarPicker(#[prop(optional)] chosen: Avatar) -> impl IntoView {
-    view! {
-        <fieldset class="avatars">
-            <legend>"Avatar"</legend>
-            {Avatar::ALL.into_iter().map(|avatar| view! {
-                <label class="avatar-choice" title=avatar.label()>
-                    <input type="radio" name="avatar" value=avatar.slug() checked=avatar == chosen />
-                    <span aria-hidden="true">{avatar.emoji()}</span>
-                    <span class="visually-hidden">{avatar.label()}</span>
-                </label>
-            }).collect_view()}
-        </fieldset>
-    }
-}
 
 /// The message of a failed plain form post to one of `paths` (server-function paths such as
 /// `/api/rooms/kick`), when this page is where the server sent the browser back to.

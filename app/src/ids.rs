@@ -1,0 +1,257 @@
+//! The typed ids and key inputs every layer shares: a player's id, a room's code, a thing's id,
+//! a login name, an email address, a session's hash, and the error their parsers share. They
+//! stand under the features and the store core alike: each feature's model re-exports its own,
+//! and `store::keys` builds every key from them, so the store core depends on no feature.
+//! Each constructor rejects bad input with a message a player can read; the browser and the
+//! server use the same rules.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Why an input was refused, in words for the player.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{0}")]
+pub struct Invalid(pub String);
+
+pub(crate) fn invalid(message: impl Into<String>) -> Invalid {
+    Invalid(message.into())
+}
+
+/// A player's id: a ULID (26 characters of Crockford base32), sortable by creation time.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct UserId(String);
+
+impl UserId {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let ok = raw.len() == 26
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)));
+        if ok {
+            Ok(Self(raw.to_owned()))
+        } else {
+            Err(invalid("That is not a player id."))
+        }
+    }
+
+    /// An id no player has (all zeros: the epoch, no randomness), for reads that must cost
+    /// the same whether or not a player exists.
+    pub fn nobody() -> Self {
+        Self("0".repeat(26))
+    }
+
+    /// A fresh id.
+    #[cfg(feature = "ssr")]
+    pub fn generate() -> Self {
+        Self(ulid::Ulid::new().to_string())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A login name: 3 to 20 of `a-z`, `0-9` and `_`, stored lowercase.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Username(String);
+
+impl Username {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let name = raw.trim().to_lowercase();
+        let ok = (3..=20).contains(&name.len())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if ok {
+            Ok(Self(name))
+        } else {
+            Err(invalid(
+                "A username is 3 to 20 letters, digits or underscores.",
+            ))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An email address, lowercased; checked for shape only (one `@`, a dot in the domain).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let email = raw.trim().to_lowercase();
+        let shaped = match email.split_once('@') {
+            Some((local, domain)) => {
+                !local.is_empty()
+                    && domain.contains('.')
+                    && !domain.starts_with('.')
+                    && !domain.ends_with('.')
+                    && !domain.contains('@')
+            }
+            None => false,
+        };
+        if shaped
+            && email.len() <= 254
+            && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
+            Ok(Self(email))
+        } else {
+            Err(invalid("That does not look like an email address."))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Letters and digits that cannot be mistaken for each other when read aloud or off a screen:
+/// no 0/O, 1/I/L.
+pub const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+/// Characters in a room code: 31^5 ≈ 28.6 million codes.
+pub const CODE_LEN: usize = 5;
+
+/// A room's short code, e.g. `K7QX2`. Typed codes are upper-cased before checking.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct RoomCode(String);
+
+impl RoomCode {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let code = raw.trim().to_ascii_uppercase();
+        if code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b)) {
+            Ok(Self(code))
+        } else {
+            Err(Invalid(format!(
+                "A room code is {CODE_LEN} letters and digits, like K7QX2."
+            )))
+        }
+    }
+
+    /// A code from `CODE_LEN` random bytes (bias under 1% per character: 256 = 8·31 + 8).
+    pub fn from_random(bytes: [u8; CODE_LEN]) -> Self {
+        let code = bytes
+            .iter()
+            .map(|b| CODE_ALPHABET[usize::from(*b) % CODE_ALPHABET.len()] as char)
+            .collect();
+        Self(code)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for RoomCode {
+    type Error = Invalid;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl From<RoomCode> for String {
+    fn from(code: RoomCode) -> Self {
+        code.0
+    }
+}
+
+impl fmt::Display for RoomCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A thing's id: a lowercase ASCII slug such as `flying-fish`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct ThingId(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a thing id is 1 to 40 lowercase letters, digits and single dashes, like `flying-fish`")]
+pub struct InvalidThingId;
+
+impl ThingId {
+    pub fn parse(raw: &str) -> Result<Self, InvalidThingId> {
+        let ok = (1..=40).contains(&raw.len())
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !raw.starts_with('-')
+            && !raw.ends_with('-')
+            && !raw.contains("--");
+        if ok {
+            Ok(Self(raw.to_owned()))
+        } else {
+            Err(InvalidThingId)
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for ThingId {
+    type Error = InvalidThingId;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl From<ThingId> for String {
+    fn from(id: ThingId) -> Self {
+        id.0
+    }
+}
+
+impl fmt::Display for ThingId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What the table stores for a session: the token's SHA-256, hex (see `identity::auth`).
+#[cfg(feature = "ssr")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SessionHash(String);
+
+#[cfg(feature = "ssr")]
+impl SessionHash {
+    /// The hash as `identity::auth` computes it from a token.
+    pub(crate) fn from_hex(hex: String) -> Self {
+        Self(hex)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+macro_rules! string_newtype_conversions {
+    ($($ty:ident),*) => {$(
+        impl TryFrom<String> for $ty {
+            type Error = Invalid;
+            fn try_from(raw: String) -> Result<Self, Self::Error> {
+                Self::parse(&raw)
+            }
+        }
+        impl From<$ty> for String {
+            fn from(value: $ty) -> Self {
+                value.0
+            }
+        }
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    )*};
+}
+string_newtype_conversions!(UserId, Username, Email);

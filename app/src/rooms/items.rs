@@ -1,0 +1,172 @@
+//! A room's items as stored: META (settings, state, version, seats, the removed players), one
+//! PLAYER item per player and one NICK item per nickname, with their `ttl`; reading the lobby
+//! from them; and the values other features build their conditions with (`state_value`,
+//! `open_index`), so no other feature spells a room attribute's stored form.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::{Deserialize, Serialize};
+
+use crate::identity::model::{Avatar, DisplayName, UserId};
+use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
+use crate::store::keys::{self, Key};
+use crate::store::{DataError, Item};
+
+/// A room lives this long after its last change of membership.
+pub const ROOM_IDLE_SECS: i64 = 24 * 3600;
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct MetaItem {
+    #[serde(rename = "PK")]
+    pub(crate) pk: String,
+    #[serde(rename = "SK")]
+    pub(crate) sk: String,
+    #[serde(rename = "GSI2PK", default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi2pk: Option<String>,
+    #[serde(rename = "GSI2SK", default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi2sk: Option<String>,
+    pub(crate) code: RoomCode,
+    pub(crate) host_id: UserId,
+    pub(crate) max_players: u8,
+    pub(crate) rounds: u8,
+    pub(crate) window_ms: u16,
+    pub(crate) public: bool,
+    pub(crate) state: RoomState,
+    pub(crate) player_count: u32,
+    pub(crate) version: u64,
+    pub(crate) created_at_ms: i64,
+    pub(crate) ttl: i64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct PlayerItem {
+    #[serde(rename = "PK")]
+    pub(crate) pk: String,
+    #[serde(rename = "SK")]
+    pub(crate) sk: String,
+    #[serde(rename = "LSI1SK")]
+    pub(crate) lsi1sk: String,
+    pub(crate) user_id: UserId,
+    pub(crate) nickname: DisplayName,
+    pub(crate) avatar: Avatar,
+    pub(crate) joined_at_ms: i64,
+    pub(crate) ttl: i64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct NicknameItem {
+    #[serde(rename = "PK")]
+    pub(crate) pk: String,
+    #[serde(rename = "SK")]
+    pub(crate) sk: String,
+    pub(crate) user_id: UserId,
+    pub(crate) ttl: i64,
+}
+
+pub(crate) fn open_index(
+    settings: RoomSettings,
+    state: RoomState,
+    created_ms: i64,
+    code: &RoomCode,
+) -> (Option<String>, Option<String>) {
+    if settings.public && state == RoomState::Lobby {
+        (
+            Some(keys::OPEN_ROOMS.to_owned()),
+            Some(keys::open_room_sort(created_ms, code)),
+        )
+    } else {
+        (None, None)
+    }
+}
+
+/// The stored value of a room state: serde's name for it, the one the META item holds, so a
+/// condition on the state can never drift from what is written.
+pub fn state_value(state: RoomState) -> AttributeValue {
+    match serde_dynamo::to_attribute_value(state) {
+        Ok(value) => value,
+        // A unit variant always serializes to its name.
+        Err(_) => AttributeValue::Null(true),
+    }
+}
+
+/// Sort keys of a room's items, as [`Db::room_items`] returns them.
+fn sort_key(item: &Item) -> &str {
+    item.get(keys::SK)
+        .and_then(|v| v.as_s().ok())
+        .map_or("", String::as_str)
+}
+
+/// The lobby from the room's items (see [`Db::room_items`]); `None` without a META item.
+/// Players in join order.
+pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
+    let mut meta = None;
+    let mut players = Vec::new();
+    for item in items {
+        let sk = sort_key(item);
+        if sk == keys::ROOM_META {
+            meta = Some(serde_dynamo::from_item::<_, MetaItem>(item.clone())?);
+        } else if sk.starts_with(keys::ROOM_PLAYER_PREFIX) {
+            players.push(serde_dynamo::from_item::<_, PlayerItem>(item.clone())?);
+        }
+    }
+    let Some(meta) = meta else {
+        return Ok(None);
+    };
+    players.sort_by(|a, b| (a.joined_at_ms, &a.user_id).cmp(&(b.joined_at_ms, &b.user_id)));
+    Ok(Some(Lobby {
+        code: meta.code,
+        host_id: meta.host_id,
+        settings: RoomSettings {
+            max_players: meta.max_players,
+            rounds: meta.rounds,
+            window_ms: meta.window_ms,
+            public: meta.public,
+        },
+        state: meta.state,
+        players: players
+            .into_iter()
+            .map(|player| RoomPlayer {
+                user_id: player.user_id,
+                nickname: player.nickname,
+                avatar: player.avatar,
+                joined_at_ms: player.joined_at_ms,
+            })
+            .collect(),
+        version: meta.version,
+        created_at_ms: meta.created_at_ms,
+    }))
+}
+
+pub(crate) fn player_item(
+    code: &RoomCode,
+    user: &UserId,
+    nickname: &DisplayName,
+    avatar: Avatar,
+    now_ms: i64,
+) -> PlayerItem {
+    let Key { pk, sk } = keys::room_player(code, user);
+    PlayerItem {
+        pk,
+        sk,
+        lsi1sk: keys::room_player_joined(now_ms, user),
+        user_id: user.clone(),
+        nickname: nickname.clone(),
+        avatar,
+        joined_at_ms: now_ms,
+        ttl: now_ms / 1000 + ROOM_IDLE_SECS,
+    }
+}
+
+pub(crate) fn nickname_item(
+    code: &RoomCode,
+    user: &UserId,
+    nickname: &DisplayName,
+    now_ms: i64,
+) -> NicknameItem {
+    let Key { pk, sk } = keys::room_nickname(code, &nickname.folded());
+    NicknameItem {
+        pk,
+        sk,
+        user_id: user.clone(),
+        ttl: now_ms / 1000 + ROOM_IDLE_SECS,
+    }
+}
