@@ -17,7 +17,6 @@ use leptos_router::hooks::use_params_map;
 use crate::browser;
 use crate::codec::Base64Json;
 use crate::game::api::StartMatch;
-use crate::game::model::Room;
 use crate::game::page::{GameBoard, StartForm};
 use crate::identity::model::UserId;
 use crate::leaderboards::page::BoardLink;
@@ -25,7 +24,7 @@ use crate::live::api::{room_page, RoomPageData};
 use crate::live::feed::{events_path, RoomFeed};
 use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
 use crate::rooms::lobby::{JoinForm, LeaveForm, Players, SettingsForm, ShareBox};
-use crate::rooms::model::{RoomCode, RoomState};
+use crate::rooms::model::{Lobby, RoomCode, RoomState};
 use crate::ui::forms::FormError;
 
 /// Server functions whose plain-form failures this page shows.
@@ -94,6 +93,11 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
     let me_for_game = me.clone();
     let code_text = StoredValue::new(code.clone());
     let qr = StoredValue::new(qr_svg);
+    // The lobby's part of the page is drawn again only when the lobby changed (or a match
+    // ended), not for every snapshot of a running match: a reveal redraws just the match.
+    let lobby = Memo::new(move |_| room.with(|r| r.lobby.clone()));
+    let played =
+        Memo::new(move |_| room.with(|r| r.game.as_ref().is_some_and(|g| g.is_finished())));
 
     // After hydration: redraw from every snapshot the room's live stream sends.
     Effect::new(move |_| {
@@ -121,7 +125,7 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
                 <GameBoard room me=me_for_game.clone() />
             </Show>
             <Show
-                when=move || room.with(|r| r.state != RoomState::Playing)
+                when=move || lobby.with(|l| l.state != RoomState::Playing)
                 fallback=move || view! { <p class="muted">"Room " {code_text.get_value()}</p> }
             >
                 <p class="muted">"Room code"</p>
@@ -134,17 +138,17 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
                 </p>
             })}
             {move || {
-                let room = room.get();
+                let lobby = lobby.get();
                 let me = me.clone();
                 let removed = was_member
-                    && me.as_ref().is_some_and(|id| room.player(id).is_none())
+                    && me.as_ref().is_some_and(|id| lobby.player(id).is_none())
                     && !ended.get();
                 view! {
                     {removed.then(|| view! {
                         <p class="notice" role="status" data-testid="removed">"You are no longer in this room."</p>
                     })}
-                    <Players lobby=room.lobby.clone() me=me.clone() />
-                    <Controls room me />
+                    <Players lobby=lobby.clone() me=me.clone() />
+                    <Controls lobby played=played.get() me />
                 }
             }}
         </section>
@@ -154,13 +158,12 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
 /// What the player can do here: the host starts and sets the room up, a member leaves, a
 /// visitor joins; after a match, everyone gets the room board's link.
 #[component]
-fn Controls(room: Room, me: Option<UserId>) -> impl IntoView {
-    let code = room.code.to_string();
-    let is_host = me.as_ref() == Some(&room.host_id);
-    let is_member = me.as_ref().is_some_and(|id| room.player(id).is_some());
-    let current = room.settings;
-    let between = room.state == RoomState::Lobby;
-    let played = room.game.as_ref().is_some_and(|g| g.is_finished());
+fn Controls(lobby: Lobby, played: bool, me: Option<UserId>) -> impl IntoView {
+    let code = lobby.code.to_string();
+    let is_host = me.as_ref() == Some(&lobby.host_id);
+    let is_member = me.as_ref().is_some_and(|id| lobby.player(id).is_some());
+    let current = lobby.settings;
+    let between = lobby.state == RoomState::Lobby;
     let board = played.then(|| view! { <BoardLink code=code.clone() /> });
     match (is_member, is_host) {
         (true, true) => EitherOf3::A(view! {
