@@ -78,12 +78,20 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread/ },
     {
       name: "no-js",
       use: { javaScriptEnabled: false },
       // Specs about what hydration adds cannot apply without JavaScript.
       testIgnore: /hydrat.*\.spec\.ts/,
+    },
+    {
+      // A timing measurement: it runs alone, after the others, so that the browsers of other
+      // specs do not share the machine's two cores with it.
+      name: "timing",
+      use: { javaScriptEnabled: true },
+      testMatch: /reveal_spread/,
+      dependencies: ["js", "no-js"],
     },
   ],
   // Started in order: the engine, then the instances (the first creates the table and seeds it).

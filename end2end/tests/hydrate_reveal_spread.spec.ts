@@ -2,9 +2,10 @@
 // instance their phone reached. Three players, two on the first instance and one on the second,
 // watch a 10-round match; each page notes when each round's thing arrives on its stream and
 // when it appears on screen (its own clock; all pages run on this machine, so the clocks
-// agree). The spread per round, last player minus first, is printed with its p95 for both. The
-// servers' part (arrival) is asserted; the screen also carries the test machine's own load (six
-// browsers on two cores when the suite runs in parallel), so it is printed only.
+// agree). The spread per round, last player minus first, is printed with its p95 for both. It
+// runs in a project of its own after every other spec (playwright.config.ts), so that no other
+// browser shares the two cores. The servers' part (arrival) is asserted; the screen also carries
+// the test machine's rendering, so it is printed only.
 import { expect, test } from "./fixtures/test";
 import { GamePage } from "./fixtures/game_page";
 import { HomePage } from "./fixtures/home_page";

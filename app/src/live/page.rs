@@ -103,8 +103,9 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
     Effect::new(move |_| {
         let listener = StoredValue::new(None::<browser::Listener>);
         let stream = browser::listen(&events_path(&code_value.get_value()), 2000, move |data| {
-            // `from_slice`, like every other decoder in the bundle: one copy of the JSON reader code.
-            match serde_json::from_slice::<RoomFeed>(data.as_bytes()) {
+            // `from_str`, as the island's props are read (Leptos reads them so): one copy of the
+            // room's decoders in the bundle, not one per kind of JSON reader.
+            match serde_json::from_str::<RoomFeed>(&data) {
                 Ok(RoomFeed::Room(now)) => room.set(now),
                 Ok(RoomFeed::Ended) => {
                     ended.set(true);

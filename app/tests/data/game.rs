@@ -1,6 +1,7 @@
 //! The game's access patterns: start, tap, resolve exactly once, finish, and the records.
 //! Times are passed in (the data layer takes the server's clock as an argument), so no test
-//! waits for a countdown.
+//! waits for a countdown. Longer than our usual file because one match's life is one story
+//! (start, taps, races, resolution, boards) that its tests share helpers for.
 
 use app::game::store::{GameConflict, Resolution, Tapped};
 use app::game::Room;
