@@ -234,6 +234,8 @@ impl SessionHash {
     }
 }
 
+/// `TryFrom<String>` (through `parse`), `Into<String>` and `Display` for a string newtype, so
+/// serde can read and write it as a plain string that is checked on the way in.
 macro_rules! string_newtype_conversions {
     ($($ty:ident),*) => {$(
         impl TryFrom<String> for $ty {
@@ -254,4 +256,6 @@ macro_rules! string_newtype_conversions {
         }
     )*};
 }
+pub(crate) use string_newtype_conversions;
+
 string_newtype_conversions!(UserId, Username, Email);

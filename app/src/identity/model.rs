@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ids::invalid;
+use crate::ids::{invalid, string_newtype_conversions};
 pub use crate::ids::{Email, Invalid, UserId, Username};
 
 /// The longest name shown in a lobby, in characters.
@@ -219,26 +219,6 @@ impl Avatar {
     }
 }
 
-macro_rules! string_newtype_conversions {
-    ($($ty:ident),*) => {$(
-        impl TryFrom<String> for $ty {
-            type Error = Invalid;
-            fn try_from(raw: String) -> Result<Self, Self::Error> {
-                Self::parse(&raw)
-            }
-        }
-        impl From<$ty> for String {
-            fn from(value: $ty) -> Self {
-                value.0
-            }
-        }
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&self.0)
-            }
-        }
-    )*};
-}
 string_newtype_conversions!(DisplayName);
 
 #[cfg(test)]

@@ -5,13 +5,13 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos_meta::{Meta, Title};
-use leptos_router::hooks::use_params_map;
 
 use crate::browser;
 use crate::codec::Base64Json;
 use crate::leaderboards::api::room_leaderboard;
 use crate::leaderboards::model::{BoardEntry, RoomBoard};
 use crate::rooms::model::RoomCode;
+use crate::ui::code_param;
 
 /// "1. Asha 3200 · 2. Ravi 2900 · 3. Mei 1500", or a note that nobody has played yet.
 pub fn top_three(code: &RoomCode, entries: &[BoardEntry]) -> String {
@@ -29,14 +29,7 @@ pub fn top_three(code: &RoomCode, entries: &[BoardEntry]) -> String {
 
 #[component]
 pub fn BoardPage() -> impl IntoView {
-    let params = use_params_map();
-    let code = move || {
-        params
-            .read()
-            .get("code")
-            .unwrap_or_default()
-            .to_ascii_uppercase()
-    };
+    let code = code_param();
     let board = Resource::<_, Base64Json>::new_with_options(code, room_leaderboard, false);
     view! {
         <Suspense fallback=|| view! { <p class="muted">"Reading the board…"</p> }>

@@ -12,7 +12,6 @@ use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
-use leptos_router::hooks::use_params_map;
 
 use crate::browser;
 use crate::codec::Base64Json;
@@ -25,6 +24,7 @@ use crate::live::feed::{events_path, RoomFeed};
 use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
 use crate::rooms::lobby::{JoinForm, LeaveForm, Players, SettingsForm, ShareBox};
 use crate::rooms::model::{Lobby, RoomCode, RoomState};
+use crate::ui::code_param;
 use crate::ui::forms::FormError;
 
 /// Server functions whose plain-form failures this page shows.
@@ -38,14 +38,7 @@ const FORM_PATHS: &[&str] = &[
 
 #[component]
 pub fn RoomPage() -> impl IntoView {
-    let params = use_params_map();
-    let code = move || {
-        params
-            .read()
-            .get("code")
-            .unwrap_or_default()
-            .to_ascii_uppercase()
-    };
+    let code = code_param();
     let page = Resource::<_, Base64Json>::new_with_options(code, room_page, false);
     // The title names the room only when the link holds a well-formed code: nothing from the
     // address bar reaches the page unparsed.
