@@ -123,7 +123,7 @@ test("three players on two instances play a match that scores by the rules", asy
   }
   const sorted = [...spreads].sort((a, b) => a - b);
   const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
-  console.log(`reveal spread across two instances, per round (ms): ${spreads.join(", ")}; p95 ${p95} ms (target <= 50)`);
+  console.log(`reveal spread across two instances, per round (ms): ${spreads.join(", ")}; p95 ${p95} ms (on screen, while other specs run; hydrate_reveal_spread measures alone)`);
   // Printed, not asserted here: on screen it carries the test machine's load as well (three
   // pages tapping). `hydrate_reveal_spread` asserts the servers' part over ten rounds.
 
