@@ -19,7 +19,7 @@ use crate::rooms::model::{RoomCode, RoomState};
 use crate::rooms::store::MAX_ATTEMPTS;
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s, update};
-use crate::store::{epoch_millis, Conflict, DataError, Db, Item};
+use crate::store::{epoch_millis, sort_key, Conflict, DataError, Db, Item};
 
 /// Why a game action was refused, in words for the player.
 #[derive(Debug, thiserror::Error)]
@@ -131,10 +131,7 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
     let mut rounds = Vec::new();
     let mut players = Vec::new();
     for item in items {
-        let sk = item
-            .get(keys::SK)
-            .and_then(|v| v.as_s().ok())
-            .map_or("", String::as_str);
+        let sk = sort_key(item);
         if sk == keys::ROOM_META {
             meta = Some(serde_dynamo::from_item::<_, MatchMeta>(item.clone())?);
         } else if sk.starts_with(keys::ROOM_PLAYER_PREFIX) {

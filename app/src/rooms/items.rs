@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
 use crate::store::keys::{self, Key};
-use crate::store::{DataError, Item};
+use crate::store::{sort_key, DataError, Item};
 
 /// A room lives this long after its last change of membership.
 pub const ROOM_IDLE_SECS: i64 = 24 * 3600;
@@ -86,13 +86,6 @@ pub fn state_value(state: RoomState) -> AttributeValue {
         // A unit variant always serializes to its name.
         Err(_) => AttributeValue::Null(true),
     }
-}
-
-/// Sort keys of a room's items, as [`Db::room_items`] returns them.
-fn sort_key(item: &Item) -> &str {
-    item.get(keys::SK)
-        .and_then(|v| v.as_s().ok())
-        .map_or("", String::as_str)
 }
 
 /// The lobby from the room's items (see [`Db::room_items`]); `None` without a META item.

@@ -95,6 +95,14 @@ pub fn is_live(item: &Item, now: i64) -> bool {
     }
 }
 
+/// An item's sort key (`""` when it has none): how a read of a whole partition tells its kinds
+/// of item apart.
+pub fn sort_key(item: &Item) -> &str {
+    item.get(keys::SK)
+        .and_then(|v| v.as_s().ok())
+        .map_or("", String::as_str)
+}
+
 /// A key as the SDK takes it.
 pub(crate) fn key_map(key: keys::Key) -> Item {
     Item::from([
