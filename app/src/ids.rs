@@ -1,9 +1,9 @@
 //! The typed ids and key inputs every layer shares: a player's id, a room's code, a thing's id,
-//! a login name, an email address, a session's hash, and the error their parsers share. They
-//! stand under the features and the store core alike: each feature's model re-exports its own,
-//! and `store::keys` builds every key from them, so the store core depends on no feature.
-//! Each constructor rejects bad input with a message a player can read; the browser and the
-//! server use the same rules.
+//! a login name, an email address, a session's hash, a board (`board`), and the error their
+//! parsers share. They stand under the features and the store core alike: each feature's model
+//! re-exports its own, and `store::keys` builds every key from them, so the store core depends on
+//! no feature. Each constructor rejects bad input with a message a player can read; the browser
+//! and the server use the same rules.
 
 use std::fmt;
 
@@ -259,3 +259,6 @@ macro_rules! string_newtype_conversions {
 pub(crate) use string_newtype_conversions;
 
 string_newtype_conversions!(UserId, Username, Email);
+
+mod board;
+pub use board::{BoardId, Day, Metric, Period, PeriodKind, Scope, SeasonId};

@@ -1,12 +1,29 @@
-//! Leaderboards: a room's all-time board (`model`, `api`), the board entries and lifetime
-//! counters a finished match offers (`store`, whose transaction actions the game's last round
-//! includes), and the public board page (`page`).
+//! Leaderboards: every board by period (day, ISO week, season, all time), scope (everyone, a
+//! room) and metric (best match, total points), with exact ranks from a counting tree kept in
+//! each board's partition (`tree`), fed exactly once from the table's stream (`projector`,
+//! `apply`), and the public board pages (`page`).
 
 pub mod api;
 pub mod model;
 pub mod page;
 
 #[cfg(feature = "ssr")]
+pub mod apply;
+#[cfg(feature = "ssr")]
+pub mod lines;
+#[cfg(feature = "ssr")]
+pub mod period;
+#[cfg(feature = "ssr")]
+pub mod projector;
+#[cfg(feature = "ssr")]
+pub mod rebuild;
+#[cfg(feature = "ssr")]
+pub mod seasons;
+#[cfg(feature = "ssr")]
+pub mod seed;
+#[cfg(feature = "ssr")]
 pub mod store;
+#[cfg(feature = "ssr")]
+pub mod tree;
 
 pub use model::*;

@@ -33,7 +33,7 @@ use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 use catalog::page::ThingsPage;
 use identity::page::AccountPage;
-use leaderboards::page::BoardPage;
+use leaderboards::page::{BoardPage, BoardsIndex, RoomBoardPage};
 use live::page::RoomPage;
 use rooms::page::HomePage;
 use ui::not_found::NotFound;
@@ -131,7 +131,9 @@ pub fn App() -> impl IntoView {
                         <Route path=StaticSegment("") view=HomePage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("r"), ParamSegment("code")) view=RoomPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("things") view=ThingsPage ssr=SsrMode::Async />
-                        <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("lb")) view=BoardPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("lb")) view=RoomBoardPage ssr=SsrMode::Async />
+                        <Route path=StaticSegment("lb") view=BoardsIndex ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("lb"), ParamSegment("metric"), ParamSegment("period"), ParamSegment("scope")) view=BoardPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("me") view=AccountPage ssr=SsrMode::Async />
                     </Routes>
                 </main>

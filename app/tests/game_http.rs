@@ -148,10 +148,7 @@ async fn the_leaderboard_page_renders_on_the_server_with_its_preview_tags() {
         .to_bytes();
     let html = String::from_utf8(body.to_vec()).unwrap();
     assert!(html.contains(&format!(
-        r#"<meta property="og:title" content="Udd room {code} leaderboard""#
+        r#"<meta property="og:title" content="Udd leaderboard: Best match · all time · room {code}""#
     )));
-    assert!(
-        html.contains("Nobody has finished a match in room"),
-        "{html}"
-    );
+    assert!(html.contains("Nobody is on this board yet."), "{html}");
 }

@@ -22,6 +22,9 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use leptos::prelude::get_configuration;
 
+pub mod boards;
+pub use boards::{seed, SeedArgs};
+
 /// Targets: the SSR overhead from the foundation issue; the room page's first load (wasm + JS +
 /// CSS) from the house issue, which the browser tests enforce (`first_load.spec.ts`), and the
 /// figure it aims for.
@@ -37,6 +40,8 @@ pub struct BenchArgs {
     /// Untimed repetitions first.
     #[arg(long, default_value_t = 50)]
     warmup: usize,
+    #[command(flatten)]
+    boards: boards::BoardBenchArgs,
 }
 
 struct Stats {
@@ -270,5 +275,6 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         verdict(room_load <= FIRST_LOAD_BUDGET_BYTES),
         if room_load <= FIRST_LOAD_AIM_BYTES { "reached" } else { "not yet" }
     );
-    Ok(())
+    boards::run(&args.boards).await
 }
+

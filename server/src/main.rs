@@ -44,6 +44,39 @@ enum Command {
     },
     /// Measure DynamoDB and page latency and the site's download weight, and print them.
     Bench(bench::BenchArgs),
+    /// Seasons: start one, or list them.
+    #[command(subcommand)]
+    Season(SeasonCommand),
+    /// The boards: rebuild them from the match records, or fill one with synthetic players.
+    #[command(subcommand)]
+    Boards(BoardsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum SeasonCommand {
+    /// Start a season now (or at --start-ms), lasting --days. Refused if it overlaps another.
+    Start {
+        /// Lowercase letters, digits and dashes, e.g. monsoon-1.
+        id: String,
+        /// What players read, e.g. "Monsoon".
+        name: String,
+        #[arg(long, default_value_t = 90)]
+        days: i64,
+        /// When it starts (epoch ms); now by default. Never in the past.
+        #[arg(long)]
+        start_ms: Option<i64>,
+    },
+    /// List the operator's seasons (times outside them fall in calendar-quarter seasons).
+    List,
+}
+
+#[derive(Debug, Subcommand)]
+enum BoardsCommand {
+    /// Count every match record in the table on the boards, for when the projector was down
+    /// longer than the stream keeps records. Idempotent: safe with projectors running.
+    Rebuild,
+    /// Fill a board with N synthetic players (written directly, tree and all).
+    Seed(bench::SeedArgs),
 }
 
 /// How the game server runs.
@@ -70,6 +103,9 @@ struct ServeArgs {
         global = true
     )]
     server_timing: bool,
+    /// Run the board projector in this instance (any number may: one holds each stream shard).
+    #[arg(long, env = "UDD_PROJECTOR", default_value_t = true, action = clap::ArgAction::Set, global = true)]
+    projector: bool,
     /// Live streams one client address may hold open across every instance.
     #[arg(long, env = "UDD_STREAMS_PER_CLIENT", default_value_t = app::live::STREAMS_PER_CLIENT, value_parser = clap::value_parser!(u32).range(1..=100_000), global = true)]
     streams_per_client: u32,
@@ -107,7 +143,7 @@ enum EngineKind {
 
 /// Where the table lives (every option also reads its environment variable).
 #[derive(Debug, clap::Args)]
-struct StoreArgs {
+pub(crate) struct StoreArgs {
     /// embedded (default), endpoint (needs UDD_DYNAMODB_ENDPOINT) or aws.
     #[arg(long, env = "UDD_ENGINE", value_enum, global = true)]
     engine: Option<EngineKind>,
@@ -172,6 +208,28 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Bench(args) => bench::run(args).await,
+        Command::Season(command) => {
+            let (engine, db) = open_store(&cli.store).await?;
+            let outcome = season(&db, command).await;
+            engine.stop().await;
+            outcome
+        }
+        Command::Boards(BoardsCommand::Rebuild) => {
+            let (engine, db) = open_store(&cli.store).await?;
+            let started = std::time::Instant::now();
+            let outcome = db.rebuild_boards().await;
+            engine.stop().await;
+            let applied = outcome?;
+            println!(
+                "rebuilt the boards: {} match results counted now (the rest were counted \
+                 already), {} transactions, {:.1} s",
+                applied.counted,
+                applied.transactions,
+                started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        Command::Boards(BoardsCommand::Seed(args)) => bench::seed(&cli.store, args).await,
         Command::Engine { listen } => {
             anyhow::ensure!(
                 listen.ip().is_loopback(),
@@ -206,8 +264,33 @@ async fn main() -> anyhow::Result<()> {
     }
 }
 
+async fn season(db: &Db, command: SeasonCommand) -> anyhow::Result<()> {
+    match command {
+        SeasonCommand::Start {
+            id,
+            name,
+            days,
+            start_ms,
+        } => {
+            let id = app::leaderboards::SeasonId::parse(&id).map_err(|e| anyhow::anyhow!(e))?;
+            anyhow::ensure!((1..=3650).contains(&days), "a season lasts 1 to 3650 days");
+            let start = start_ms.unwrap_or_else(app::store::epoch_millis);
+            let season = db
+                .start_season(&id, &name, start, start + days * 86_400_000)
+                .await?;
+            println!("season {} ({}) starts {} ms, ends {} ms", season.id, season.name, season.start_ms, season.end_ms);
+        }
+        SeasonCommand::List => {
+            for s in db.seasons().await? {
+                println!("{}\t{}\t{}\t{}", s.id, s.name, s.start_ms, s.end_ms);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Opens the table (creating and seeding it as needed) on the configured engine.
-async fn open_store(store: &StoreArgs) -> anyhow::Result<(Engine, Db)> {
+pub(crate) async fn open_store(store: &StoreArgs) -> anyhow::Result<(Engine, Db)> {
     let config = store.engine_config()?;
     let engine = Engine::start(config.clone())
         .await
@@ -244,6 +327,13 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let leptos_options = get_configuration(None)?.leptos_options;
     let addr: SocketAddr = leptos_options.site_addr;
     let (engine, db) = open_store(store).await?;
+    let (stop_projector, projector_stopped) = tokio::sync::oneshot::channel::<()>();
+    let projector = args.projector.then(|| {
+        let projector = app::leaderboards::projector::Projector::new(db.clone(), engine.streams.clone());
+        tokio::spawn(projector.run(async {
+            let _ = projector_stopped.await;
+        }))
+    });
     let state = AppState::with_poll(
         leptos_options,
         db,
@@ -265,6 +355,10 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
         shutdown_signal(),
     )
     .await?;
+    let _ = stop_projector.send(());
+    if let Some(projector) = projector {
+        let _ = projector.await;
+    }
     tracing::info!("HTTP server stopped; stopping the engine");
     engine.stop().await;
     Ok(())

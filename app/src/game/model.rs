@@ -85,10 +85,6 @@ pub struct Match {
     pub rounds: Vec<Round>,
     /// Who plays, in join order. Players who join during the match watch until the next one.
     pub players: Vec<MatchPlayer>,
-    /// Finished, and the leaderboard and best scores are still to be written (by whichever
-    /// instance sees this first; the writes are only-if-higher, so doing them twice is safe).
-    #[serde(default)]
-    pub boards_pending: bool,
     /// The draw's seed: `draw_things(catalog, rounds, seed)` gives these rounds' things. Kept
     /// secret until the match is over (see [`Match::visible_at`]).
     #[serde(default)]

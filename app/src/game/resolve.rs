@@ -1,24 +1,22 @@
-//! Resolving a room's rounds exactly once, finishing the match (its records and the players'
-//! lifetime counters in the last round's transaction), and settling the boards after it.
+//! Resolving a room's rounds exactly once, and finishing the match: each player's match record
+//! is written in the last round's transaction, and the boards and lifetime counters are the
+//! board projector's work (it reads those records from the table's stream).
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
-//! | resolve a round | `Query begins_with(SK, CLICK#<n>#)`; one transaction conditioned on META's resolved count, applying the round's results, every player's totals, and on the last round the match records and stats | Query + TransactWriteItems |
-//! | settle the boards | per player: the room leaderboard and best score, each only if higher; then META's flag | PutItem + UpdateItem per player, UpdateItem |
+//! | resolve a round | `Query begins_with(SK, CLICK#<n>#)`; one transaction conditioned on META's resolved count, applying the round's results, every player's totals, and on the last round the match records | Query + TransactWriteItems |
 
-use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
+use aws_sdk_dynamodb::types::TransactWriteItem;
 
 use crate::game::model::{Match, MatchRecord, Room, RoundResult};
 use crate::game::rules::{score_round, Decision};
 use crate::game::store::Resolution;
 use crate::game::taps::ClickItem;
-use crate::leaderboards::model::BoardEntry;
-use crate::leaderboards::store::MatchTally;
 use crate::rooms::items::{open_index, state_value};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s, update};
-use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError, Db, Item};
+use crate::store::{epoch_millis, Conflict, DataError, Db, Item};
 
 impl Db {
     /// Resolves the match's next round if its window and grace are over at `now_ms`, from the
@@ -106,12 +104,10 @@ impl Db {
         meta = if finished {
             let (gsi2pk, gsi2sk) =
                 open_index(room.settings, RoomState::Lobby, room.created_at_ms, code);
-            let set = "SET match_resolved = :next, version = version + :one, \
-                       #state = :lobby, boards_pending = :yes";
+            let set = "SET match_resolved = :next, version = version + :one, #state = :lobby";
             let meta = meta
                 .expression_attribute_names("#state", "state")
-                .expression_attribute_values(":lobby", state_value(RoomState::Lobby))
-                .expression_attribute_values(":yes", AttributeValue::Bool(true));
+                .expression_attribute_values(":lobby", state_value(RoomState::Lobby));
             match (gsi2pk, gsi2sk) {
                 (Some(pk), Some(sk)) => meta
                     .update_expression(format!("{set}, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk"))
@@ -175,98 +171,46 @@ impl Db {
         }
     }
 
-    /// Each player's match record and lifetime counters, written in the last round's
-    /// transaction so they exist exactly once.
+    /// Each player's match record, written in the last round's transaction so it exists exactly
+    /// once. Its appearance on the table's stream is what the boards count.
     fn finish_actions(
         &self,
         code: &RoomCode,
         done: &Match,
         now_ms: i64,
     ) -> Result<Vec<TransactWriteItem>, DataError> {
-        let mut actions = Vec::new();
         let players = done.players.len() as u32;
-        for (placement, player) in done.standings() {
-            let record = MatchRecord {
-                record_id: ulid::Ulid::new().to_string(),
-                user_id: player.user_id.clone(),
-                nickname: player.nickname.clone(),
-                avatar: player.avatar,
-                room: code.clone(),
-                score: player.score,
-                placement,
-                players,
-                correct: player.correct,
-                rounds: done.len(),
-                average_reaction_ms: player.average_reaction_ms(),
-                finished_at_ms: now_ms,
-            };
-            let Key { pk, sk } = keys::user_match(&player.user_id, &record.record_id);
-            let mut item: Item = serde_dynamo::to_item(&record)?;
-            item.insert(keys::PK.into(), s(pk));
-            item.insert(keys::GSI2SK.into(), s(sk.clone()));
-            item.insert(keys::SK.into(), s(sk));
-            item.insert(keys::GSI2PK.into(), s(keys::RECENT_MATCHES));
-            actions.push(self.put_new(item)?);
-            actions.push(self.stats_action(
-                &player.user_id,
-                MatchTally {
-                    won: placement == 1,
+        done.standings()
+            .into_iter()
+            .map(|(placement, player)| {
+                let record = MatchRecord {
+                    record_id: ulid::Ulid::new().to_string(),
+                    user_id: player.user_id.clone(),
+                    nickname: player.nickname.clone(),
+                    avatar: player.avatar,
+                    room: code.clone(),
                     score: player.score,
+                    placement,
+                    players,
                     correct: player.correct,
                     rounds: done.len(),
-                },
-            )?);
-        }
-        Ok(actions)
+                    average_reaction_ms: player.average_reaction_ms(),
+                    finished_at_ms: now_ms,
+                };
+                self.put_new(match_record_item(&record)?)
+            })
+            .collect()
     }
 
-    /// After a match: each player's entry on the room's leaderboard and their best score, each
-    /// written only if higher than what is there (the boards' own writes); then the room's flag
-    /// is cleared. Safe to run more than once (an instance that dies halfway leaves the flag for
-    /// the next one).
-    #[tracing::instrument(skip(self, done), err(level = "debug"))]
-    pub async fn settle_boards(&self, code: &RoomCode, done: &Match) -> Result<(), DataError> {
-        let now_ms = epoch_millis();
-        for player in &done.players {
-            let entry = BoardEntry {
-                user_id: player.user_id.clone(),
-                nickname: player.nickname.clone(),
-                avatar: player.avatar,
-                best_score: player.score,
-                achieved_at_ms: now_ms,
-            };
-            self.offer_room_best(code, &entry).await?;
-            self.offer_best_score(&player.user_id, player.score).await?;
-        }
-        let clear = self
-            .client
-            .update_item()
-            .table_name(self.table_name())
-            .set_key(Some(key_map(keys::room_meta(code))))
-            .update_expression("REMOVE boards_pending")
-            .condition_expression("match_first = :first")
-            .expression_attribute_values(":first", n(done.first_round));
-        match send_recorded!(self, "UpdateItem", clear) {
-            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
-            Err(err) => Err(err),
-        }
-    }
-
-    /// Resolves every round that is due and settles the boards of a finished match, reading the
-    /// room again whenever it changed. What a room's watcher (and a page load) calls; returns
+    /// Resolves every round that is due, reading the room again whenever it changed. What a
+    /// room's watcher (and a page load) calls; returns
     /// the room as it is afterwards, `None` if it is gone.
     pub async fn advance(&self, code: &RoomCode, room: Room) -> Result<Option<Room>, DataError> {
         let mut room = room;
         for _ in 0..64 {
             let now_ms = epoch_millis();
             match self.resolve_due(&room, now_ms).await? {
-                Resolution::NotDue => {
-                    if let Some(game) = room.game.as_ref().filter(|g| g.boards_pending) {
-                        self.settle_boards(code, game).await?;
-                        return self.room(code).await;
-                    }
-                    return Ok(Some(room));
-                }
+                Resolution::NotDue => return Ok(Some(room)),
                 Resolution::Resolved { .. } | Resolution::AlreadyResolved | Resolution::Stale => {
                     match self.room(code).await? {
                         Some(now) => room = now,
@@ -277,4 +221,15 @@ impl Db {
         }
         Ok(Some(room))
     }
+}
+
+/// A match record as stored: `USER#<id>` / `MATCH#<ulid>`, also on GSI2 `MATCHES`.
+pub fn match_record_item(record: &MatchRecord) -> Result<Item, DataError> {
+    let Key { pk, sk } = keys::user_match(&record.user_id, &record.record_id);
+    let mut item: Item = serde_dynamo::to_item(record)?;
+    item.insert(keys::PK.into(), s(pk));
+    item.insert(keys::GSI2SK.into(), s(sk.clone()));
+    item.insert(keys::SK.into(), s(sk));
+    item.insert(keys::GSI2PK.into(), s(keys::RECENT_MATCHES));
+    Ok(item)
 }

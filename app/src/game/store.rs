@@ -94,7 +94,6 @@ struct MatchMeta {
     match_window_ms: Option<u32>,
     match_started_ms: Option<i64>,
     match_resolved: Option<u32>,
-    boards_pending: Option<bool>,
     /// The current match's draw seed (secret until it is over).
     match_seed: Option<u64>,
 }
@@ -145,7 +144,6 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
         match_window_ms: Some(window_ms),
         match_started_ms: Some(started_at_ms),
         match_resolved,
-        boards_pending,
         match_seed,
     }) = meta
     else {
@@ -192,7 +190,6 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
         resolved: match_resolved.unwrap_or(0),
         rounds,
         players,
-        boards_pending: boards_pending.unwrap_or(false),
         seed: match_seed,
     }))
 }
@@ -261,7 +258,7 @@ impl Db {
                         "SET #state = :playing, version = version + :one, match_first = :first, \
                          match_window_ms = :window, match_started_ms = :now, \
                          match_resolved = :zero, match_seed = :seed, #ttl = :ttl \
-                         REMOVE GSI2PK, GSI2SK, boards_pending",
+                         REMOVE GSI2PK, GSI2SK",
                     )
                     .condition_expression(
                         "version = :version AND host_id = :host AND #state = :lobby",
@@ -371,7 +368,6 @@ impl Db {
                         reaction_total_ms: 0,
                     })
                     .collect(),
-                boards_pending: false,
                 seed: Some(seed),
             });
         }

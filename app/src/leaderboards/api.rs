@@ -1,18 +1,141 @@
-//! The boards over HTTP: anyone reads a room's leaderboard (no session needed).
+//! The boards over HTTP: anyone reads any board (no session needed); a signed-in reader also
+//! gets their own line and the players around them.
 
 use leptos::prelude::*;
 
 use crate::error::AppError;
-use crate::leaderboards::model::RoomBoard;
+use crate::leaderboards::model::{BoardView, MyBoard};
 
 #[cfg(feature = "ssr")]
-use crate::{error::fail, leaderboards::model::BOARD_SIZE, rooms::model::RoomCode, store::Db};
+use crate::{
+    error::fail,
+    leaderboards::{
+        lines::{Lines, Start},
+        model::{BoardId, BoardSummary, AROUND, BOARD_SIZE},
+        period,
+    },
+    rooms::model::RoomCode,
+    store::{epoch_millis, Db},
+};
 
-/// A room's leaderboard: its best scores, highest first. It outlives the room.
+/// A page of a board. `after` is the cursor of the page before; `at` opens the board at a
+/// position (1 is the top). An unknown season or a period not yet begun is 404, a malformed
+/// board or cursor 400, a position past the last player 404.
+#[server(endpoint = "boards/view")]
+pub async fn read_board(
+    metric: String,
+    period: String,
+    scope: String,
+    after: Option<String>,
+    at: Option<u64>,
+) -> Result<BoardView, AppError> {
+    let board = BoardId::parse(&metric, &period, &scope).map_err(fail)?;
+    view(board, after, at).await
+}
+
+/// A page of the current board of a kind: `period` is `day`, `week`, `season` or `all`.
+#[server(endpoint = "boards/current")]
+pub async fn current_board(
+    metric: String,
+    period: String,
+    scope: String,
+    after: Option<String>,
+    at: Option<u64>,
+) -> Result<BoardView, AppError> {
+    use crate::leaderboards::model::{Metric, PeriodKind, Scope};
+    let kind = match period.as_str() {
+        "day" => PeriodKind::Day,
+        "week" => PeriodKind::Week,
+        "season" => PeriodKind::Season,
+        "all" => PeriodKind::AllTime,
+        _ => {
+            return Err(fail(AppError::BadRequest(
+                "A period is day, week, season or all.".into(),
+            )))
+        }
+    };
+    let metric = Metric::parse(&metric).map_err(fail)?;
+    let scope = Scope::parse(&scope).map_err(fail)?;
+    let seasons = expect_context::<Db>().seasons().await.map_err(fail)?;
+    let period = period::period_at(kind, &seasons, epoch_millis());
+    let board = BoardId::new(metric, period, scope).map_err(fail)?;
+    view(board, after, at).await
+}
+
+/// A room's all-time board of best scores (the page at `/r/<CODE>/lb`). It outlives the room.
 #[server(endpoint = "rooms/board")]
-pub async fn room_leaderboard(code: String) -> Result<RoomBoard, AppError> {
-    let db = expect_context::<Db>();
+pub async fn room_leaderboard(
+    code: String,
+    after: Option<String>,
+    at: Option<u64>,
+) -> Result<BoardView, AppError> {
     let code = RoomCode::parse(&code).map_err(fail)?;
-    let entries = db.room_board(&code, BOARD_SIZE).await.map_err(fail)?;
-    Ok(RoomBoard { code, entries })
+    view(BoardId::room_best(&code), after, at).await
+}
+
+/// Every board the signed-in player is on, with their rank on each.
+#[server(endpoint = "boards/mine")]
+pub async fn my_boards() -> Result<Vec<MyBoard>, AppError> {
+    let db = expect_context::<Db>();
+    let me = crate::identity::session::current_player(&db)
+        .await?
+        .ok_or_else(|| fail(AppError::SignInRequired))?;
+    db.my_boards(&me.id, 20).await.map_err(fail)
+}
+
+#[cfg(feature = "ssr")]
+async fn view(
+    board: BoardId,
+    after: Option<String>,
+    at: Option<u64>,
+) -> Result<BoardView, AppError> {
+    let db = expect_context::<Db>();
+    let now_ms = epoch_millis();
+    let seasons = db.seasons().await.map_err(fail)?;
+    let bounds = period::bounds(&board.period, &seasons)
+        .map_err(|message| fail(AppError::NotFound(message.into())))?;
+    if bounds.is_some_and(|(start, _)| start > now_ms) {
+        return Err(fail(AppError::NotFound("That period has not begun.".into())));
+    }
+    let start = match (after, at) {
+        (Some(cursor), _) => Start::Cursor(cursor),
+        (None, Some(0)) => {
+            return Err(fail(AppError::BadRequest("Positions start at 1.".into())));
+        }
+        (None, Some(position)) => Start::Position(position),
+        (None, None) => Start::Top,
+    };
+    let viewer = crate::identity::session::current_player(&db).await?;
+    let mine = async {
+        match &viewer {
+            Some(me) => db.around_me(&board, &me.id, AROUND).await,
+            None => Ok(None),
+        }
+    };
+    let (lines, entries, updated_ms, mine) = futures::try_join!(
+        db.board_lines(&board, start, BOARD_SIZE),
+        db.board_entries(&board),
+        db.boards_updated_ms(),
+        mine,
+    )
+    .map_err(fail)?;
+    let Some(Lines { lines, next }) = lines else {
+        return Err(fail(AppError::NotFound(format!(
+            "This board has {entries} players: there is no such position."
+        ))));
+    };
+    Ok(BoardView {
+        summary: BoardSummary {
+            name: period::board_name(&board, &seasons),
+            board,
+            bounds,
+            entries,
+        },
+        lines,
+        next,
+        mine: mine.map(|(standing, _)| standing),
+        updated_ms,
+        now_ms,
+        archived: false,
+    })
 }

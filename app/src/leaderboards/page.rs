@@ -1,47 +1,139 @@
-//! `/r/<CODE>/lb`: a room's leaderboard, public and shareable. A server page like every other
-//! (same router, same shell) with nothing interactive on it, so it loads no wasm; its OpenGraph
-//! and Twitter tags name the top three, so a shared link previews with the standings.
+//! The board pages, public and shareable, server-rendered with nothing interactive (no wasm):
+//!
+//! - `/lb` picks a board by links (metric, period, scope) and shows the current one, with its
+//!   permanent address;
+//! - `/lb/<metric>/<period>/<scope>` is one board, for good (closed periods included);
+//! - `/r/<CODE>/lb` is a room's all-time board of best scores.
+//!
+//! Each shows the top lines with exact ranks, "next page" and "go to position" (plain links and
+//! a GET form), the reader's rank with the players around them when signed in, when the period
+//! resets, and how fresh the boards are. OpenGraph and Twitter tags name the top three.
 
-use leptos::either::Either;
+use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
 use leptos_meta::{Meta, Title};
+use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::browser;
 use crate::codec::Base64Json;
-use crate::leaderboards::api::room_leaderboard;
-use crate::leaderboards::model::{BoardEntry, RoomBoard};
-use crate::rooms::model::RoomCode;
+use crate::leaderboards::api::{current_board, read_board, room_leaderboard};
+use crate::leaderboards::model::{
+    top_percent, BoardId, BoardView, Line, Metric, PeriodKind, Scope, Standing,
+};
 use crate::ui::code_param;
 
-/// "1. Asha 3200 · 2. Ravi 2900 · 3. Mei 1500", or a note that nobody has played yet.
-pub fn top_three(code: &RoomCode, entries: &[BoardEntry]) -> String {
-    if entries.is_empty() {
-        return format!("Nobody has finished a match in room {code} yet.");
+/// "1. Asha 3200 · 2. Ravi 2900 · 3. Mei 1500", or a note that nobody is on the board yet.
+pub fn top_three(name: &str, lines: &[Line]) -> String {
+    if lines.is_empty() {
+        return format!("Nobody is on {name} yet.");
     }
-    entries
+    lines
         .iter()
         .take(3)
-        .enumerate()
-        .map(|(i, e)| format!("{}. {} {}", i + 1, e.nickname, e.best_score))
+        .map(|l| format!("{}. {} {}", l.rank, l.nickname, l.score))
         .collect::<Vec<_>>()
         .join(" · ")
 }
 
+/// A duration in words, to the two largest units: "3 d 4 h", "2 h 5 min", "40 s".
+pub fn span(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    let (d, h, m) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60);
+    match (d, h, m) {
+        (0, 0, 0) => format!("{s} s"),
+        (0, 0, m) => format!("{m} min"),
+        (0, h, m) => format!("{h} h {m} min"),
+        (d, h, _) => format!("{d} d {h} h"),
+    }
+}
+
+/// The `after` and `at` query parameters of the page's address.
+fn paging() -> impl Fn() -> (Option<String>, Option<u64>) + Copy + Send + Sync + 'static {
+    let query = use_query_map();
+    move || {
+        let query = query.read();
+        let after = query.get("after").filter(|c| !c.is_empty());
+        // A position that is not a number is left to the server to refuse.
+        let at = query
+            .get("at")
+            .filter(|a| !a.is_empty())
+            .map(|a| a.trim().parse::<u64>().unwrap_or(0));
+        (after, at)
+    }
+}
+
+/// `/lb/<metric>/<period>/<scope>`.
 #[component]
 pub fn BoardPage() -> impl IntoView {
+    let params = use_params_map();
+    let paging = paging();
+    let key = move || {
+        let p = params.read();
+        let part = |name: &str| p.get(name).unwrap_or_default();
+        let (after, at) = paging();
+        (part("metric"), part("period"), part("scope"), after, at)
+    };
+    let view = Resource::<_, Base64Json>::new_with_options(
+        key,
+        |(metric, period, scope, after, at)| read_board(metric, period, scope, after, at),
+        false,
+    );
+    view! { <BoardOrError view /> }
+}
+
+/// `/lb?metric=…&period=…&scope=…`: the current board of that kind.
+#[component]
+pub fn BoardsIndex() -> impl IntoView {
+    let query = use_query_map();
+    let paging = paging();
+    let key = move || {
+        let q = query.read();
+        let part = |name: &str, default: &str| q.get(name).unwrap_or_else(|| default.to_owned());
+        let (after, at) = paging();
+        (
+            part("metric", "best"),
+            part("period", "week"),
+            part("scope", "global"),
+            after,
+            at,
+        )
+    };
+    let view = Resource::<_, Base64Json>::new_with_options(
+        key,
+        |(metric, period, scope, after, at)| current_board(metric, period, scope, after, at),
+        false,
+    );
+    view! { <BoardOrError view /> }
+}
+
+/// `/r/<CODE>/lb`.
+#[component]
+pub fn RoomBoardPage() -> impl IntoView {
     let code = code_param();
-    let board = Resource::<_, Base64Json>::new_with_options(code, room_leaderboard, false);
+    let paging = paging();
+    let view = Resource::<_, Base64Json>::new_with_options(
+        move || (code(), paging()),
+        |(code, (after, at))| room_leaderboard(code, after, at),
+        false,
+    );
+    view! { <BoardOrError view /> }
+}
+
+#[component]
+fn BoardOrError(
+    view: Resource<Result<BoardView, crate::error::AppError>, Base64Json>,
+) -> impl IntoView {
     view! {
         <Suspense fallback=|| view! { <p class="muted">"Reading the board…"</p> }>
             {move || Suspend::new(async move {
-                match board.await {
+                match view.await {
                     Ok(board) => Either::Left(view! { <Board board /> }),
                     Err(err) => Either::Right(view! {
-                        <Title text="No such room" />
+                        <Title text="No such board" />
                         <section class="hero">
                             <h1>"No such board"</h1>
                             <p class="error" role="alert">{err.to_string()}</p>
-                            <p><a href="/">"Open or join a room"</a></p>
+                            <p><a href="/lb">"See this week's board"</a></p>
                         </section>
                     }),
                 }
@@ -50,42 +142,170 @@ pub fn BoardPage() -> impl IntoView {
     }
 }
 
-#[component]
-fn Board(board: RoomBoard) -> impl IntoView {
-    let RoomBoard { code, entries } = board;
-    let title = format!("Udd room {code} leaderboard");
-    let description = top_three(&code, &entries);
-    let room = format!("/r/{code}");
-    let rows = entries
+/// The links that pick a board: metric, period and scope, each keeping the other two.
+fn picker(board: &BoardId) -> impl IntoView {
+    let scope = board.scope.to_string();
+    let kind = board.period.kind();
+    let metric = board.metric;
+    let link = |m: Metric, k: PeriodKind, s: &str| {
+        let period = match k {
+            PeriodKind::Day => "day",
+            PeriodKind::Week => "week",
+            PeriodKind::Season => "season",
+            PeriodKind::AllTime => "all",
+        };
+        format!("/lb?metric={}&period={period}&scope={s}", m.as_str())
+    };
+    let allowed = |m: Metric, k: PeriodKind, global: bool| {
+        m == Metric::Best || (global && k != PeriodKind::Day)
+    };
+    let global = board.scope == Scope::Global;
+    let metrics = Metric::ALL
         .into_iter()
-        .enumerate()
-        .map(|(i, e)| {
-            view! {
-                <tr data-testid="board-entry">
-                    <td>{i + 1}</td>
-                    <td><span class="avatar" aria-hidden="true">{e.avatar.emoji()}</span>" "{e.nickname.to_string()}</td>
-                    <td class="num" data-testid="board-score">{e.best_score}</td>
-                </tr>
-            }
+        .map(|m| {
+            let k = if allowed(m, kind, global) { kind } else { PeriodKind::Week };
+            let s = if allowed(m, k, global) { scope.clone() } else { "global".to_owned() };
+            let label = match m {
+                Metric::Best => "Best match",
+                Metric::Total => "Total points",
+            };
+            let current = (m == metric).then_some("page");
+            view! { <a href=link(m, k, &s) aria-current=current>{label}</a> }
         })
         .collect_view();
+    let periods = PeriodKind::ALL
+        .into_iter()
+        .filter(|k| allowed(metric, *k, global))
+        .map(|k| {
+            let current = (k == kind).then_some("page");
+            view! { <a href=link(metric, k, &scope) aria-current=current>{k.label()}</a> }
+        })
+        .collect_view();
+    let scopes = match &board.scope {
+        Scope::Global => None,
+        Scope::Room(code) => Some(view! {
+            <a href=link(metric, kind, "global")>"Everyone"</a>
+            <a href=link(metric, kind, &format!("room-{code}")) aria-current="page">{format!("Room {code}")}</a>
+        }),
+    };
+    view! {
+        <nav class="board-picker" aria-label="Boards">
+            <p class="tabs" data-testid="metric-links">{metrics}</p>
+            <p class="tabs" data-testid="period-links">{periods}</p>
+            {scopes.map(|s| view! { <p class="tabs" data-testid="scope-links">{s}</p> })}
+        </nav>
+    }
+}
+
+fn row(line: Line, totals: bool, me: Option<&crate::identity::UserId>) -> impl IntoView {
+    let mine = me.is_some_and(|id| *id == line.user_id);
+    view! {
+        <tr data-testid="board-entry" class:me=mine>
+            <td class="num" data-testid="board-rank">{line.rank}</td>
+            <td><span class="avatar" aria-hidden="true">{line.avatar.emoji()}</span>" "{line.nickname.to_string()}</td>
+            <td class="num" data-testid="board-score">{line.score}</td>
+            {totals.then(|| view! { <td class="num">{line.matches}</td> })}
+        </tr>
+    }
+}
+
+fn table(lines: Vec<Line>, totals: bool, me: Option<&crate::identity::UserId>, testid: &'static str) -> impl IntoView {
+    let rows = lines.into_iter().map(|l| row(l, totals, me)).collect_view();
+    view! {
+        <table class="standings" data-testid=testid>
+            <thead><tr>
+                <th>"#"</th><th>"Player"</th><th>{if totals { "Points" } else { "Best" }}</th>
+                {totals.then(|| view! { <th>"Matches"</th> })}
+            </tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+fn standing(mine: Standing, entries: u64, totals: bool) -> impl IntoView {
+    let Standing { me, above, below } = mine;
+    let headline = format!(
+        "You are #{} of {entries} (top {:.1}%).",
+        me.rank,
+        top_percent(me.rank, entries)
+    );
+    let id = me.user_id.clone();
+    let lines: Vec<Line> = above.into_iter().chain([me]).chain(below).collect();
+    view! {
+        <section class="mine" data-testid="my-standing">
+            <h2>"You"</h2>
+            <p data-testid="my-rank">{headline}</p>
+            {table(lines, totals, Some(&id), "around-me")}
+        </section>
+    }
+}
+
+#[component]
+fn Board(board: BoardView) -> impl IntoView {
+    let BoardView {
+        summary,
+        lines,
+        next,
+        mine,
+        updated_ms,
+        now_ms,
+        archived,
+    } = board;
+    let totals = summary.board.metric == Metric::Total;
+    let title = format!("Udd leaderboard: {}", summary.name);
+    let description = top_three(&summary.name, &lines);
+    let href = summary.board.href();
+    let me = mine.as_ref().map(|m| m.me.user_id.clone());
+    let mut facts = vec![format!("{} players", summary.entries)];
+    match summary.bounds {
+        Some((_, end)) if end <= now_ms => facts.push("Closed".into()),
+        Some((_, end)) => facts.push(format!("Next reset in {}", span(end - now_ms))),
+        None => {}
+    }
+    if archived {
+        facts.push("Top 100 kept".into());
+    }
+    let updated = match updated_ms {
+        Some(at) => format!("Updated {} ago", span(now_ms - at)),
+        None => "No match counted yet".into(),
+    };
+    let room = match &summary.board.scope {
+        Scope::Room(code) => Some(view! { <p><a href=format!("/r/{code}")>"Back to the room"</a></p> }),
+        Scope::Global => None,
+    };
+    let next_link = next.map(|cursor| {
+        view! { <p><a href=format!("{href}?after={cursor}") rel="next" data-testid="next-page">"Next page"</a></p> }
+    });
+    let body = if lines.is_empty() {
+        EitherOf3::A(view! { <p class="muted" data-testid="board-empty">"Nobody is on this board yet."</p> })
+    } else if mine.is_some() {
+        EitherOf3::B(table(lines, totals, me.as_ref(), "board"))
+    } else {
+        EitherOf3::C(table(lines, totals, None, "board"))
+    };
     view! {
         <Title text=title.clone() />
         <Meta name="description" content=description.clone() />
         <Meta property="og:type" content="website" />
         <Meta property="og:title" content=title.clone() />
         <Meta property="og:description" content=description.clone() />
+        <Meta property="og:url" content=href.clone() />
         <Meta name="twitter:card" content="summary" />
         <Meta name="twitter:title" content=title.clone() />
         <Meta name="twitter:description" content=description />
-        <section class="board" data-testid="board">
-            <h1>{title}</h1>
-            <p class="muted">"Each player's best score in this room."</p>
-            <table class="standings">
-                <thead><tr><th>"#"</th><th>"Player"</th><th>"Best"</th></tr></thead>
-                <tbody>{rows}</tbody>
-            </table>
-            <p><a href=room>"Back to the room"</a></p>
+        <section class="board" data-testid="board-page">
+            <h1>{summary.name.clone()}</h1>
+            <p class="muted" data-testid="board-facts">{facts.join(" · ")}" · "<span data-testid="board-updated">{updated}</span></p>
+            {picker(&summary.board)}
+            {mine.map(|m| standing(m, summary.entries, totals))}
+            {body}
+            {next_link}
+            <form method="get" action=href.clone() class="jump">
+                <label>"Go to position "<input type="number" name="at" min="1" inputmode="numeric" required /></label>
+                " "<button type="submit" class="small secondary">"Go"</button>
+            </form>
+            <p class="muted">"Permanent link: "<a href=href.clone() data-testid="board-address">{href.clone()}</a></p>
+            {room}
         </section>
     }
 }
@@ -125,27 +345,34 @@ mod tests {
 
     #[test]
     fn the_preview_names_the_top_three_in_order() {
-        let code = RoomCode::parse("K7QX2").unwrap();
-        assert_eq!(
-            top_three(&code, &[]),
-            "Nobody has finished a match in room K7QX2 yet."
-        );
-        let entry = |name: &str, best_score| BoardEntry {
+        assert_eq!(top_three("Best match", &[]), "Nobody is on Best match yet.");
+        let line = |name: &str, rank, score| Line {
+            rank,
             user_id: UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap(),
             nickname: DisplayName::parse(name).unwrap(),
             avatar: Default::default(),
-            best_score,
-            achieved_at_ms: 0,
+            score,
+            reached_ms: 0,
+            matches: 0,
         };
-        let entries = [
-            entry("Asha", 3200),
-            entry("Ravi", 2900),
-            entry("Mei", 1500),
-            entry("Om", 10),
+        let lines = [
+            line("Asha", 1, 3200),
+            line("Ravi", 2, 2900),
+            line("Mei", 2, 2900),
+            line("Om", 4, 10),
         ];
         assert_eq!(
-            top_three(&code, &entries),
-            "1. Asha 3200 · 2. Ravi 2900 · 3. Mei 1500"
+            top_three("x", &lines),
+            "1. Asha 3200 · 2. Ravi 2900 · 2. Mei 2900"
         );
+    }
+
+    #[test]
+    fn spans_read_in_their_two_largest_units() {
+        assert_eq!(span(40_000), "40 s");
+        assert_eq!(span(-5), "0 s");
+        assert_eq!(span(5 * 60_000 + 10_000), "5 min");
+        assert_eq!(span(2 * 3_600_000 + 5 * 60_000), "2 h 5 min");
+        assert_eq!(span(3 * 86_400_000 + 4 * 3_600_000 + 1), "3 d 4 h");
     }
 }

@@ -1,146 +1,370 @@
-//! Access patterns of the boards: a room's leaderboard (GSI1 `LB#all#room#<code>`, highest
-//! first), each player's lifetime counters (`USER#<id>` / `STATS`), and the writes a finished
-//! match makes to them. The counters are added in the last round's transaction (the game takes
-//! [`Db::stats_action`] into it), so they count each match exactly once; the board entries and
-//! best scores are only-if-higher writes made after it, safe to repeat.
+//! The boards' items and their reads. A board is one partition `LB#<board>`: its root node
+//! (`META`, with the board's name and bounds), the other nodes of its counting tree (`T#…`, see
+//! `tree`), and one entry per player (`E#<id>`), which the LSI orders by score and GSI1 lists by
+//! player. Lifetime counters are `USER#<id>` / `STATS`.
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
-//! | a room's leaderboard | Query GSI1 `LB#all#room#<code>`, highest first | Query |
-//! | a player's stats | GetItem `USER#<id>` / `STATS` | GetItem |
-//! | offer a room best | PutItem only if absent or higher | PutItem |
-//! | offer a best score | UpdateItem of `STATS` only if higher | UpdateItem |
+//! | board metadata and entry count (AP9) | GetItem `META` | 1 |
+//! | a player's line on a board (AP4), with rank | GetItem `E#<id>`, BatchGetItem of the value's 5 tree nodes | 2 |
+//! | top N, a page at a time | Query LSI1 descending; the cursor carries the last line's rank | 1 Query |
+//! | around me | Query LSI1 above and below my key (2 Queries), one BatchGetItem for their ranks | 2 Queries + 1 |
+//! | open at any position | GetItem of 5 tree nodes root down, then 1 Query | 6 |
+//! | all my boards (AP5), with ranks | Query GSI1 `USER#<id>` `begins_with LB#`, one BatchGetItem | 1 Query + 1 |
+//! | a player's stats | GetItem `USER#<id>` / `STATS` | 1 |
+//! | rank by counting (COUNT-above, for the benchmark) | Query LSI1 `SK > mine`, `Select COUNT`, every page | N/1MB |
 
-use aws_sdk_dynamodb::types::TransactWriteItem;
+use std::collections::{BTreeMap, HashMap};
 
-use crate::identity::model::UserId;
-use crate::leaderboards::model::{BoardEntry, PlayerStats};
-use crate::rooms::model::RoomCode;
+use serde::{Deserialize, Serialize};
+
+use crate::identity::model::{Avatar, DisplayName, UserId};
+use crate::leaderboards::model::{BoardId, Line, MyBoard, PlayerStats, Standing};
+use crate::leaderboards::tree::{self, Counts, NodeId};
 use crate::store::keys::{self, Key};
-use crate::store::tx::{n, s, update};
-use crate::store::{key_map, send_recorded, Conflict, DataError, Db, Item};
+use crate::store::tx::s;
+use crate::store::{key_map, sort_key, DataError, Db, Item};
 
-/// What one finished match adds to a player's lifetime counters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MatchTally {
-    pub won: bool,
-    pub score: i32,
-    pub correct: u32,
-    pub rounds: u32,
+/// A player's entry on a board, as stored (`LB#<board>` / `E#<id>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryItem {
+    /// The board's key (`<metric>.<period>.<scope>`), so the player's list names it.
+    pub board: String,
+    pub user_id: UserId,
+    pub nickname: DisplayName,
+    pub avatar: Avatar,
+    pub score: i64,
+    pub reached_ms: i64,
+    #[serde(default)]
+    pub matches: u64,
+    /// Bumped by every write, which is conditioned on the version it read.
+    pub v: u64,
 }
 
-impl Db {
-    /// A transaction action that adds one finished match to `user`'s lifetime counters.
-    pub fn stats_action(
-        &self,
-        user: &UserId,
-        tally: MatchTally,
-    ) -> Result<TransactWriteItem, DataError> {
-        self.update_action(
-            update(keys::user_stats(user))
-                .update_expression(
-                    "ADD matches :one, wins :win, lifetime_score :score, \
-                     correct :correct, rounds :rounds",
-                )
-                .expression_attribute_values(":one", n(1))
-                .expression_attribute_values(":win", n(u32::from(tally.won)))
-                .expression_attribute_values(":score", n(tally.score))
-                .expression_attribute_values(":correct", n(tally.correct))
-                .expression_attribute_values(":rounds", n(tally.rounds)),
+impl EntryItem {
+    pub fn value(&self) -> u64 {
+        tree::tree_value(self.score)
+    }
+
+    pub fn line(&self, rank: u64) -> Line {
+        Line {
+            rank,
+            user_id: self.user_id.clone(),
+            nickname: self.nickname.clone(),
+            avatar: self.avatar,
+            score: self.score,
+            reached_ms: self.reached_ms,
+            matches: self.matches,
+        }
+    }
+}
+
+/// A tree node's counters, from its `c00`…`c99` attributes.
+pub(crate) fn node_counts(item: &Item) -> Counts {
+    item.iter()
+        .filter_map(|(name, value)| {
+            let digit = name.strip_prefix('c')?;
+            if digit.len() != 2 {
+                return None;
+            }
+            Some((digit.parse().ok()?, value.as_n().ok()?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The attribute of a node that counts `digit`.
+pub(crate) fn counter_name(digit: u8) -> String {
+    format!("c{digit:02}")
+}
+
+/// The key of a tree node of `board`.
+pub(crate) fn node_key(board: &BoardId, node: NodeId) -> Key {
+    keys::board_node(board, node.level, node.prefix)
+}
+
+/// The nodes read for some boards, by board and node.
+#[derive(Debug, Default)]
+pub(crate) struct Nodes(HashMap<Key, Counts>);
+
+impl Nodes {
+    pub(crate) fn from_items(items: Vec<Item>) -> Self {
+        Self(
+            items
+                .into_iter()
+                .filter_map(|item| {
+                    let pk = item.get(keys::PK)?.as_s().ok()?.clone();
+                    let sk = sort_key(&item).to_owned();
+                    Some((Key { pk, sk }, node_counts(&item)))
+                })
+                .collect(),
         )
     }
 
-    /// Puts `entry` on the room's board only if the player has no entry there yet or a lower
-    /// one; `false` when the board kept what it had.
-    #[tracing::instrument(skip(self, entry), err(level = "debug"))]
-    pub async fn offer_room_best(
-        &self,
-        code: &RoomCode,
-        entry: &BoardEntry,
-    ) -> Result<bool, DataError> {
-        let Key { pk, sk } = keys::room_board_entry(code, &entry.user_id);
-        let mut item: Item = serde_dynamo::to_item(entry)?;
-        item.insert(keys::GSI1PK.into(), s(pk.clone()));
-        item.insert(
-            keys::GSI1SK.into(),
-            s(keys::board_sort(entry.best_score, entry.achieved_at_ms)),
-        );
-        item.insert(keys::PK.into(), s(pk));
-        item.insert(keys::SK.into(), s(sk));
-        let put = self
-            .client
-            .put_item()
-            .set_item(Some(item))
-            .condition_expression("attribute_not_exists(#pk) OR best_score < :score")
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_values(":score", n(entry.best_score));
-        match self.put(put).await {
-            Ok(()) => Ok(true),
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),
-            Err(err) => Err(err),
-        }
+    /// The rank of `value` on `board`: 1 + the entries strictly above it.
+    pub(crate) fn rank(&self, board: &BoardId, value: u64) -> u64 {
+        1 + tree::count_above(value, &|node| self.0.get(&node_key(board, node)).cloned())
     }
 
-    /// Sets `user`'s best score to `score` only if it is higher than the best so far.
-    #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn offer_best_score(&self, user: &UserId, score: i32) -> Result<bool, DataError> {
-        let best = self
-            .client
-            .update_item()
-            .table_name(self.table_name())
-            .set_key(Some(key_map(keys::user_stats(user))))
-            .update_expression("SET best_score = :score")
-            .condition_expression("attribute_not_exists(best_score) OR best_score < :score")
-            .expression_attribute_values(":score", n(score));
-        match send_recorded!(self, "UpdateItem", best) {
-            Ok(_) => Ok(true),
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),
-            Err(err) => Err(err),
-        }
+    /// The board's entry count, from its root.
+    pub(crate) fn total(&self, board: &BoardId) -> u64 {
+        self.0
+            .get(&node_key(board, NodeId::ROOT))
+            .map_or(0, tree::total)
     }
+}
 
-    /// A player's lifetime counters; all zero before their first match.
+/// The keys of the nodes on `value`'s path on `board`.
+pub(crate) fn path_keys(board: &BoardId, value: u64) -> impl Iterator<Item = Key> + '_ {
+    tree::path(value)
+        .into_iter()
+        .map(move |(node, _)| node_key(board, node))
+}
+
+pub(crate) fn decode_entries(items: Vec<Item>) -> Result<Vec<EntryItem>, DataError> {
+    Ok(items
+        .into_iter()
+        .map(serde_dynamo::from_item)
+        .collect::<Result<_, _>>()?)
+}
+
+impl Db {
+    /// A player's lifetime counters (all zero before their first counted match) and their best
+    /// score, which is their entry on the all-time board of best scores: one BatchGetItem.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn stats(&self, user: &UserId) -> Result<PlayerStats, DataError> {
-        let key = keys::user_stats(user);
-        let item = self
-            .get(
-                self.client
-                    .get_item()
-                    .key(keys::PK, s(key.pk))
-                    .key(keys::SK, s(key.sk)),
+        let best = BoardId::all_time_best();
+        let items = self
+            .batch_get(
+                vec![keys::user_stats(user), keys::board_entry(&best, user)],
+                false,
             )
             .await?;
-        Ok(match item {
-            Some(item) => serde_dynamo::from_item(item)?,
-            None => PlayerStats::default(),
-        })
+        let mut stats = PlayerStats::default();
+        let mut best_score = None;
+        for item in items {
+            if sort_key(&item).starts_with(keys::BOARD_ENTRY_PREFIX) {
+                best_score = Some(serde_dynamo::from_item::<_, EntryItem>(item)?.score);
+            } else {
+                stats = serde_dynamo::from_item(item)?;
+            }
+        }
+        stats.best_score = best_score;
+        Ok(stats)
     }
 
-    /// A room's leaderboard: the `limit` best scores, highest first (equal scores: the one set
-    /// first ranks higher).
+    /// A board's entry count (AP9: one GetItem of its root); 0 for a board nobody is on.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn room_board(
+    pub async fn board_entries(&self, board: &BoardId) -> Result<u64, DataError> {
+        let root = self
+            .get(self.client.get_item().set_key(Some(key_map(keys::board_meta(board)))))
+            .await?;
+        Ok(root.as_ref().map_or(0, |item| tree::total(&node_counts(item))))
+    }
+
+    /// A player's entry on a board, as stored, if they have one.
+    pub async fn board_entry(
         &self,
-        code: &RoomCode,
-        limit: i32,
-    ) -> Result<Vec<BoardEntry>, DataError> {
+        board: &BoardId,
+        user: &UserId,
+    ) -> Result<Option<EntryItem>, DataError> {
+        self.get(self.client.get_item().set_key(Some(key_map(keys::board_entry(board, user)))))
+            .await?
+            .map(serde_dynamo::from_item)
+            .transpose()
+            .map_err(DataError::from)
+    }
+
+    /// A player's line on a board with its exact rank (AP4), and the board's entry count: one
+    /// GetItem, then one BatchGetItem of the 5 tree nodes on the score's path.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn my_line(
+        &self,
+        board: &BoardId,
+        user: &UserId,
+    ) -> Result<Option<(Line, u64)>, DataError> {
+        let Some(entry) = self.board_entry(board, user).await? else {
+            return Ok(None);
+        };
+        let nodes = Nodes::from_items(
+            self.batch_get(path_keys(board, entry.value()).collect(), false)
+                .await?,
+        );
+        Ok(Some((
+            entry.line(nodes.rank(board, entry.value())),
+            nodes.total(board),
+        )))
+    }
+
+    /// The rank a score would have on a board, and the board's entry count: one BatchGetItem of
+    /// the 5 nodes on its path, whatever the board's size.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn rank_of(&self, board: &BoardId, score: i64) -> Result<(u64, u64), DataError> {
+        let value = tree::tree_value(score);
+        let nodes = Nodes::from_items(self.batch_get(path_keys(board, value).collect(), false).await?);
+        Ok((nodes.rank(board, value), nodes.total(board)))
+    }
+
+    /// Ranks for some entries of one board, and the board's entry count: one BatchGetItem of
+    /// the union of their paths (shared nodes read once).
+    pub(crate) async fn rank_lines(
+        &self,
+        board: &BoardId,
+        entries: &[EntryItem],
+    ) -> Result<(Vec<Line>, u64), DataError> {
+        let mut wanted: Vec<Key> = entries
+            .iter()
+            .flat_map(|e| path_keys(board, e.value()).collect::<Vec<_>>())
+            .collect();
+        wanted.extend(path_keys(board, 0).take(1));
+        let nodes = Nodes::from_items(self.batch_get(wanted, false).await?);
+        let lines = entries
+            .iter()
+            .map(|e| e.line(nodes.rank(board, e.value())))
+            .collect();
+        Ok((lines, nodes.total(board)))
+    }
+
+    /// A player and the `k` players just above and below them on a board, each with rank: the
+    /// player's entry (GetItem), two Queries of the LSI from the player's key up and down, and
+    /// one BatchGetItem for the ranks.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn around_me(
+        &self,
+        board: &BoardId,
+        user: &UserId,
+        k: i32,
+    ) -> Result<Option<(Standing, u64)>, DataError> {
+        let Some(me) = self.board_entry(board, user).await? else {
+            return Ok(None);
+        };
+        let mine = keys::board_rank_sort(me.value(), me.reached_ms, user);
+        let side = |upward: bool| {
+            let condition = if upward {
+                "#pk = :pk AND #rank > :mine"
+            } else {
+                "#pk = :pk AND #rank < :mine"
+            };
+            self.client
+                .query()
+                .index_name(keys::LSI1)
+                .key_condition_expression(condition)
+                .expression_attribute_names("#pk", keys::PK)
+                .expression_attribute_names("#rank", keys::LSI1SK)
+                .expression_attribute_values(":pk", s(keys::board_partition(board)))
+                .expression_attribute_values(":mine", s(mine.clone()))
+                .scan_index_forward(upward)
+                .limit(k.clamp(1, 50))
+        };
+        let (up, down) = futures::try_join!(
+            self.query_page(side(true), None),
+            self.query_page(side(false), None)
+        )?;
+        let mut above = decode_entries(up.0)?;
+        above.reverse();
+        let below = decode_entries(down.0)?;
+        let all: Vec<EntryItem> = above
+            .iter()
+            .chain(std::iter::once(&me))
+            .chain(&below)
+            .cloned()
+            .collect();
+        let (mut lines, total) = self.rank_lines(board, &all).await?;
+        let below_lines = lines.split_off(above.len() + 1);
+        let me_line = lines.pop().expect("my own line is in the list");
+        Ok(Some((
+            Standing {
+                me: me_line,
+                above: lines,
+                below: below_lines,
+            },
+            total,
+        )))
+    }
+
+    /// Every board a player is on (AP5), each with their line and rank: one Query of GSI1 (the
+    /// player's collection of entries, up to `limit` boards) and one BatchGetItem of the tree
+    /// nodes on every path.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn my_boards(&self, user: &UserId, limit: i32) -> Result<Vec<MyBoard>, DataError> {
         let (items, _) = self
             .query_page(
                 self.client
                     .query()
                     .index_name(keys::GSI1)
-                    .key_condition_expression("#pk = :pk")
+                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
                     .expression_attribute_names("#pk", keys::GSI1PK)
-                    .expression_attribute_values(":pk", s(keys::room_board(code)))
-                    .scan_index_forward(false)
-                    .limit(limit.clamp(1, 100)),
+                    .expression_attribute_names("#sk", keys::GSI1SK)
+                    .expression_attribute_values(":pk", s(keys::user_partition(user)))
+                    .expression_attribute_values(":prefix", s(keys::PLAYER_BOARDS_PREFIX))
+                    .limit(limit.clamp(1, 20)),
                 None,
             )
             .await?;
-        Ok(items
-            .into_iter()
-            .map(serde_dynamo::from_item)
-            .collect::<Result<_, _>>()?)
+        let entries = decode_entries(items)?;
+        let boards: Vec<BoardId> = entries
+            .iter()
+            .map(|e| BoardId::parse_key(&e.board).map_err(|e| DataError::Internal(e.into())))
+            .collect::<Result<_, _>>()?;
+        let wanted = entries
+            .iter()
+            .zip(&boards)
+            .flat_map(|(e, b)| path_keys(b, e.value()).collect::<Vec<_>>())
+            .collect();
+        let nodes = Nodes::from_items(self.batch_get(wanted, false).await?);
+        Ok(entries
+            .iter()
+            .zip(boards)
+            .map(|(e, board)| MyBoard {
+                line: e.line(nodes.rank(&board, e.value())),
+                entries: nodes.total(&board),
+                board,
+            })
+            .collect())
     }
+
+    /// Rank the way the design note does it (AP10): 1 + a count of the entries above, by a
+    /// `Select COUNT` Query of the LSI that reads every entry above, page by page. For the
+    /// benchmark's comparison; the pages use the tree.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn rank_by_counting(&self, board: &BoardId, score: i64) -> Result<u64, DataError> {
+        let above = keys::board_rank_ceiling(tree::tree_value(score));
+        let mut count = 0u64;
+        let mut start: Option<Item> = None;
+        loop {
+            let request = self
+                .client
+                .query()
+                .table_name(self.table_name())
+                .index_name(keys::LSI1)
+                .key_condition_expression("#pk = :pk AND #rank > :above")
+                .expression_attribute_names("#pk", keys::PK)
+                .expression_attribute_names("#rank", keys::LSI1SK)
+                .expression_attribute_values(":pk", s(keys::board_partition(board)))
+                .expression_attribute_values(":above", s(above.clone()))
+                .select(aws_sdk_dynamodb::types::Select::Count)
+                .set_exclusive_start_key(start.take());
+            let out = crate::store::send_recorded!(self, "Query", request)?;
+            count += out.count.max(0) as u64;
+            match out.last_evaluated_key.filter(|k| !k.is_empty()) {
+                Some(key) => start = Some(key),
+                None => return Ok(count + 1),
+            }
+        }
+    }
+}
+
+/// Entries of a board read by key, by player.
+pub(crate) fn entries_by_key(items: Vec<Item>) -> Result<BTreeMap<Key, EntryItem>, DataError> {
+    items
+        .into_iter()
+        .map(|item| {
+            let pk = item
+                .get(keys::PK)
+                .and_then(|v| v.as_s().ok())
+                .cloned()
+                .unwrap_or_default();
+            let sk = sort_key(&item).to_owned();
+            Ok((Key { pk, sk }, serde_dynamo::from_item(item)?))
+        })
+        .collect()
 }

@@ -78,7 +78,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
     let behind = room
         .game
         .as_ref()
-        .is_some_and(|g| g.due(now).is_some() || g.boards_pending);
+        .is_some_and(|g| g.due(now).is_some());
     if behind {
         room = db
             .advance(&code, room)

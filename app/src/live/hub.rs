@@ -258,7 +258,7 @@ impl RoomHub {
         let work = room
             .as_ref()
             .and_then(|room| room.game.as_ref())
-            .is_some_and(|game| game.due(now).is_some() || game.boards_pending);
+            .is_some_and(|game| game.due(now).is_some());
         if work {
             if let Some(now) = room.take() {
                 *room = db.advance(code, now).await?;

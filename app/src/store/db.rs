@@ -240,6 +240,62 @@ impl Db {
         }
     }
 
+    /// BatchGetItem of any number of keys, 100 at a time, retrying unprocessed keys: one round
+    /// trip per 100 keys when the engine serves them all. Expired items are left out; the order
+    /// of the answer is not the order of `keys`.
+    pub(crate) async fn batch_get(
+        &self,
+        keys: Vec<keys::Key>,
+        consistent: bool,
+    ) -> Result<Vec<Item>, DataError> {
+        let mut found = Vec::with_capacity(keys.len());
+        let mut unique = keys;
+        unique.sort_by(|a, b| (&a.pk, &a.sk).cmp(&(&b.pk, &b.sk)));
+        unique.dedup();
+        for chunk in unique.chunks(100) {
+            let mut pending = aws_sdk_dynamodb::types::KeysAndAttributes::builder()
+                .set_keys(Some(chunk.iter().cloned().map(key_map).collect()))
+                .consistent_read(consistent)
+                .build()
+                .map_err(|e| DataError::Internal(e.into()))?;
+            let mut attempt = 0u32;
+            loop {
+                let result = send_recorded!(
+                    self,
+                    "BatchGetItem",
+                    self.client
+                        .batch_get_item()
+                        .request_items(self.table_name(), pending.clone()),
+                    per_table
+                );
+                let mut out = result.map_err(error::classify)?;
+                let now = epoch_seconds();
+                if let Some(items) = out.responses.as_mut().and_then(|r| r.remove(self.table_name()))
+                {
+                    found.extend(items.into_iter().filter(|item| is_live(item, now)));
+                }
+                match out
+                    .unprocessed_keys
+                    .and_then(|mut u| u.remove(self.table_name()))
+                    .filter(|k| !k.keys().is_empty())
+                {
+                    Some(rest) => {
+                        attempt += 1;
+                        if attempt > 8 {
+                            return Err(DataError::Unavailable(
+                                "batch read kept coming back unprocessed".into(),
+                            ));
+                        }
+                        back_off(25, attempt).await;
+                        pending = rest;
+                    }
+                    None => break,
+                }
+            }
+        }
+        Ok(found)
+    }
+
     /// BatchWriteItem for any number of requests, 25 at a time, retrying unprocessed ones.
     pub(crate) async fn batch_write(&self, requests: Vec<WriteRequest>) -> Result<(), DataError> {
         for chunk in requests.chunks(25) {

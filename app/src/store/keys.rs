@@ -5,7 +5,7 @@
 
 #[cfg(feature = "ssr")]
 use crate::ids::SessionHash;
-use crate::ids::{Email, RoomCode, ThingId, UserId, Username};
+use crate::ids::{BoardId, Email, RoomCode, SeasonId, ThingId, UserId, Username};
 
 /// Partition key attribute.
 pub const PK: &str = "PK";
@@ -26,7 +26,7 @@ pub const LSI1SK: &str = "LSI1SK";
 pub const TTL: &str = "ttl";
 
 /// A base-table primary key.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
     pub pk: String,
     pub sk: String,
@@ -243,6 +243,15 @@ pub const MATCH_PREFIX: &str = "MATCH#";
 /// GSI2 partition holding every match record, newest first by `GSI2SK = MATCH#<ulid>`.
 pub const RECENT_MATCHES: &str = "MATCHES";
 
+/// Marks one match record as counted on the boards of totals and in the lifetime counters, so
+/// the projector counts it once however often it sees it: `USER#<id>` / `COUNTED#<record>`.
+pub fn counted_match(user: &UserId, record_id: &str) -> Key {
+    Key {
+        pk: user_partition(user),
+        sk: format!("COUNTED#{record_id}"),
+    }
+}
+
 /// A player's lifetime counters: `USER#<id>` / `STATS`, changed only by `ADD` (and an
 /// only-if-higher `best_score`).
 pub fn user_stats(user: &UserId) -> Key {
@@ -252,30 +261,108 @@ pub fn user_stats(user: &UserId) -> Key {
     }
 }
 
-/// A room's all-time leaderboard partition: `LB#all#room#<code>`, one item per player
-/// (`SK = USER#<id>`) holding their best score. The same string is its `GSI1PK`.
-pub fn room_board(code: &RoomCode) -> String {
-    format!("LB#all#room#{}", code.as_str())
+/// A board's partition: `LB#<metric>.<period>.<scope>`. It holds the board's counting tree (its
+/// root is the `META` item, which also carries the board's name and bounds), one entry per
+/// player, and once the board is closed its archive. One partition per board keeps a rank read
+/// to one BatchGetItem and lets the LSI order the entries.
+pub fn board_partition(board: &BoardId) -> String {
+    format!("LB#{}", board.key())
 }
 
-pub fn room_board_entry(code: &RoomCode, user: &UserId) -> Key {
+/// Sort key of a board's root node and metadata.
+pub const BOARD_META: &str = "META";
+
+/// A board's metadata and the root of its counting tree: `LB#<board>` / `META`.
+pub fn board_meta(board: &BoardId) -> Key {
+    board_node(board, 0, 0)
+}
+
+/// A node of a board's counting tree: the root is `META`; the node at `level` ≥ 1 whose values
+/// start with `prefix` (as `level` base-100 digits) is `T#<level>#<prefix, 2·level digits>`.
+pub fn board_node(board: &BoardId, level: u8, prefix: u64) -> Key {
+    let sk = if level == 0 {
+        BOARD_META.to_owned()
+    } else {
+        format!("T#{level}#{prefix:0width$}", width = 2 * usize::from(level))
+    };
     Key {
-        pk: room_board(code),
-        sk: user_partition(user),
+        pk: board_partition(board),
+        sk,
     }
 }
 
-/// Added to a score before padding so negative scores sort below zero: scores from
-/// −`BOARD_OFFSET` up to `BOARD_OFFSET` fit.
-pub const BOARD_OFFSET: i64 = 1_000_000_000;
+/// Sort-key prefix of a board's entries.
+pub const BOARD_ENTRY_PREFIX: &str = "E#";
 
-/// GSI1 sort key of a leaderboard entry: the offset score zero-padded to 10 digits, then the
-/// time it was set, inverted (13 digits), so in descending order a higher score comes first and,
-/// between equal scores, the one set earlier.
-pub fn board_sort(score: i32, achieved_ms: i64) -> String {
-    let padded = i64::from(score) + BOARD_OFFSET;
-    let inverted = 9_999_999_999_999 - achieved_ms.clamp(0, 9_999_999_999_999);
-    format!("{padded:010}#{inverted:013}")
+/// A player's entry on a board: `LB#<board>` / `E#<id>`.
+pub fn board_entry(board: &BoardId, user: &UserId) -> Key {
+    Key {
+        pk: board_partition(board),
+        sk: format!("{BOARD_ENTRY_PREFIX}{}", user.as_str()),
+    }
+}
+
+/// LSI1 sort key of a board entry: `R#<tree value, 10 digits>#<time it was reached, inverted,
+/// 13 digits>#<player>`, so in descending order a higher value comes first and, between equal
+/// values, the one reached earlier; the player's id makes every key unique, so "the entries just
+/// above mine" is a strict key condition. Only entries carry it, so the LSI holds nothing else.
+pub fn board_rank_sort(value: u64, reached_ms: i64, user: &UserId) -> String {
+    let inverted = 9_999_999_999_999 - reached_ms.clamp(0, 9_999_999_999_999);
+    format!("{BOARD_RANK_PREFIX}{value:010}#{inverted:013}#{}", user.as_str())
+}
+
+/// The highest LSI1 sort key an entry with tree value `value` can have: where a walk down the
+/// board from that value starts.
+pub fn board_rank_ceiling(value: u64) -> String {
+    format!("{BOARD_RANK_PREFIX}{value:010}#~")
+}
+
+/// The LSI1 prefix every board entry's sort key starts with.
+pub const BOARD_RANK_PREFIX: &str = "R#";
+
+/// GSI1 sort key of an entry inside its player's collection (`GSI1PK = USER#<id>`): all of a
+/// player's boards are one Query of `begins_with(GSI1SK, "LB#")`.
+pub fn board_of_player(board: &BoardId) -> String {
+    format!("{PLAYER_BOARDS_PREFIX}{}", board.key())
+}
+
+pub const PLAYER_BOARDS_PREFIX: &str = "LB#";
+
+/// A closed board's top entries, kept after its live items expire: `LB#<board>` / `ARCHIVE`.
+pub fn board_archive(board: &BoardId) -> Key {
+    Key {
+        pk: board_partition(board),
+        sk: "ARCHIVE".to_owned(),
+    }
+}
+
+/// The operator's seasons, in start order: `SEASONS` / `S#<start ms, 13 digits>#<id>`.
+pub const SEASONS: &str = "SEASONS";
+
+pub fn season(start_ms: i64, id: &SeasonId) -> Key {
+    Key {
+        pk: SEASONS.to_owned(),
+        sk: format!("S#{start_ms:013}#{}", id.as_str()),
+    }
+}
+
+/// The projector's lease and checkpoint for one shard of the table's stream:
+/// `PROJECTOR` / `SHARD#<shard id>`.
+pub fn projector_shard(shard_id: &str) -> Key {
+    Key {
+        pk: PROJECTOR.to_owned(),
+        sk: format!("SHARD#{shard_id}"),
+    }
+}
+
+pub const PROJECTOR: &str = "PROJECTOR";
+
+/// When the projector last applied a batch to the boards: `PROJECTOR` / `STATUS`.
+pub fn projector_status() -> Key {
+    Key {
+        pk: PROJECTOR.to_owned(),
+        sk: "STATUS".to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -334,27 +421,35 @@ mod tests {
     }
 
     #[test]
-    fn board_keys_sort_by_score_then_earliest_and_take_negative_scores() {
+    fn board_keys_sort_by_value_then_earliest() {
+        let who = UserId::nobody();
+        let rank = |value, ms| board_rank_sort(value, ms, &who);
         let mut keys = vec![
-            board_sort(-300, 5),
-            board_sort(1200, 20),
-            board_sort(1200, 10),
-            board_sort(0, 1),
-            board_sort(43_500, 99),
+            rank(999_999_700, 5),
+            rank(1_000_001_200, 20),
+            rank(1_000_001_200, 10),
+            rank(0, 1),
+            rank(9_999_999_999, 99),
         ];
         keys.sort();
         keys.reverse();
         assert_eq!(
             keys,
             vec![
-                board_sort(43_500, 99),
-                board_sort(1200, 10),
-                board_sort(1200, 20),
-                board_sort(0, 1),
-                board_sort(-300, 5),
+                rank(9_999_999_999, 99),
+                rank(1_000_001_200, 10),
+                rank(1_000_001_200, 20),
+                rank(999_999_700, 5),
+                rank(0, 1),
             ]
         );
-        assert_eq!(board_sort(0, 0).len(), 10 + 1 + 13);
+        assert!(rank(1_000_001_200, 0) < board_rank_ceiling(1_000_001_200));
+        assert!(board_rank_ceiling(1_000_001_199) < rank(1_000_001_200, 9_999_999_999_999));
+        let board = BoardId::parse_key("best.all.global").unwrap();
+        assert_eq!(board_meta(&board).sk, "META");
+        assert_eq!(board_node(&board, 2, 1000).sk, "T#2#1000");
+        assert_eq!(board_node(&board, 1, 7).sk, "T#1#07");
+        assert!(board_entry(&board, &UserId::nobody()).sk.starts_with(BOARD_ENTRY_PREFIX));
     }
 
     #[test]

@@ -9,6 +9,9 @@ use app::game::{self, Decision, Match, TapRejected, GRACE_MS};
 use app::identity::{Avatar, UserId};
 use app::rooms::store::Joined;
 use app::rooms::{RoomCode, RoomSettings, RoomState};
+use app::leaderboards::lines::Start;
+use app::leaderboards::projector::Projector;
+use app::leaderboards::{BoardId, Line};
 use app::store::{Db, Recorder};
 
 use super::conflicts::{conflicting_db, transactions};
@@ -44,6 +47,15 @@ async fn playing(
     let lobby = t.db.room(&code).await.unwrap().unwrap();
     t.calls.reset();
     (code, host, ids, lobby)
+}
+
+/// A room's all-time board of best scores, top 10.
+async fn room_board(t: &TestTable, code: &RoomCode) -> Vec<Line> {
+    t.db.board_lines(&BoardId::room_best(code), Start::Top, 10)
+        .await
+        .unwrap()
+        .unwrap()
+        .lines
 }
 
 fn game(lobby: &Room) -> &Match {
@@ -422,7 +434,7 @@ async fn a_player_who_left_makes_the_resolver_read_again_and_no_round_is_skipped
 }
 
 #[tokio::test]
-async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board() {
+async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boards() {
     let t = seeded_table().await;
     let (code, host, others, lobby) = playing(&t, "GMFNS", 1, &["Asha"]).await;
     let asha = others[0].clone();
@@ -450,7 +462,7 @@ async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board(
         "back to the lobby for another"
     );
     let finished = game(&done);
-    assert!(finished.is_finished() && finished.boards_pending);
+    assert!(finished.is_finished());
     assert!(
         done.visible_at(app::store::epoch_millis())
             .game
@@ -467,20 +479,28 @@ async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board(
     assert_eq!(mine.items[0].score, finished.player(&host).unwrap().score);
     let theirs = t.db.my_matches(&asha, 10, None).await.unwrap();
     assert_eq!(theirs.items[0].placement, 2);
+    assert_eq!(
+        t.db.stats(&host).await.unwrap().matches,
+        0,
+        "counting is the projector's work"
+    );
+
+    // The projector reads the records from the stream; running it twice counts nothing twice.
+    let mut projector = Projector::new(t.db.clone(), t.engine.streams.clone());
+    assert_eq!(projector.catch_up().await.unwrap().counted, 2);
+    assert_eq!(projector.catch_up().await.unwrap().counted, 0);
     let stats = t.db.stats(&host).await.unwrap();
     assert_eq!((stats.matches, stats.wins), (1, 1));
     assert_eq!(stats.lifetime_score, i64::from(mine.items[0].score));
     assert_eq!(t.db.stats(&asha).await.unwrap().wins, 0);
 
-    // Settling the boards: an entry per player, best first; twice is the same as once.
-    t.db.settle_boards(&code, finished).await.unwrap();
-    t.db.settle_boards(&code, finished).await.unwrap();
-    let board = t.db.room_board(&code, 10).await.unwrap();
+    // The room's board: an entry per player, best first.
+    let board = room_board(&t, &code).await;
     assert_eq!(board.len(), 2);
     assert_eq!(board[0].user_id, host);
-    assert!(board[0].best_score > board[1].best_score);
-    let first_best = board[0].best_score;
-    assert!(!game(&t.db.room(&code).await.unwrap().unwrap()).boards_pending);
+    assert_eq!((board[0].rank, board[1].rank), (1, 2));
+    assert!(board[0].score > board[1].score);
+    let first_best = board[0].score;
     assert_eq!(
         t.db.stats(&host).await.unwrap().best_score,
         Some(first_best)
@@ -497,17 +517,17 @@ async fn the_last_round_records_the_match_counts_stats_and_fills_the_room_board(
     let close = game(&room).closes_at(0).unwrap();
     t.db.resolve_due(&room, close).await.unwrap();
     let room = t.db.room(&code).await.unwrap().unwrap();
-    let second_score = game(&room).player(&host).unwrap().score;
-    t.db.settle_boards(&code, game(&room)).await.unwrap();
-    let board = t.db.room_board(&code, 10).await.unwrap();
-    let host_best = board.iter().find(|e| e.user_id == host).unwrap().best_score;
+    let second_score = i64::from(game(&room).player(&host).unwrap().score);
+    assert_eq!(projector.catch_up().await.unwrap().counted, 2);
+    let board = room_board(&t, &code).await;
+    let host_best = board.iter().find(|e| e.user_id == host).unwrap().score;
     assert_eq!(host_best, first_best.max(second_score));
     let stats = t.db.stats(&host).await.unwrap();
     assert_eq!(stats.matches, 2);
     assert_eq!(stats.best_score, Some(first_best.max(second_score)));
     let mine = t.db.my_matches(&host, 10, None).await.unwrap();
     assert_eq!(mine.items.len(), 2);
-    assert_eq!(mine.items[0].score, second_score, "newest first");
+    assert_eq!(i64::from(mine.items[0].score), second_score, "newest first");
 }
 
 #[tokio::test]

@@ -42,7 +42,6 @@ fn a_match(rounds: usize, resolved: u32) -> Match {
             })
             .collect(),
         players: vec![],
-        boards_pending: false,
         seed: None,
     }
 }

@@ -1,0 +1,340 @@
+//! Which board: a metric, a period and a scope, each with a written form that is at once the
+//! board's address (`/lb/<metric>/<period>/<scope>`) and part of its key (`LB#<metric>.<period>.
+//! <scope>`). Parsing checks the form only; whether a season exists is the server's business.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{invalid, Invalid, RoomCode};
+
+/// What a board ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Metric {
+    /// A player's best single-match score.
+    Best,
+    /// The points a player scored in all their matches added up.
+    Total,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 2] = [Metric::Best, Metric::Total];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Metric::Best => "best",
+            Metric::Total => "total",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        match raw {
+            "best" => Ok(Metric::Best),
+            "total" => Ok(Metric::Total),
+            _ => Err(invalid("A board ranks \"best\" or \"total\".")),
+        }
+    }
+}
+
+/// A calendar date (UTC), checked to exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Day {
+    pub year: i32,
+    pub month: u8,
+    pub day: u8,
+}
+
+impl Day {
+    pub fn new(year: i32, month: u8, day: u8) -> Result<Self, Invalid> {
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        let days = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return Err(invalid("That month does not exist.")),
+        };
+        if !(2000..=9999).contains(&year) || day == 0 || day > days {
+            return Err(invalid("That day does not exist."));
+        }
+        Ok(Self { year, month, day })
+    }
+}
+
+impl fmt::Display for Day {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+/// A season's id: 1 to 24 of `a-z`, `0-9` and `-`. The default seasons are calendar quarters
+/// (`2026-q4`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct SeasonId(String);
+
+impl SeasonId {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let ok = (1..=24).contains(&raw.len())
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if ok {
+            Ok(Self(raw.to_owned()))
+        } else {
+            Err(invalid(
+                "A season id is 1 to 24 lowercase letters, digits or dashes.",
+            ))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+super::string_newtype_conversions!(SeasonId);
+
+/// The stretch of time a board covers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Period {
+    Day(Day),
+    /// An ISO 8601 week: its year and number (1–53).
+    Week { year: i32, week: u8 },
+    Season(SeasonId),
+    AllTime,
+}
+
+impl Period {
+    /// Which kind of period, as the links name it.
+    pub fn kind(&self) -> PeriodKind {
+        match self {
+            Period::Day(_) => PeriodKind::Day,
+            Period::Week { .. } => PeriodKind::Week,
+            Period::Season(_) => PeriodKind::Season,
+            Period::AllTime => PeriodKind::AllTime,
+        }
+    }
+
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let bad = || invalid("That is not a period: all, day-2026-11-23, week-2026-W48 or season-<id>.");
+        if raw == "all" {
+            return Ok(Period::AllTime);
+        }
+        if let Some(date) = raw.strip_prefix("day-") {
+            let parts: Vec<&str> = date.split('-').collect();
+            let [y, m, d] = parts.as_slice() else {
+                return Err(bad());
+            };
+            if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+                return Err(bad());
+            }
+            let num = |s: &str| s.parse::<u16>().map_err(|_| bad());
+            return Day::new(i32::from(num(y)?), num(m)? as u8, num(d)? as u8).map(Period::Day);
+        }
+        if let Some(week) = raw.strip_prefix("week-") {
+            let (y, w) = week.split_once("-W").ok_or_else(bad)?;
+            if y.len() != 4 || w.len() != 2 || !y.bytes().chain(w.bytes()).all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            let year: i32 = y.parse().map_err(|_| bad())?;
+            let week: u8 = w.parse().map_err(|_| bad())?;
+            if !(2000..=9999).contains(&year) || !(1..=53).contains(&week) {
+                return Err(invalid("That week does not exist."));
+            }
+            return Ok(Period::Week { year, week });
+        }
+        if let Some(id) = raw.strip_prefix("season-") {
+            return SeasonId::parse(id).map(Period::Season);
+        }
+        Err(bad())
+    }
+}
+
+impl fmt::Display for Period {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Period::Day(day) => write!(f, "day-{day}"),
+            Period::Week { year, week } => write!(f, "week-{year:04}-W{week:02}"),
+            Period::Season(id) => write!(f, "season-{}", id.as_str()),
+            Period::AllTime => f.write_str("all"),
+        }
+    }
+}
+
+/// The kinds of period, for the links that pick one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum PeriodKind {
+    Day,
+    Week,
+    Season,
+    AllTime,
+}
+
+impl PeriodKind {
+    pub const ALL: [PeriodKind; 4] = [
+        PeriodKind::Day,
+        PeriodKind::Week,
+        PeriodKind::Season,
+        PeriodKind::AllTime,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            PeriodKind::Day => "Today",
+            PeriodKind::Week => "This week",
+            PeriodKind::Season => "This season",
+            PeriodKind::AllTime => "All time",
+        }
+    }
+}
+
+/// Whose matches a board counts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Scope {
+    Global,
+    Room(RoomCode),
+}
+
+impl Scope {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        match raw {
+            "global" => Ok(Scope::Global),
+            _ => match raw.strip_prefix("room-") {
+                Some(code) => RoomCode::parse(code).map(Scope::Room),
+                None => Err(invalid("A board is \"global\" or a room's (room-<CODE>).")),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scope::Global => f.write_str("global"),
+            Scope::Room(code) => write!(f, "room-{}", code.as_str()),
+        }
+    }
+}
+
+/// One board. Totals are kept for the global scope over a week, a season or all time; best
+/// scores for every period and scope.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct BoardId {
+    pub metric: Metric,
+    pub period: Period,
+    pub scope: Scope,
+}
+
+impl BoardId {
+    pub fn new(metric: Metric, period: Period, scope: Scope) -> Result<Self, Invalid> {
+        if metric == Metric::Total
+            && (scope != Scope::Global || period.kind() == PeriodKind::Day)
+        {
+            return Err(invalid(
+                "Totals are kept for everyone over a week, a season or all time.",
+            ));
+        }
+        Ok(Self {
+            metric,
+            period,
+            scope,
+        })
+    }
+
+    /// From an address's three parts.
+    pub fn parse(metric: &str, period: &str, scope: &str) -> Result<Self, Invalid> {
+        Self::new(Metric::parse(metric)?, Period::parse(period)?, Scope::parse(scope)?)
+    }
+
+    /// From the written form `<metric>.<period>.<scope>`.
+    pub fn parse_key(raw: &str) -> Result<Self, Invalid> {
+        let mut parts = raw.splitn(3, '.');
+        match (parts.next(), parts.next(), parts.next()) {
+            (Some(m), Some(p), Some(s)) => Self::parse(m, p, s),
+            _ => Err(invalid("That is not a board.")),
+        }
+    }
+
+    /// A room's all-time board of best scores (the one `/r/<CODE>/lb` shows).
+    pub fn room_best(code: &RoomCode) -> Self {
+        Self {
+            metric: Metric::Best,
+            period: Period::AllTime,
+            scope: Scope::Room(code.clone()),
+        }
+    }
+
+    /// Everyone's all-time board of best scores.
+    pub fn all_time_best() -> Self {
+        Self {
+            metric: Metric::Best,
+            period: Period::AllTime,
+            scope: Scope::Global,
+        }
+    }
+
+    /// `<metric>.<period>.<scope>`: what the board's key carries.
+    pub fn key(&self) -> String {
+        format!("{}.{}.{}", self.metric.as_str(), self.period, self.scope)
+    }
+
+    /// The board's page.
+    pub fn href(&self) -> String {
+        format!("/lb/{}/{}/{}", self.metric.as_str(), self.period, self.scope)
+    }
+}
+
+impl fmt::Display for BoardId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_reads_back_from_its_key_and_its_address() {
+        for raw in [
+            "best.all.global",
+            "best.day-2026-11-23.room-K7QX2",
+            "total.week-2026-W48.global",
+            "total.season-2026-q4.global",
+            "best.season-monsoon-1.room-K7QX2",
+        ] {
+            let board = BoardId::parse_key(raw).unwrap();
+            assert_eq!(board.key(), raw);
+            let href = board.href();
+            let parts: Vec<&str> = href.trim_start_matches("/lb/").split('/').collect();
+            assert_eq!(BoardId::parse(parts[0], parts[1], parts[2]).unwrap(), board);
+        }
+    }
+
+    #[test]
+    fn malformed_and_impossible_boards_are_refused() {
+        for raw in [
+            "",
+            "best",
+            "worst.all.global",
+            "best.day-2026-02-30.global",
+            "best.day-2026-2-3.global",
+            "best.day-+026-02-03.global",
+            "best.week-2026-W54.global",
+            "best.week-2026-W00.global",
+            "best.week-2026-W+1.global",
+            "best.season-.global",
+            "best.season-Big_Season.global",
+            "best.all.room-k7qx",
+            "best.all.everyone",
+            "total.day-2026-11-23.global",
+            "total.all.room-K7QX2",
+            "best.all.global.extra",
+        ] {
+            assert!(BoardId::parse_key(raw).is_err(), "{raw} should be refused");
+        }
+        assert!(Day::new(2024, 2, 29).is_ok());
+        assert!(Day::new(2100, 2, 29).is_err());
+    }
+}

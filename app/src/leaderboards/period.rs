@@ -1,0 +1,266 @@
+//! When a board's period starts and ends, which boards a finished match counts on, and the
+//! seasons: plain functions of a time and the operator's season list.
+//!
+//! Days are UTC dates and weeks ISO 8601 weeks (Monday to Sunday, UTC). A season is what the
+//! operator started (`udd-server season start`) and covers a time, or else the calendar quarter
+//! (`2026-q4`, from 1 October to 1 January): with no seasons defined, every quarter is one.
+
+use time::{Date, Month, OffsetDateTime, Time, Weekday};
+
+use crate::ids::{BoardId, Day, Metric, Period, PeriodKind, RoomCode, Scope, SeasonId};
+
+const DAY_MS: i64 = 86_400_000;
+
+/// A season: its id, name and the time it covers (`start_ms` inclusive, `end_ms` exclusive).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Season {
+    pub id: SeasonId,
+    pub name: String,
+    pub start_ms: i64,
+    pub end_ms: i64,
+}
+
+fn date_of(ms: i64) -> Date {
+    OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
+        .unwrap_or(OffsetDateTime::UNIX_EPOCH)
+        .date()
+}
+
+fn ms_of(date: Date) -> i64 {
+    (date.with_time(Time::MIDNIGHT).assume_utc().unix_timestamp()) * 1000
+}
+
+fn to_date(day: Day) -> Option<Date> {
+    Date::from_calendar_date(day.year, Month::try_from(day.month).ok()?, day.day).ok()
+}
+
+/// The UTC date of a time.
+pub fn day_of(ms: i64) -> Day {
+    let date = date_of(ms);
+    Day {
+        year: date.year(),
+        month: u8::from(date.month()),
+        day: date.day(),
+    }
+}
+
+/// The ISO week of a time.
+pub fn week_of(ms: i64) -> Period {
+    let (year, week, _) = date_of(ms).to_iso_week_date();
+    Period::Week { year, week }
+}
+
+/// Whether a year has an ISO week 53.
+fn week_exists(year: i32, week: u8) -> bool {
+    Date::from_iso_week_date(year, week, Weekday::Monday).is_ok()
+}
+
+/// The calendar quarter holding a time, as a season.
+pub fn quarter_of(ms: i64) -> Season {
+    let date = date_of(ms);
+    let q = (u8::from(date.month()) - 1) / 3;
+    quarter(date.year(), q + 1).expect("a date's quarter exists")
+}
+
+/// Quarter `q` (1–4) of `year`.
+fn quarter(year: i32, q: u8) -> Option<Season> {
+    let month = |m: u8| Month::try_from(m).ok();
+    let start = Date::from_calendar_date(year, month(3 * (q - 1) + 1)?, 1).ok()?;
+    let end = if q == 4 {
+        Date::from_calendar_date(year + 1, Month::January, 1).ok()?
+    } else {
+        Date::from_calendar_date(year, month(3 * q + 1)?, 1).ok()?
+    };
+    Some(Season {
+        id: SeasonId::parse(&format!("{year:04}-q{q}")).ok()?,
+        name: format!("{year} Q{q}"),
+        start_ms: ms_of(start),
+        end_ms: ms_of(end),
+    })
+}
+
+/// A default season's quarter from its id (`2026-q4`), if it is one.
+fn quarter_named(id: &SeasonId) -> Option<Season> {
+    let (year, q) = id.as_str().split_once("-q")?;
+    if year.len() != 4 || q.len() != 1 {
+        return None;
+    }
+    quarter(year.parse().ok()?, q.parse().ok().filter(|q| (1..=4).contains(q))?)
+}
+
+/// Whether an id is reserved for the default quarter seasons.
+pub fn is_quarter_id(id: &SeasonId) -> bool {
+    quarter_named(id).is_some()
+}
+
+/// The season covering a time: the operator's season that does, else the quarter.
+pub fn season_at(seasons: &[Season], ms: i64) -> Season {
+    seasons
+        .iter()
+        .find(|s| s.start_ms <= ms && ms < s.end_ms)
+        .cloned()
+        .unwrap_or_else(|| quarter_of(ms))
+}
+
+/// A season by id: one of the operator's, or a quarter.
+pub fn season_named(seasons: &[Season], id: &SeasonId) -> Option<Season> {
+    seasons
+        .iter()
+        .find(|s| &s.id == id)
+        .cloned()
+        .or_else(|| quarter_named(id))
+}
+
+/// The period of `kind` holding a time.
+pub fn period_at(kind: PeriodKind, seasons: &[Season], ms: i64) -> Period {
+    match kind {
+        PeriodKind::Day => Period::Day(day_of(ms)),
+        PeriodKind::Week => week_of(ms),
+        PeriodKind::Season => Period::Season(season_at(seasons, ms).id),
+        PeriodKind::AllTime => Period::AllTime,
+    }
+}
+
+/// What a period covers: `Ok(None)` for all time, `Ok(Some((start, end)))` otherwise, and an
+/// error for a period that does not exist (week 53 of a 52-week year, an unknown season).
+pub fn bounds(period: &Period, seasons: &[Season]) -> Result<Option<(i64, i64)>, &'static str> {
+    match period {
+        Period::AllTime => Ok(None),
+        Period::Day(day) => {
+            let start = ms_of(to_date(*day).ok_or("That day does not exist.")?);
+            Ok(Some((start, start + DAY_MS)))
+        }
+        Period::Week { year, week } => {
+            if !week_exists(*year, *week) {
+                return Err("That week does not exist.");
+            }
+            let monday = Date::from_iso_week_date(*year, *week, Weekday::Monday)
+                .map_err(|_| "That week does not exist.")?;
+            let start = ms_of(monday);
+            Ok(Some((start, start + 7 * DAY_MS)))
+        }
+        Period::Season(id) => season_named(seasons, id)
+            .map(|s| Some((s.start_ms, s.end_ms)))
+            .ok_or("There is no such season."),
+    }
+}
+
+/// The boards one player's finished match counts on: best score on every period in the world
+/// and in the room, and total points on the week, the season and all time in the world.
+pub fn boards_for(finished_ms: i64, room: &RoomCode, seasons: &[Season]) -> Vec<BoardId> {
+    let periods = PeriodKind::ALL.map(|kind| period_at(kind, seasons, finished_ms));
+    let mut boards = Vec::with_capacity(11);
+    for scope in [Scope::Global, Scope::Room(room.clone())] {
+        for period in &periods {
+            boards.push(BoardId {
+                metric: Metric::Best,
+                period: period.clone(),
+                scope: scope.clone(),
+            });
+        }
+    }
+    for period in periods.into_iter().filter(|p| p.kind() != PeriodKind::Day) {
+        boards.push(BoardId {
+            metric: Metric::Total,
+            period,
+            scope: Scope::Global,
+        });
+    }
+    boards
+}
+
+/// A board's name for people: "Best match · week 48, 2026 · everyone".
+pub fn board_name(board: &BoardId, seasons: &[Season]) -> String {
+    let metric = match board.metric {
+        Metric::Best => "Best match",
+        Metric::Total => "Total points",
+    };
+    let period = match &board.period {
+        Period::AllTime => "all time".to_owned(),
+        Period::Day(day) => day.to_string(),
+        Period::Week { year, week } => format!("week {week}, {year}"),
+        Period::Season(id) => season_named(seasons, id).map_or_else(|| id.to_string(), |s| s.name),
+    };
+    let scope = match &board.scope {
+        Scope::Global => "everyone".to_owned(),
+        Scope::Room(code) => format!("room {code}"),
+    };
+    format!("{metric} · {period} · {scope}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOV_23_2026_NOON: i64 = 1_795_435_200_000;
+
+    fn id(s: &str) -> SeasonId {
+        SeasonId::parse(s).unwrap()
+    }
+
+    #[test]
+    fn a_time_falls_in_its_day_its_iso_week_and_its_quarter() {
+        assert_eq!(day_of(NOV_23_2026_NOON).to_string(), "2026-11-23");
+        assert_eq!(week_of(NOV_23_2026_NOON).to_string(), "week-2026-W48");
+        // 1 January 2027 is a Friday: ISO week 53 of 2026.
+        let new_year = 1_798_761_600_000;
+        assert_eq!(day_of(new_year).to_string(), "2027-01-01");
+        assert_eq!(week_of(new_year).to_string(), "week-2026-W53");
+        let q = quarter_of(NOV_23_2026_NOON);
+        assert_eq!((q.id.as_str(), q.end_ms), ("2026-q4", new_year));
+    }
+
+    #[test]
+    fn bounds_cover_the_period_and_impossible_periods_are_refused() {
+        let (start, end) = bounds(&week_of(NOV_23_2026_NOON), &[]).unwrap().unwrap();
+        assert!(start <= NOV_23_2026_NOON && NOV_23_2026_NOON < end);
+        assert_eq!(end - start, 7 * DAY_MS);
+        assert_eq!(day_of(start).to_string(), "2026-11-23", "week 48 starts on Monday the 23rd");
+        assert!(bounds(&Period::Week { year: 2026, week: 53 }, &[]).is_ok());
+        assert!(bounds(&Period::Week { year: 2025, week: 53 }, &[]).is_err());
+        assert!(bounds(&Period::Season(id("monsoon")), &[]).is_err());
+        assert_eq!(bounds(&Period::AllTime, &[]), Ok(None));
+    }
+
+    #[test]
+    fn an_operator_season_covers_its_time_and_quarters_cover_the_rest() {
+        let monsoon = Season {
+            id: id("monsoon"),
+            name: "Monsoon".into(),
+            start_ms: NOV_23_2026_NOON,
+            end_ms: NOV_23_2026_NOON + 10 * DAY_MS,
+        };
+        let seasons = [monsoon.clone()];
+        assert_eq!(season_at(&seasons, NOV_23_2026_NOON), monsoon);
+        assert_eq!(season_at(&seasons, NOV_23_2026_NOON - 1).id, id("2026-q4"));
+        assert_eq!(season_at(&seasons, monsoon.end_ms).id, id("2026-q4"));
+        assert!(is_quarter_id(&id("2026-q4")) && !is_quarter_id(&id("monsoon")));
+        assert!(!is_quarter_id(&id("2026-q5")));
+    }
+
+    #[test]
+    fn a_match_counts_on_eleven_boards() {
+        let room = RoomCode::parse("K7QX2").unwrap();
+        let boards = boards_for(NOV_23_2026_NOON, &room, &[]);
+        let keys: Vec<String> = boards.iter().map(BoardId::key).collect();
+        assert_eq!(
+            keys,
+            [
+                "best.day-2026-11-23.global",
+                "best.week-2026-W48.global",
+                "best.season-2026-q4.global",
+                "best.all.global",
+                "best.day-2026-11-23.room-K7QX2",
+                "best.week-2026-W48.room-K7QX2",
+                "best.season-2026-q4.room-K7QX2",
+                "best.all.room-K7QX2",
+                "total.week-2026-W48.global",
+                "total.season-2026-q4.global",
+                "total.all.global",
+            ]
+        );
+        for board in &boards {
+            assert_eq!(BoardId::parse_key(&board.key()).as_ref(), Ok(board));
+        }
+    }
+}

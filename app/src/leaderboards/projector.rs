@@ -1,0 +1,613 @@
+//! The board projector: reads the table's stream (DynamoDB Streams: DescribeTable for the
+//! stream, DescribeStream, GetShardIterator, GetRecords) and counts every new match record on
+//! the boards, exactly once, from any number of server instances.
+//!
+//! **Lease.** Each shard has one item, `PROJECTOR` / `SHARD#<id>`, with the holder, an expiry
+//! and a `lease_token`. An instance takes a shard whose lease is absent or expired (the token goes
+//! up by one), renews it while it works, and checks its token in every transaction it writes
+//! (see `apply::Fence`), so a holder that stalls past its expiry and wakes after another took
+//! over has its late writes refused.
+//!
+//! **Checkpoint.** The same item keeps the sequence number of the last record whose batch was
+//! counted, written under the token after the batch. A new holder starts after it. A crash
+//! before the checkpoint means the batch is read again; counting is idempotent (see `apply`),
+//! so nothing counts twice. A closed shard that was read to its end is marked `finished`, and
+//! its children are read only after that, so a player's records are counted in stream order.
+//!
+//! **Falling behind.** The stream keeps records 24 hours on AWS. A checkpoint older than that
+//! gets `TrimmedDataAccessException`: the projector logs it and starts from the oldest record
+//! still kept, and the operator runs `udd-server boards rebuild`, which counts every match
+//! record in the table the same idempotent way.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::types::ReturnValue;
+use aws_sdk_dynamodbstreams::types::{OperationType, ShardIteratorType};
+use aws_sdk_dynamodbstreams::Client as StreamsClient;
+
+use crate::leaderboards::apply::{ApplyError, Fence};
+use crate::leaderboards::model::MatchResult;
+use crate::store::keys::{self, Key};
+use crate::store::tx::{n, s};
+use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError, Db};
+
+/// How long a lease lasts without renewal.
+pub const LEASE_MS: i64 = 10_000;
+/// How often an idle projector polls the stream.
+pub const POLL: Duration = Duration::from_millis(250);
+
+/// A shard this projector holds.
+#[derive(Debug, Clone)]
+struct Held {
+    shard: String,
+    fence: Fence,
+    expires_ms: i64,
+    checkpoint: Option<String>,
+    iterator: Option<String>,
+    /// When this projector last wrote the checkpoint.
+    checkpointed_ms: i64,
+}
+
+/// A shard of the stream, as DescribeStream lists it.
+#[derive(Debug, Clone)]
+struct ShardInfo {
+    id: String,
+    parent: Option<String>,
+}
+
+/// What one pass did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Pass {
+    /// Stream records read (of every kind: most are the boards' own writes).
+    pub records: usize,
+    /// Match records among them.
+    pub results: usize,
+    /// Results counted for the first time.
+    pub counted: usize,
+    pub held: usize,
+}
+
+impl Pass {
+    /// Whether there may be more to count at once: a pass that met match records, or read a
+    /// full batch. The boards' own writes show up on the stream too, so "read something" is
+    /// not the test: every pass that counts makes records for the next one to skip.
+    pub fn busy(&self) -> bool {
+        self.results > 0 || self.records >= BATCH
+    }
+}
+
+/// Records asked for per GetRecords (the API's maximum).
+pub const BATCH: usize = 1000;
+/// A batch with no match record is checkpointed only this often (its records are the boards'
+/// own writes; reading them again after a restart is harmless).
+const QUIET_CHECKPOINT_MS: i64 = 30_000;
+
+/// Why a pass stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectorError {
+    #[error("the table has no stream")]
+    NoStream,
+    #[error("stream read failed: {0}")]
+    Stream(String),
+    #[error(transparent)]
+    Data(#[from] DataError),
+}
+
+/// One instance's projector. Cheap state: which shards it holds and where it is in each.
+pub struct Projector {
+    db: Db,
+    streams: StreamsClient,
+    holder: String,
+    lease_ms: i64,
+    stream_arn: Option<String>,
+    held: Vec<Held>,
+    lags: Arc<Mutex<Vec<i64>>>,
+}
+
+impl Projector {
+    pub fn new(db: Db, streams: StreamsClient) -> Self {
+        Self {
+            db,
+            streams,
+            holder: ulid::Ulid::new().to_string(),
+            lease_ms: LEASE_MS,
+            stream_arn: None,
+            held: Vec::new(),
+            lags: Arc::default(),
+        }
+    }
+
+    /// The same projector with a shorter or longer lease (tests stall a holder past it).
+    pub fn with_lease_ms(mut self, lease_ms: i64) -> Self {
+        self.lease_ms = lease_ms;
+        self
+    }
+
+    /// This projector's holder id, as its leases name it.
+    pub fn holder(&self) -> &str {
+        &self.holder
+    }
+
+    /// Every lag measured so far, from a match's end to its results counted, in ms.
+    pub fn lags(&self) -> Arc<Mutex<Vec<i64>>> {
+        self.lags.clone()
+    }
+
+    /// Runs passes until `shutdown` resolves: at once while there is work, every [`POLL`] when
+    /// idle, and a few seconds apart after an error.
+    pub async fn run(mut self, shutdown: impl std::future::Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        loop {
+            let wait = match self.pass().await {
+                Ok(pass) if pass.busy() => Duration::ZERO,
+                Ok(_) => POLL,
+                Err(err) => {
+                    tracing::warn!(%err, "board projector pass failed");
+                    Duration::from_secs(2)
+                }
+            };
+            tokio::select! {
+                _ = &mut shutdown => return,
+                _ = tokio::time::sleep(wait) => {}
+            }
+        }
+    }
+
+    /// Runs passes until one finds nothing more to count: everything in the stream so far is
+    /// counted (when this projector holds the shards).
+    pub async fn catch_up(&mut self) -> Result<Pass, ProjectorError> {
+        let mut total = Pass::default();
+        loop {
+            let pass = self.pass().await?;
+            total.records += pass.records;
+            total.results += pass.results;
+            total.counted += pass.counted;
+            total.held = pass.held;
+            if !pass.busy() {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// One pass over the stream's shards: hold what can be held, read one batch from each.
+    pub async fn pass(&mut self) -> Result<Pass, ProjectorError> {
+        let arn = self.stream_arn().await?;
+        let shards = self.shards(&arn).await?;
+        let mut pass = Pass::default();
+        for shard in &shards {
+            if let Some(parent) = &shard.parent {
+                if shards.iter().any(|s| &s.id == parent) && !self.finished(parent).await? {
+                    continue;
+                }
+            }
+            let Some(index) = self.hold(&shard.id).await? else {
+                continue;
+            };
+            match self.read_batch(&arn, index).await {
+                Ok(read) => {
+                    pass.records += read.records;
+                    pass.results += read.results;
+                    pass.counted += read.counted;
+                }
+                Err(err) => {
+                    // Lost the lease or the iterator: start this shard afresh next time.
+                    self.held[index].iterator = None;
+                    if matches!(err, BatchError::LeaseLost) {
+                        self.held.remove(index);
+                    } else if let BatchError::Failed(err) = err {
+                        return Err(err);
+                    }
+                }
+            }
+        }
+        pass.held = self.held.len();
+        Ok(pass)
+    }
+
+    async fn stream_arn(&mut self) -> Result<String, ProjectorError> {
+        if let Some(arn) = &self.stream_arn {
+            return Ok(arn.clone());
+        }
+        let started = Instant::now();
+        let out = self
+            .db
+            .client
+            .describe_table()
+            .table_name(self.db.table_name())
+            .send()
+            .await;
+        self.db.record("DescribeTable", None, started);
+        let out = out.map_err(crate::store::error::classify)?;
+        let arn = out
+            .table
+            .and_then(|t| t.latest_stream_arn)
+            .ok_or(ProjectorError::NoStream)?;
+        self.stream_arn = Some(arn.clone());
+        Ok(arn)
+    }
+
+    async fn shards(&self, arn: &str) -> Result<Vec<ShardInfo>, ProjectorError> {
+        let mut shards = Vec::new();
+        let mut start: Option<String> = None;
+        loop {
+            let started = Instant::now();
+            let out = self
+                .streams
+                .describe_stream()
+                .stream_arn(arn)
+                .set_exclusive_start_shard_id(start.take())
+                .send()
+                .await;
+            self.db.record("DescribeStream", None, started);
+            let description = out
+                .map_err(|e| ProjectorError::Stream(format!("{e:?}")))?
+                .stream_description
+                .ok_or(ProjectorError::NoStream)?;
+            for shard in description.shards() {
+                if let Some(id) = shard.shard_id() {
+                    shards.push(ShardInfo {
+                        id: id.to_owned(),
+                        parent: shard.parent_shard_id().map(ToOwned::to_owned),
+                    });
+                }
+            }
+            match description.last_evaluated_shard_id {
+                Some(last) => start = Some(last),
+                None => return Ok(shards),
+            }
+        }
+    }
+
+    /// Whether a shard was read to its end.
+    async fn finished(&self, shard: &str) -> Result<bool, DataError> {
+        let item = self
+            .db
+            .get(
+                self.db
+                    .client
+                    .get_item()
+                    .set_key(Some(key_map(keys::projector_shard(shard))))
+                    .consistent_read(true),
+            )
+            .await?;
+        Ok(item
+            .and_then(|i| i.get("finished").and_then(|v| v.as_bool().ok().copied()))
+            .unwrap_or(false))
+    }
+
+    /// Holds `shard`'s lease (renewing it when half gone, taking it when free); the index of
+    /// the held shard, or `None` when another instance holds it or it is finished.
+    async fn hold(&mut self, shard: &str) -> Result<Option<usize>, DataError> {
+        let now = epoch_millis();
+        let key = keys::projector_shard(shard);
+        if let Some(index) = self.held.iter().position(|h| h.shard == shard) {
+            if self.held[index].expires_ms - now > self.lease_ms / 2 {
+                return Ok(Some(index));
+            }
+            let renew = self
+                .db
+                .client
+                .update_item()
+                .table_name(self.db.table_name())
+                .set_key(Some(key_map(key)))
+                .update_expression("SET expires_ms = :expires")
+                .condition_expression("holder = :me AND lease_token = :token")
+                .expression_attribute_values(":expires", n(now + self.lease_ms))
+                .expression_attribute_values(":me", s(self.holder.clone()))
+                .expression_attribute_values(":token", n(self.held[index].fence.token));
+            return match send_recorded!(self.db, "UpdateItem", renew) {
+                Ok(_) => {
+                    self.held[index].expires_ms = now + self.lease_ms;
+                    Ok(Some(index))
+                }
+                Err(DataError::Conflict(Conflict::ConditionFailed)) => {
+                    tracing::warn!(shard, "board projector lost its lease");
+                    self.held.remove(index);
+                    Ok(None)
+                }
+                Err(err) => Err(err),
+            };
+        }
+        let take = self
+            .db
+            .client
+            .update_item()
+            .table_name(self.db.table_name())
+            .set_key(Some(key_map(key.clone())))
+            .update_expression("SET holder = :me, expires_ms = :expires ADD lease_token :one")
+            .condition_expression(
+                "(attribute_not_exists(#pk) OR expires_ms < :now) AND attribute_not_exists(finished)",
+            )
+            .expression_attribute_names("#pk", keys::PK)
+            .expression_attribute_values(":me", s(self.holder.clone()))
+            .expression_attribute_values(":expires", n(now + self.lease_ms))
+            .expression_attribute_values(":now", n(now))
+            .expression_attribute_values(":one", n(1))
+            .return_values(ReturnValue::AllNew);
+        match send_recorded!(self.db, "UpdateItem", take) {
+            Ok(out) => {
+                let item = out.attributes.unwrap_or_default();
+                let token = item
+                    .get("lease_token")
+                    .and_then(|v| v.as_n().ok()?.parse().ok())
+                    .ok_or_else(|| DataError::Internal("a lease without a token".into()))?;
+                let checkpoint = item
+                    .get("checkpoint")
+                    .and_then(|v| v.as_s().ok())
+                    .cloned();
+                tracing::info!(shard, token, "board projector took a lease");
+                self.held.push(Held {
+                    shard: shard.to_owned(),
+                    fence: Fence { lease: key, token },
+                    expires_ms: now + self.lease_ms,
+                    checkpoint,
+                    iterator: None,
+                    checkpointed_ms: now,
+                });
+                Ok(Some(self.held.len() - 1))
+            }
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(None),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Reads one batch of a held shard, counts its match records and checkpoints it.
+    async fn read_batch(&mut self, arn: &str, index: usize) -> Result<Pass, BatchError> {
+        let held = self.held[index].clone();
+        let iterator = match held.iterator.clone() {
+            Some(iterator) => iterator,
+            None => self.iterator(arn, &held).await?,
+        };
+        let started = Instant::now();
+        let out = self
+            .streams
+            .get_records()
+            .shard_iterator(iterator)
+            .limit(BATCH as i32)
+            .send()
+            .await;
+        self.db.record("GetRecords", None, started);
+        let out = match out {
+            Ok(out) => out,
+            Err(err) => {
+                let expired = err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_expired_iterator_exception());
+                self.held[index].iterator = None;
+                return if expired {
+                    Ok(Pass::default())
+                } else {
+                    Err(BatchError::Failed(ProjectorError::Stream(format!("{err:?}"))))
+                };
+            }
+        };
+        let records = out.records();
+        let mut results = Vec::new();
+        let mut last_sequence = None;
+        for record in records {
+            let Some(data) = record.dynamodb() else { continue };
+            last_sequence = data.sequence_number().map(ToOwned::to_owned);
+            if record.event_name() != Some(&OperationType::Insert) {
+                continue;
+            }
+            if let Some(result) = data.new_image().and_then(result_from_stream) {
+                results.push(result);
+            }
+        }
+        let mut counted = 0;
+        if !results.is_empty() {
+            let seasons = self.db.seasons().await.map_err(ProjectorError::from)?;
+            let applied = self
+                .db
+                .count_results(&held.fence, &results, &seasons)
+                .await
+                .map_err(|err| match err {
+                    ApplyError::LeaseLost => BatchError::LeaseLost,
+                    ApplyError::Data(err) => BatchError::Failed(err.into()),
+                })?;
+            counted = applied.counted;
+            if let Ok(mut lags) = self.lags.lock() {
+                lags.extend(applied.lags_ms);
+            }
+        }
+        let next = out.next_shard_iterator().map(ToOwned::to_owned);
+        let now = epoch_millis();
+        let due = !results.is_empty()
+            || next.is_none()
+            || (last_sequence.is_some() && now - self.held[index].checkpointed_ms > QUIET_CHECKPOINT_MS);
+        if due {
+            self.checkpoint(&held, last_sequence.as_deref(), next.is_none(), counted > 0)
+                .await?;
+            self.held[index].checkpointed_ms = now;
+        }
+        if let Some(sequence) = last_sequence {
+            self.held[index].checkpoint = Some(sequence);
+        }
+        self.held[index].iterator = next;
+        Ok(Pass {
+            records: records.len(),
+            results: results.len(),
+            counted,
+            held: 1,
+        })
+    }
+
+    async fn iterator(&self, arn: &str, held: &Held) -> Result<String, BatchError> {
+        let request = |after: Option<&str>| {
+            let request = self.streams.get_shard_iterator().stream_arn(arn).shard_id(&held.shard);
+            match after {
+                Some(sequence) => request
+                    .shard_iterator_type(ShardIteratorType::AfterSequenceNumber)
+                    .sequence_number(sequence),
+                None => request.shard_iterator_type(ShardIteratorType::TrimHorizon),
+            }
+        };
+        let started = Instant::now();
+        let mut out = request(held.checkpoint.as_deref()).send().await;
+        self.db.record("GetShardIterator", None, started);
+        if let Err(err) = &out {
+            if err
+                .as_service_error()
+                .is_some_and(|e| e.is_trimmed_data_access_exception())
+            {
+                tracing::error!(
+                    shard = held.shard,
+                    "the stream no longer holds the records after the checkpoint: \
+                     boards miss them until `udd-server boards rebuild` runs"
+                );
+                out = request(None).send().await;
+            }
+        }
+        out.map_err(|e| BatchError::Failed(ProjectorError::Stream(format!("{e:?}"))))?
+            .shard_iterator
+            .ok_or_else(|| BatchError::Failed(ProjectorError::Stream("no iterator".into())))
+    }
+
+    /// Saves how far the shard is read (and whether to its end), under the token.
+    async fn checkpoint(
+        &self,
+        held: &Held,
+        sequence: Option<&str>,
+        finished: bool,
+        counted: bool,
+    ) -> Result<(), BatchError> {
+        let now = epoch_millis();
+        let mut sets = vec!["read_ms = :now"];
+        let mut request = self
+            .db
+            .client
+            .update_item()
+            .table_name(self.db.table_name())
+            .set_key(Some(key_map(held.fence.lease.clone())))
+            .condition_expression("lease_token = :token")
+            .expression_attribute_values(":token", n(held.fence.token))
+            .expression_attribute_values(":now", n(now));
+        if let Some(sequence) = sequence {
+            sets.push("checkpoint = :seq");
+            request = request.expression_attribute_values(":seq", s(sequence));
+        }
+        if finished {
+            sets.push("finished = :yes");
+            request = request.expression_attribute_values(
+                ":yes",
+                aws_sdk_dynamodb::types::AttributeValue::Bool(true),
+            );
+        }
+        match send_recorded!(
+            self.db,
+            "UpdateItem",
+            request.update_expression(format!("SET {}", sets.join(", ")))
+        ) {
+            Ok(_) => {}
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => return Err(BatchError::LeaseLost),
+            Err(err) => return Err(BatchError::Failed(err.into())),
+        }
+        if counted {
+            self.db
+                .mark_boards_updated(now)
+                .await
+                .map_err(|e| BatchError::Failed(e.into()))?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+enum BatchError {
+    LeaseLost,
+    Failed(ProjectorError),
+}
+
+impl From<ProjectorError> for BatchError {
+    fn from(err: ProjectorError) -> Self {
+        BatchError::Failed(err)
+    }
+}
+
+/// A match result from a stream record's new image, if the item is a match record.
+fn result_from_stream(
+    image: &std::collections::HashMap<String, aws_sdk_dynamodbstreams::types::AttributeValue>,
+) -> Option<MatchResult> {
+    let sk = image.get(keys::SK)?.as_s().ok()?;
+    if !sk.starts_with(keys::MATCH_PREFIX) {
+        return None;
+    }
+    match serde_dynamo::from_item(image.clone()) {
+        Ok(result) => Some(result),
+        Err(err) => {
+            tracing::error!(%err, sk, "a match record the boards cannot read");
+            None
+        }
+    }
+}
+
+impl Db {
+    /// Notes when the boards were last brought up to date (`PROJECTOR` / `STATUS`).
+    pub(crate) async fn mark_boards_updated(&self, now_ms: i64) -> Result<(), DataError> {
+        let request = self
+            .client
+            .update_item()
+            .table_name(self.table_name())
+            .set_key(Some(key_map(keys::projector_status())))
+            .update_expression("SET applied_ms = :now")
+            .condition_expression("attribute_not_exists(applied_ms) OR applied_ms < :now")
+            .expression_attribute_values(":now", n(now_ms));
+        match send_recorded!(self, "UpdateItem", request) {
+            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// When the boards were last brought up to date, if ever: one GetItem.
+    pub async fn boards_updated_ms(&self) -> Result<Option<i64>, DataError> {
+        let item = self
+            .get(self.client.get_item().set_key(Some(key_map(keys::projector_status()))))
+            .await?;
+        Ok(item.and_then(|i| i.get("applied_ms").and_then(|v| v.as_n().ok()?.parse().ok())))
+    }
+
+    /// A shard's lease as stored: (holder, token, expires ms). For tests and operators.
+    pub async fn projector_lease(&self, shard: &str) -> Result<Option<(String, u64, i64)>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::projector_shard(shard))))
+                    .consistent_read(true),
+            )
+            .await?;
+        Ok(item.and_then(|i| {
+            Some((
+                i.get("holder")?.as_s().ok()?.clone(),
+                i.get("lease_token")?.as_n().ok()?.parse().ok()?,
+                i.get("expires_ms")?.as_n().ok()?.parse().ok()?,
+            ))
+        }))
+    }
+}
+
+/// The fence of a lease that nobody can take over: the rebuild's. Its item is made (or its
+/// token bumped) when the rebuild starts, so two rebuilds never share one.
+pub async fn rebuild_fence(db: &Db) -> Result<Fence, DataError> {
+    let key = Key {
+        pk: keys::PROJECTOR.to_owned(),
+        sk: "REBUILD".to_owned(),
+    };
+    let out = send_recorded!(
+        db,
+        "UpdateItem",
+        db.client
+            .update_item()
+            .table_name(db.table_name())
+            .set_key(Some(key_map(key.clone())))
+            .update_expression("ADD lease_token :one")
+            .expression_attribute_values(":one", n(1))
+            .return_values(ReturnValue::AllNew)
+    )?;
+    let token = out
+        .attributes
+        .and_then(|i| i.get("lease_token")?.as_n().ok()?.parse().ok())
+        .ok_or_else(|| DataError::Internal("a lease without a token".into()))?;
+    Ok(Fence { lease: key, token })
+}

@@ -1,0 +1,453 @@
+//! The boards: fed from the table's stream by the projector, exactly once through crashes,
+//! duplicates and lease changes (checked against a brute-force count), and read with the round
+//! trips the README promises. Match records are written here as the game writes them (with its
+//! own `match_record_item`), many thousands faster than playing matches.
+
+use std::collections::{BTreeMap, HashMap};
+
+use app::game::model::MatchRecord;
+use app::game::resolve::match_record_item;
+use app::identity::{Avatar, UserId};
+use app::leaderboards::apply::Fence;
+use app::leaderboards::lines::Start;
+use app::leaderboards::period::{boards_for, Season};
+use app::leaderboards::projector::{rebuild_fence, Projector};
+use app::leaderboards::seed::Synthetic;
+use app::leaderboards::{BoardId, Line, Metric, SeasonId};
+use app::rooms::RoomCode;
+use app::store::{epoch_millis, keys, Db};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{name, test_table, TestTable};
+
+/// Writes one player's match record as the last round's transaction does.
+async fn write_record(t: &TestTable, record: &MatchRecord) {
+    t.engine
+        .client
+        .put_item()
+        .table_name(t.db.table_name())
+        .set_item(Some(match_record_item(record).unwrap()))
+        .send()
+        .await
+        .unwrap();
+}
+
+fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> MatchRecord {
+    MatchRecord {
+        record_id: ulid::Ulid::new().to_string(),
+        user_id: user.clone(),
+        nickname: name("Player"),
+        avatar: Avatar::Owl,
+        room: room.clone(),
+        score,
+        placement: if score > 1000 { 1 } else { 2 },
+        players: 2,
+        correct: 3,
+        rounds: 5,
+        average_reaction_ms: Some(400),
+        finished_at_ms: at,
+    }
+}
+
+fn projector(t: &TestTable) -> Projector {
+    Projector::new(t.db.clone(), t.engine.streams.clone())
+}
+
+fn room(raw: &str) -> RoomCode {
+    RoomCode::parse(raw).unwrap()
+}
+
+/// Every line of a board, page by page through the cursors.
+async fn all_lines(db: &Db, board: &BoardId) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut start = Start::Top;
+    loop {
+        let page = db.board_lines(board, start, 37).await.unwrap().unwrap();
+        lines.extend(page.lines);
+        match page.next {
+            Some(cursor) => start = Start::Cursor(cursor),
+            None => return lines,
+        }
+    }
+}
+
+/// What every board should hold: per board, per player, the value; and the lifetime stats.
+#[derive(Default)]
+struct Brute {
+    boards: BTreeMap<BoardId, HashMap<UserId, (i64, i64)>>,
+    matches: HashMap<UserId, (u64, u64, i64)>,
+}
+
+impl Brute {
+    fn add(&mut self, r: &MatchRecord, seasons: &[Season]) {
+        for board in boards_for(r.finished_at_ms, &r.room, seasons) {
+            let entries = self.boards.entry(board.clone()).or_default();
+            let score = i64::from(r.score);
+            match board.metric {
+                Metric::Best => {
+                    let e = entries.entry(r.user_id.clone()).or_insert((score, r.finished_at_ms));
+                    if score > e.0 || (score == e.0 && r.finished_at_ms < e.1) {
+                        *e = (score, r.finished_at_ms);
+                    }
+                }
+                Metric::Total => {
+                    let e = entries.entry(r.user_id.clone()).or_insert((0, 0));
+                    e.0 += score;
+                    e.1 = e.1.max(r.finished_at_ms);
+                }
+            }
+        }
+        let m = self.matches.entry(r.user_id.clone()).or_default();
+        m.0 += 1;
+        m.1 += u64::from(r.placement == 1);
+        m.2 += i64::from(r.score);
+    }
+
+    fn rank(&self, board: &BoardId, score: i64) -> u64 {
+        1 + self.boards[board].values().filter(|(v, _)| *v > score).count() as u64
+    }
+}
+
+/// Checks every board and every player's stats against the brute-force count.
+async fn check(t: &TestTable, brute: &Brute, players: &[UserId]) {
+    for (board, expected) in &brute.boards {
+        let lines = all_lines(&t.db, board).await;
+        assert_eq!(lines.len(), expected.len(), "{board}: entry count");
+        assert_eq!(t.db.board_entries(board).await.unwrap(), expected.len() as u64, "{board}: root count");
+        let mut previous: Option<&Line> = None;
+        for line in &lines {
+            let (value, _) = expected[&line.user_id];
+            assert_eq!(line.score, value, "{board}: {}'s value", line.user_id);
+            assert_eq!(line.rank, brute.rank(board, value), "{board}: rank by position");
+            if let Some(p) = previous {
+                assert!(
+                    p.score > line.score || (p.score == line.score && p.reached_ms <= line.reached_ms),
+                    "{board}: order (earlier first among equals)"
+                );
+            }
+            previous = Some(line);
+        }
+    }
+    // Ranks from the tree, for every player on the busiest boards.
+    for board in brute.boards.keys().filter(|b| b.period == app::leaderboards::Period::AllTime) {
+        for (user, (value, _)) in &brute.boards[board] {
+            let (line, total) = t.db.my_line(board, user).await.unwrap().unwrap();
+            assert_eq!(line.rank, brute.rank(board, *value), "{board}: tree rank of {user}");
+            assert_eq!(total, brute.boards[board].len() as u64);
+        }
+    }
+    for user in players {
+        let stats = t.db.stats(user).await.unwrap();
+        let (matches, wins, score) = brute.matches.get(user).copied().unwrap_or_default();
+        assert_eq!((stats.matches, stats.wins, stats.lifetime_score), (matches, wins, score), "{user}");
+    }
+}
+
+/// The shard the projector reads (both local engines have one).
+async fn only_shard(t: &TestTable, holder: &str) -> (String, Fence) {
+    let items = t
+        .engine
+        .client
+        .query()
+        .table_name(t.db.table_name())
+        .key_condition_expression("PK = :pk")
+        .expression_attribute_values(":pk", aws_sdk_dynamodb::types::AttributeValue::S(keys::PROJECTOR.into()))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap()
+        .items
+        .unwrap_or_default();
+    let shard = items
+        .iter()
+        .find_map(|i| i.get("SK")?.as_s().ok()?.strip_prefix("SHARD#").map(str::to_owned))
+        .expect("the projector made a lease");
+    let (who, token, _) = t.db.projector_lease(&shard).await.unwrap().unwrap();
+    assert_eq!(who, holder);
+    (shard.clone(), Fence { lease: keys::projector_shard(&shard), token })
+}
+
+#[tokio::test]
+async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exactly_once() {
+    let events: usize = std::env::var("UDD_BOARD_EVENTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000);
+    let t = test_table().await;
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let players: Vec<UserId> = (0..150).map(|_| UserId::generate()).collect();
+    let rooms = [room("BRDAA"), room("BRDBB"), room("BRDCC")];
+    let now = epoch_millis();
+    let mut brute = Brute::default();
+    let mut written = Vec::new();
+
+    // First a third of the records, counted by projector A (a short lease).
+    let mut a = projector(&t).with_lease_ms(400);
+    let write = |count: usize, rng: &mut ChaCha8Rng| -> Vec<MatchRecord> {
+        (0..count)
+            .map(|_| {
+                let user = &players[rng.random_range(0..players.len())];
+                let room = &rooms[rng.random_range(0..rooms.len())];
+                // Scores with many ties, some negative; times over the last three days.
+                let score = rng.random_range(-30..200) * 10;
+                let at = now - rng.random_range(0..3 * 86_400_000);
+                record(user, room, score, at)
+            })
+            .collect()
+    };
+    let first = write(events / 3, &mut rng);
+    for r in &first {
+        write_record(&t, r).await;
+    }
+    written.extend(first);
+    a.pass().await.unwrap();
+    let (shard, fence_a) = only_shard(&t, a.holder()).await;
+
+    // A duplicate delivery: the same results counted again by hand, under A's fence.
+    let again: Vec<_> = written.iter().take(500).map(to_result).collect();
+    assert_eq!(t.db.count_results(&fence_a, &again, &[]).await.unwrap().counted, 0);
+
+    // A crashes inside its next batch: part of the batch written, no checkpoint.
+    let second = write(events / 3, &mut rng);
+    for r in &second {
+        write_record(&t, r).await;
+    }
+    a.catch_up().await.unwrap();
+    let third = write(events - 2 * (events / 3), &mut rng);
+    for r in &third {
+        write_record(&t, r).await;
+    }
+    let partial: Vec<_> = third.iter().take(third.len() / 2).step_by(3).map(to_result).collect();
+    let crashed = t.db.count_results(&fence_a, &partial, &[]).await.unwrap();
+    assert!(crashed.counted > 0);
+    drop(a);
+    written.extend(second);
+    written.extend(third);
+
+    // A stalls past its lease; B takes the shard over (the token goes up) and A's late writes
+    // are refused.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let mut b = projector(&t);
+    b.pass().await.unwrap();
+    let (_, fence_b) = only_shard(&t, b.holder()).await;
+    assert_eq!(fence_b.token, fence_a.token + 1);
+    let late: Vec<_> = written.iter().rev().take(40).map(to_result).collect();
+    assert!(matches!(
+        t.db.count_results(&fence_a, &late, &[]).await,
+        Err(app::leaderboards::apply::ApplyError::LeaseLost)
+    ));
+    b.catch_up().await.unwrap();
+
+    // A replay of the whole stream: the checkpoint forgotten, every record read again.
+    t.engine
+        .client
+        .delete_item()
+        .table_name(t.db.table_name())
+        .set_key(Some(std::collections::HashMap::from([
+            ("PK".to_owned(), aws_sdk_dynamodb::types::AttributeValue::S(keys::PROJECTOR.into())),
+            ("SK".to_owned(), aws_sdk_dynamodb::types::AttributeValue::S(format!("SHARD#{shard}"))),
+        ])))
+        .send()
+        .await
+        .unwrap();
+    let replay = projector(&t).catch_up().await.unwrap();
+    assert!(replay.records >= events, "the replay read the whole stream");
+    assert_eq!(replay.counted, 0, "and counted nothing twice");
+    // And the rebuild from the records themselves.
+    assert_eq!(t.db.rebuild_boards().await.unwrap().counted, 0);
+
+    for r in &written {
+        brute.add(r, &[]);
+    }
+    let mut by_op: BTreeMap<&str, (usize, f64)> = BTreeMap::new();
+    for call in t.calls.calls() {
+        let e = by_op.entry(call.op).or_default();
+        e.0 += 1;
+        e.1 += call.elapsed.as_secs_f64();
+    }
+    eprintln!("calls by operation: {by_op:?}");
+    check(&t, &brute, &players).await;
+}
+
+fn to_result(r: &MatchRecord) -> app::leaderboards::MatchResult {
+    app::leaderboards::apply::result_from_item(&match_record_item(r).unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn each_read_takes_the_round_trips_the_readme_promises() {
+    let t = test_table().await;
+    let code = room("RTRPS");
+    let players: Vec<UserId> = (0..30).map(|_| UserId::generate()).collect();
+    let now = epoch_millis();
+    let mut brute = Brute::default();
+    for (i, user) in players.iter().enumerate() {
+        let r = record(user, &code, (i as i32 % 7) * 100, now - i as i64);
+        write_record(&t, &r).await;
+        brute.add(&r, &[]);
+    }
+    projector(&t).catch_up().await.unwrap();
+    let board = BoardId::room_best(&code);
+    let me = &players[10];
+    // The first cursor loads the table's signing secret once: not part of any read's cost.
+    t.db.board_lines(&board, Start::Top, 1).await.unwrap();
+
+    t.calls.reset();
+    let top = t.db.board_lines(&board, Start::Top, 10).await.unwrap().unwrap();
+    assert_eq!(t.calls.ops(), ["Query"], "top N: one Query");
+    assert_eq!(top.lines.len(), 10);
+    t.calls.reset();
+    let next = t
+        .db
+        .board_lines(&board, Start::Cursor(top.next.clone().unwrap()), 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(t.calls.ops(), ["Query"], "the next page: one Query");
+    assert_eq!(next.lines[0].rank, brute.rank(&board, next.lines[0].score));
+
+    t.calls.reset();
+    let (line, total) = t.db.my_line(&board, me).await.unwrap().unwrap();
+    assert_eq!(t.calls.ops(), ["GetItem", "BatchGetItem"], "rank: two round trips");
+    assert_eq!(line.rank, brute.rank(&board, line.score));
+    assert_eq!(total, 30);
+
+    t.calls.reset();
+    let (standing, _) = t.db.around_me(&board, me, 3).await.unwrap().unwrap();
+    let mut ops = t.calls.ops();
+    ops.sort_unstable();
+    assert_eq!(ops, ["BatchGetItem", "GetItem", "Query", "Query"], "around me: two Queries");
+    assert_eq!((standing.above.len(), standing.below.len()), (3, 3));
+    for l in standing.above.iter().chain(&standing.below).chain([&standing.me]) {
+        assert_eq!(l.rank, brute.rank(&board, l.score), "{}", l.user_id);
+    }
+    let lines = all_lines(&t.db, &board).await;
+    let at = lines.iter().position(|l| l.user_id == *me).unwrap();
+    assert_eq!(standing.above.last().unwrap().user_id, lines[at - 1].user_id);
+    assert_eq!(standing.below[0].user_id, lines[at + 1].user_id);
+
+    t.calls.reset();
+    let mine = t.db.my_boards(me, 20).await.unwrap();
+    assert_eq!(t.calls.ops(), ["Query", "BatchGetItem"], "all my boards: one Query (+ ranks)");
+    assert_eq!(mine.len(), 11, "a match counts on eleven boards");
+    for b in &mine {
+        assert_eq!(b.line.rank, brute.rank(&b.board, b.line.score), "{}", b.board);
+    }
+
+    t.calls.reset();
+    let (rank, _) = t.db.rank_of(&board, 350).await.unwrap();
+    assert_eq!(t.calls.ops(), ["BatchGetItem"]);
+    assert_eq!(rank, brute.rank(&board, 350));
+    assert_eq!(t.db.rank_by_counting(&board, 350).await.unwrap(), rank);
+}
+
+#[tokio::test]
+async fn a_board_opens_at_any_position_even_among_ties() {
+    let t = test_table().await;
+    let board = BoardId::parse_key("best.all.room-JMPAA").unwrap();
+    // 60 players on 6 scores: ten tied at each.
+    let players: Vec<Synthetic> = (0..60)
+        .map(|i| Synthetic {
+            user_id: UserId::generate(),
+            nickname: name("Bot"),
+            score: (i % 6) * 1000,
+            reached_ms: 1_000 + i,
+        })
+        .collect();
+    t.db.seed_board(&board, &players).await.unwrap();
+    let lines = all_lines(&t.db, &board).await;
+    for position in [1u64, 5, 10, 11, 37, 60] {
+        t.calls.reset();
+        let page = t.db.board_lines(&board, Start::Position(position), 5).await.unwrap().unwrap();
+        let reads = t.calls.ops();
+        assert_eq!(reads.iter().filter(|op| **op == "GetItem").count(), 5, "one read per level");
+        assert_eq!(page.lines[0], lines[position as usize - 1], "position {position}");
+        assert_eq!(page.lines[0].rank, (position - 1) / 10 * 10 + 1, "ties share a rank");
+    }
+    assert_eq!(t.db.board_lines(&board, Start::Position(61), 5).await.unwrap(), None);
+    assert!(matches!(
+        t.db.board_lines(&board, Start::Cursor("forged.cursor".into()), 5).await,
+        Err(app::store::DataError::BadCursor)
+    ));
+    let other = BoardId::parse_key("best.all.room-JMPBB").unwrap();
+    let page = t.db.board_lines(&board, Start::Top, 5).await.unwrap().unwrap();
+    assert!(
+        t.db.board_lines(&other, Start::Cursor(page.next.unwrap()), 5).await.is_err(),
+        "a cursor opens only the board it came from"
+    );
+}
+
+#[tokio::test]
+async fn a_seeded_board_ranks_as_one_fed_match_by_match() {
+    let t = test_table().await;
+    let now = epoch_millis();
+    let fed = room("SEEDA");
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut synthetic = Vec::new();
+    for _ in 0..120 {
+        let user = UserId::generate();
+        let r = record(&user, &fed, rng.random_range(-20..80) * 25, now - rng.random_range(0..1000));
+        write_record(&t, &r).await;
+        synthetic.push(Synthetic {
+            user_id: user,
+            nickname: name("Player"),
+            score: i64::from(r.score),
+            reached_ms: r.finished_at_ms,
+        });
+    }
+    projector(&t).catch_up().await.unwrap();
+    let seeded = BoardId::parse_key("best.all.room-SEEDB").unwrap();
+    t.db.seed_board(&seeded, &synthetic).await.unwrap();
+    assert!(t.db.seed_board(&seeded, &synthetic).await.is_err(), "only an empty board");
+    let a = all_lines(&t.db, &BoardId::room_best(&fed)).await;
+    let b = all_lines(&t.db, &seeded).await;
+    assert_eq!(a, b.iter().cloned().map(|l| Line { avatar: Avatar::Owl, ..l }).collect::<Vec<_>>());
+    for score in [-500, 0, 1, 999, 2000] {
+        assert_eq!(
+            t.db.rank_of(&BoardId::room_best(&fed), score).await.unwrap(),
+            t.db.rank_of(&seeded, score).await.unwrap()
+        );
+    }
+}
+
+#[tokio::test]
+async fn seasons_start_only_in_the_future_and_never_overlap_and_matches_count_on_them() {
+    let t = test_table().await;
+    let now = epoch_millis();
+    let id = |s: &str| SeasonId::parse(s).unwrap();
+    let day = 86_400_000;
+    for (season, start, end) in [
+        ("past", now - day, now + day),
+        ("backwards", now + day, now),
+        ("2026-q4", now, now + day),
+    ] {
+        assert!(t.db.start_season(&id(season), "X", start, end).await.is_err(), "{season}");
+    }
+    let monsoon = t.db.start_season(&id("monsoon"), "Monsoon", now, now + 10 * day).await.unwrap();
+    assert!(t.db.start_season(&id("other"), "Other", now + day, now + 2 * day).await.is_err());
+    assert!(t.db.start_season(&id("monsoon"), "Again", now + 20 * day, now + 21 * day).await.is_err());
+    assert_eq!(t.db.seasons().await.unwrap(), vec![monsoon.clone()]);
+
+    let user = UserId::generate();
+    write_record(&t, &record(&user, &room("SEASN"), 700, now + 5)).await;
+    projector(&t).catch_up().await.unwrap();
+    let board = BoardId::parse_key("total.season-monsoon.global").unwrap();
+    let (line, _) = t.db.my_line(&board, &user).await.unwrap().unwrap();
+    assert_eq!((line.rank, line.score, line.matches), (1, 700, 1));
+}
+
+#[tokio::test]
+async fn a_stalled_holder_cannot_renew_and_a_rebuild_fence_is_its_own() {
+    let t = test_table().await;
+    write_record(&t, &record(&UserId::generate(), &room("HXDRS"), 100, epoch_millis())).await;
+    let mut a = projector(&t).with_lease_ms(200);
+    assert_eq!(a.pass().await.unwrap().held, 1);
+    let mut b = projector(&t);
+    assert_eq!(b.pass().await.unwrap().held, 0, "A still holds the shard");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(b.pass().await.unwrap().held, 1, "B takes an expired lease");
+    assert_eq!(a.pass().await.unwrap().held, 0, "A finds it lost its lease");
+    let first = rebuild_fence(&t.db).await.unwrap();
+    let second = rebuild_fence(&t.db).await.unwrap();
+    assert_eq!(second.token, first.token + 1, "a new rebuild fences off an old one");
+}

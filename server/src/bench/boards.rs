@@ -1,0 +1,249 @@
+//! The boards' part of the benchmark: rank latency, round trips and read units for the counting
+//! tree and for COUNT-above, on boards of 1k to 1M synthetic players, in one run; and the lag
+//! from a match's end to the boards counting it, through the real stream and projector.
+
+use std::time::{Duration, Instant};
+
+use anyhow::ensure;
+use app::game::model::MatchRecord;
+use app::game::resolve::match_record_item;
+use app::http::engine::{Engine, EngineConfig};
+use app::identity::{Avatar, DisplayName, UserId};
+use app::leaderboards::projector::Projector;
+use app::leaderboards::seed::Synthetic;
+use app::leaderboards::BoardId;
+use app::rooms::RoomCode;
+use app::store::{epoch_millis, Db, Recorder};
+use rand::{Rng, SeedableRng};
+
+/// The rank target: the tree's median at 1M within this factor of its median at 1k.
+const RANK_SCALING_TARGET: f64 = 1.5;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct BoardBenchArgs {
+    /// Board sizes for the rank table (comma-separated; empty to skip it).
+    #[arg(long, default_value = "1000,10000,100000,1000000", value_delimiter = ',')]
+    board_sizes: Vec<usize>,
+    /// Timed rank reads per size with the tree.
+    #[arg(long, default_value_t = 300)]
+    rank_iterations: usize,
+    /// Timed rank reads per size by COUNT-above (slow on big boards).
+    #[arg(long, default_value_t = 20)]
+    count_iterations: usize,
+    /// Matches written, one every 20 ms, to measure the projector's lag.
+    #[arg(long, default_value_t = 200)]
+    lag_matches: usize,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SeedArgs {
+    /// The board, as `<metric>.<period>.<scope>` (e.g. best.all.global).
+    pub board: String,
+    /// How many synthetic players.
+    #[arg(long, default_value_t = 10_000)]
+    pub players: usize,
+}
+
+/// `udd-server boards seed`: fills one board of the configured table.
+pub async fn seed(store: &crate::StoreArgs, args: SeedArgs) -> anyhow::Result<()> {
+    let board = BoardId::parse_key(&args.board).map_err(|e| anyhow::anyhow!(e))?;
+    let (engine, db) = crate::open_store(store).await?;
+    let started = Instant::now();
+    let outcome = db.seed_board(&board, &synthetic_players(args.players, 1)).await;
+    engine.stop().await;
+    outcome?;
+    println!(
+        "seeded {} with {} players in {:.1} s",
+        board.key(),
+        args.players,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `count` players with scores like a busy board's: most near the middle, ties common.
+pub fn synthetic_players(count: usize, seed: u64) -> Vec<Synthetic> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let nickname = DisplayName::parse("Bot").expect("a valid name");
+    (0..count)
+        .map(|i| Synthetic {
+            user_id: UserId::parse(&format!("{:026}", i as u64 + 1)).expect("digits make an id"),
+            nickname: nickname.clone(),
+            score: (0..4).map(|_| rng.random_range(0..4_000i64)).sum::<i64>() - 2_000,
+            reached_ms: 1_700_000_000_000 + i as i64,
+        })
+        .collect()
+}
+
+/// Median and p99 of some durations, and the mean calls and units per read.
+struct Figures {
+    median: Duration,
+    p99: Duration,
+    calls: f64,
+    units: f64,
+}
+
+async fn time_reads<F, Fut>(reads: usize, recorder: &Recorder, mut read: F) -> anyhow::Result<Figures>
+where
+    F: FnMut(usize) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<()>>,
+{
+    let mut samples = Vec::with_capacity(reads);
+    recorder.reset();
+    for i in 0..reads {
+        let started = Instant::now();
+        read(i).await?;
+        samples.push(started.elapsed());
+    }
+    samples.sort();
+    let at = |q: f64| samples[((q * samples.len() as f64).ceil() as usize).clamp(1, samples.len()) - 1];
+    Ok(Figures {
+        median: at(0.5),
+        p99: at(0.99),
+        calls: recorder.count() as f64 / reads as f64,
+        units: recorder.capacity() / reads as f64,
+    })
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+pub async fn run(args: &BoardBenchArgs) -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let engine = Engine::start(EngineConfig::Embedded {
+        data_dir: Some(dir.path().to_owned()),
+    })
+    .await?;
+    let recorder = Recorder::new();
+    let db = Db::new(engine.client.clone(), "udd").recording(recorder.clone());
+    db.ensure_table().await?;
+    lag(&db, &engine, args.lag_matches).await?;
+    if !args.board_sizes.is_empty() {
+        ranks(&db, args, &recorder).await?;
+    }
+    engine.stop().await;
+    Ok(())
+}
+
+async fn ranks(db: &Db, args: &BoardBenchArgs, recorder: &Recorder) -> anyhow::Result<()> {
+    println!("\nRank on a board of N players: the counting tree (BatchGetItem of 5 nodes) and COUNT-above");
+    println!("(a Select COUNT Query of every entry above). Per read: median, p99, round trips, read units.");
+    println!(
+        "  {:>9} {:>10} | {:>9}{:>9}{:>7}{:>7} | {:>10}{:>10}{:>8}{:>8}",
+        "players", "seed s", "tree p50", "p99", "trips", "RCU", "count p50", "p99", "trips", "RCU"
+    );
+    let mut tree_medians = Vec::new();
+    for (n, &size) in args.board_sizes.iter().enumerate() {
+        let code = RoomCode::from_random([b'A', b'B', b'C', b'D', n as u8]);
+        let board = BoardId::room_best(&code);
+        let players = synthetic_players(size, n as u64 + 7);
+        let started = Instant::now();
+        db.seed_board(&board, &players).await?;
+        let seeded = started.elapsed().as_secs_f64();
+        ensure!(db.board_entries(&board).await? == size as u64, "the board holds every player");
+        let probes: Vec<i64> = players.iter().step_by((size / 997).max(1)).map(|p| p.score).collect();
+        let tree = time_reads(args.rank_iterations, recorder, |i| {
+            let score = probes[i % probes.len()];
+            let board = &board;
+            async move {
+                db.rank_of(board, score).await?;
+                Ok(())
+            }
+        })
+        .await?;
+        // Check the two methods agree, then time the slow one.
+        for score in probes.iter().take(3) {
+            ensure!(db.rank_of(&board, *score).await?.0 == db.rank_by_counting(&board, *score).await?);
+        }
+        let count = time_reads(args.count_iterations, recorder, |i| {
+            let score = probes[i % probes.len()];
+            let board = &board;
+            async move {
+                db.rank_by_counting(board, score).await?;
+                Ok(())
+            }
+        })
+        .await?;
+        tree_medians.push((size, tree.median));
+        println!(
+            "  {size:>9} {seeded:>10.1} | {:>7.2}ms{:>7.2}ms{:>7.1}{:>7.1} | {:>8.1}ms{:>8.1}ms{:>8.1}{:>8.1}",
+            ms(tree.median),
+            ms(tree.p99),
+            tree.calls,
+            tree.units,
+            ms(count.median),
+            ms(count.p99),
+            count.calls,
+            count.units
+        );
+    }
+    if let (Some((small, a)), Some((big, b))) = (tree_medians.first(), tree_medians.last()) {
+        let ratio = b.as_secs_f64() / a.as_secs_f64();
+        println!(
+            "  tree median at {big} / at {small}: {ratio:.2}x (target <= {RANK_SCALING_TARGET}x) {}",
+            if ratio <= RANK_SCALING_TARGET { "OK" } else { "OVER TARGET" }
+        );
+    }
+    Ok(())
+}
+
+/// Writes match records as the game does, one every 20 ms, with a projector running, and
+/// prints how long each took from the match's end to its results counted on the boards.
+async fn lag(db: &Db, engine: &Engine, matches: usize) -> anyhow::Result<()> {
+    if matches == 0 {
+        return Ok(());
+    }
+    let projector = Projector::new(db.clone(), engine.streams.clone());
+    let lags = projector.lags();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(projector.run(async {
+        let _ = stopped.await;
+    }));
+    let room = RoomCode::parse("LAGRM").unwrap_or_else(|_| RoomCode::from_random(*b"lagrm"));
+    let players: Vec<UserId> = (0..50).map(|_| UserId::generate()).collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    for i in 0..matches {
+        let record = MatchRecord {
+            record_id: ulid::Ulid::new().to_string(),
+            user_id: players[i % players.len()].clone(),
+            nickname: DisplayName::parse("Bot")?,
+            avatar: Avatar::Crow,
+            room: room.clone(),
+            score: rng.random_range(-500..5000),
+            placement: 1,
+            players: 1,
+            correct: 1,
+            rounds: 1,
+            average_reaction_ms: None,
+            finished_at_ms: epoch_millis(),
+        };
+        engine
+            .client
+            .put_item()
+            .table_name(db.table_name())
+            .set_item(Some(match_record_item(&record)?))
+            .send()
+            .await?;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while lags.lock().map(|l| l.len()).unwrap_or(0) < matches && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = stop.send(());
+    let _ = running.await;
+    let mut lags = lags.lock().map(|l| l.clone()).unwrap_or_default();
+    ensure!(lags.len() == matches, "{} of {matches} matches counted in time", lags.len());
+    lags.sort_unstable();
+    let at = |q: f64| lags[((q * lags.len() as f64).ceil() as usize).clamp(1, lags.len()) - 1];
+    println!(
+        "\nBoards lag, match end to counted on all its boards ({matches} matches, one every 20 ms, \
+         projector polling every {} ms): p50 {} ms, p95 {} ms, max {} ms",
+        app::leaderboards::projector::POLL.as_millis(),
+        at(0.5),
+        at(0.95),
+        at(1.0)
+    );
+    Ok(())
+}
