@@ -10,6 +10,8 @@ pub mod page;
 #[cfg(feature = "ssr")]
 pub mod apply;
 #[cfg(feature = "ssr")]
+pub mod archive;
+#[cfg(feature = "ssr")]
 pub mod lines;
 #[cfg(feature = "ssr")]
 pub mod period;

@@ -122,6 +122,7 @@ pub fn App() -> impl IntoView {
                         "Udd"
                     </A>
                     <nav aria-label="Main">
+                        <A href="/lb">"Boards"</A>
                         <A href="/things">"Things"</A>
                         <A href="/me">"You"</A>
                     </nav>

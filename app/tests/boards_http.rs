@@ -37,17 +37,30 @@ async fn a_board_page_shows_exact_ranks_pages_and_the_readers_neighbours() {
         score: 1_234,
         reached_ms: 5,
     });
-    db.seed_board(&BoardId::all_time_best(), &players).await.unwrap();
+    db.seed_board(&BoardId::all_time_best(), &players)
+        .await
+        .unwrap();
     let above = players.iter().filter(|p| p.score > 1_234).count();
 
     let page = send(&app, get_page("/lb/best/all/global")).await;
     assert_eq!(page.status, StatusCode::OK);
     let html = page.body;
     assert_eq!(count(&html, r#"data-testid="board-entry""#), 20);
-    assert!(html.contains(r#"<meta property="og:description" content="1. Bot 2700 · 1. Bot 2700 · 1. Bot 2700""#), "{html}");
+    assert!(
+        html.contains(
+            r#"<meta property="og:description" content="1. Bot 2700 · 1. Bot 2700 · 1. Bot 2700""#
+        ),
+        "{html}"
+    );
     assert!(html.contains("51 players"));
-    assert!(!html.contains("my-standing"), "no standing without a session");
-    assert!(!html.contains("<leptos-island"), "no island, so no wasm, on a board page");
+    assert!(
+        !html.contains("my-standing"),
+        "no standing without a session"
+    );
+    assert!(
+        !html.contains("<leptos-island"),
+        "no island, so no wasm, on a board page"
+    );
     let next = html
         .split(r#"href="/lb/best/all/global?after="#)
         .nth(1)
@@ -57,12 +70,18 @@ async fn a_board_page_shows_exact_ranks_pages_and_the_readers_neighbours() {
     assert_eq!(second.status, StatusCode::OK);
     // Positions 21..: scores 2700 x5, 2400 x5, 2100 x5, 1800 x5 fill 20; the next is 1500, rank 21.
     assert!(
-        second.body.contains(r#"data-testid="board-rank" class="num">21</td>"#),
+        second
+            .body
+            .contains(r#"data-testid="board-rank" class="num">21</td>"#),
         "{}",
         second.body
     );
 
-    let mine = send(&app, get_page("/lb/best/all/global").header("cookie", &cookie)).await;
+    let mine = send(
+        &app,
+        get_page("/lb/best/all/global").header("cookie", &cookie),
+    )
+    .await;
     assert!(mine.body.contains("my-standing"));
     assert!(
         mine.body.contains(&format!("You are #{} of 51", above + 1)),
@@ -74,13 +93,17 @@ async fn a_board_page_shows_exact_ranks_pages_and_the_readers_neighbours() {
     let jump = send(&app, get_page("/lb/best/all/global?at=45")).await;
     assert_eq!(jump.status, StatusCode::OK);
     assert!(
-        jump.body.contains(r#"data-testid="board-rank" class="num">42</td>"#),
+        jump.body
+            .contains(r#"data-testid="board-rank" class="num">42</td>"#),
         "positions 42-46 score 300 (Asha's 1234 is 26th), so the 45th shares rank 42"
     );
 
     let index = send(&app, get_page("/lb?metric=best&period=all&scope=global")).await;
     assert_eq!(index.status, StatusCode::OK);
-    assert!(index.body.contains(r#"href="/lb/best/all/global""#), "the permanent address");
+    assert!(
+        index.body.contains(r#"href="/lb/best/all/global""#),
+        "the permanent address"
+    );
     assert!(index.body.contains("period-links"));
 }
 
@@ -98,7 +121,10 @@ async fn bad_board_addresses_are_a_clear_4xx() {
         ("/lb/best/all/global?at=5", StatusCode::NOT_FOUND),
         ("/lb/best/all/global?at=0", StatusCode::BAD_REQUEST),
         ("/lb/best/all/global?at=x", StatusCode::BAD_REQUEST),
-        ("/lb/best/all/global?after=forged.cursor", StatusCode::BAD_REQUEST),
+        (
+            "/lb/best/all/global?after=forged.cursor",
+            StatusCode::BAD_REQUEST,
+        ),
         ("/lb?period=century", StatusCode::BAD_REQUEST),
         ("/r/K7QX/lb", StatusCode::BAD_REQUEST),
     ] {

@@ -47,6 +47,7 @@ test("each page's first load is within its budget, and pages without islands loa
     ["home", "/", false],
     ["account", "/me", false],
     ["board", `${room}/lb`, false],
+    ["boards", "/lb", false],
     ["things", "/things", true],
     ["room", room, true],
   ];

@@ -277,4 +277,3 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
     );
     boards::run(&args.boards).await
 }
-

@@ -278,7 +278,10 @@ async fn season(db: &Db, command: SeasonCommand) -> anyhow::Result<()> {
             let season = db
                 .start_season(&id, &name, start, start + days * 86_400_000)
                 .await?;
-            println!("season {} ({}) starts {} ms, ends {} ms", season.id, season.name, season.start_ms, season.end_ms);
+            println!(
+                "season {} ({}) starts {} ms, ends {} ms",
+                season.id, season.name, season.start_ms, season.end_ms
+            );
         }
         SeasonCommand::List => {
             for s in db.seasons().await? {
@@ -329,7 +332,8 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let (engine, db) = open_store(store).await?;
     let (stop_projector, projector_stopped) = tokio::sync::oneshot::channel::<()>();
     let projector = args.projector.then(|| {
-        let projector = app::leaderboards::projector::Projector::new(db.clone(), engine.streams.clone());
+        let projector =
+            app::leaderboards::projector::Projector::new(db.clone(), engine.streams.clone());
         tokio::spawn(projector.run(async {
             let _ = projector_stopped.await;
         }))

@@ -100,7 +100,10 @@ super::string_newtype_conversions!(SeasonId);
 pub enum Period {
     Day(Day),
     /// An ISO 8601 week: its year and number (1–53).
-    Week { year: i32, week: u8 },
+    Week {
+        year: i32,
+        week: u8,
+    },
     Season(SeasonId),
     AllTime,
 }
@@ -117,7 +120,8 @@ impl Period {
     }
 
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
-        let bad = || invalid("That is not a period: all, day-2026-11-23, week-2026-W48 or season-<id>.");
+        let bad =
+            || invalid("That is not a period: all, day-2026-11-23, week-2026-W48 or season-<id>.");
         if raw == "all" {
             return Ok(Period::AllTime);
         }
@@ -134,7 +138,10 @@ impl Period {
         }
         if let Some(week) = raw.strip_prefix("week-") {
             let (y, w) = week.split_once("-W").ok_or_else(bad)?;
-            if y.len() != 4 || w.len() != 2 || !y.bytes().chain(w.bytes()).all(|b| b.is_ascii_digit()) {
+            if y.len() != 4
+                || w.len() != 2
+                || !y.bytes().chain(w.bytes()).all(|b| b.is_ascii_digit())
+            {
                 return Err(bad());
             }
             let year: i32 = y.parse().map_err(|_| bad())?;
@@ -228,9 +235,7 @@ pub struct BoardId {
 
 impl BoardId {
     pub fn new(metric: Metric, period: Period, scope: Scope) -> Result<Self, Invalid> {
-        if metric == Metric::Total
-            && (scope != Scope::Global || period.kind() == PeriodKind::Day)
-        {
+        if metric == Metric::Total && (scope != Scope::Global || period.kind() == PeriodKind::Day) {
             return Err(invalid(
                 "Totals are kept for everyone over a week, a season or all time.",
             ));
@@ -244,7 +249,11 @@ impl BoardId {
 
     /// From an address's three parts.
     pub fn parse(metric: &str, period: &str, scope: &str) -> Result<Self, Invalid> {
-        Self::new(Metric::parse(metric)?, Period::parse(period)?, Scope::parse(scope)?)
+        Self::new(
+            Metric::parse(metric)?,
+            Period::parse(period)?,
+            Scope::parse(scope)?,
+        )
     }
 
     /// From the written form `<metric>.<period>.<scope>`.
@@ -281,7 +290,12 @@ impl BoardId {
 
     /// The board's page.
     pub fn href(&self) -> String {
-        format!("/lb/{}/{}/{}", self.metric.as_str(), self.period, self.scope)
+        format!(
+            "/lb/{}/{}/{}",
+            self.metric.as_str(),
+            self.period,
+            self.scope
+        )
     }
 }
 

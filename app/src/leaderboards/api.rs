@@ -95,7 +95,9 @@ async fn view(
     let bounds = period::bounds(&board.period, &seasons)
         .map_err(|message| fail(AppError::NotFound(message.into())))?;
     if bounds.is_some_and(|(start, _)| start > now_ms) {
-        return Err(fail(AppError::NotFound("That period has not begun.".into())));
+        return Err(fail(AppError::NotFound(
+            "That period has not begun.".into(),
+        )));
     }
     let start = match (after, at) {
         (Some(cursor), _) => Start::Cursor(cursor),
@@ -106,6 +108,12 @@ async fn view(
         (None, None) => Start::Top,
     };
     let viewer = crate::identity::session::current_player(&db).await?;
+    let closed = bounds.is_some_and(|(_, end)| end <= now_ms);
+    if closed {
+        if let Some(archive) = db.board_archive(&board).await.map_err(fail)? {
+            return archived_view(board, archive, bounds, viewer, at, &seasons, now_ms);
+        }
+    }
     let mine = async {
         match &viewer {
             Some(me) => db.around_me(&board, &me.id, AROUND).await,
@@ -137,5 +145,50 @@ async fn view(
         updated_ms,
         now_ms,
         archived: false,
+    })
+}
+
+/// A closed board from its archive: its top 100 on one page (from `at`, if given), and the
+/// reader's line with its neighbours when they are among them.
+#[cfg(feature = "ssr")]
+fn archived_view(
+    board: BoardId,
+    archive: crate::leaderboards::archive::Archive,
+    bounds: Option<(i64, i64)>,
+    viewer: Option<crate::identity::Profile>,
+    at: Option<u64>,
+    seasons: &[period::Season],
+    now_ms: i64,
+) -> Result<BoardView, AppError> {
+    use crate::leaderboards::model::Standing;
+    let from = at.unwrap_or(1) as usize;
+    if from > archive.lines.len().max(1) {
+        return Err(fail(AppError::NotFound(format!(
+            "This closed board kept its top {}: there is no such position.",
+            archive.lines.len()
+        ))));
+    }
+    let mine = viewer.and_then(|me| {
+        let i = archive.lines.iter().position(|l| l.user_id == me.id)?;
+        let k = AROUND as usize;
+        Some(Standing {
+            me: archive.lines[i].clone(),
+            above: archive.lines[i.saturating_sub(k)..i].to_vec(),
+            below: archive.lines[i + 1..(i + 1 + k).min(archive.lines.len())].to_vec(),
+        })
+    });
+    Ok(BoardView {
+        summary: BoardSummary {
+            name: period::board_name(&board, seasons),
+            board,
+            bounds,
+            entries: archive.entries,
+        },
+        lines: archive.lines.into_iter().skip(from - 1).collect(),
+        next: None,
+        mine,
+        updated_ms: None,
+        now_ms,
+        archived: true,
     })
 }

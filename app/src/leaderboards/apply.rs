@@ -162,7 +162,8 @@ fn plan(
     let mut working: BTreeMap<Key, (BoardId, EntryItem)> = BTreeMap::new();
     let mut totals: BTreeMap<UserId, Unit> = BTreeMap::new();
     for result in ordered {
-        let first_time = !counted.contains(&keys::counted_match(&result.user_id, &result.record_id));
+        let first_time =
+            !counted.contains(&keys::counted_match(&result.user_id, &result.record_id));
         for board in live_boards(result, seasons, now_ms) {
             if board.metric == Metric::Total && !first_time {
                 continue;
@@ -367,18 +368,20 @@ impl Db {
                 actions.push(self.put_new(item)?);
             }
             if let Some((user, stats)) = &unit.stats {
-                actions.push(self.update_action(
-                    update(keys::user_stats(user))
-                        .update_expression(
-                            "ADD matches :matches, wins :wins, lifetime_score :score, \
+                actions.push(
+                    self.update_action(
+                        update(keys::user_stats(user))
+                            .update_expression(
+                                "ADD matches :matches, wins :wins, lifetime_score :score, \
                              correct :correct, rounds :rounds",
-                        )
-                        .expression_attribute_values(":matches", n(stats.matches))
-                        .expression_attribute_values(":wins", n(stats.wins))
-                        .expression_attribute_values(":score", n(stats.score))
-                        .expression_attribute_values(":correct", n(stats.correct))
-                        .expression_attribute_values(":rounds", n(stats.rounds)),
-                )?);
+                            )
+                            .expression_attribute_values(":matches", n(stats.matches))
+                            .expression_attribute_values(":wins", n(stats.wins))
+                            .expression_attribute_values(":score", n(stats.score))
+                            .expression_attribute_values(":correct", n(stats.correct))
+                            .expression_attribute_values(":rounds", n(stats.rounds)),
+                    )?,
+                );
             }
             for (board, old, new) in &unit.entries {
                 actions.push(self.entry_action(board, old.as_ref(), new, seasons, now_s)?);
@@ -419,7 +422,11 @@ impl Db {
         item.insert(keys::SK.into(), s(key.sk));
         item.insert(
             keys::LSI1SK.into(),
-            s(keys::board_rank_sort(new.value(), new.reached_ms, &new.user_id)),
+            s(keys::board_rank_sort(
+                new.value(),
+                new.reached_ms,
+                &new.user_id,
+            )),
         );
         item.insert(keys::GSI1PK.into(), s(keys::user_partition(&new.user_id)));
         item.insert(keys::GSI1SK.into(), s(keys::board_of_player(board)));
@@ -481,6 +488,14 @@ impl Db {
                 request = request
                     .expression_attribute_values(":start", n(start))
                     .expression_attribute_values(":end", n(end));
+            }
+            if let Some((pk, sk)) = crate::leaderboards::archive::closing_keys(board, seasons) {
+                sets.push("#g2pk = :g2pk, #g2sk = :g2sk".into());
+                request = request
+                    .expression_attribute_names("#g2pk", keys::GSI2PK)
+                    .expression_attribute_names("#g2sk", keys::GSI2SK)
+                    .expression_attribute_values(":g2pk", s(pk))
+                    .expression_attribute_values(":g2sk", s(sk));
             }
         }
         self.update_action(request.update_expression(format!(

@@ -132,7 +132,11 @@ impl Db {
             Start::Position(position) => {
                 let found = tree::locate(position, |node| async move {
                     let item = self
-                        .get(self.client.get_item().set_key(Some(key_map(node_key(board, node)))))
+                        .get(
+                            self.client
+                                .get_item()
+                                .set_key(Some(key_map(node_key(board, node)))),
+                        )
                         .await?;
                     Ok::<_, DataError>(item.as_ref().map(node_counts))
                 })

@@ -163,8 +163,16 @@ fn picker(board: &BoardId) -> impl IntoView {
     let metrics = Metric::ALL
         .into_iter()
         .map(|m| {
-            let k = if allowed(m, kind, global) { kind } else { PeriodKind::Week };
-            let s = if allowed(m, k, global) { scope.clone() } else { "global".to_owned() };
+            let k = if allowed(m, kind, global) {
+                kind
+            } else {
+                PeriodKind::Week
+            };
+            let s = if allowed(m, k, global) {
+                scope.clone()
+            } else {
+                "global".to_owned()
+            };
             let label = match m {
                 Metric::Best => "Best match",
                 Metric::Total => "Total points",
@@ -209,7 +217,12 @@ fn row(line: Line, totals: bool, me: Option<&crate::identity::UserId>) -> impl I
     }
 }
 
-fn table(lines: Vec<Line>, totals: bool, me: Option<&crate::identity::UserId>, testid: &'static str) -> impl IntoView {
+fn table(
+    lines: Vec<Line>,
+    totals: bool,
+    me: Option<&crate::identity::UserId>,
+    testid: &'static str,
+) -> impl IntoView {
     let rows = lines.into_iter().map(|l| row(l, totals, me)).collect_view();
     view! {
         <table class="standings" data-testid=testid>
@@ -270,14 +283,18 @@ fn Board(board: BoardView) -> impl IntoView {
         None => "No match counted yet".into(),
     };
     let room = match &summary.board.scope {
-        Scope::Room(code) => Some(view! { <p><a href=format!("/r/{code}")>"Back to the room"</a></p> }),
+        Scope::Room(code) => {
+            Some(view! { <p><a href=format!("/r/{code}")>"Back to the room"</a></p> })
+        }
         Scope::Global => None,
     };
     let next_link = next.map(|cursor| {
         view! { <p><a href=format!("{href}?after={cursor}") rel="next" data-testid="next-page">"Next page"</a></p> }
     });
     let body = if lines.is_empty() {
-        EitherOf3::A(view! { <p class="muted" data-testid="board-empty">"Nobody is on this board yet."</p> })
+        EitherOf3::A(
+            view! { <p class="muted" data-testid="board-empty">"Nobody is on this board yet."</p> },
+        )
     } else if mine.is_some() {
         EitherOf3::B(table(lines, totals, me.as_ref(), "board"))
     } else {

@@ -85,7 +85,10 @@ fn quarter_named(id: &SeasonId) -> Option<Season> {
     if year.len() != 4 || q.len() != 1 {
         return None;
     }
-    quarter(year.parse().ok()?, q.parse().ok().filter(|q| (1..=4).contains(q))?)
+    quarter(
+        year.parse().ok()?,
+        q.parse().ok().filter(|q| (1..=4).contains(q))?,
+    )
 }
 
 /// Whether an id is reserved for the default quarter seasons.
@@ -215,9 +218,27 @@ mod tests {
         let (start, end) = bounds(&week_of(NOV_23_2026_NOON), &[]).unwrap().unwrap();
         assert!(start <= NOV_23_2026_NOON && NOV_23_2026_NOON < end);
         assert_eq!(end - start, 7 * DAY_MS);
-        assert_eq!(day_of(start).to_string(), "2026-11-23", "week 48 starts on Monday the 23rd");
-        assert!(bounds(&Period::Week { year: 2026, week: 53 }, &[]).is_ok());
-        assert!(bounds(&Period::Week { year: 2025, week: 53 }, &[]).is_err());
+        assert_eq!(
+            day_of(start).to_string(),
+            "2026-11-23",
+            "week 48 starts on Monday the 23rd"
+        );
+        assert!(bounds(
+            &Period::Week {
+                year: 2026,
+                week: 53
+            },
+            &[]
+        )
+        .is_ok());
+        assert!(bounds(
+            &Period::Week {
+                year: 2025,
+                week: 53
+            },
+            &[]
+        )
+        .is_err());
         assert!(bounds(&Period::Season(id("monsoon")), &[]).is_err());
         assert_eq!(bounds(&Period::AllTime, &[]), Ok(None));
     }

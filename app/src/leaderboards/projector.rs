@@ -34,6 +34,8 @@ use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError, Db
 
 /// How long a lease lasts without renewal.
 pub const LEASE_MS: i64 = 10_000;
+/// How often a projector looks for closed boards to archive.
+pub const ARCHIVE_EVERY: Duration = Duration::from_secs(600);
 /// How often an idle projector polls the stream.
 pub const POLL: Duration = Duration::from_millis(250);
 
@@ -138,7 +140,16 @@ impl Projector {
     /// idle, and a few seconds apart after an error.
     pub async fn run(mut self, shutdown: impl std::future::Future<Output = ()>) {
         tokio::pin!(shutdown);
+        let mut archived_at = Instant::now() - ARCHIVE_EVERY;
         loop {
+            if archived_at.elapsed() >= ARCHIVE_EVERY {
+                archived_at = Instant::now();
+                match self.db.archive_closed_boards(epoch_millis()).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(boards = n, "archived closed boards"),
+                    Err(err) => tracing::warn!(%err, "archiving closed boards failed"),
+                }
+            }
             let wait = match self.pass().await {
                 Ok(pass) if pass.busy() => Duration::ZERO,
                 Ok(_) => POLL,
@@ -332,10 +343,7 @@ impl Projector {
                     .get("lease_token")
                     .and_then(|v| v.as_n().ok()?.parse().ok())
                     .ok_or_else(|| DataError::Internal("a lease without a token".into()))?;
-                let checkpoint = item
-                    .get("checkpoint")
-                    .and_then(|v| v.as_s().ok())
-                    .cloned();
+                let checkpoint = item.get("checkpoint").and_then(|v| v.as_s().ok()).cloned();
                 tracing::info!(shard, token, "board projector took a lease");
                 self.held.push(Held {
                     shard: shard.to_owned(),
@@ -378,7 +386,9 @@ impl Projector {
                 return if expired {
                     Ok(Pass::default())
                 } else {
-                    Err(BatchError::Failed(ProjectorError::Stream(format!("{err:?}"))))
+                    Err(BatchError::Failed(ProjectorError::Stream(format!(
+                        "{err:?}"
+                    ))))
                 };
             }
         };
@@ -386,7 +396,9 @@ impl Projector {
         let mut results = Vec::new();
         let mut last_sequence = None;
         for record in records {
-            let Some(data) = record.dynamodb() else { continue };
+            let Some(data) = record.dynamodb() else {
+                continue;
+            };
             last_sequence = data.sequence_number().map(ToOwned::to_owned);
             if record.event_name() != Some(&OperationType::Insert) {
                 continue;
@@ -415,7 +427,8 @@ impl Projector {
         let now = epoch_millis();
         let due = !results.is_empty()
             || next.is_none()
-            || (last_sequence.is_some() && now - self.held[index].checkpointed_ms > QUIET_CHECKPOINT_MS);
+            || (last_sequence.is_some()
+                && now - self.held[index].checkpointed_ms > QUIET_CHECKPOINT_MS);
         if due {
             self.checkpoint(&held, last_sequence.as_deref(), next.is_none(), counted > 0)
                 .await?;
@@ -435,7 +448,11 @@ impl Projector {
 
     async fn iterator(&self, arn: &str, held: &Held) -> Result<String, BatchError> {
         let request = |after: Option<&str>| {
-            let request = self.streams.get_shard_iterator().stream_arn(arn).shard_id(&held.shard);
+            let request = self
+                .streams
+                .get_shard_iterator()
+                .stream_arn(arn)
+                .shard_id(&held.shard);
             match after {
                 Some(sequence) => request
                     .shard_iterator_type(ShardIteratorType::AfterSequenceNumber)
@@ -500,7 +517,9 @@ impl Projector {
             request.update_expression(format!("SET {}", sets.join(", ")))
         ) {
             Ok(_) => {}
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => return Err(BatchError::LeaseLost),
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => {
+                return Err(BatchError::LeaseLost)
+            }
             Err(err) => return Err(BatchError::Failed(err.into())),
         }
         if counted {
@@ -562,13 +581,23 @@ impl Db {
     /// When the boards were last brought up to date, if ever: one GetItem.
     pub async fn boards_updated_ms(&self) -> Result<Option<i64>, DataError> {
         let item = self
-            .get(self.client.get_item().set_key(Some(key_map(keys::projector_status()))))
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::projector_status()))),
+            )
             .await?;
-        Ok(item.and_then(|i| i.get("applied_ms").and_then(|v| v.as_n().ok()?.parse().ok())))
+        Ok(item.and_then(|i| {
+            i.get("applied_ms")
+                .and_then(|v| v.as_n().ok()?.parse().ok())
+        }))
     }
 
     /// A shard's lease as stored: (holder, token, expires ms). For tests and operators.
-    pub async fn projector_lease(&self, shard: &str) -> Result<Option<(String, u64, i64)>, DataError> {
+    pub async fn projector_lease(
+        &self,
+        shard: &str,
+    ) -> Result<Option<(String, u64, i64)>, DataError> {
         let item = self
             .get(
                 self.client

@@ -72,7 +72,9 @@ impl Db {
     ) -> Result<Season, SeasonError> {
         let name = name.trim();
         if name.is_empty() || name.chars().count() > 40 {
-            return Err(SeasonError::Refused("A season's name is 1 to 40 characters."));
+            return Err(SeasonError::Refused(
+                "A season's name is 1 to 40 characters.",
+            ));
         }
         if is_quarter_id(id) {
             return Err(SeasonError::Refused(
@@ -89,7 +91,9 @@ impl Db {
         }
         let existing = self.seasons().await?;
         if existing.iter().any(|s| &s.id == id) {
-            return Err(SeasonError::Refused("There is already a season with that id."));
+            return Err(SeasonError::Refused(
+                "There is already a season with that id.",
+            ));
         }
         if existing
             .iter()

@@ -38,9 +38,15 @@ fn put(item: Item) -> Result<WriteRequest, DataError> {
 
 impl Db {
     /// Writes `players` as the whole of `board`, which must be empty (its root absent).
-    pub async fn seed_board(&self, board: &BoardId, players: &[Synthetic]) -> Result<(), DataError> {
+    pub async fn seed_board(
+        &self,
+        board: &BoardId,
+        players: &[Synthetic],
+    ) -> Result<(), DataError> {
         if self.board_entries(board).await? > 0 {
-            return Err(DataError::Internal("only an empty board can be seeded".into()));
+            return Err(DataError::Internal(
+                "only an empty board can be seeded".into(),
+            ));
         }
         let mut deltas = Deltas::new();
         let mut requests = Vec::with_capacity(players.len() + 1);
@@ -62,7 +68,11 @@ impl Db {
             item.insert(keys::SK.into(), s(key.sk));
             item.insert(
                 keys::LSI1SK.into(),
-                s(keys::board_rank_sort(entry.value(), entry.reached_ms, &entry.user_id)),
+                s(keys::board_rank_sort(
+                    entry.value(),
+                    entry.reached_ms,
+                    &entry.user_id,
+                )),
             );
             requests.push(put(item)?);
         }

@@ -156,9 +156,15 @@ impl Db {
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn board_entries(&self, board: &BoardId) -> Result<u64, DataError> {
         let root = self
-            .get(self.client.get_item().set_key(Some(key_map(keys::board_meta(board)))))
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::board_meta(board)))),
+            )
             .await?;
-        Ok(root.as_ref().map_or(0, |item| tree::total(&node_counts(item))))
+        Ok(root
+            .as_ref()
+            .map_or(0, |item| tree::total(&node_counts(item))))
     }
 
     /// A player's entry on a board, as stored, if they have one.
@@ -167,11 +173,15 @@ impl Db {
         board: &BoardId,
         user: &UserId,
     ) -> Result<Option<EntryItem>, DataError> {
-        self.get(self.client.get_item().set_key(Some(key_map(keys::board_entry(board, user)))))
-            .await?
-            .map(serde_dynamo::from_item)
-            .transpose()
-            .map_err(DataError::from)
+        self.get(
+            self.client
+                .get_item()
+                .set_key(Some(key_map(keys::board_entry(board, user)))),
+        )
+        .await?
+        .map(serde_dynamo::from_item)
+        .transpose()
+        .map_err(DataError::from)
     }
 
     /// A player's line on a board with its exact rank (AP4), and the board's entry count: one
@@ -200,7 +210,10 @@ impl Db {
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn rank_of(&self, board: &BoardId, score: i64) -> Result<(u64, u64), DataError> {
         let value = tree::tree_value(score);
-        let nodes = Nodes::from_items(self.batch_get(path_keys(board, value).collect(), false).await?);
+        let nodes = Nodes::from_items(
+            self.batch_get(path_keys(board, value).collect(), false)
+                .await?,
+        );
         Ok((nodes.rank(board, value), nodes.total(board)))
     }
 

@@ -71,7 +71,11 @@ impl NodeId {
         if self.level == 0 {
             String::new()
         } else {
-            format!("{:0width$}", self.prefix, width = 2 * usize::from(self.level))
+            format!(
+                "{:0width$}",
+                self.prefix,
+                width = 2 * usize::from(self.level)
+            )
         }
     }
 }

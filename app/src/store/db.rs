@@ -270,7 +270,10 @@ impl Db {
                 );
                 let mut out = result.map_err(error::classify)?;
                 let now = epoch_seconds();
-                if let Some(items) = out.responses.as_mut().and_then(|r| r.remove(self.table_name()))
+                if let Some(items) = out
+                    .responses
+                    .as_mut()
+                    .and_then(|r| r.remove(self.table_name()))
                 {
                     found.extend(items.into_iter().filter(|item| is_live(item, now)));
                 }

@@ -5,7 +5,7 @@
 
 #[cfg(feature = "ssr")]
 use crate::ids::SessionHash;
-use crate::ids::{BoardId, Email, RoomCode, SeasonId, ThingId, UserId, Username};
+use crate::ids::{BoardId, Day, Email, RoomCode, SeasonId, ThingId, UserId, Username};
 
 /// Partition key attribute.
 pub const PK: &str = "PK";
@@ -308,7 +308,10 @@ pub fn board_entry(board: &BoardId, user: &UserId) -> Key {
 /// above mine" is a strict key condition. Only entries carry it, so the LSI holds nothing else.
 pub fn board_rank_sort(value: u64, reached_ms: i64, user: &UserId) -> String {
     let inverted = 9_999_999_999_999 - reached_ms.clamp(0, 9_999_999_999_999);
-    format!("{BOARD_RANK_PREFIX}{value:010}#{inverted:013}#{}", user.as_str())
+    format!(
+        "{BOARD_RANK_PREFIX}{value:010}#{inverted:013}#{}",
+        user.as_str()
+    )
 }
 
 /// The highest LSI1 sort key an entry with tree value `value` can have: where a walk down the
@@ -334,6 +337,12 @@ pub fn board_archive(board: &BoardId) -> Key {
         pk: board_partition(board),
         sk: "ARCHIVE".to_owned(),
     }
+}
+
+/// GSI2 partition of the day's and week's boards whose period ends on `day`: what the closer
+/// archives (`GSI2SK = <board>`, set on each such board's root).
+pub fn boards_ending(day: &Day) -> String {
+    format!("BOARDS#ENDS#{day}")
 }
 
 /// The operator's seasons, in start order: `SEASONS` / `S#<start ms, 13 digits>#<id>`.
@@ -449,7 +458,9 @@ mod tests {
         assert_eq!(board_meta(&board).sk, "META");
         assert_eq!(board_node(&board, 2, 1000).sk, "T#2#1000");
         assert_eq!(board_node(&board, 1, 7).sk, "T#1#07");
-        assert!(board_entry(&board, &UserId::nobody()).sk.starts_with(BOARD_ENTRY_PREFIX));
+        assert!(board_entry(&board, &UserId::nobody())
+            .sk
+            .starts_with(BOARD_ENTRY_PREFIX));
     }
 
     #[test]

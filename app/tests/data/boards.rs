@@ -86,7 +86,9 @@ impl Brute {
             let score = i64::from(r.score);
             match board.metric {
                 Metric::Best => {
-                    let e = entries.entry(r.user_id.clone()).or_insert((score, r.finished_at_ms));
+                    let e = entries
+                        .entry(r.user_id.clone())
+                        .or_insert((score, r.finished_at_ms));
                     if score > e.0 || (score == e.0 && r.finished_at_ms < e.1) {
                         *e = (score, r.finished_at_ms);
                     }
@@ -105,7 +107,10 @@ impl Brute {
     }
 
     fn rank(&self, board: &BoardId, score: i64) -> u64 {
-        1 + self.boards[board].values().filter(|(v, _)| *v > score).count() as u64
+        1 + self.boards[board]
+            .values()
+            .filter(|(v, _)| *v > score)
+            .count() as u64
     }
 }
 
@@ -114,15 +119,24 @@ async fn check(t: &TestTable, brute: &Brute, players: &[UserId]) {
     for (board, expected) in &brute.boards {
         let lines = all_lines(&t.db, board).await;
         assert_eq!(lines.len(), expected.len(), "{board}: entry count");
-        assert_eq!(t.db.board_entries(board).await.unwrap(), expected.len() as u64, "{board}: root count");
+        assert_eq!(
+            t.db.board_entries(board).await.unwrap(),
+            expected.len() as u64,
+            "{board}: root count"
+        );
         let mut previous: Option<&Line> = None;
         for line in &lines {
             let (value, _) = expected[&line.user_id];
             assert_eq!(line.score, value, "{board}: {}'s value", line.user_id);
-            assert_eq!(line.rank, brute.rank(board, value), "{board}: rank by position");
+            assert_eq!(
+                line.rank,
+                brute.rank(board, value),
+                "{board}: rank by position"
+            );
             if let Some(p) = previous {
                 assert!(
-                    p.score > line.score || (p.score == line.score && p.reached_ms <= line.reached_ms),
+                    p.score > line.score
+                        || (p.score == line.score && p.reached_ms <= line.reached_ms),
                     "{board}: order (earlier first among equals)"
                 );
             }
@@ -130,17 +144,29 @@ async fn check(t: &TestTable, brute: &Brute, players: &[UserId]) {
         }
     }
     // Ranks from the tree, for every player on the busiest boards.
-    for board in brute.boards.keys().filter(|b| b.period == app::leaderboards::Period::AllTime) {
+    for board in brute
+        .boards
+        .keys()
+        .filter(|b| b.period == app::leaderboards::Period::AllTime)
+    {
         for (user, (value, _)) in &brute.boards[board] {
             let (line, total) = t.db.my_line(board, user).await.unwrap().unwrap();
-            assert_eq!(line.rank, brute.rank(board, *value), "{board}: tree rank of {user}");
+            assert_eq!(
+                line.rank,
+                brute.rank(board, *value),
+                "{board}: tree rank of {user}"
+            );
             assert_eq!(total, brute.boards[board].len() as u64);
         }
     }
     for user in players {
         let stats = t.db.stats(user).await.unwrap();
         let (matches, wins, score) = brute.matches.get(user).copied().unwrap_or_default();
-        assert_eq!((stats.matches, stats.wins, stats.lifetime_score), (matches, wins, score), "{user}");
+        assert_eq!(
+            (stats.matches, stats.wins, stats.lifetime_score),
+            (matches, wins, score),
+            "{user}"
+        );
     }
 }
 
@@ -152,7 +178,10 @@ async fn only_shard(t: &TestTable, holder: &str) -> (String, Fence) {
         .query()
         .table_name(t.db.table_name())
         .key_condition_expression("PK = :pk")
-        .expression_attribute_values(":pk", aws_sdk_dynamodb::types::AttributeValue::S(keys::PROJECTOR.into()))
+        .expression_attribute_values(
+            ":pk",
+            aws_sdk_dynamodb::types::AttributeValue::S(keys::PROJECTOR.into()),
+        )
         .consistent_read(true)
         .send()
         .await
@@ -161,11 +190,23 @@ async fn only_shard(t: &TestTable, holder: &str) -> (String, Fence) {
         .unwrap_or_default();
     let shard = items
         .iter()
-        .find_map(|i| i.get("SK")?.as_s().ok()?.strip_prefix("SHARD#").map(str::to_owned))
+        .find_map(|i| {
+            i.get("SK")?
+                .as_s()
+                .ok()?
+                .strip_prefix("SHARD#")
+                .map(str::to_owned)
+        })
         .expect("the projector made a lease");
     let (who, token, _) = t.db.projector_lease(&shard).await.unwrap().unwrap();
     assert_eq!(who, holder);
-    (shard.clone(), Fence { lease: keys::projector_shard(&shard), token })
+    (
+        shard.clone(),
+        Fence {
+            lease: keys::projector_shard(&shard),
+            token,
+        },
+    )
 }
 
 #[tokio::test]
@@ -206,7 +247,13 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
 
     // A duplicate delivery: the same results counted again by hand, under A's fence.
     let again: Vec<_> = written.iter().take(500).map(to_result).collect();
-    assert_eq!(t.db.count_results(&fence_a, &again, &[]).await.unwrap().counted, 0);
+    assert_eq!(
+        t.db.count_results(&fence_a, &again, &[])
+            .await
+            .unwrap()
+            .counted,
+        0
+    );
 
     // A crashes inside its next batch: part of the batch written, no checkpoint.
     let second = write(events / 3, &mut rng);
@@ -218,7 +265,12 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
     for r in &third {
         write_record(&t, r).await;
     }
-    let partial: Vec<_> = third.iter().take(third.len() / 2).step_by(3).map(to_result).collect();
+    let partial: Vec<_> = third
+        .iter()
+        .take(third.len() / 2)
+        .step_by(3)
+        .map(to_result)
+        .collect();
     let crashed = t.db.count_results(&fence_a, &partial, &[]).await.unwrap();
     assert!(crashed.counted > 0);
     drop(a);
@@ -245,8 +297,14 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
         .delete_item()
         .table_name(t.db.table_name())
         .set_key(Some(std::collections::HashMap::from([
-            ("PK".to_owned(), aws_sdk_dynamodb::types::AttributeValue::S(keys::PROJECTOR.into())),
-            ("SK".to_owned(), aws_sdk_dynamodb::types::AttributeValue::S(format!("SHARD#{shard}"))),
+            (
+                "PK".to_owned(),
+                aws_sdk_dynamodb::types::AttributeValue::S(keys::PROJECTOR.into()),
+            ),
+            (
+                "SK".to_owned(),
+                aws_sdk_dynamodb::types::AttributeValue::S(format!("SHARD#{shard}")),
+            ),
         ])))
         .send()
         .await
@@ -293,22 +351,29 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
     t.db.board_lines(&board, Start::Top, 1).await.unwrap();
 
     t.calls.reset();
-    let top = t.db.board_lines(&board, Start::Top, 10).await.unwrap().unwrap();
+    let top =
+        t.db.board_lines(&board, Start::Top, 10)
+            .await
+            .unwrap()
+            .unwrap();
     assert_eq!(t.calls.ops(), ["Query"], "top N: one Query");
     assert_eq!(top.lines.len(), 10);
     t.calls.reset();
-    let next = t
-        .db
-        .board_lines(&board, Start::Cursor(top.next.clone().unwrap()), 10)
-        .await
-        .unwrap()
-        .unwrap();
+    let next =
+        t.db.board_lines(&board, Start::Cursor(top.next.clone().unwrap()), 10)
+            .await
+            .unwrap()
+            .unwrap();
     assert_eq!(t.calls.ops(), ["Query"], "the next page: one Query");
     assert_eq!(next.lines[0].rank, brute.rank(&board, next.lines[0].score));
 
     t.calls.reset();
     let (line, total) = t.db.my_line(&board, me).await.unwrap().unwrap();
-    assert_eq!(t.calls.ops(), ["GetItem", "BatchGetItem"], "rank: two round trips");
+    assert_eq!(
+        t.calls.ops(),
+        ["GetItem", "BatchGetItem"],
+        "rank: two round trips"
+    );
     assert_eq!(line.rank, brute.rank(&board, line.score));
     assert_eq!(total, 30);
 
@@ -316,22 +381,43 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
     let (standing, _) = t.db.around_me(&board, me, 3).await.unwrap().unwrap();
     let mut ops = t.calls.ops();
     ops.sort_unstable();
-    assert_eq!(ops, ["BatchGetItem", "GetItem", "Query", "Query"], "around me: two Queries");
+    assert_eq!(
+        ops,
+        ["BatchGetItem", "GetItem", "Query", "Query"],
+        "around me: two Queries"
+    );
     assert_eq!((standing.above.len(), standing.below.len()), (3, 3));
-    for l in standing.above.iter().chain(&standing.below).chain([&standing.me]) {
+    for l in standing
+        .above
+        .iter()
+        .chain(&standing.below)
+        .chain([&standing.me])
+    {
         assert_eq!(l.rank, brute.rank(&board, l.score), "{}", l.user_id);
     }
     let lines = all_lines(&t.db, &board).await;
     let at = lines.iter().position(|l| l.user_id == *me).unwrap();
-    assert_eq!(standing.above.last().unwrap().user_id, lines[at - 1].user_id);
+    assert_eq!(
+        standing.above.last().unwrap().user_id,
+        lines[at - 1].user_id
+    );
     assert_eq!(standing.below[0].user_id, lines[at + 1].user_id);
 
     t.calls.reset();
     let mine = t.db.my_boards(me, 20).await.unwrap();
-    assert_eq!(t.calls.ops(), ["Query", "BatchGetItem"], "all my boards: one Query (+ ranks)");
+    assert_eq!(
+        t.calls.ops(),
+        ["Query", "BatchGetItem"],
+        "all my boards: one Query (+ ranks)"
+    );
     assert_eq!(mine.len(), 11, "a match counts on eleven boards");
     for b in &mine {
-        assert_eq!(b.line.rank, brute.rank(&b.board, b.line.score), "{}", b.board);
+        assert_eq!(
+            b.line.rank,
+            brute.rank(&b.board, b.line.score),
+            "{}",
+            b.board
+        );
     }
 
     t.calls.reset();
@@ -358,21 +444,49 @@ async fn a_board_opens_at_any_position_even_among_ties() {
     let lines = all_lines(&t.db, &board).await;
     for position in [1u64, 5, 10, 11, 37, 60] {
         t.calls.reset();
-        let page = t.db.board_lines(&board, Start::Position(position), 5).await.unwrap().unwrap();
+        let page =
+            t.db.board_lines(&board, Start::Position(position), 5)
+                .await
+                .unwrap()
+                .unwrap();
         let reads = t.calls.ops();
-        assert_eq!(reads.iter().filter(|op| **op == "GetItem").count(), 5, "one read per level");
-        assert_eq!(page.lines[0], lines[position as usize - 1], "position {position}");
-        assert_eq!(page.lines[0].rank, (position - 1) / 10 * 10 + 1, "ties share a rank");
+        assert_eq!(
+            reads.iter().filter(|op| **op == "GetItem").count(),
+            5,
+            "one read per level"
+        );
+        assert_eq!(
+            page.lines[0],
+            lines[position as usize - 1],
+            "position {position}"
+        );
+        assert_eq!(
+            page.lines[0].rank,
+            (position - 1) / 10 * 10 + 1,
+            "ties share a rank"
+        );
     }
-    assert_eq!(t.db.board_lines(&board, Start::Position(61), 5).await.unwrap(), None);
+    assert_eq!(
+        t.db.board_lines(&board, Start::Position(61), 5)
+            .await
+            .unwrap(),
+        None
+    );
     assert!(matches!(
-        t.db.board_lines(&board, Start::Cursor("forged.cursor".into()), 5).await,
+        t.db.board_lines(&board, Start::Cursor("forged.cursor".into()), 5)
+            .await,
         Err(app::store::DataError::BadCursor)
     ));
     let other = BoardId::parse_key("best.all.room-JMPBB").unwrap();
-    let page = t.db.board_lines(&board, Start::Top, 5).await.unwrap().unwrap();
+    let page =
+        t.db.board_lines(&board, Start::Top, 5)
+            .await
+            .unwrap()
+            .unwrap();
     assert!(
-        t.db.board_lines(&other, Start::Cursor(page.next.unwrap()), 5).await.is_err(),
+        t.db.board_lines(&other, Start::Cursor(page.next.unwrap()), 5)
+            .await
+            .is_err(),
         "a cursor opens only the board it came from"
     );
 }
@@ -386,7 +500,12 @@ async fn a_seeded_board_ranks_as_one_fed_match_by_match() {
     let mut synthetic = Vec::new();
     for _ in 0..120 {
         let user = UserId::generate();
-        let r = record(&user, &fed, rng.random_range(-20..80) * 25, now - rng.random_range(0..1000));
+        let r = record(
+            &user,
+            &fed,
+            rng.random_range(-20..80) * 25,
+            now - rng.random_range(0..1000),
+        );
         write_record(&t, &r).await;
         synthetic.push(Synthetic {
             user_id: user,
@@ -398,13 +517,27 @@ async fn a_seeded_board_ranks_as_one_fed_match_by_match() {
     projector(&t).catch_up().await.unwrap();
     let seeded = BoardId::parse_key("best.all.room-SEEDB").unwrap();
     t.db.seed_board(&seeded, &synthetic).await.unwrap();
-    assert!(t.db.seed_board(&seeded, &synthetic).await.is_err(), "only an empty board");
+    assert!(
+        t.db.seed_board(&seeded, &synthetic).await.is_err(),
+        "only an empty board"
+    );
     let a = all_lines(&t.db, &BoardId::room_best(&fed)).await;
     let b = all_lines(&t.db, &seeded).await;
-    assert_eq!(a, b.iter().cloned().map(|l| Line { avatar: Avatar::Owl, ..l }).collect::<Vec<_>>());
+    assert_eq!(
+        a,
+        b.iter()
+            .cloned()
+            .map(|l| Line {
+                avatar: Avatar::Owl,
+                ..l
+            })
+            .collect::<Vec<_>>()
+    );
     for score in [-500, 0, 1, 999, 2000] {
         assert_eq!(
-            t.db.rank_of(&BoardId::room_best(&fed), score).await.unwrap(),
+            t.db.rank_of(&BoardId::room_best(&fed), score)
+                .await
+                .unwrap(),
             t.db.rank_of(&seeded, score).await.unwrap()
         );
     }
@@ -421,11 +554,27 @@ async fn seasons_start_only_in_the_future_and_never_overlap_and_matches_count_on
         ("backwards", now + day, now),
         ("2026-q4", now, now + day),
     ] {
-        assert!(t.db.start_season(&id(season), "X", start, end).await.is_err(), "{season}");
+        assert!(
+            t.db.start_season(&id(season), "X", start, end)
+                .await
+                .is_err(),
+            "{season}"
+        );
     }
-    let monsoon = t.db.start_season(&id("monsoon"), "Monsoon", now, now + 10 * day).await.unwrap();
-    assert!(t.db.start_season(&id("other"), "Other", now + day, now + 2 * day).await.is_err());
-    assert!(t.db.start_season(&id("monsoon"), "Again", now + 20 * day, now + 21 * day).await.is_err());
+    let monsoon =
+        t.db.start_season(&id("monsoon"), "Monsoon", now, now + 10 * day)
+            .await
+            .unwrap();
+    assert!(t
+        .db
+        .start_season(&id("other"), "Other", now + day, now + 2 * day)
+        .await
+        .is_err());
+    assert!(t
+        .db
+        .start_season(&id("monsoon"), "Again", now + 20 * day, now + 21 * day)
+        .await
+        .is_err());
     assert_eq!(t.db.seasons().await.unwrap(), vec![monsoon.clone()]);
 
     let user = UserId::generate();
@@ -439,7 +588,11 @@ async fn seasons_start_only_in_the_future_and_never_overlap_and_matches_count_on
 #[tokio::test]
 async fn a_stalled_holder_cannot_renew_and_a_rebuild_fence_is_its_own() {
     let t = test_table().await;
-    write_record(&t, &record(&UserId::generate(), &room("HXDRS"), 100, epoch_millis())).await;
+    write_record(
+        &t,
+        &record(&UserId::generate(), &room("HXDRS"), 100, epoch_millis()),
+    )
+    .await;
     let mut a = projector(&t).with_lease_ms(200);
     assert_eq!(a.pass().await.unwrap().held, 1);
     let mut b = projector(&t);
@@ -449,5 +602,49 @@ async fn a_stalled_holder_cannot_renew_and_a_rebuild_fence_is_its_own() {
     assert_eq!(a.pass().await.unwrap().held, 0, "A finds it lost its lease");
     let first = rebuild_fence(&t.db).await.unwrap();
     let second = rebuild_fence(&t.db).await.unwrap();
-    assert_eq!(second.token, first.token + 1, "a new rebuild fences off an old one");
+    assert_eq!(
+        second.token,
+        first.token + 1,
+        "a new rebuild fences off an old one"
+    );
+}
+
+#[tokio::test]
+async fn a_closed_day_keeps_its_top_hundred_once_however_many_closers_run() {
+    let t = test_table().await;
+    let three_days_ago = epoch_millis() - 3 * 86_400_000;
+    let code = room("ARCHV");
+    let mut brute = Brute::default();
+    for i in 0..130 {
+        let r = record(&UserId::generate(), &code, (i % 40) * 10, three_days_ago);
+        write_record(&t, &r).await;
+        brute.add(&r, &[]);
+    }
+    projector(&t).catch_up().await.unwrap();
+    let day = boards_for(three_days_ago, &code, &[])
+        .into_iter()
+        .find(|b| {
+            b.period.kind() == app::leaderboards::PeriodKind::Day
+                && b.scope == app::leaderboards::Scope::Global
+        })
+        .unwrap();
+    assert!(t.db.board_archive(&day).await.unwrap().is_none());
+    let (first, second) = futures::join!(
+        t.db.archive_closed_boards(epoch_millis()),
+        t.db.archive_closed_boards(epoch_millis())
+    );
+    // The global and the room's day boards closed; the week's may not have yet.
+    assert!(first.unwrap() + second.unwrap() >= 2);
+    assert_eq!(
+        t.db.archive_closed_boards(epoch_millis()).await.unwrap(),
+        0,
+        "each board once"
+    );
+    let archive = t.db.board_archive(&day).await.unwrap().unwrap();
+    assert_eq!(archive.entries, 130);
+    assert_eq!(archive.lines.len(), 100);
+    for line in &archive.lines {
+        assert_eq!(line.rank, brute.rank(&day, line.score));
+    }
+    assert_eq!(archive.lines, all_lines(&t.db, &day).await[..100].to_vec());
 }

@@ -7,11 +7,11 @@ use app::game::store::{GameConflict, Resolution, Tapped};
 use app::game::Room;
 use app::game::{self, Decision, Match, TapRejected, GRACE_MS};
 use app::identity::{Avatar, UserId};
-use app::rooms::store::Joined;
-use app::rooms::{RoomCode, RoomSettings, RoomState};
 use app::leaderboards::lines::Start;
 use app::leaderboards::projector::Projector;
 use app::leaderboards::{BoardId, Line};
+use app::rooms::store::Joined;
+use app::rooms::{RoomCode, RoomSettings, RoomState};
 use app::store::{Db, Recorder};
 
 use super::conflicts::{conflicting_db, transactions};

@@ -22,7 +22,11 @@ const RANK_SCALING_TARGET: f64 = 1.5;
 #[derive(Debug, Clone, clap::Args)]
 pub struct BoardBenchArgs {
     /// Board sizes for the rank table (comma-separated; empty to skip it).
-    #[arg(long, default_value = "1000,10000,100000,1000000", value_delimiter = ',')]
+    #[arg(
+        long,
+        default_value = "1000,10000,100000,1000000",
+        value_delimiter = ','
+    )]
     board_sizes: Vec<usize>,
     /// Timed rank reads per size with the tree.
     #[arg(long, default_value_t = 300)]
@@ -49,7 +53,9 @@ pub async fn seed(store: &crate::StoreArgs, args: SeedArgs) -> anyhow::Result<()
     let board = BoardId::parse_key(&args.board).map_err(|e| anyhow::anyhow!(e))?;
     let (engine, db) = crate::open_store(store).await?;
     let started = Instant::now();
-    let outcome = db.seed_board(&board, &synthetic_players(args.players, 1)).await;
+    let outcome = db
+        .seed_board(&board, &synthetic_players(args.players, 1))
+        .await;
     engine.stop().await;
     outcome?;
     println!(
@@ -83,7 +89,11 @@ struct Figures {
     units: f64,
 }
 
-async fn time_reads<F, Fut>(reads: usize, recorder: &Recorder, mut read: F) -> anyhow::Result<Figures>
+async fn time_reads<F, Fut>(
+    reads: usize,
+    recorder: &Recorder,
+    mut read: F,
+) -> anyhow::Result<Figures>
 where
     F: FnMut(usize) -> Fut,
     Fut: std::future::Future<Output = anyhow::Result<()>>,
@@ -96,7 +106,8 @@ where
         samples.push(started.elapsed());
     }
     samples.sort();
-    let at = |q: f64| samples[((q * samples.len() as f64).ceil() as usize).clamp(1, samples.len()) - 1];
+    let at =
+        |q: f64| samples[((q * samples.len() as f64).ceil() as usize).clamp(1, samples.len()) - 1];
     Ok(Figures {
         median: at(0.5),
         p99: at(0.99),
@@ -141,8 +152,15 @@ async fn ranks(db: &Db, args: &BoardBenchArgs, recorder: &Recorder) -> anyhow::R
         let started = Instant::now();
         db.seed_board(&board, &players).await?;
         let seeded = started.elapsed().as_secs_f64();
-        ensure!(db.board_entries(&board).await? == size as u64, "the board holds every player");
-        let probes: Vec<i64> = players.iter().step_by((size / 997).max(1)).map(|p| p.score).collect();
+        ensure!(
+            db.board_entries(&board).await? == size as u64,
+            "the board holds every player"
+        );
+        let probes: Vec<i64> = players
+            .iter()
+            .step_by((size / 997).max(1))
+            .map(|p| p.score)
+            .collect();
         let tree = time_reads(args.rank_iterations, recorder, |i| {
             let score = probes[i % probes.len()];
             let board = &board;
@@ -154,7 +172,9 @@ async fn ranks(db: &Db, args: &BoardBenchArgs, recorder: &Recorder) -> anyhow::R
         .await?;
         // Check the two methods agree, then time the slow one.
         for score in probes.iter().take(3) {
-            ensure!(db.rank_of(&board, *score).await?.0 == db.rank_by_counting(&board, *score).await?);
+            ensure!(
+                db.rank_of(&board, *score).await?.0 == db.rank_by_counting(&board, *score).await?
+            );
         }
         let count = time_reads(args.count_iterations, recorder, |i| {
             let score = probes[i % probes.len()];
@@ -234,7 +254,11 @@ async fn lag(db: &Db, engine: &Engine, matches: usize) -> anyhow::Result<()> {
     let _ = stop.send(());
     let _ = running.await;
     let mut lags = lags.lock().map(|l| l.clone()).unwrap_or_default();
-    ensure!(lags.len() == matches, "{} of {matches} matches counted in time", lags.len());
+    ensure!(
+        lags.len() == matches,
+        "{} of {matches} matches counted in time",
+        lags.len()
+    );
     lags.sort_unstable();
     let at = |q: f64| lags[((q * lags.len() as f64).ceil() as usize).clamp(1, lags.len()) - 1];
     println!(

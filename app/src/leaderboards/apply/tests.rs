@@ -53,7 +53,11 @@ fn a_first_result_puts_the_player_on_eleven_boards_and_counts_them_once() {
         ]
     );
     let totals: Vec<&Unit> = units.iter().filter(|u| !u.markers.is_empty()).collect();
-    assert_eq!(totals.len(), 1, "the markers, totals and stats are one unit");
+    assert_eq!(
+        totals.len(),
+        1,
+        "the markers, totals and stats are one unit"
+    );
     assert_eq!(totals[0].entries.len(), 3);
     assert_eq!(totals[0].stats.as_ref().unwrap().1.matches, 1);
 }
@@ -80,7 +84,7 @@ fn a_counted_result_changes_no_total_and_a_lower_score_no_best() {
         );
     }
     // The same result again: nothing.
-    assert!(plan(&[first.clone()], &[], &counted, &read, NOON).is_empty());
+    assert!(plan(std::slice::from_ref(&first), &[], &counted, &read, NOON).is_empty());
     // A new, lower result: totals grow, bests stay.
     let lower = result(1, "B", 100, NOON + 1);
     let units = plan(&[first, lower], &[], &counted, &read, NOON);
@@ -89,8 +93,15 @@ fn a_counted_result_changes_no_total_and_a_lower_score_no_best() {
         entries(&units, Metric::Total)[0],
         ("total.all.global".into(), 1000, 2)
     );
-    let versions: Vec<u64> = units.iter().flat_map(|u| &u.entries).map(|e| e.2.v).collect();
-    assert!(versions.iter().all(|v| *v == 2), "each write bumps the version read");
+    let versions: Vec<u64> = units
+        .iter()
+        .flat_map(|u| &u.entries)
+        .map(|e| e.2.v)
+        .collect();
+    assert!(
+        versions.iter().all(|v| *v == 2),
+        "each write bumps the version read"
+    );
 }
 
 #[test]
@@ -104,7 +115,10 @@ fn results_fold_in_time_order_whatever_order_they_come_in() {
         .filter(|e| e.0.key() == "best.all.global")
         .collect();
     assert_eq!(best.len(), 1);
-    assert_eq!(best[0].2.reached_ms, NOON, "an equal score later keeps the earlier time");
+    assert_eq!(
+        best[0].2.reached_ms, NOON,
+        "an equal score later keeps the earlier time"
+    );
 }
 
 #[test]
@@ -115,7 +129,11 @@ fn closed_boards_past_their_grace_are_left_alone() {
         .iter()
         .map(BoardId::key)
         .collect();
-    assert!(keys.iter().all(|k| !k.contains("day-") && !k.contains("week-")), "{keys:?}");
+    assert!(
+        keys.iter()
+            .all(|k| !k.contains("day-") && !k.contains("week-")),
+        "{keys:?}"
+    );
     assert!(keys.contains(&"total.all.global".to_owned()));
 }
 
@@ -126,7 +144,10 @@ fn transactions_stay_within_one_hundred_actions() {
         .collect();
     let units = plan(&results, &[], &BTreeSet::new(), &BTreeMap::new(), NOON);
     let batches = pack(units);
-    assert!(batches.len() > 1, "forty new players do not fit one transaction");
+    assert!(
+        batches.len() > 1,
+        "forty new players do not fit one transaction"
+    );
     for batch in &batches {
         let nodes: BTreeSet<_> = batch.iter().flat_map(Unit::nodes).collect();
         let actions: usize = 1 + batch.iter().map(Unit::actions).sum::<usize>() + nodes.len();

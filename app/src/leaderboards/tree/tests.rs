@@ -47,12 +47,19 @@ impl Model {
 fn digits_and_paths_spell_the_value() {
     let v = tree_value(1234);
     assert_eq!(v, 1_000_001_234);
-    assert_eq!((0..DEPTH).map(|l| digit(v, l)).collect::<Vec<_>>(), vec![10, 0, 0, 12, 34]);
+    assert_eq!(
+        (0..DEPTH).map(|l| digit(v, l)).collect::<Vec<_>>(),
+        vec![10, 0, 0, 12, 34]
+    );
     let p = path(v);
     assert_eq!(p[0], (NodeId::ROOT, 10));
     assert_eq!(p[4].0.prefix_digits(), "10000012");
     assert_eq!(score_of(v), 1234);
-    assert_eq!(tree_value(-OFFSET - 5), 0, "below the range clamps to the bottom");
+    assert_eq!(
+        tree_value(-OFFSET - 5),
+        0,
+        "below the range clamps to the bottom"
+    );
     assert_eq!(tree_value(i64::MAX), SPAN - 1);
     assert_eq!(tree_value(-300), 999_999_700);
 }
@@ -84,8 +91,17 @@ fn ranks_from_the_tree_equal_a_count_of_every_entry_above() {
         };
         model.set(who, value);
         if step % 97 == 0 {
-            for probe in model.values.values().copied().chain([0, SPAN - 1, tree_value(0)]) {
-                assert_eq!(model.above(probe), model.brute_above(probe), "value {probe}");
+            for probe in model
+                .values
+                .values()
+                .copied()
+                .chain([0, SPAN - 1, tree_value(0)])
+            {
+                assert_eq!(
+                    model.above(probe),
+                    model.brute_above(probe),
+                    "value {probe}"
+                );
             }
             let root = model.nodes.get(&NodeId::ROOT).cloned().unwrap_or_default();
             assert_eq!(total(&root), model.values.len() as u64);

@@ -1,0 +1,66 @@
+// After a match, a player finds their rank and their neighbours on the boards; the room's board
+// link, shared, opens in a fresh context with JavaScript off and previews with the top three.
+import { expect, test } from "./fixtures/test";
+import { BoardPage } from "./fixtures/board_page";
+import { GamePage } from "./fixtures/game_page";
+import { HomePage } from "./fixtures/home_page";
+import { SECOND_INSTANCE } from "./fixtures/instances";
+
+test("a player sees their rank and the players around them after a match", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const hostContext = await browser.newContext();
+  const friendContext = await browser.newContext({ baseURL: SECOND_INSTANCE });
+  const hostPage = await hostContext.newPage();
+  await new HomePage(hostPage).goto();
+  await new HomePage(hostPage).createRoom("Ranked");
+  const host = new GamePage(hostPage);
+  const code = await host.roomCode();
+  await host.waitForHydration();
+  const friend = new GamePage(await friendContext.newPage());
+  await friend.goto(code);
+  await friend.join("Rival");
+  await friend.waitForHydration();
+  await host.expectPlayers(["Ranked", "Rival"], 5_000);
+
+  // One round: the host holds back, the rival taps, so their scores differ.
+  await host.startMatch(1, 3000, 11);
+  await friend.thingOfRound(1);
+  await friend.udd.click();
+  await expect(host.podium).toBeVisible({ timeout: 15_000 });
+  const standings = await host.scores();
+
+  // The room's board, once the projector has counted the match.
+  const boardHref = await host.page.getByTestId("board-link").getAttribute("href");
+  expect(boardHref).toBe(`/r/${code}/lb`);
+  const mine = await hostContext.newPage();
+  const board = new BoardPage(mine);
+  await mine.goto(boardHref!);
+  await board.waitForLines(2);
+  await expect(board.scores).toHaveText(standings.map(([, s]) => String(s)).sort((a, b) => Number(b) - Number(a)));
+  const myRank = standings[0][0] === "Ranked" || standings[0][1] === standings[1][1] ? 1 : 2;
+  await expect(board.myRank).toHaveText(new RegExp(`^You are #${myRank} of 2 \\(top \\d+\\.\\d%\\)\\.$`));
+  await expect(board.aroundMe).toHaveCount(2);
+  await expect(board.aroundMe.filter({ hasText: "Rival" })).toHaveCount(1);
+  await expect(board.facts).toContainText(/Updated \d+ (s|min) ago/);
+
+  // Everyone's all-time board has them too, with their neighbours from every other match.
+  await mine.goto("/lb?metric=best&period=all&scope=global");
+  await expect(board.standing).toBeVisible();
+  await expect(board.myRank).toHaveText(/^You are #\d+ of \d+/);
+  await expect(board.aroundMe.filter({ hasText: "Ranked" })).toHaveCount(1);
+
+  // The shared link, fresh, without JavaScript or a session.
+  const visitor = await browser.newContext({ baseURL: SECOND_INSTANCE, javaScriptEnabled: false });
+  const shared = new BoardPage(await visitor.newPage());
+  await shared.page.goto(boardHref!);
+  await expect(shared.rows).toHaveCount(2);
+  await expect(shared.standing).toHaveCount(0);
+  const html = await (await visitor.request.get(boardHref!)).text();
+  expect(html).toContain(`<meta property="og:title" content="Udd leaderboard: Best match · all time · room ${code}"`);
+  expect(html).toMatch(/<meta property="og:description" content="1\. (Ranked|Rival) -?\d+ · \d\. (Ranked|Rival) -?\d+"/);
+  expect(html).not.toContain("<leptos-island");
+
+  await hostContext.close();
+  await friendContext.close();
+  await visitor.close();
+});
