@@ -22,15 +22,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use aws_sdk_dynamodb::types::ReturnValue;
 use aws_sdk_dynamodbstreams::types::{OperationType, ShardIteratorType};
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
 use crate::leaderboards::apply::{ApplyError, Fence};
 use crate::leaderboards::model::MatchResult;
-use crate::store::keys::{self, Key};
-use crate::store::tx::{n, s};
-use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError, Db};
+use crate::store::keys;
+use crate::store::{epoch_millis, DataError, Db};
 
 /// How long a lease lasts without renewal.
 pub const LEASE_MS: i64 = 10_000;
@@ -270,96 +268,6 @@ impl Projector {
         }
     }
 
-    /// Whether a shard was read to its end.
-    async fn finished(&self, shard: &str) -> Result<bool, DataError> {
-        let item = self
-            .db
-            .get(
-                self.db
-                    .client
-                    .get_item()
-                    .set_key(Some(key_map(keys::projector_shard(shard))))
-                    .consistent_read(true),
-            )
-            .await?;
-        Ok(item
-            .and_then(|i| i.get("finished").and_then(|v| v.as_bool().ok().copied()))
-            .unwrap_or(false))
-    }
-
-    /// Holds `shard`'s lease (renewing it when half gone, taking it when free); the index of
-    /// the held shard, or `None` when another instance holds it or it is finished.
-    async fn hold(&mut self, shard: &str) -> Result<Option<usize>, DataError> {
-        let now = epoch_millis();
-        let key = keys::projector_shard(shard);
-        if let Some(index) = self.held.iter().position(|h| h.shard == shard) {
-            if self.held[index].expires_ms - now > self.lease_ms / 2 {
-                return Ok(Some(index));
-            }
-            let renew = self
-                .db
-                .client
-                .update_item()
-                .table_name(self.db.table_name())
-                .set_key(Some(key_map(key)))
-                .update_expression("SET expires_ms = :expires")
-                .condition_expression("holder = :me AND lease_token = :token")
-                .expression_attribute_values(":expires", n(now + self.lease_ms))
-                .expression_attribute_values(":me", s(self.holder.clone()))
-                .expression_attribute_values(":token", n(self.held[index].fence.token));
-            return match send_recorded!(self.db, "UpdateItem", renew) {
-                Ok(_) => {
-                    self.held[index].expires_ms = now + self.lease_ms;
-                    Ok(Some(index))
-                }
-                Err(DataError::Conflict(Conflict::ConditionFailed)) => {
-                    tracing::warn!(shard, "board projector lost its lease");
-                    self.held.remove(index);
-                    Ok(None)
-                }
-                Err(err) => Err(err),
-            };
-        }
-        let take = self
-            .db
-            .client
-            .update_item()
-            .table_name(self.db.table_name())
-            .set_key(Some(key_map(key.clone())))
-            .update_expression("SET holder = :me, expires_ms = :expires ADD lease_token :one")
-            .condition_expression(
-                "(attribute_not_exists(#pk) OR expires_ms < :now) AND attribute_not_exists(finished)",
-            )
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_values(":me", s(self.holder.clone()))
-            .expression_attribute_values(":expires", n(now + self.lease_ms))
-            .expression_attribute_values(":now", n(now))
-            .expression_attribute_values(":one", n(1))
-            .return_values(ReturnValue::AllNew);
-        match send_recorded!(self.db, "UpdateItem", take) {
-            Ok(out) => {
-                let item = out.attributes.unwrap_or_default();
-                let token = item
-                    .get("lease_token")
-                    .and_then(|v| v.as_n().ok()?.parse().ok())
-                    .ok_or_else(|| DataError::Internal("a lease without a token".into()))?;
-                let checkpoint = item.get("checkpoint").and_then(|v| v.as_s().ok()).cloned();
-                tracing::info!(shard, token, "board projector took a lease");
-                self.held.push(Held {
-                    shard: shard.to_owned(),
-                    fence: Fence { lease: key, token },
-                    expires_ms: now + self.lease_ms,
-                    checkpoint,
-                    iterator: None,
-                    checkpointed_ms: now,
-                });
-                Ok(Some(self.held.len() - 1))
-            }
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(None),
-            Err(err) => Err(err),
-        }
-    }
-
     /// Reads one batch of a held shard, counts its match records and checkpoints it.
     async fn read_batch(&mut self, arn: &str, index: usize) -> Result<Pass, BatchError> {
         let held = self.held[index].clone();
@@ -480,57 +388,11 @@ impl Projector {
             .shard_iterator
             .ok_or_else(|| BatchError::Failed(ProjectorError::Stream("no iterator".into())))
     }
-
-    /// Saves how far the shard is read (and whether to its end), under the token.
-    async fn checkpoint(
-        &self,
-        held: &Held,
-        sequence: Option<&str>,
-        finished: bool,
-        counted: bool,
-    ) -> Result<(), BatchError> {
-        let now = epoch_millis();
-        let mut sets = vec!["read_ms = :now"];
-        let mut request = self
-            .db
-            .client
-            .update_item()
-            .table_name(self.db.table_name())
-            .set_key(Some(key_map(held.fence.lease.clone())))
-            .condition_expression("lease_token = :token")
-            .expression_attribute_values(":token", n(held.fence.token))
-            .expression_attribute_values(":now", n(now));
-        if let Some(sequence) = sequence {
-            sets.push("checkpoint = :seq");
-            request = request.expression_attribute_values(":seq", s(sequence));
-        }
-        if finished {
-            sets.push("finished = :yes");
-            request = request.expression_attribute_values(
-                ":yes",
-                aws_sdk_dynamodb::types::AttributeValue::Bool(true),
-            );
-        }
-        match send_recorded!(
-            self.db,
-            "UpdateItem",
-            request.update_expression(format!("SET {}", sets.join(", ")))
-        ) {
-            Ok(_) => {}
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => {
-                return Err(BatchError::LeaseLost)
-            }
-            Err(err) => return Err(BatchError::Failed(err.into())),
-        }
-        if counted {
-            self.db
-                .mark_boards_updated(now)
-                .await
-                .map_err(|e| BatchError::Failed(e.into()))?;
-        }
-        Ok(())
-    }
 }
+
+mod lease;
+
+pub use lease::rebuild_fence;
 
 #[derive(Debug)]
 enum BatchError {
@@ -559,84 +421,4 @@ fn result_from_stream(
             None
         }
     }
-}
-
-impl Db {
-    /// Notes when the boards were last brought up to date (`PROJECTOR` / `STATUS`).
-    pub(crate) async fn mark_boards_updated(&self, now_ms: i64) -> Result<(), DataError> {
-        let request = self
-            .client
-            .update_item()
-            .table_name(self.table_name())
-            .set_key(Some(key_map(keys::projector_status())))
-            .update_expression("SET applied_ms = :now")
-            .condition_expression("attribute_not_exists(applied_ms) OR applied_ms < :now")
-            .expression_attribute_values(":now", n(now_ms));
-        match send_recorded!(self, "UpdateItem", request) {
-            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
-            Err(err) => Err(err),
-        }
-    }
-
-    /// When the boards were last brought up to date, if ever: one GetItem.
-    pub async fn boards_updated_ms(&self) -> Result<Option<i64>, DataError> {
-        let item = self
-            .get(
-                self.client
-                    .get_item()
-                    .set_key(Some(key_map(keys::projector_status()))),
-            )
-            .await?;
-        Ok(item.and_then(|i| {
-            i.get("applied_ms")
-                .and_then(|v| v.as_n().ok()?.parse().ok())
-        }))
-    }
-
-    /// A shard's lease as stored: (holder, token, expires ms). For tests and operators.
-    pub async fn projector_lease(
-        &self,
-        shard: &str,
-    ) -> Result<Option<(String, u64, i64)>, DataError> {
-        let item = self
-            .get(
-                self.client
-                    .get_item()
-                    .set_key(Some(key_map(keys::projector_shard(shard))))
-                    .consistent_read(true),
-            )
-            .await?;
-        Ok(item.and_then(|i| {
-            Some((
-                i.get("holder")?.as_s().ok()?.clone(),
-                i.get("lease_token")?.as_n().ok()?.parse().ok()?,
-                i.get("expires_ms")?.as_n().ok()?.parse().ok()?,
-            ))
-        }))
-    }
-}
-
-/// The fence of a lease that nobody can take over: the rebuild's. Its item is made (or its
-/// token bumped) when the rebuild starts, so two rebuilds never share one.
-pub async fn rebuild_fence(db: &Db) -> Result<Fence, DataError> {
-    let key = Key {
-        pk: keys::PROJECTOR.to_owned(),
-        sk: "REBUILD".to_owned(),
-    };
-    let out = send_recorded!(
-        db,
-        "UpdateItem",
-        db.client
-            .update_item()
-            .table_name(db.table_name())
-            .set_key(Some(key_map(key.clone())))
-            .update_expression("ADD lease_token :one")
-            .expression_attribute_values(":one", n(1))
-            .return_values(ReturnValue::AllNew)
-    )?;
-    let token = out
-        .attributes
-        .and_then(|i| i.get("lease_token")?.as_n().ok()?.parse().ok())
-        .ok_or_else(|| DataError::Internal("a lease without a token".into()))?;
-    Ok(Fence { lease: key, token })
 }
