@@ -337,6 +337,20 @@ impl Engine {
     }
 }
 
+/// Runs one of the sweeper's blocking chores off the async threads; it reports how many rows it
+/// deleted, and a failure is logged and tried again at the next sweep.
+async fn chore<E: std::fmt::Display + Send + 'static>(
+    done: &'static str,
+    work: impl FnOnce() -> Result<usize, E> + Send + 'static,
+) {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(Ok(0)) => {}
+        Ok(Ok(n)) => tracing::debug!(deleted = n, "{done}"),
+        Ok(Err(err)) => tracing::warn!(%err, "{done}: failed"),
+        Err(err) => tracing::warn!(%err, "{done}: task failed"),
+    }
+}
+
 /// How often the embedded engine deletes expired items, as DynamoDB's TTL sweeper would.
 const TTL_SWEEP_EVERY: Duration = Duration::from_secs(30);
 
@@ -358,19 +372,9 @@ async fn serve_embedded(
         loop {
             every.tick().await;
             let db = sweeping.clone();
-            match tokio::task::spawn_blocking(move || db.sweep_ttl()).await {
-                Ok(Ok(0)) => {}
-                Ok(Ok(n)) => tracing::debug!(deleted = n, "swept expired items"),
-                Ok(Err(err)) => tracing::warn!(%err, "TTL sweep failed"),
-                Err(err) => tracing::warn!(%err, "TTL sweep task failed"),
-            }
+            chore("swept expired items", move || db.sweep_ttl()).await;
             let file = file.clone();
-            match tokio::task::spawn_blocking(move || trim_stream(&file)).await {
-                Ok(Ok(0)) => {}
-                Ok(Ok(n)) => tracing::debug!(deleted = n, "trimmed old stream records"),
-                Ok(Err(err)) => tracing::warn!(%err, "stream trim failed"),
-                Err(err) => tracing::warn!(%err, "stream trim task failed"),
-            }
+            chore("trimmed old stream records", move || trim_stream(&file)).await;
         }
     });
     let app = front::router(database, key);

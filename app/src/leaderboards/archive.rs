@@ -114,22 +114,9 @@ impl Db {
             entries: self.board_entries(board).await?,
             lines,
         };
-        let key = keys::board_archive(board);
         let mut item: Item = serde_dynamo::to_item(&archive)?;
-        item.insert(keys::PK.into(), s(key.pk));
-        item.insert(keys::SK.into(), s(key.sk));
         item.insert(keys::TTL.into(), n(retention(board, end_ms)));
-        let put = self
-            .client
-            .put_item()
-            .set_item(Some(item))
-            .condition_expression("attribute_not_exists(#pk)")
-            .expression_attribute_names("#pk", keys::PK);
-        let fresh = match self.put(put).await {
-            Ok(()) => true,
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => false,
-            Err(err) => return Err(err),
-        };
+        let fresh = self.put_if_absent(keys::board_archive(board), item).await?;
         let mark = self
             .client
             .update_item()

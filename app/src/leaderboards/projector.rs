@@ -36,6 +36,10 @@ pub const LEASE_MS: i64 = 10_000;
 pub const ARCHIVE_EVERY: Duration = Duration::from_secs(600);
 /// How often an idle projector polls the stream.
 pub const POLL: Duration = Duration::from_millis(250);
+/// How often the list of shards is read again (DescribeStream), besides whenever a held shard
+/// ends. AWS allows 10 DescribeStream calls a second per stream, across every instance, and
+/// DynamoDB Local's grows slower with every record the stream keeps: the list is cached.
+pub const SHARDS_EVERY: Duration = Duration::from_secs(10);
 
 /// A shard this projector holds.
 #[derive(Debug, Clone)]
@@ -101,6 +105,8 @@ pub struct Projector {
     holder: String,
     lease_ms: i64,
     stream_arn: Option<String>,
+    /// The shards as last listed, and when.
+    shards: Option<(Instant, Vec<ShardInfo>)>,
     held: Vec<Held>,
     lags: Arc<Mutex<Vec<i64>>>,
 }
@@ -113,6 +119,7 @@ impl Projector {
             holder: ulid::Ulid::new().to_string(),
             lease_ms: LEASE_MS,
             stream_arn: None,
+            shards: None,
             held: Vec::new(),
             lags: Arc::default(),
         }
@@ -182,7 +189,14 @@ impl Projector {
     /// One pass over the stream's shards: hold what can be held, read one batch from each.
     pub async fn pass(&mut self) -> Result<Pass, ProjectorError> {
         let arn = self.stream_arn().await?;
-        let shards = self.shards(&arn).await?;
+        let shards = match &self.shards {
+            Some((listed, shards)) if listed.elapsed() < SHARDS_EVERY => shards.clone(),
+            _ => {
+                let shards = self.shards(&arn).await?;
+                self.shards = Some((Instant::now(), shards.clone()));
+                shards
+            }
+        };
         let mut pass = Pass::default();
         for shard in &shards {
             if let Some(parent) = &shard.parent {
@@ -344,6 +358,10 @@ impl Projector {
         }
         if let Some(sequence) = last_sequence {
             self.held[index].checkpoint = Some(sequence);
+        }
+        if next.is_none() {
+            // The shard ended: its children are listed at the next pass.
+            self.shards = None;
         }
         self.held[index].iterator = next;
         Ok(Pass {

@@ -13,7 +13,7 @@ use crate::leaderboards::model::SeasonId;
 use crate::leaderboards::period::{is_quarter_id, Season};
 use crate::store::keys;
 use crate::store::tx::s;
-use crate::store::{epoch_millis, Conflict, DataError, Db, Item};
+use crate::store::{epoch_millis, DataError, Db, Item};
 
 #[derive(Serialize, Deserialize)]
 struct SeasonItem {
@@ -108,26 +108,17 @@ impl Db {
             start_ms,
             end_ms,
         };
-        let mut item: Item = serde_dynamo::to_item(&season).map_err(DataError::from)?;
-        item.insert(keys::PK.into(), s(key.pk));
-        item.insert(keys::SK.into(), s(key.sk));
-        let put = self
-            .client
-            .put_item()
-            .set_item(Some(item))
-            .condition_expression("attribute_not_exists(#pk)")
-            .expression_attribute_names("#pk", keys::PK);
-        match self.put(put).await {
-            Ok(()) => Ok(Season {
-                id: season.id,
-                name: season.name,
-                start_ms,
-                end_ms,
-            }),
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => Err(SeasonError::Refused(
+        let item: Item = serde_dynamo::to_item(&season).map_err(DataError::from)?;
+        if !self.put_if_absent(key, item).await? {
+            return Err(SeasonError::Refused(
                 "There is already a season starting then.",
-            )),
-            Err(err) => Err(err.into()),
+            ));
         }
+        Ok(Season {
+            id: season.id,
+            name: season.name,
+            start_ms,
+            end_ms,
+        })
     }
 }

@@ -180,6 +180,28 @@ impl Db {
         Ok(())
     }
 
+    /// Puts `item` at `key` only if no item has that key: `true` if this call wrote it, `false`
+    /// if one was there already (written before, or by another instance first). One PutItem.
+    pub(crate) async fn put_if_absent(
+        &self,
+        key: keys::Key,
+        mut item: Item,
+    ) -> Result<bool, DataError> {
+        item.insert(keys::PK.into(), AttributeValue::S(key.pk));
+        item.insert(keys::SK.into(), AttributeValue::S(key.sk));
+        let put = self
+            .client
+            .put_item()
+            .set_item(Some(item))
+            .condition_expression("attribute_not_exists(#pk)")
+            .expression_attribute_names("#pk", keys::PK);
+        match self.put(put).await {
+            Ok(()) => Ok(true),
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),
+            Err(err) => Err(err),
+        }
+    }
+
     /// One Query page; expired items are dropped from it.
     pub(crate) async fn query_page(
         &self,
@@ -374,24 +396,14 @@ impl Db {
         }
         let mut secret = [0u8; cursor::SECRET_LEN];
         getrandom::fill(&mut secret).map_err(|e| DataError::Internal(e.to_string().into()))?;
-        let created = self
-            .put(
-                self.client
-                    .put_item()
-                    .item(keys::PK, AttributeValue::S(key.pk.clone()))
-                    .item(keys::SK, AttributeValue::S(key.sk.clone()))
-                    .item("secret", AttributeValue::B(secret.to_vec().into()))
-                    .condition_expression("attribute_not_exists(#pk)")
-                    .expression_attribute_names("#pk", keys::PK),
-            )
-            .await;
-        match created {
-            Ok(()) => Ok(CursorKey::new(secret)),
+        let item = Item::from([("secret".into(), AttributeValue::B(secret.to_vec().into()))]);
+        if self.put_if_absent(key.clone(), item).await? {
+            Ok(CursorKey::new(secret))
+        } else {
             // Another instance stored one first: use theirs.
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => read()
+            read()
                 .await?
-                .ok_or_else(|| DataError::Internal("cursor secret vanished".into())),
-            Err(err) => Err(err),
+                .ok_or_else(|| DataError::Internal("cursor secret vanished".into()))
         }
     }
 }
