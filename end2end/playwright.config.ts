@@ -14,8 +14,12 @@ const root = path.resolve(__dirname, "..");
 const server = process.env.UDD_SERVER ?? path.join(root, "target/release/udd-server");
 const enginePort = FIRST_PORT + 2;
 const endpoint = process.env.UDD_E2E_DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${enginePort}`;
-// The shared engine answers only clients with its key (DynamoDB Local ignores it).
-const engineKey = randomBytes(16).toString("hex").toUpperCase();
+// The shared engine answers only clients with its key (DynamoDB Local ignores it). Chosen once
+// by the runner and kept in its environment, which the workers inherit, so a spec can run an
+// operator command against the same engine (fixtures/operator.ts).
+const engineKey = (process.env.UDD_E2E_ENGINE_KEY ??= randomBytes(16).toString("hex").toUpperCase());
+process.env.UDD_E2E_ENDPOINT = endpoint;
+process.env.UDD_E2E_SERVER = server;
 
 const instance = (port: number) => ({
   command: `exec "${server}"`,

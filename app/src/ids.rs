@@ -261,4 +261,6 @@ pub(crate) use string_newtype_conversions;
 string_newtype_conversions!(UserId, Username, Email);
 
 mod board;
+mod inventory;
 pub use board::{BoardId, Day, Metric, Period, PeriodKind, Scope, SeasonId};
+pub use inventory::{OfferId, Place};

@@ -13,6 +13,7 @@ mod ui;
 pub mod catalog;
 pub mod game;
 pub mod identity;
+pub mod inventory;
 pub mod leaderboards;
 pub mod live;
 pub mod rooms;
@@ -33,6 +34,7 @@ use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 use catalog::page::ThingsPage;
 use identity::page::AccountPage;
+use inventory::page::{InventoryPage, ShopPage, TradesPage};
 use leaderboards::page::{BoardPage, BoardsIndex, RoomBoardPage};
 use live::page::RoomPage;
 use rooms::page::HomePage;
@@ -136,6 +138,9 @@ pub fn App() -> impl IntoView {
                         <Route path=StaticSegment("lb") view=BoardsIndex ssr=SsrMode::Async />
                         <Route path=(StaticSegment("lb"), ParamSegment("metric"), ParamSegment("period"), ParamSegment("scope")) view=BoardPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("me") view=AccountPage ssr=SsrMode::Async />
+                        <Route path=StaticSegment("inventory") view=InventoryPage ssr=SsrMode::Async />
+                        <Route path=StaticSegment("shop") view=ShopPage ssr=SsrMode::Async />
+                        <Route path=StaticSegment("trades") view=TradesPage ssr=SsrMode::Async />
                     </Routes>
                 </main>
             </div>

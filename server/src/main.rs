@@ -50,6 +50,18 @@ enum Command {
     /// The boards: rebuild them from the match records, or fill one with synthetic players.
     #[command(subcommand)]
     Boards(BoardsCommand),
+    /// Give a player cards and feathers (an operator's grant: a make-good, an event prize), in
+    /// one transaction, as a match's rewards are given.
+    Grant {
+        /// The player: a username, or a player id (26 characters).
+        player: String,
+        /// Feathers to give.
+        #[arg(long, default_value_t = 0)]
+        feathers: u64,
+        /// Cards to give, as thing ids (`crow,kite,kite`); `all` gives one of every card.
+        #[arg(long, value_delimiter = ',')]
+        cards: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -230,6 +242,16 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Boards(BoardsCommand::Seed(args)) => bench::seed(&cli.store, args).await,
+        Command::Grant {
+            player,
+            feathers,
+            cards,
+        } => {
+            let (engine, db) = open_store(&cli.store).await?;
+            let outcome = grant(&db, &player, feathers, &cards).await;
+            engine.stop().await;
+            outcome
+        }
         Command::Engine { listen } => {
             anyhow::ensure!(
                 listen.ip().is_loopback(),
@@ -262,6 +284,47 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+async fn grant(db: &Db, player: &str, feathers: u64, cards: &[String]) -> anyhow::Result<()> {
+    use app::inventory::{Rewards, ThingId};
+    let user = match app::identity::UserId::parse(player) {
+        Ok(id) => id,
+        Err(_) => {
+            let name = app::identity::Username::parse(player).map_err(|e| anyhow::anyhow!(e))?;
+            db.user_by_username(&name)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("no player has the username {name}"))?
+        }
+    };
+    let cards: Vec<ThingId> = if cards.iter().any(|c| c == "all") {
+        app::inventory::store::CARDS.keys().cloned().collect()
+    } else {
+        cards
+            .iter()
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| {
+                let thing =
+                    ThingId::parse(c).map_err(|_| anyhow::anyhow!("{c}: not a thing id"))?;
+                anyhow::ensure!(
+                    app::inventory::store::card(&thing).is_some(),
+                    "{c}: there is no such card"
+                );
+                Ok(thing)
+            })
+            .collect::<anyhow::Result<_>>()?
+    };
+    db.grant_rewards(
+        &user,
+        &Rewards {
+            cards: cards.clone(),
+            feathers,
+            badges: Vec::new(),
+        },
+    )
+    .await?;
+    println!("gave {user} {} cards and {feathers} feathers", cards.len());
+    Ok(())
 }
 
 async fn season(db: &Db, command: SeasonCommand) -> anyhow::Result<()> {
@@ -323,6 +386,7 @@ pub(crate) async fn open_store(store: &StoreArgs) -> anyhow::Result<(Engine, Db)
         .await
         .context("seeding the catalog")?;
     tracing::info!(?seeded, "catalog ready");
+    db.seed_shop().await.context("writing the shop's list")?;
     Ok((engine, db))
 }
 

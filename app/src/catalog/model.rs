@@ -38,6 +38,41 @@ pub enum Category {
 }
 
 impl Category {
+    pub const ALL: [Category; 11] = [
+        Category::Bird,
+        Category::Insect,
+        Category::Mammal,
+        Category::WaterLife,
+        Category::ReptileAmphibian,
+        Category::Machine,
+        Category::Toy,
+        Category::Object,
+        Category::Food,
+        Category::Nature,
+        Category::Myth,
+    ];
+
+    /// The category as keys and addresses spell it (as serde does).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Category::Bird => "bird",
+            Category::Insect => "insect",
+            Category::Mammal => "mammal",
+            Category::WaterLife => "water-life",
+            Category::ReptileAmphibian => "reptile-amphibian",
+            Category::Machine => "machine",
+            Category::Toy => "toy",
+            Category::Object => "object",
+            Category::Food => "food",
+            Category::Nature => "nature",
+            Category::Myth => "myth",
+        }
+    }
+
+    pub fn from_slug(raw: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.slug() == raw)
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Category::Bird => "Bird",

@@ -192,6 +192,12 @@ pub struct MatchRecord {
     pub rounds: u32,
     pub average_reaction_ms: Option<u32>,
     pub finished_at_ms: i64,
+    /// The things the player judged right, in round order (the cards the match may give).
+    #[serde(default)]
+    pub right: Vec<ThingId>,
+    /// The player's longest run of right judgements in the match.
+    #[serde(default)]
+    pub best_streak: u32,
 }
 
 /// Where a match stands at a moment.

@@ -8,10 +8,12 @@
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
+use crate::catalog::ThingId;
 use crate::game::model::{Match, MatchRecord, Room, RoundResult};
 use crate::game::rules::{score_round, Decision};
 use crate::game::store::Resolution;
 use crate::game::taps::ClickItem;
+use crate::identity::model::UserId;
 use crate::rooms::items::{open_index, state_value};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::store::keys::{self, Key};
@@ -156,6 +158,10 @@ impl Db {
             );
         }
         if finished {
+            // The record reads every round's results, this one's included.
+            if let Some(last) = after.rounds.get_mut(index) {
+                last.results = Some(results.clone());
+            }
             actions.extend(self.finish_actions(code, &after, now_ms)?);
         }
         match self.transact(actions).await {
@@ -196,6 +202,8 @@ impl Db {
                     rounds: done.len(),
                     average_reaction_ms: player.average_reaction_ms(),
                     finished_at_ms: now_ms,
+                    right: right_things(done, &player.user_id),
+                    best_streak: best_streak(done, &player.user_id),
                 };
                 self.put_new(match_record_item(&record)?)
             })
@@ -221,6 +229,37 @@ impl Db {
         }
         Ok(Some(room))
     }
+}
+
+/// The things `user` judged right in `done`, in round order.
+fn right_things(done: &Match, user: &UserId) -> Vec<ThingId> {
+    done.rounds
+        .iter()
+        .filter(|round| judged_right(round, user))
+        .filter_map(|round| round.thing.as_ref().map(|t| t.id.clone()))
+        .collect()
+}
+
+/// `user`'s longest run of right judgements in `done`.
+fn best_streak(done: &Match, user: &UserId) -> u32 {
+    let (mut best, mut run) = (0, 0);
+    for round in &done.rounds {
+        if judged_right(round, user) {
+            run += 1;
+            best = best.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    best
+}
+
+fn judged_right(round: &crate::game::model::Round, user: &UserId) -> bool {
+    round
+        .results
+        .as_ref()
+        .and_then(|results| results.iter().find(|r| &r.user_id == user))
+        .is_some_and(|r| r.correct)
 }
 
 /// A match record as stored: `USER#<id>` / `MATCH#<ulid>`, also on GSI2 `MATCHES`.

@@ -283,6 +283,23 @@ impl Db {
         self.profile(user).await?.ok_or(ClaimConflict::NoSuchPlayer)
     }
 
+    /// The player who owns a username, if anyone: one GetItem of the owner item.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn user_by_username(&self, username: &Username) -> Result<Option<UserId>, DataError> {
+        let owner = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::username(username)))),
+            )
+            .await?;
+        Ok(owner.and_then(|o| {
+            o.get("user_id")
+                .and_then(|v| v.as_s().ok())
+                .and_then(|s| UserId::parse(s).ok())
+        }))
+    }
+
     /// Sign-in by username: the username's owner item, then the owner's credentials.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn credentials_by_username(

@@ -24,6 +24,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::identity::model::UserId;
+use crate::inventory::model::{Outcome, Rewards};
+use crate::inventory::rules;
 use crate::leaderboards::model::{BoardId, MatchResult, Metric, PeriodKind};
 use crate::leaderboards::period::{boards_for, bounds, Season};
 use crate::leaderboards::store::{entries_by_key, EntryItem};
@@ -37,6 +39,9 @@ use crate::store::{epoch_millis, sort_key, Conflict, DataError, Db, Item};
 pub const LIVE_GRACE_SECS: i64 = 7 * 86_400;
 /// Most results read and written together.
 pub const SLICE: usize = 40;
+/// Most results of one player read and written together: each brings up to
+/// [`rules::CARDS_PER_MATCH`] cards, a marker and totals.
+pub const PER_PLAYER: usize = 8;
 /// TransactWriteItems takes at most this many actions.
 const MAX_ACTIONS: usize = 100;
 
@@ -95,6 +100,8 @@ struct Unit {
     entries: Vec<(BoardId, Option<EntryItem>, EntryItem)>,
     markers: Vec<(UserId, String)>,
     stats: Option<(UserId, StatsDelta)>,
+    /// The inventory rewards of the results counted now (folded: one write per item).
+    rewards: Option<(UserId, Rewards)>,
     /// Result finish times, for the lag.
     finished_ms: Vec<i64>,
 }
@@ -120,8 +127,39 @@ impl Unit {
     }
 
     fn actions(&self) -> usize {
-        self.entries.len() + self.markers.len() + usize::from(self.stats.is_some())
+        self.entries.len()
+            + self.markers.len()
+            + usize::from(self.stats.is_some())
+            + self.rewards.as_ref().map_or(0, |(_, r)| reward_writes(r))
     }
+}
+
+/// Items a player's folded rewards write: each distinct card, the wallet, each badge.
+fn reward_writes(rewards: &Rewards) -> usize {
+    let cards: BTreeSet<_> = rewards.cards.iter().collect();
+    cards.len() + usize::from(rewards.feathers > 0) + rewards.badges.len()
+}
+
+/// Splits results into slices of at most [`SLICE`], with at most [`PER_PLAYER`] of one player
+/// in a slice, so a player's unit (markers, totals, rewards, their tree nodes) stays well inside
+/// one transaction's 100 actions.
+fn slices(results: &[MatchResult]) -> Vec<&[MatchResult]> {
+    let mut slices = Vec::new();
+    let mut start = 0;
+    let mut per_player: HashMap<&UserId, usize> = HashMap::new();
+    for (i, result) in results.iter().enumerate() {
+        let count = per_player.entry(&result.user_id).or_default();
+        if i - start == SLICE || *count == PER_PLAYER {
+            slices.push(&results[start..i]);
+            start = i;
+            per_player.clear();
+        }
+        *per_player.entry(&result.user_id).or_default() += 1;
+    }
+    if start < results.len() {
+        slices.push(&results[start..]);
+    }
+    slices
 }
 
 /// The boards a result counts on that are still live at `now_ms`.
@@ -215,6 +253,25 @@ fn plan(
             stats.score += i64::from(result.score);
             stats.correct += u64::from(result.correct);
             stats.rounds += u64::from(result.rounds);
+            let earned = rules::rewards(&Outcome {
+                placement: result.placement,
+                players: result.players,
+                correct: result.correct,
+                rounds: result.rounds,
+                right: result.right.clone(),
+                best_streak: result.best_streak,
+            });
+            let rewards = &mut unit
+                .rewards
+                .get_or_insert_with(|| (result.user_id.clone(), Rewards::default()))
+                .1;
+            rewards.cards.extend(earned.cards);
+            rewards.feathers += earned.feathers;
+            for badge in earned.badges {
+                if !rewards.badges.contains(&badge) {
+                    rewards.badges.push(badge);
+                }
+            }
         }
     }
 
@@ -273,7 +330,7 @@ impl Db {
         seasons: &[Season],
     ) -> Result<Applied, ApplyError> {
         let mut applied = Applied::default();
-        for slice in results.chunks(SLICE) {
+        for slice in slices(results) {
             let mut attempt = 0;
             loop {
                 match self.count_slice(fence, slice, seasons, &mut applied).await {

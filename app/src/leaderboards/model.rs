@@ -47,6 +47,12 @@ pub struct MatchResult {
     pub correct: u32,
     pub rounds: u32,
     pub finished_at_ms: i64,
+    #[serde(default)]
+    pub players: u32,
+    #[serde(default)]
+    pub right: Vec<crate::ids::ThingId>,
+    #[serde(default)]
+    pub best_streak: u32,
 }
 
 /// A line on a board.

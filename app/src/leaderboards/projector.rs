@@ -19,6 +19,7 @@
 //! still kept, and the operator runs `udd-server boards rebuild`, which counts every match
 //! record in the table the same idempotent way.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -108,6 +109,10 @@ pub struct Projector {
     /// The shards as last listed, and when.
     shards: Option<(Instant, Vec<ShardInfo>)>,
     held: Vec<Held>,
+    /// Shards held elsewhere, or finished: when to try each again (epoch ms; `i64::MAX` for a
+    /// finished shard). A lease is asked for once per expiry, not on every poll: on AWS a
+    /// refused conditional write still costs a write unit.
+    waiting: HashMap<String, i64>,
     lags: Arc<Mutex<Vec<i64>>>,
 }
 
@@ -121,6 +126,7 @@ impl Projector {
             stream_arn: None,
             shards: None,
             held: Vec::new(),
+            waiting: HashMap::new(),
             lags: Arc::default(),
         }
     }
@@ -360,10 +366,14 @@ impl Projector {
             self.held[index].checkpoint = Some(sequence);
         }
         if next.is_none() {
-            // The shard ended: its children are listed at the next pass.
+            // The shard ended: its children are listed at the next pass, and it is not read or
+            // renewed again.
             self.shards = None;
+            self.held.remove(index);
+            self.waiting.insert(held.shard, i64::MAX);
+        } else {
+            self.held[index].iterator = next;
         }
-        self.held[index].iterator = next;
         Ok(Pass {
             records: records.len(),
             results: results.len(),

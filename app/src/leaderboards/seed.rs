@@ -62,19 +62,7 @@ impl Db {
                 v: 1,
             };
             tree::add_transition(&mut deltas, None, Some(entry.value()));
-            let key = keys::board_entry(board, &player.user_id);
-            let mut item: Item = serde_dynamo::to_item(&entry)?;
-            item.insert(keys::PK.into(), s(key.pk));
-            item.insert(keys::SK.into(), s(key.sk));
-            item.insert(
-                keys::LSI1SK.into(),
-                s(keys::board_rank_sort(
-                    entry.value(),
-                    entry.reached_ms,
-                    &entry.user_id,
-                )),
-            );
-            requests.push(put(item)?);
+            requests.push(put(entry.to_item(board, false)?)?);
         }
         // Entries first and the root last: a reader never counts players it cannot list.
         for (node, counts) in deltas.into_iter().rev() {

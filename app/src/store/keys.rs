@@ -5,7 +5,9 @@
 
 #[cfg(feature = "ssr")]
 use crate::ids::SessionHash;
-use crate::ids::{BoardId, Day, Email, RoomCode, SeasonId, ThingId, UserId, Username};
+use crate::ids::{
+    BoardId, Day, Email, OfferId, Place, RoomCode, SeasonId, ThingId, UserId, Username,
+};
 
 /// Partition key attribute.
 pub const PK: &str = "PK";
@@ -371,6 +373,109 @@ pub fn projector_status() -> Key {
     Key {
         pk: PROJECTOR.to_owned(),
         sk: "STATUS".to_owned(),
+    }
+}
+
+/// A player's inventories, wallet, badges and looks: `INV#<id>`. Apart from `USER#<id>` so a
+/// whole-inventory Query reads nothing else, and so the LSI's 10 GB item-collection limit is
+/// the inventory's own.
+pub fn inventory_partition(user: &UserId) -> String {
+    format!("INV#{}", user.as_str())
+}
+
+/// A stack of one card in one place: `INV#<id>` / `<place>#<category>#<thing>`. The place leads,
+/// then the category, so one place is a `begins_with` and one category of it another.
+pub fn card(user: &UserId, place: Place, category: &str, thing: &ThingId) -> Key {
+    Key {
+        pk: inventory_partition(user),
+        sk: format!("{}{}", card_prefix(place, Some(category)), thing.as_str()),
+    }
+}
+
+/// The `begins_with` prefix of a place's cards, or of one category of them.
+pub fn card_prefix(place: Place, category: Option<&str>) -> String {
+    match category {
+        Some(category) => format!("{place}#{category}#"),
+        None => format!("{place}#"),
+    }
+}
+
+/// LSI1 sort key of a card stack: its place, then its name folded for sorting and search, then
+/// the thing (two things may share a name).
+pub fn card_by_name(place: Place, folded_name: &str, thing: &ThingId) -> String {
+    format!(
+        "{}{folded_name}#{}",
+        card_prefix(place, None),
+        thing.as_str()
+    )
+}
+
+/// A player's feathers: `INV#<id>` / `WALLET`.
+pub fn wallet(user: &UserId) -> Key {
+    Key {
+        pk: inventory_partition(user),
+        sk: "WALLET".to_owned(),
+    }
+}
+
+/// A badge a player earned: `INV#<id>` / `BADGE#<badge>`.
+pub fn badge(user: &UserId, badge: &str) -> Key {
+    Key {
+        pk: inventory_partition(user),
+        sk: format!("{BADGE_PREFIX}{badge}"),
+    }
+}
+
+pub const BADGE_PREFIX: &str = "BADGE#";
+
+/// A cosmetic a player owns: `INV#<id>` / `LOOK#<item>`.
+pub fn look(user: &UserId, item: &str) -> Key {
+    Key {
+        pk: inventory_partition(user),
+        sk: format!("{LOOK_PREFIX}{item}"),
+    }
+}
+
+pub const LOOK_PREFIX: &str = "LOOK#";
+
+/// A trade offer: `OFFER#<id>` / `OFFER`, in a partition of its own so racing accepts meet on
+/// one item.
+pub fn offer(id: &OfferId) -> Key {
+    Key {
+        pk: format!("OFFER#{}", id.as_str()),
+        sk: "OFFER".to_owned(),
+    }
+}
+
+/// GSI1 partition of the offers made to a player (GSI1SK = [`offer_sort`]), and GSI2 partition
+/// of the offers a player made.
+pub fn offers_of(user: &UserId) -> String {
+    format!("TRADES#{}", user.as_str())
+}
+
+/// The sort key of an offer in its player's lists: newest last.
+pub fn offer_sort(id: &OfferId) -> String {
+    format!("OFFER#{}", id.as_str())
+}
+
+/// The shop: `SHOP` / `ITEM#<item>` for what it sells.
+pub const SHOP: &str = "SHOP";
+
+pub fn shop_item(item: &str) -> Key {
+    Key {
+        pk: SHOP.to_owned(),
+        sk: format!("{SHOP_ITEM_PREFIX}{item}"),
+    }
+}
+
+pub const SHOP_ITEM_PREFIX: &str = "ITEM#";
+
+/// What is left of an item's daily stock on one UTC day (days since 1970-01-01):
+/// `SHOP` / `STOCK#<item>#<day>`.
+pub fn shop_stock(item: &str, day: i64) -> Key {
+    Key {
+        pk: SHOP.to_owned(),
+        sk: format!("STOCK#{item}#{day}"),
     }
 }
 

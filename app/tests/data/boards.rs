@@ -15,7 +15,7 @@ use app::leaderboards::projector::{rebuild_fence, Projector};
 use app::leaderboards::seed::Synthetic;
 use app::leaderboards::{BoardId, Line, Metric, SeasonId};
 use app::rooms::RoomCode;
-use app::store::{epoch_millis, keys, Db};
+use app::store::{epoch_millis, keys, Db, Recorder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -47,6 +47,8 @@ fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> MatchRecord {
         rounds: 5,
         average_reaction_ms: Some(400),
         finished_at_ms: at,
+        right: Vec::new(),
+        best_streak: 3,
     }
 }
 
@@ -613,6 +615,40 @@ async fn a_stalled_holder_cannot_renew_and_a_rebuild_fence_is_its_own() {
         first.token + 1,
         "a new rebuild fences off an old one"
     );
+}
+
+#[tokio::test]
+async fn an_instance_that_does_not_hold_a_shard_asks_once_per_lease_not_every_poll() {
+    let t = test_table().await;
+    write_record(
+        &t,
+        &record(&UserId::generate(), &room("WQTS2"), 100, epoch_millis()),
+    )
+    .await;
+    let mut a = projector(&t).with_lease_ms(2_500);
+    let took = std::time::Instant::now();
+    assert_eq!(a.pass().await.unwrap().held, 1);
+    let calls = Recorder::new();
+    let mut b = Projector::new(
+        Db::new(t.engine.client.clone(), t.db.table_name()).recording(calls.clone()),
+        t.engine.streams.clone(),
+    );
+    // Polls while A's lease runs: one refused take and one read of the lease, then nothing.
+    let mut polls = 0;
+    while took.elapsed() < std::time::Duration::from_millis(1_500) || polls < 5 {
+        assert_eq!(b.pass().await.unwrap().held, 0, "A holds the shard");
+        polls += 1;
+    }
+    let ops = calls.ops();
+    if took.elapsed() < std::time::Duration::from_millis(2_400) {
+        let writes = ops.iter().filter(|op| **op == "UpdateItem").count();
+        let reads = ops.iter().filter(|op| **op == "GetItem").count();
+        assert_eq!((writes, reads), (1, 1), "{polls} polls made {ops:?}");
+    }
+    // Once A's lease has run out, B takes the shard at its next poll.
+    tokio::time::sleep(std::time::Duration::from_millis(2_600).saturating_sub(took.elapsed()))
+        .await;
+    assert_eq!(b.pass().await.unwrap().held, 1, "B takes the expired lease");
 }
 
 #[tokio::test]

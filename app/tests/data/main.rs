@@ -8,6 +8,7 @@ mod catalog;
 mod conflicts;
 mod game;
 mod identity;
+mod inventory;
 mod live;
 mod rooms;
 mod streams;

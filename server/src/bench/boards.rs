@@ -237,6 +237,8 @@ async fn lag(db: &Db, engine: &Engine, matches: usize) -> anyhow::Result<()> {
             rounds: 1,
             average_reaction_ms: None,
             finished_at_ms: epoch_millis(),
+            right: Vec::new(),
+            best_streak: 1,
         };
         engine
             .client

@@ -20,6 +20,9 @@ fn result(who: u8, record: &str, score: i32, at: i64) -> MatchResult {
         correct: 3,
         rounds: 5,
         finished_at_ms: at,
+        players: 2,
+        right: Vec::new(),
+        best_streak: 3,
     }
 }
 

@@ -50,6 +50,9 @@ impl Db {
                     )?,
                 );
             }
+            if let Some((user, rewards)) = &unit.rewards {
+                actions.extend(self.reward_actions(user, rewards)?);
+            }
             for (board, old, new) in &unit.entries {
                 actions.push(self.entry_action(board, old.as_ref(), new, seasons, now_s)?);
             }
@@ -83,20 +86,7 @@ impl Db {
         seasons: &[Season],
         now_s: i64,
     ) -> Result<TransactWriteItem, DataError> {
-        let key = keys::board_entry(board, &new.user_id);
-        let mut item: Item = serde_dynamo::to_item(new)?;
-        item.insert(keys::PK.into(), s(key.pk));
-        item.insert(keys::SK.into(), s(key.sk));
-        item.insert(
-            keys::LSI1SK.into(),
-            s(keys::board_rank_sort(
-                new.value(),
-                new.reached_ms,
-                &new.user_id,
-            )),
-        );
-        item.insert(keys::GSI1PK.into(), s(keys::user_partition(&new.user_id)));
-        item.insert(keys::GSI1SK.into(), s(keys::board_of_player(board)));
+        let mut item = new.to_item(board, true)?;
         if let Some(ttl) = expiry(board, seasons) {
             item.insert(keys::TTL.into(), n(ttl));
         }

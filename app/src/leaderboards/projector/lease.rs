@@ -10,9 +10,29 @@ use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s};
 use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError, Db};
 
+/// The part of a lease item the waiting projector reads.
+#[derive(Debug, serde::Deserialize)]
+struct LeaseItem {
+    #[serde(default)]
+    finished: bool,
+    expires_ms: Option<i64>,
+}
+
 impl Projector {
-    /// Whether a shard was read to its end.
-    pub(super) async fn finished(&self, shard: &str) -> Result<bool, DataError> {
+    /// Whether a shard was read to its end (a finished shard stays finished: asked once).
+    pub(super) async fn finished(&mut self, shard: &str) -> Result<bool, DataError> {
+        if self.waiting.get(shard) == Some(&i64::MAX) {
+            return Ok(true);
+        }
+        let finished = self.lease_item(shard).await?.is_some_and(|i| i.finished);
+        if finished {
+            self.waiting.insert(shard.to_owned(), i64::MAX);
+        }
+        Ok(finished)
+    }
+
+    /// A shard's lease item, read strongly.
+    async fn lease_item(&self, shard: &str) -> Result<Option<LeaseItem>, DataError> {
         let item = self
             .db
             .get(
@@ -23,16 +43,19 @@ impl Projector {
                     .consistent_read(true),
             )
             .await?;
-        Ok(item
-            .and_then(|i| i.get("finished").and_then(|v| v.as_bool().ok().copied()))
-            .unwrap_or(false))
+        item.map(|i| serde_dynamo::from_item(i).map_err(DataError::from))
+            .transpose()
     }
 
     /// Holds `shard`'s lease (renewing it when half gone, taking it when free); the index of
-    /// the held shard, or `None` when another instance holds it or it is finished.
+    /// the held shard, or `None` when another instance holds it or it is finished. A shard
+    /// held elsewhere is asked for again only once its lease has run out.
     pub(super) async fn hold(&mut self, shard: &str) -> Result<Option<usize>, DataError> {
         let now = epoch_millis();
         let key = keys::projector_shard(shard);
+        if self.waiting.get(shard).is_some_and(|&until| now <= until) {
+            return Ok(None);
+        }
         if let Some(index) = self.held.iter().position(|h| h.shard == shard) {
             if self.held[index].expires_ms - now > self.lease_ms / 2 {
                 return Ok(Some(index));
@@ -94,9 +117,19 @@ impl Projector {
                     iterator: None,
                     checkpointed_ms: now,
                 });
+                self.waiting.remove(shard);
                 Ok(Some(self.held.len() - 1))
             }
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(None),
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => {
+                // Held elsewhere or finished: read until when, once, and wait until then.
+                let until = match self.lease_item(shard).await? {
+                    Some(LeaseItem { finished: true, .. }) => i64::MAX,
+                    Some(lease) => lease.expires_ms.unwrap_or(0),
+                    None => 0,
+                };
+                self.waiting.insert(shard.to_owned(), until);
+                Ok(None)
+            }
             Err(err) => Err(err),
         }
     }

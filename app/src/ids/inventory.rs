@@ -1,0 +1,97 @@
+//! The inventory's key inputs: which of a player's inventories (`Place`), a trade offer's id and
+//! a shop item's id.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{invalid, Invalid};
+
+/// One of a player's inventories. Cards in the bank are kept safe: they cannot be offered,
+/// traded or sold until moved back to the bag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Place {
+    Bag,
+    Bank,
+}
+
+impl Place {
+    pub const ALL: [Place; 2] = [Place::Bag, Place::Bank];
+
+    /// The place as it leads a sort key, and as it reads in an address.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Place::Bag => "bag",
+            Place::Bank => "bank",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        match raw {
+            "bag" => Ok(Place::Bag),
+            "bank" => Ok(Place::Bank),
+            _ => Err(invalid("That is neither the bag nor the bank.")),
+        }
+    }
+
+    pub fn other(self) -> Place {
+        match self {
+            Place::Bag => Place::Bank,
+            Place::Bank => Place::Bag,
+        }
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A trade offer's id: a ULID, so offers sort by when they were made.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct OfferId(String);
+
+impl OfferId {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let ok = raw.len() == 26
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)));
+        if ok {
+            Ok(Self(raw.to_owned()))
+        } else {
+            Err(invalid("That is not an offer."))
+        }
+    }
+
+    #[cfg(feature = "ssr")]
+    pub fn generate() -> Self {
+        Self(ulid::Ulid::new().to_string())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for OfferId {
+    type Error = Invalid;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl From<OfferId> for String {
+    fn from(id: OfferId) -> Self {
+        id.0
+    }
+}
+
+impl fmt::Display for OfferId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}

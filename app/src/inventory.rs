@@ -1,0 +1,20 @@
+//! The inventory: cards of the catalog's things earned by playing, feathers, badges, the bank,
+//! the shop and trades between players. The types (`model`) and the reward rules (`rules`) are
+//! plain and shared; the reads and safe changes (`store`), the shop (`shop`) and trades
+//! (`trades`) are server-only. The boards' projector grants each match's rewards through
+//! [`store::reward_actions`], in the transaction that marks the match counted, so a reward is
+//! given exactly once however often the stream delivers the match.
+
+pub mod api;
+pub mod model;
+pub mod page;
+pub mod rules;
+
+#[cfg(feature = "ssr")]
+pub mod shop;
+#[cfg(feature = "ssr")]
+pub mod store;
+#[cfg(feature = "ssr")]
+pub mod trades;
+
+pub use model::*;

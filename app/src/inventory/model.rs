@@ -1,0 +1,192 @@
+//! What players own: card stacks in a bag or a bank, a wallet of feathers, badges; what a match
+//! gives; what a trade offer holds.
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::model::Category;
+pub use crate::ids::{OfferId, Place, ThingId, UserId};
+
+/// How rare a card is: how often it drops from a pack, and what it sells back for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rarity {
+    Common,
+    Rare,
+    Epic,
+    Legendary,
+}
+
+impl Rarity {
+    pub fn label(self) -> &'static str {
+        match self {
+            Rarity::Common => "Common",
+            Rarity::Rare => "Rare",
+            Rarity::Epic => "Epic",
+            Rarity::Legendary => "Legendary",
+        }
+    }
+}
+
+/// A card: one of the catalog's things, with what a stack copies in so an inventory page needs
+/// no other read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Card {
+    pub thing: ThingId,
+    pub name: String,
+    pub emoji: String,
+    pub category: Category,
+    pub rarity: Rarity,
+}
+
+/// A stack of one card in one place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stack {
+    pub thing: ThingId,
+    pub name: String,
+    pub emoji: String,
+    pub category: Category,
+    pub rarity: Rarity,
+    pub place: Place,
+    pub qty: u32,
+}
+
+/// A milestone, shown on the profile and the inventory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Badge {
+    /// First place in a match of two or more.
+    FirstWin,
+    /// Every round of a match of at least five judged right.
+    PerfectMatch,
+    /// Ten right in a row within one match.
+    Streak10,
+}
+
+impl Badge {
+    pub const ALL: [Badge; 3] = [Badge::FirstWin, Badge::PerfectMatch, Badge::Streak10];
+
+    pub fn slug(self) -> &'static str {
+        match self {
+            Badge::FirstWin => "first-win",
+            Badge::PerfectMatch => "perfect-match",
+            Badge::Streak10 => "streak-10",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Badge::FirstWin => "First win",
+            Badge::PerfectMatch => "Perfect match",
+            Badge::Streak10 => "Streak of 10",
+        }
+    }
+}
+
+/// What a finished match says about one player, as the reward rules read it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub placement: u32,
+    pub players: u32,
+    pub correct: u32,
+    pub rounds: u32,
+    /// The things the player judged right, in round order.
+    pub right: Vec<ThingId>,
+    /// The longest run of right judgements in the match.
+    pub best_streak: u32,
+}
+
+/// What one match gives one player.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rewards {
+    /// One card of each of these things.
+    pub cards: Vec<ThingId>,
+    pub feathers: u64,
+    pub badges: Vec<Badge>,
+}
+
+/// One side of a trade: the cards (thing, how many) and feathers it gives.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    pub cards: Vec<(ThingId, u32)>,
+    pub feathers: u64,
+}
+
+impl Side {
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty() && self.feathers == 0
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OfferStatus {
+    Open,
+    Accepted,
+    Declined,
+    Cancelled,
+}
+
+/// A trade offer from one player to another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Offer {
+    pub id: OfferId,
+    pub from: UserId,
+    pub from_name: String,
+    pub to: UserId,
+    pub to_name: String,
+    /// What the maker gives.
+    pub gives: Side,
+    /// What the maker asks for in return.
+    pub wants: Side,
+    pub status: OfferStatus,
+    pub made_ms: i64,
+    pub expires_ms: i64,
+}
+
+impl Offer {
+    /// Open and not yet expired at `now_ms` (TTL deletes late: reads check the time).
+    pub fn is_open(&self, now_ms: i64) -> bool {
+        self.status == OfferStatus::Open && now_ms < self.expires_ms
+    }
+}
+
+/// A category's set: how many of its things a player holds (bag or bank) of how many there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetProgress {
+    pub category: Category,
+    pub held: u32,
+    pub of: u32,
+}
+
+/// What the shop sells.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShopItem {
+    pub id: String,
+    pub name: String,
+    pub emoji: String,
+    pub price: u64,
+    pub kind: ShopKind,
+    /// How many can be sold each UTC day, if limited.
+    pub daily: Option<u32>,
+    /// Left today (filled in when the shop is read).
+    #[serde(default)]
+    pub left: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", tag = "type")]
+pub enum ShopKind {
+    /// `cards` cards drawn by rarity.
+    Pack { cards: u32 },
+    /// A look (an avatar frame, a theme): owned once.
+    Look,
+}
+
+/// What was bought.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bought {
+    pub item: String,
+    /// The pack's cards, in draw order.
+    pub cards: Vec<ThingId>,
+    pub paid: u64,
+}

@@ -1,0 +1,350 @@
+//! The inventory's pages, server-rendered and working without JavaScript (plain links and
+//! forms; no island):
+//!
+//! - `/inventory` the bag, `/inventory?place=bank` the bank: category tabs, a sort toggle
+//!   (category or name), a name-prefix search and "next page" links; per card, forms to move it
+//!   to the other place or sell one;
+//! - `/shop`: what the shop sells, today's stock, the wallet, a buy form per item;
+//! - `/trades`: offers to and from the player (accept, decline, cancel) and a form to make one.
+
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::catalog::model::Category;
+use crate::codec::Base64Json;
+use crate::inventory::api::{
+    my_sets, read_inventory, read_trades, AcceptOffer, Buy, CloseOffer, InventoryView, MakeOffer,
+    MoveCards, SellCards, Sort, TradesView,
+};
+use crate::inventory::model::{Offer, OfferStatus, Place, Side, Stack};
+use crate::ui::forms::FormError;
+
+/// The address of an inventory page with these choices.
+fn address(
+    place: Place,
+    category: Option<&str>,
+    sort: Sort,
+    search: Option<&str>,
+    after: Option<&str>,
+) -> String {
+    let mut parts = vec![format!("place={place}")];
+    if let Some(c) = category {
+        parts.push(format!("category={c}"));
+    }
+    if sort == Sort::Name {
+        parts.push("sort=name".into());
+    }
+    if let Some(q) = search {
+        parts.push(format!("q={}", urlencode(q)));
+    }
+    if let Some(a) = after {
+        parts.push(format!("after={}", urlencode(a)));
+    }
+    format!("/inventory?{}", parts.join("&"))
+}
+
+fn urlencode(raw: &str) -> String {
+    raw.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+const ACTIONS: &[&str] = &[
+    MoveCards::PATH,
+    SellCards::PATH,
+    Buy::PATH,
+    MakeOffer::PATH,
+    AcceptOffer::PATH,
+    CloseOffer::PATH,
+];
+
+/// `/inventory`.
+#[component]
+pub fn InventoryPage() -> impl IntoView {
+    let query = use_query_map();
+    let key = move || {
+        let q = query.read();
+        (
+            q.get("place"),
+            q.get("category"),
+            q.get("sort"),
+            q.get("q"),
+            q.get("after"),
+        )
+    };
+    let page = Resource::<_, Base64Json>::new_with_options(
+        key,
+        |(place, category, sort, q, after)| read_inventory(place, category, sort, q, after),
+        false,
+    );
+    let sets = Resource::<_, Base64Json>::new_with_options(|| (), |_| my_sets(), false);
+    view! {
+        <Title text="Your cards" />
+        <FormError paths=ACTIONS />
+        <Suspense fallback=|| view! { <p class="muted">"Opening your bag…"</p> }>
+            {move || Suspend::new(async move {
+                match (page.await, sets.await) {
+                    (Ok(view), Ok(sets)) => Either::Left(view! { <Inventory view sets /> }),
+                    (Err(err), _) | (_, Err(err)) => Either::Right(view! {
+                        <section class="hero">
+                            <h1>"Your cards"</h1>
+                            <p class="error" role="alert" data-testid="inventory-error">{err.to_string()}</p>
+                            <p><a href="/">"Play a match to earn cards"</a></p>
+                        </section>
+                    }),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Inventory(view: InventoryView, sets: Vec<crate::inventory::SetProgress>) -> impl IntoView {
+    let InventoryView {
+        place,
+        category,
+        sort,
+        search,
+        stacks,
+        next,
+        feathers,
+    } = view;
+    let title = match place {
+        Place::Bag => "Your bag",
+        Place::Bank => "Your bank",
+    };
+    let cat = category.clone();
+    let places = Place::ALL
+        .into_iter()
+        .map(|p| {
+            let current = (p == place).then_some("page");
+            let label = match p {
+                Place::Bag => "Bag",
+                Place::Bank => "Bank",
+            };
+            view! { <a href=address(p, None, Sort::Category, None, None) aria-current=current>{label}</a> }
+        })
+        .collect_view();
+    let tabs = std::iter::once(None)
+        .chain(Category::ALL.into_iter().map(Some))
+        .map(|c| {
+            let slug = c.map(Category::slug);
+            let current = (slug == cat.as_deref() && search.is_none()).then_some("page");
+            let label = c.map_or("All", Category::label);
+            let progress = c.and_then(|c| sets.iter().find(|s| s.category == c)).map(|s| {
+                format!(" {}/{}", s.held, s.of)
+            });
+            view! {
+                <a href=address(place, slug, Sort::Category, None, None) aria-current=current data-testid="category-tab">
+                    {label}{progress}
+                </a>
+            }
+        })
+        .collect_view();
+    let sort_link = match sort {
+        Sort::Category => view! { <a href=address(place, None, Sort::Name, None, None) data-testid="sort-toggle">"Sort by name"</a> }.into_any(),
+        Sort::Name => view! { <a href=address(place, None, Sort::Category, None, None) data-testid="sort-toggle">"Sort by category"</a> }.into_any(),
+    };
+    let empty = stacks.is_empty();
+    let rows = stacks
+        .into_iter()
+        .map(|s| stack_row(s, place))
+        .collect_view();
+    let next_link = next.map(|n| {
+        view! {
+            <p><a rel="next" data-testid="next-page" href=address(place, category.as_deref(), sort, search.as_deref(), Some(&n))>"Next page"</a></p>
+        }
+    });
+    view! {
+        <section class="inventory">
+            <h1>{title}</h1>
+            <p data-testid="feathers">"🪶 "{feathers}" feathers · "<a href="/shop">"Shop"</a>" · "<a href="/trades">"Trades"</a></p>
+            <nav aria-label="Places" class="tabs">{places}</nav>
+            <nav aria-label="Categories" class="tabs" data-testid="category-tabs">{tabs}</nav>
+            <form method="get" action="/inventory" class="inline" data-testid="search">
+                <input type="hidden" name="place" value=place.as_str() />
+                <label>"Name starts with "<input type="search" name="q" maxlength="40" value=search.clone().unwrap_or_default() /></label>
+                <button type="submit">"Search"</button>
+            </form>
+            <p>{sort_link}</p>
+            {empty.then(|| view! { <p class="muted" data-testid="no-cards">"No cards here yet."</p> })}
+            <ul class="cards" data-testid="cards">{rows}</ul>
+            {next_link}
+        </section>
+    }
+}
+
+fn stack_row(stack: Stack, place: Place) -> impl IntoView {
+    let thing = stack.thing.to_string();
+    let (thing2, thing3) = (thing.clone(), thing.clone());
+    let to = match place {
+        Place::Bag => "To the bank",
+        Place::Bank => "To the bag",
+    };
+    view! {
+        <li class="card-stack" data-testid="card" data-thing=thing.clone()>
+            <span class="emoji" aria-hidden="true">{stack.emoji}</span>
+            " "<strong data-testid="card-name">{stack.name}</strong>
+            " × "<span data-testid="card-qty">{stack.qty}</span>
+            " · "{stack.category.label()}" · "{stack.rarity.label()}
+            <form method="post" action=MoveCards::PATH class="inline">
+                <input type="hidden" name="thing" value=thing2 />
+                <input type="hidden" name="count" value="1" />
+                <input type="hidden" name="from" value=place.as_str() />
+                <button type="submit" data-testid="move">{to}</button>
+            </form>
+            {(place == Place::Bag).then(|| view! {
+                <form method="post" action=SellCards::PATH class="inline">
+                    <input type="hidden" name="thing" value=thing3 />
+                    <input type="hidden" name="count" value="1" />
+                    <button type="submit" data-testid="sell">"Sell one"</button>
+                </form>
+            })}
+        </li>
+    }
+}
+
+/// `/shop`.
+#[component]
+pub fn ShopPage() -> impl IntoView {
+    let shop = Resource::<_, Base64Json>::new_with_options(
+        || (),
+        |_| crate::inventory::api::shop_view(),
+        false,
+    );
+    view! {
+        <Title text="Shop" />
+        <FormError paths=ACTIONS />
+        <Suspense fallback=|| view! { <p class="muted">"Opening the shop…"</p> }>
+            {move || Suspend::new(async move {
+                match shop.await {
+                    Ok((items, feathers)) => Either::Left(view! {
+                        <section class="shop">
+                            <h1>"Shop"</h1>
+                            <p data-testid="feathers">"🪶 "{feathers}" feathers · "<a href="/inventory">"Your cards"</a></p>
+                            <ul class="cards">
+                                {items.into_iter().map(|item| {
+                                    let left = item.left.map(|l| format!(" · {l} left today"));
+                                    let sold_out = item.left == Some(0);
+                                    let id = item.id.clone();
+                                    view! {
+                                        <li data-testid="shop-item" data-item=id>
+                                            <span class="emoji" aria-hidden="true">{item.emoji}</span>" "
+                                            <strong>{item.name}</strong>" · "{item.price}" feathers"{left}
+                                            <form method="post" action=Buy::PATH class="inline">
+                                                <input type="hidden" name="item" value=item.id />
+                                                <button type="submit" disabled=sold_out data-testid="buy">"Buy"</button>
+                                            </form>
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                        </section>
+                    }),
+                    Err(err) => Either::Right(view! {
+                        <section class="hero"><h1>"Shop"</h1><p class="error" role="alert">{err.to_string()}</p></section>
+                    }),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn side_text(side: &Side) -> String {
+    let mut parts: Vec<String> = side
+        .cards
+        .iter()
+        .map(|(thing, count)| format!("{count} × {}", thing.as_str().replace('-', " ")))
+        .collect();
+    if side.feathers > 0 {
+        parts.push(format!("{} feathers", side.feathers));
+    }
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn offer_row(offer: Offer, incoming: bool, now_ms: i64) -> impl IntoView {
+    let open = offer.is_open(now_ms);
+    let status = match offer.status {
+        OfferStatus::Open if !open => "expired",
+        OfferStatus::Open => "open",
+        OfferStatus::Accepted => "accepted",
+        OfferStatus::Declined => "declined",
+        OfferStatus::Cancelled => "cancelled",
+    };
+    let who = if incoming {
+        format!("From {}", offer.from_name)
+    } else {
+        format!("To {}", offer.to_name)
+    };
+    let id = offer.id.to_string();
+    let id2 = id.clone();
+    view! {
+        <li data-testid="offer" data-offer=id.clone() data-status=status>
+            {who}": gives "{side_text(&offer.gives)}", asks "{side_text(&offer.wants)}" · "
+            <span data-testid="offer-status">{status}</span>
+            {(open && incoming).then(|| view! {
+                <form method="post" action=AcceptOffer::PATH class="inline">
+                    <input type="hidden" name="offer" value=id.clone() />
+                    <button type="submit" data-testid="accept">"Accept"</button>
+                </form>
+            })}
+            {open.then(|| view! {
+                <form method="post" action=CloseOffer::PATH class="inline">
+                    <input type="hidden" name="offer" value=id2 />
+                    <button type="submit" data-testid="close">{if incoming { "Decline" } else { "Cancel" }}</button>
+                </form>
+            })}
+        </li>
+    }
+}
+
+/// `/trades`.
+#[component]
+pub fn TradesPage() -> impl IntoView {
+    let trades = Resource::<_, Base64Json>::new_with_options(|| (), |_| read_trades(), false);
+    view! {
+        <Title text="Trades" />
+        <FormError paths=ACTIONS />
+        <Suspense fallback=|| view! { <p class="muted">"Reading your offers…"</p> }>
+            {move || Suspend::new(async move {
+                match trades.await {
+                    Ok(TradesView { incoming, outgoing, now_ms, .. }) => Either::Left(view! {
+                        <section class="trades">
+                            <h1>"Trades"</h1>
+                            <p><a href="/inventory">"Your cards"</a></p>
+                            <h2>"Offers to you"</h2>
+                            <ul data-testid="incoming">{incoming.into_iter().map(|o| offer_row(o, true, now_ms)).collect_view()}</ul>
+                            <h2>"Your offers"</h2>
+                            <ul data-testid="outgoing">{outgoing.into_iter().map(|o| offer_row(o, false, now_ms)).collect_view()}</ul>
+                            <h2>"Make an offer"</h2>
+                            <form method="post" action=MakeOffer::PATH class="card" data-testid="make-offer">
+                                <label>"To (username) "<input name="to" required maxlength="30" /></label>
+                                <label>"You give, cards (e.g. crow:1, kite:2) "<input name="give_cards" maxlength="400" /></label>
+                                <label>"You give, feathers "<input name="give_feathers" type="number" min="0" value="0" /></label>
+                                <label>"You ask, cards "<input name="want_cards" maxlength="400" /></label>
+                                <label>"You ask, feathers "<input name="want_feathers" type="number" min="0" value="0" /></label>
+                                <label>"Open for (hours) "<input name="hours" type="number" min="1" max="168" value="24" /></label>
+                                <button type="submit">"Offer"</button>
+                            </form>
+                        </section>
+                    }),
+                    Err(err) => Either::Right(view! {
+                        <section class="hero"><h1>"Trades"</h1><p class="error" role="alert">{err.to_string()}</p></section>
+                    }),
+                }
+            })}
+        </Suspense>
+    }
+}

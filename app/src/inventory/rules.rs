@@ -1,0 +1,271 @@
+//! The inventory's rules, as plain functions: a card's rarity, what a match gives, how names are
+//! folded for sorting and search, what a pack holds and what a card sells back for.
+
+use crate::catalog::model::{Category, Thing};
+use crate::inventory::model::{Badge, Card, Outcome, Rarity, Rewards, ThingId};
+
+/// Cards one match gives at most (the first things judged right, in round order).
+pub const CARDS_PER_MATCH: usize = 3;
+/// Feathers for taking part.
+pub const FEATHERS_FOR_PLAYING: u64 = 1;
+/// Feathers per right judgement.
+pub const FEATHERS_PER_RIGHT: u64 = 2;
+/// Feathers for first, second and third place, in a match of two or more.
+pub const PLACE_FEATHERS: [u64; 3] = [15, 8, 4];
+/// The streak that earns [`Badge::Streak10`].
+pub const STREAK_BADGE: u32 = 10;
+/// The fewest rounds a perfect match needs.
+pub const PERFECT_ROUNDS: u32 = 5;
+
+/// A thing's rarity: story creatures are legendary; the rest are spread by a stable hash of the
+/// id (FNV-1a), about 65% common, 25% rare and 10% epic, so rarity never changes between
+/// releases unless an id does.
+pub fn rarity(category: Category, thing: &ThingId) -> Rarity {
+    if category == Category::Myth {
+        return Rarity::Legendary;
+    }
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in thing.as_str().bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    match hash % 100 {
+        0..=64 => Rarity::Common,
+        65..=89 => Rarity::Rare,
+        _ => Rarity::Epic,
+    }
+}
+
+/// The card of a catalog thing.
+pub fn card_of(thing: &Thing) -> Card {
+    Card {
+        thing: thing.id.clone(),
+        name: thing.en.clone(),
+        emoji: thing.emoji.clone(),
+        category: thing.category,
+        rarity: rarity(thing.category, &thing.id),
+    }
+}
+
+/// What one finished match gives one player.
+pub fn rewards(outcome: &Outcome) -> Rewards {
+    let mut cards: Vec<ThingId> = Vec::new();
+    for thing in &outcome.right {
+        if cards.len() == CARDS_PER_MATCH {
+            break;
+        }
+        if !cards.contains(thing) {
+            cards.push(thing.clone());
+        }
+    }
+    let ranked = outcome.players >= 2;
+    let place = if ranked {
+        PLACE_FEATHERS
+            .get(outcome.placement.saturating_sub(1) as usize)
+            .copied()
+            .unwrap_or(0)
+    } else {
+        0
+    };
+    let mut badges = Vec::new();
+    if ranked && outcome.placement == 1 {
+        badges.push(Badge::FirstWin);
+    }
+    if outcome.rounds >= PERFECT_ROUNDS && outcome.correct == outcome.rounds {
+        badges.push(Badge::PerfectMatch);
+    }
+    if outcome.best_streak >= STREAK_BADGE {
+        badges.push(Badge::Streak10);
+    }
+    Rewards {
+        cards,
+        feathers: FEATHERS_FOR_PLAYING + FEATHERS_PER_RIGHT * u64::from(outcome.correct) + place,
+        badges,
+    }
+}
+
+/// A name folded for the alphabetical index and prefix search: lower case, letters and digits
+/// kept, every run of anything else one `-`. "Hawk cuckoo!" → "hawk-cuckoo". The joiner sorts
+/// above the key's `#` that ends the name, so "bee" comes before "bee-eater", as in a dictionary.
+pub fn fold_name(name: &str) -> String {
+    let mut folded = String::with_capacity(name.len());
+    let mut gap = false;
+    for ch in name.chars().flat_map(char::to_lowercase) {
+        if ch.is_alphanumeric() {
+            if gap && !folded.is_empty() {
+                folded.push('-');
+            }
+            gap = false;
+            folded.push(ch);
+        } else {
+            gap = true;
+        }
+    }
+    folded
+}
+
+/// Feathers a card sells back to the shop for.
+pub fn sell_price(rarity: Rarity) -> u64 {
+    match rarity {
+        Rarity::Common => 2,
+        Rarity::Rare => 5,
+        Rarity::Epic => 12,
+        Rarity::Legendary => 30,
+    }
+}
+
+/// Chance weight of each rarity in a pack.
+fn pack_weight(rarity: Rarity) -> u64 {
+    match rarity {
+        Rarity::Common => 60,
+        Rarity::Rare => 25,
+        Rarity::Epic => 10,
+        Rarity::Legendary => 5,
+    }
+}
+
+/// The `count` cards of a pack opened with `seed`: each drawn from the whole catalog, weighted
+/// by rarity (a card's weight is its rarity's, shared among that rarity's cards). Repeats are
+/// possible, as in any pack.
+pub fn pack(catalog: &[Card], count: usize, seed: u64) -> Vec<ThingId> {
+    if catalog.is_empty() {
+        return Vec::new();
+    }
+    let mut per_rarity = std::collections::BTreeMap::<Rarity, u64>::new();
+    for card in catalog {
+        *per_rarity.entry(card.rarity).or_default() += 1;
+    }
+    // Weights scaled so every card's share is a whole number.
+    let scale: u64 = per_rarity.values().product::<u64>().max(1);
+    let weights: Vec<u64> = catalog
+        .iter()
+        .map(|c| pack_weight(c.rarity) * scale / per_rarity[&c.rarity])
+        .collect();
+    let total: u64 = weights.iter().sum();
+    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+    (0..count)
+        .map(|_| {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            let mut pick = z % total;
+            let mut chosen = &catalog[0];
+            for (card, weight) in catalog.iter().zip(&weights) {
+                if pick < *weight {
+                    chosen = card;
+                    break;
+                }
+                pick -= weight;
+            }
+            chosen.thing.clone()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(raw: &str) -> ThingId {
+        ThingId::parse(raw).unwrap()
+    }
+
+    fn outcome(placement: u32, players: u32, correct: u32, rounds: u32) -> Outcome {
+        Outcome {
+            placement,
+            players,
+            correct,
+            rounds,
+            right: ["crow", "kite", "cow", "crow", "bee"]
+                .iter()
+                .take(correct as usize)
+                .map(|t| id(t))
+                .collect(),
+            best_streak: correct,
+        }
+    }
+
+    #[test]
+    fn a_match_gives_the_first_three_distinct_things_judged_right() {
+        let r = rewards(&outcome(2, 3, 5, 5));
+        assert_eq!(r.cards, vec![id("crow"), id("kite"), id("cow")]);
+    }
+
+    #[test]
+    fn feathers_count_playing_right_judgements_and_place() {
+        assert_eq!(rewards(&outcome(1, 4, 3, 8)).feathers, 1 + 6 + 15);
+        assert_eq!(rewards(&outcome(3, 4, 0, 8)).feathers, 1 + 4);
+        assert_eq!(rewards(&outcome(4, 4, 1, 8)).feathers, 1 + 2);
+        // Alone in a room there is no place to win.
+        assert_eq!(rewards(&outcome(1, 1, 2, 8)).feathers, 1 + 4);
+    }
+
+    #[test]
+    fn badges_mark_a_win_a_perfect_match_and_a_streak_of_ten() {
+        assert_eq!(rewards(&outcome(1, 2, 2, 8)).badges, vec![Badge::FirstWin]);
+        assert!(rewards(&outcome(1, 1, 2, 8)).badges.is_empty());
+        assert_eq!(
+            rewards(&outcome(2, 2, 5, 5)).badges,
+            vec![Badge::PerfectMatch]
+        );
+        assert!(rewards(&outcome(2, 2, 4, 4)).badges.is_empty(), "too short");
+        let mut long = outcome(2, 2, 10, 12);
+        long.best_streak = 10;
+        assert_eq!(rewards(&long).badges, vec![Badge::Streak10]);
+    }
+
+    #[test]
+    fn names_fold_to_lower_case_words() {
+        assert_eq!(fold_name("Hawk cuckoo"), "hawk-cuckoo");
+        assert_eq!(fold_name("  Hot-air  balloon!"), "hot-air-balloon");
+        assert!(
+            crate::store::keys::card_by_name(
+                crate::ids::Place::Bag,
+                &fold_name("Bee"),
+                &crate::ids::ThingId::parse("bee").unwrap()
+            ) < crate::store::keys::card_by_name(
+                crate::ids::Place::Bag,
+                &fold_name("Bee-eater"),
+                &crate::ids::ThingId::parse("bee-eater").unwrap()
+            ),
+            "a name sorts before the longer names it begins"
+        );
+        assert_eq!(fold_name("UFO"), "ufo");
+    }
+
+    #[test]
+    fn story_creatures_are_legendary_and_the_rest_mostly_common() {
+        let things = crate::catalog::validate(crate::catalog::seed::SEED).unwrap();
+        let mut counts = std::collections::BTreeMap::<Rarity, usize>::new();
+        for t in &things {
+            let r = rarity(t.category, &t.id);
+            assert_eq!(r == Rarity::Legendary, t.category == Category::Myth);
+            *counts.entry(r).or_default() += 1;
+        }
+        assert!(counts[&Rarity::Common] > counts[&Rarity::Rare]);
+        assert!(counts[&Rarity::Rare] > counts[&Rarity::Epic]);
+    }
+
+    #[test]
+    fn packs_are_repeatable_and_favour_common_cards() {
+        let things = crate::catalog::validate(crate::catalog::seed::SEED).unwrap();
+        let cards: Vec<Card> = things.iter().map(card_of).collect();
+        assert_eq!(pack(&cards, 5, 42), pack(&cards, 5, 42));
+        assert_ne!(pack(&cards, 5, 42), pack(&cards, 5, 43));
+        let drawn = pack(&cards, 10_000, 7);
+        let rarity_of = |t: &ThingId| cards.iter().find(|c| &c.thing == t).unwrap().rarity;
+        let commons = drawn
+            .iter()
+            .filter(|t| rarity_of(t) == Rarity::Common)
+            .count();
+        let legendary = drawn
+            .iter()
+            .filter(|t| rarity_of(t) == Rarity::Legendary)
+            .count();
+        assert!((5_500..6_500).contains(&commons), "{commons}");
+        assert!((300..700).contains(&legendary), "{legendary}");
+    }
+}

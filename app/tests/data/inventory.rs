@@ -1,0 +1,915 @@
+//! The inventory: stacks that never go negative or linger at zero, pages of one Query, the
+//! alphabetical index and its prefix search, the shop's stock, trades that happen once, and
+//! rewards granted once per match through the stream projector's crashes and replays.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use app::catalog::Category;
+use app::identity::UserId;
+use app::inventory::shop::ShopKind;
+use app::inventory::store::{InventoryError, CARDS};
+use app::inventory::trades::Direction;
+use app::inventory::{Badge, OfferStatus, Place, Rewards, Side, ThingId};
+use app::store::{keys, Db};
+use rand::{Rng, SeedableRng};
+use tokio::sync::Mutex;
+
+use super::{player, test_table, TestTable};
+
+fn thing(raw: &str) -> ThingId {
+    ThingId::parse(raw).unwrap()
+}
+
+fn cards(list: &[&str]) -> Rewards {
+    Rewards {
+        cards: list.iter().map(|t| thing(t)).collect(),
+        ..Rewards::default()
+    }
+}
+
+fn feathers(n: u64) -> Rewards {
+    Rewards {
+        feathers: n,
+        ..Rewards::default()
+    }
+}
+
+async fn qty(db: &Db, user: &UserId, place: Place, raw: &str) -> u32 {
+    db.stack(user, place, &thing(raw))
+        .await
+        .unwrap()
+        .map_or(0, |s| s.qty)
+}
+
+/// Every stack item in a player's inventory partition, read raw: (SK, qty).
+async fn raw_stacks(t: &TestTable, user: &UserId) -> Vec<(String, i64)> {
+    t.engine
+        .client
+        .query()
+        .table_name(t.db.table_name())
+        .key_condition_expression("PK = :pk")
+        .expression_attribute_values(
+            ":pk",
+            aws_sdk_dynamodb::types::AttributeValue::S(keys::inventory_partition(user)),
+        )
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap()
+        .items
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|i| {
+            let qty = i.get("qty")?.as_n().ok()?.parse().ok()?;
+            Some((i.get("SK")?.as_s().ok()?.clone(), qty))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn stacks_add_remove_and_move_without_going_negative_or_staying_at_zero() {
+    let t = test_table().await;
+    let me = player(&t, "Asha").await;
+    t.db.grant_rewards(&me, &cards(&["crow", "crow", "crow", "kite"]))
+        .await
+        .unwrap();
+    assert_eq!(qty(&t.db, &me, Place::Bag, "crow").await, 3);
+    t.db.remove_cards(&me, Place::Bag, &thing("crow"), 2)
+        .await
+        .unwrap();
+    assert_eq!(qty(&t.db, &me, Place::Bag, "crow").await, 1);
+    let refused = t.db.remove_cards(&me, Place::Bag, &thing("crow"), 2).await;
+    assert!(
+        matches!(refused, Err(InventoryError::NotEnough(_))),
+        "{refused:?}"
+    );
+    assert_eq!(qty(&t.db, &me, Place::Bag, "crow").await, 1, "unchanged");
+
+    t.calls.reset();
+    t.db.move_cards(&me, &thing("crow"), 1, Place::Bag)
+        .await
+        .unwrap();
+    assert_eq!(
+        t.calls.ops(),
+        vec!["BatchGetItem", "TransactWriteItems"],
+        "a move is one read and one transaction"
+    );
+    assert_eq!(qty(&t.db, &me, Place::Bag, "crow").await, 0);
+    assert_eq!(qty(&t.db, &me, Place::Bank, "crow").await, 1);
+    let stacks = raw_stacks(&t, &me).await;
+    assert!(
+        stacks.iter().all(|(_, q)| *q > 0),
+        "no stack at 0: {stacks:?}"
+    );
+    assert_eq!(stacks.len(), 2, "bank crow and bag kite: {stacks:?}");
+
+    // Unknown cards and silly counts are refused before any write.
+    t.calls.reset();
+    for (raw, count) in [("dodo-bird-x", 1), ("crow", 0), ("crow", 1_000_000)] {
+        let outcome = t.db.move_cards(&me, &thing(raw), count, Place::Bank).await;
+        assert!(
+            matches!(outcome, Err(InventoryError::Invalid(_))),
+            "{outcome:?}"
+        );
+    }
+    assert!(t.calls.ops().is_empty(), "{:?}", t.calls.ops());
+}
+
+#[tokio::test]
+async fn racing_removals_on_two_instances_never_take_more_than_there_is() {
+    let t = test_table().await;
+    let me = player(&t, "Asha").await;
+    let ten: Vec<&str> = vec!["bee"; 10];
+    t.db.grant_rewards(&me, &cards(&ten)).await.unwrap();
+    let other = Db::new(t.engine.client.clone(), t.db.table_name());
+    let tasks: Vec<_> = (0..30)
+        .map(|i| {
+            let db = if i % 2 == 0 {
+                t.db.clone()
+            } else {
+                other.clone()
+            };
+            let me = me.clone();
+            tokio::spawn(async move { db.remove_cards(&me, Place::Bag, &thing("bee"), 1).await })
+        })
+        .collect();
+    let mut taken = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(()) => taken += 1,
+            Err(InventoryError::NotEnough(_)) | Err(InventoryError::Data(_)) => {}
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+    let left = qty(&t.db, &me, Place::Bag, "bee").await;
+    assert_eq!(taken + left, 10, "{taken} taken, {left} left");
+    assert!(taken >= 1);
+    assert!(raw_stacks(&t, &me).await.iter().all(|(_, q)| *q > 0));
+}
+
+#[tokio::test]
+async fn an_inventory_page_is_one_query_with_signed_cursors_and_the_name_index_sorts_and_searches()
+{
+    let t = test_table().await;
+    let me = player(&t, "Asha").await;
+    let birds: Vec<&str> = vec![
+        "crow",
+        "sparrow",
+        "parrot",
+        "pigeon",
+        "myna",
+        "koel",
+        "pied-cuckoo",
+        "hawk-cuckoo",
+    ];
+    let mut all = birds.clone();
+    all.extend(["bee", "butterfly", "kite", "cow"]);
+    t.db.grant_rewards(&me, &cards(&all)).await.unwrap();
+
+    // The first cursor loads the table's signing secret once: not part of any read's cost.
+    t.db.cards(&me, Place::Bag, None, None, 1).await.unwrap();
+    t.calls.reset();
+    let first = t.db.cards(&me, Place::Bag, None, None, 5).await.unwrap();
+    assert_eq!(
+        t.calls.ops(),
+        vec!["Query"],
+        "an inventory page is one Query"
+    );
+    assert_eq!(first.items.len(), 5);
+    let mut seen = first.items.clone();
+    let mut next = first.next.clone();
+    while let Some(cursor) = next {
+        let page =
+            t.db.cards(&me, Place::Bag, None, Some(&cursor), 5)
+                .await
+                .unwrap();
+        seen.extend(page.items);
+        next = page.next;
+    }
+    assert_eq!(seen.len(), all.len());
+    let order: Vec<(String, String)> = seen
+        .iter()
+        .map(|s| (s.category.slug().to_owned(), s.thing.as_str().to_owned()))
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted, "by category, then thing");
+
+    // A cursor is bound to its query and cannot be forged.
+    let cursor = first.next.unwrap();
+    let other_query = t.db.cards(&me, Place::Bank, None, Some(&cursor), 5).await;
+    assert!(matches!(other_query, Err(app::store::DataError::BadCursor)));
+    let mut forged = cursor.clone();
+    forged.replace_range(0..1, if forged.starts_with('A') { "B" } else { "A" });
+    assert!(t
+        .db
+        .cards(&me, Place::Bag, None, Some(&forged), 5)
+        .await
+        .is_err());
+
+    // One category.
+    let bird_page =
+        t.db.cards(&me, Place::Bag, Some(Category::Bird), None, 50)
+            .await
+            .unwrap();
+    assert_eq!(bird_page.items.len(), birds.len());
+    assert!(bird_page.items.iter().all(|s| s.category == Category::Bird));
+
+    // Alphabetical, and a prefix search: one Query of the LSI each.
+    t.calls.reset();
+    let by_name =
+        t.db.cards_by_name(&me, Place::Bag, None, None, 50)
+            .await
+            .unwrap();
+    assert_eq!(t.calls.ops(), vec!["Query"]);
+    let names: Vec<String> = by_name
+        .items
+        .iter()
+        .map(|s| app::inventory::rules::fold_name(&s.name))
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+    let found =
+        t.db.cards_by_name(&me, Place::Bag, Some("HAWK"), None, 50)
+            .await
+            .unwrap();
+    assert_eq!(
+        found
+            .items
+            .iter()
+            .map(|s| s.thing.as_str())
+            .collect::<Vec<_>>(),
+        vec!["hawk-cuckoo"]
+    );
+    let infix =
+        t.db.cards_by_name(&me, Place::Bag, Some("cuckoo"), None, 50)
+            .await
+            .unwrap();
+    assert!(
+        infix.items.is_empty(),
+        "a prefix search finds nothing inside a name"
+    );
+
+    // Set completion.
+    let sets = t.db.set_progress(&me).await.unwrap();
+    let bird_set = sets.iter().find(|s| s.category == Category::Bird).unwrap();
+    assert_eq!(bird_set.held, birds.len() as u32);
+    let in_catalog = CARDS
+        .values()
+        .filter(|c| c.category == Category::Bird)
+        .count();
+    assert_eq!(bird_set.of, in_catalog as u32);
+}
+
+#[tokio::test]
+async fn the_shop_sells_within_the_wallet_and_the_days_stock() {
+    let t = test_table().await;
+    t.db.seed_shop().await.unwrap();
+    let shop = t.db.shop().await.unwrap();
+    let limited = shop
+        .iter()
+        .find(|i| i.daily == Some(5) && matches!(i.kind, ShopKind::Look))
+        .expect("a look with a daily stock of 5")
+        .clone();
+    let pack = shop
+        .iter()
+        .find(|i| matches!(i.kind, ShopKind::Pack { cards: 3 }))
+        .unwrap()
+        .clone();
+
+    let poor = player(&t, "Poor").await;
+    let refused = t.db.buy(&poor, &pack.id, 1).await;
+    assert!(
+        matches!(refused, Err(InventoryError::NotEnough(_))),
+        "{refused:?}"
+    );
+    assert_eq!(t.db.feathers(&poor).await.unwrap(), 0);
+
+    let rich = player(&t, "Rich").await;
+    t.db.grant_rewards(&rich, &feathers(1_000)).await.unwrap();
+    t.calls.reset();
+    let bought = t.db.buy(&rich, &pack.id, 99).await.unwrap();
+    assert_eq!(
+        t.calls.ops(),
+        vec!["BatchGetItem", "BatchGetItem", "TransactWriteItems"],
+        "the listing, then what the buy changes, then one transaction"
+    );
+    assert_eq!(bought.cards.len(), 3);
+    assert_eq!(t.db.feathers(&rich).await.unwrap(), 1_000 - pack.price);
+    let held: u32 = futures::future::join_all(
+        bought
+            .cards
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .map(|c| qty(&t.db, &rich, Place::Bag, c.as_str())),
+    )
+    .await
+    .into_iter()
+    .sum();
+    assert_eq!(held, 3);
+
+    // Twenty buyers race for a stock of five, on two instances: exactly five are sold.
+    let other = Db::new(t.engine.client.clone(), t.db.table_name());
+    let mut buyers = Vec::new();
+    for i in 0..20 {
+        let buyer = player(&t, "Buyer").await;
+        t.db.grant_rewards(&buyer, &feathers(limited.price))
+            .await
+            .unwrap();
+        let db = if i % 2 == 0 {
+            t.db.clone()
+        } else {
+            other.clone()
+        };
+        let id = limited.id.clone();
+        buyers.push((
+            buyer.clone(),
+            tokio::spawn(async move { db.buy(&buyer, &id, 0).await }),
+        ));
+    }
+    let mut sold = 0;
+    for (buyer, task) in buyers {
+        let outcome = task.await.unwrap();
+        let left = t.db.feathers(&buyer).await.unwrap();
+        match outcome {
+            Ok(_) => {
+                sold += 1;
+                assert_eq!(left, 0);
+            }
+            Err(_) => assert_eq!(left, limited.price, "a refused buy takes nothing"),
+        }
+    }
+    assert_eq!(sold, 5);
+    let after = t.db.shop().await.unwrap();
+    assert_eq!(
+        after.iter().find(|i| i.id == limited.id).unwrap().left,
+        Some(0)
+    );
+    // A look is owned once.
+    t.db.grant_rewards(&rich, &feathers(1_000)).await.unwrap();
+    let night = shop.iter().find(|i| i.id == "look-night").unwrap();
+    t.db.buy(&rich, &night.id, 0).await.unwrap();
+    let before = t.db.feathers(&rich).await.unwrap();
+    assert!(matches!(
+        t.db.buy(&rich, &night.id, 0).await,
+        Err(InventoryError::Invalid(_))
+    ));
+    assert_eq!(t.db.feathers(&rich).await.unwrap(), before);
+    assert_eq!(
+        t.db.looks(&rich).await.unwrap(),
+        vec!["look-night".to_owned()]
+    );
+    // Unknown items.
+    assert!(matches!(
+        t.db.buy(&rich, "free-money", 0).await,
+        Err(InventoryError::Invalid(_))
+    ));
+}
+
+#[tokio::test]
+async fn a_hundred_racing_accepts_of_one_offer_make_exactly_one_trade() {
+    let t = test_table().await;
+    let asha = player(&t, "Asha").await;
+    let ravi = player(&t, "Ravi").await;
+    t.db.grant_rewards(&asha, &cards(&["crow", "crow"]))
+        .await
+        .unwrap();
+    t.db.grant_rewards(&ravi, &feathers(100)).await.unwrap();
+    let offer =
+        t.db.make_offer(
+            (&asha, "Asha"),
+            (&ravi, "Ravi"),
+            Side {
+                cards: vec![(thing("crow"), 1)],
+                feathers: 0,
+            },
+            Side {
+                cards: Vec::new(),
+                feathers: 30,
+            },
+            3_600,
+        )
+        .await
+        .unwrap();
+    let other = Db::new(t.engine.client.clone(), t.db.table_name());
+    let start = Arc::new(tokio::sync::Barrier::new(100));
+    let tasks: Vec<_> = (0..100)
+        .map(|i| {
+            let db = if i % 2 == 0 {
+                t.db.clone()
+            } else {
+                other.clone()
+            };
+            let (id, ravi, start) = (offer.id.clone(), ravi.clone(), start.clone());
+            tokio::spawn(async move {
+                start.wait().await;
+                db.accept_offer(&id, &ravi).await
+            })
+        })
+        .collect();
+    let mut accepted = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(_) => accepted += 1,
+            Err(
+                InventoryError::Closed | InventoryError::NotEnough(_) | InventoryError::Data(_),
+            ) => {}
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(accepted, 1);
+    assert_eq!(qty(&t.db, &asha, Place::Bag, "crow").await, 1);
+    assert_eq!(qty(&t.db, &ravi, Place::Bag, "crow").await, 1);
+    assert_eq!(t.db.feathers(&asha).await.unwrap(), 30);
+    assert_eq!(t.db.feathers(&ravi).await.unwrap(), 70);
+    let stored = t.db.offer(&offer.id).await.unwrap().unwrap();
+    assert_eq!(stored.status, OfferStatus::Accepted);
+}
+
+#[tokio::test]
+async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothing() {
+    let t = test_table().await;
+    let asha = player(&t, "Asha").await;
+    let ravi = player(&t, "Ravi").await;
+    let mallory = player(&t, "Mallory").await;
+    t.db.grant_rewards(&asha, &cards(&["crow", "kite"]))
+        .await
+        .unwrap();
+    t.db.grant_rewards(&asha, &feathers(10)).await.unwrap();
+    t.db.grant_rewards(&ravi, &cards(&["bee"])).await.unwrap();
+    t.db.move_cards(&asha, &thing("kite"), 1, Place::Bag)
+        .await
+        .unwrap();
+    let give = |raw: &str, n: u32| Side {
+        cards: vec![(thing(raw), n)],
+        feathers: 0,
+    };
+    let to_ravi = (&ravi, "Ravi");
+    let from_asha = (&asha, "Asha");
+    t.calls.reset();
+    let bad: Vec<(Side, Side, i64)> = vec![
+        (give("unknown-thing", 1), Side::default(), 3_600),
+        (give("crow", 0), Side::default(), 3_600),
+        (give("crow", 50_000), Side::default(), 3_600),
+        (Side::default(), Side::default(), 3_600),
+        (give("crow", 1), Side::default(), 10 * 86_400),
+        (
+            Side {
+                cards: vec![(thing("crow"), 1), (thing("crow"), 1)],
+                feathers: 0,
+            },
+            Side::default(),
+            3_600,
+        ),
+    ];
+    for (gives, wants, secs) in bad {
+        let refused =
+            t.db.make_offer(from_asha, to_ravi, gives, wants, secs)
+                .await;
+        assert!(
+            matches!(refused, Err(InventoryError::Invalid(_))),
+            "{refused:?}"
+        );
+    }
+    assert!(t.calls.ops().is_empty(), "refused before any call");
+    // Offering what one does not hold: more than held, banked cards, more feathers.
+    for (gives, what) in [
+        (give("crow", 2), "two crows"),
+        (give("kite", 1), "a banked kite"),
+        (
+            Side {
+                cards: Vec::new(),
+                feathers: 11,
+            },
+            "11 feathers",
+        ),
+    ] {
+        let refused =
+            t.db.make_offer(from_asha, to_ravi, gives, Side::default(), 3_600)
+                .await;
+        assert!(
+            matches!(refused, Err(InventoryError::NotEnough(_))),
+            "{what}: {refused:?}"
+        );
+    }
+    assert!(t
+        .db
+        .make_offer(
+            from_asha,
+            (&asha, "Asha"),
+            give("crow", 1),
+            Side::default(),
+            3_600
+        )
+        .await
+        .is_err());
+
+    let offer =
+        t.db.make_offer(from_asha, to_ravi, give("crow", 1), give("bee", 1), 3_600)
+            .await
+            .unwrap();
+    assert_eq!(
+        t.db.offers(&ravi, Direction::Incoming, 10).await.unwrap()[0].id,
+        offer.id
+    );
+    assert_eq!(
+        t.db.offers(&asha, Direction::Outgoing, 10).await.unwrap()[0].id,
+        offer.id
+    );
+    // Someone else's offer.
+    assert!(matches!(
+        t.db.accept_offer(&offer.id, &mallory).await,
+        Err(InventoryError::Forbidden)
+    ));
+    assert!(matches!(
+        t.db.close_offer(&offer.id, &mallory).await,
+        Err(InventoryError::Forbidden)
+    ));
+    // Expired: the time is enforced on read and in the accept's condition, TTL or not.
+    t.engine
+        .client
+        .update_item()
+        .table_name(t.db.table_name())
+        .key(
+            "PK",
+            aws_sdk_dynamodb::types::AttributeValue::S(keys::offer(&offer.id).pk),
+        )
+        .key(
+            "SK",
+            aws_sdk_dynamodb::types::AttributeValue::S(keys::offer(&offer.id).sk),
+        )
+        .update_expression("SET expires_ms = :past")
+        .expression_attribute_values(
+            ":past",
+            aws_sdk_dynamodb::types::AttributeValue::N("1000".into()),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert!(matches!(
+        t.db.accept_offer(&offer.id, &ravi).await,
+        Err(InventoryError::Closed)
+    ));
+    assert_eq!(qty(&t.db, &asha, Place::Bag, "crow").await, 1);
+    assert_eq!(qty(&t.db, &ravi, Place::Bag, "bee").await, 1);
+    assert_eq!(qty(&t.db, &ravi, Place::Bag, "crow").await, 0);
+
+    // Decline and cancel close an offer once.
+    let second =
+        t.db.make_offer(from_asha, to_ravi, give("crow", 1), Side::default(), 3_600)
+            .await
+            .unwrap();
+    assert_eq!(
+        t.db.close_offer(&second.id, &ravi).await.unwrap(),
+        OfferStatus::Declined
+    );
+    assert!(matches!(
+        t.db.close_offer(&second.id, &asha).await,
+        Err(InventoryError::Closed)
+    ));
+    assert!(matches!(
+        t.db.accept_offer(&second.id, &ravi).await,
+        Err(InventoryError::Closed)
+    ));
+    // A giver who lost the card since: the accept is refused and nothing moves.
+    let third =
+        t.db.make_offer(from_asha, to_ravi, give("crow", 1), give("bee", 1), 3_600)
+            .await
+            .unwrap();
+    t.db.move_cards(&asha, &thing("crow"), 1, Place::Bag)
+        .await
+        .unwrap();
+    assert!(matches!(
+        t.db.accept_offer(&third.id, &ravi).await,
+        Err(InventoryError::NotEnough(_))
+    ));
+    assert_eq!(qty(&t.db, &ravi, Place::Bag, "bee").await, 1);
+    assert_eq!(qty(&t.db, &asha, Place::Bank, "crow").await, 1);
+    assert_eq!(
+        t.db.offer(&third.id).await.unwrap().unwrap().status,
+        OfferStatus::Open
+    );
+}
+
+/// What the random workload minted and what left the players, to check against what they hold.
+#[derive(Default)]
+struct Ledger {
+    cards_minted: BTreeMap<ThingId, i64>,
+    cards_sold: BTreeMap<ThingId, i64>,
+    feathers_minted: i64,
+    feathers_spent: i64,
+}
+
+/// Operations of the random workload running at once.
+const IN_FLIGHT: usize = 32;
+
+#[tokio::test]
+async fn a_thousand_random_operations_conserve_every_card_and_feather() {
+    let ops: usize = std::env::var("UDD_INVENTORY_OPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_200);
+    let t = test_table().await;
+    t.db.seed_shop().await.unwrap();
+    let shop = t.db.shop().await.unwrap();
+    let other = Db::new(t.engine.client.clone(), t.db.table_name());
+    let mut players = Vec::new();
+    for i in 0..6 {
+        players.push(player(&t, &format!("P{i}")).await);
+    }
+    let pool: Vec<ThingId> = ["crow", "kite", "bee", "cow", "parrot", "dragon"]
+        .iter()
+        .map(|t| thing(t))
+        .collect();
+    let ledger = Arc::new(Mutex::new(Ledger::default()));
+    let players = Arc::new(players);
+    let pool = Arc::new(pool);
+    let shop = Arc::new(shop);
+    // Every operation is spawned at once; IN_FLIGHT of them run at a time. Without a bound, a
+    // thousand calls queue inside DynamoDB Local past the SDK's attempt timeout, and an
+    // operation the client saw fail may still have been applied, which a client-side ledger
+    // cannot count.
+    let in_flight = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
+    let mut tasks = Vec::new();
+    for i in 0..ops {
+        let db = if i % 2 == 0 {
+            t.db.clone()
+        } else {
+            other.clone()
+        };
+        let (ledger, players, pool, shop, in_flight) = (
+            ledger.clone(),
+            players.clone(),
+            pool.clone(),
+            shop.clone(),
+            in_flight.clone(),
+        );
+        tasks.push(tokio::spawn(async move {
+            let _permit = in_flight.acquire().await.unwrap();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(i as u64);
+            let me = &players[rng.random_range(0..players.len())];
+            let you = &players[rng.random_range(0..players.len())];
+            let card = &pool[rng.random_range(0..pool.len())];
+            let place = if rng.random_bool(0.5) {
+                Place::Bag
+            } else {
+                Place::Bank
+            };
+            match rng.random_range(0..8) {
+                0 => {
+                    let n = rng.random_range(1..4u32);
+                    let reward = Rewards {
+                        cards: vec![card.clone(); n as usize],
+                        feathers: rng.random_range(0..30),
+                        badges: vec![Badge::FirstWin],
+                    };
+                    if db.grant_rewards(me, &reward).await.is_ok() {
+                        let mut l = ledger.lock().await;
+                        *l.cards_minted.entry(card.clone()).or_default() += i64::from(n);
+                        l.feathers_minted += reward.feathers as i64;
+                    }
+                }
+                1 => {
+                    let item = &shop[rng.random_range(0..shop.len())];
+                    if let Ok(bought) = db.buy(me, &item.id, i as u64).await {
+                        let mut l = ledger.lock().await;
+                        l.feathers_spent += bought.paid as i64;
+                        for c in bought.cards {
+                            *l.cards_minted.entry(c).or_default() += 1;
+                        }
+                    }
+                }
+                2 => {
+                    let _ = db.move_cards(me, card, rng.random_range(1..3), place).await;
+                }
+                3 => {
+                    if let Ok(earned) = db.sell_cards(me, card, 1).await {
+                        let mut l = ledger.lock().await;
+                        *l.cards_sold.entry(card.clone()).or_default() += 1;
+                        l.feathers_minted += earned as i64;
+                    }
+                }
+                4 | 5 => {
+                    let gives = Side {
+                        cards: vec![(card.clone(), rng.random_range(1..3))],
+                        feathers: rng.random_range(0..5),
+                    };
+                    let wants = Side {
+                        cards: vec![(pool[rng.random_range(0..pool.len())].clone(), 1)],
+                        feathers: rng.random_range(0..5),
+                    };
+                    let _ = db
+                        .make_offer((me, "Me"), (you, "You"), gives, wants, 600)
+                        .await;
+                }
+                6 => {
+                    let incoming = db
+                        .offers(me, Direction::Incoming, 5)
+                        .await
+                        .unwrap_or_default();
+                    if let Some(offer) = incoming.first() {
+                        let _ = db.accept_offer(&offer.id, me).await;
+                    }
+                }
+                _ => {
+                    let outgoing = db
+                        .offers(me, Direction::Outgoing, 5)
+                        .await
+                        .unwrap_or_default();
+                    if let Some(offer) = outgoing.first() {
+                        let _ = db.close_offer(&offer.id, me).await;
+                    }
+                }
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let ledger = ledger.lock().await;
+    let mut held_cards: BTreeMap<ThingId, i64> = BTreeMap::new();
+    let mut held_feathers = 0i64;
+    for p in players.iter() {
+        for (sk, qty) in raw_stacks(&t, p).await {
+            assert!(qty > 0, "{sk} at {qty}");
+            let thing = thing(sk.rsplit('#').next().unwrap());
+            *held_cards.entry(thing).or_default() += qty;
+        }
+        held_feathers += t.db.feathers(p).await.unwrap() as i64;
+    }
+    let mut expected = ledger.cards_minted.clone();
+    for (thing, sold) in &ledger.cards_sold {
+        *expected.entry(thing.clone()).or_default() -= sold;
+    }
+    expected.retain(|_, n| *n != 0);
+    assert_eq!(held_cards, expected, "cards: minted - sold = held");
+    assert_eq!(
+        held_feathers,
+        ledger.feathers_minted - ledger.feathers_spent,
+        "feathers: minted - spent = held"
+    );
+    let accepted = {
+        let mut n = 0;
+        for p in players.iter() {
+            n +=
+                t.db.offers(p, Direction::Outgoing, 50)
+                    .await
+                    .unwrap()
+                    .iter()
+                    .filter(|o| o.status == OfferStatus::Accepted)
+                    .count();
+        }
+        n
+    };
+    eprintln!(
+        "{ops} operations: {} cards and {held_feathers} feathers held, {accepted} trades accepted",
+        held_cards.values().sum::<i64>()
+    );
+    assert!(accepted > 0, "the workload traded");
+}
+
+#[tokio::test]
+async fn a_round_trip_budget_holds_for_the_read_patterns() {
+    let t = test_table().await;
+    let me = player(&t, "Asha").await;
+    t.db.grant_rewards(&me, &cards(&["crow"])).await.unwrap();
+    t.calls.reset();
+    t.db.stack(&me, Place::Bag, &thing("crow")).await.unwrap();
+    t.db.feathers(&me).await.unwrap();
+    t.db.set_progress(&me).await.unwrap();
+    t.db.badges(&me).await.unwrap();
+    t.db.offers(&me, Direction::Incoming, 10).await.unwrap();
+    assert_eq!(
+        t.calls.ops(),
+        vec!["GetItem", "GetItem", "Query", "Query", "Query"]
+    );
+}
+
+#[tokio::test]
+async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild() {
+    use app::game::model::MatchRecord;
+    use app::game::resolve::match_record_item;
+    use app::leaderboards::projector::{rebuild_fence, Projector};
+
+    let t = test_table().await;
+    let asha = player(&t, "Asha").await;
+    let room = app::rooms::RoomCode::parse("RWRD2").unwrap();
+    let mut records = Vec::new();
+    for i in 0..3 {
+        let record = MatchRecord {
+            record_id: ulid::Ulid::new().to_string(),
+            user_id: asha.clone(),
+            nickname: super::name("Asha"),
+            avatar: app::identity::Avatar::Owl,
+            room: room.clone(),
+            score: 900 + i,
+            placement: 1,
+            players: 2,
+            correct: 4,
+            rounds: 5,
+            average_reaction_ms: Some(300),
+            finished_at_ms: app::store::epoch_millis() - 1_000 + i64::from(i),
+            right: ["crow", "kite", "cow", "bee"]
+                .iter()
+                .map(|t| thing(t))
+                .collect(),
+            best_streak: 4,
+        };
+        t.engine
+            .client
+            .put_item()
+            .table_name(t.db.table_name())
+            .set_item(Some(match_record_item(&record).unwrap()))
+            .send()
+            .await
+            .unwrap();
+        records.push(record);
+    }
+    let check = |label: &'static str| {
+        let db = t.db.clone();
+        let asha = asha.clone();
+        async move {
+            for (card, want) in [("crow", 3), ("kite", 3), ("cow", 3), ("bee", 0)] {
+                assert_eq!(
+                    qty(&db, &asha, Place::Bag, card).await,
+                    want,
+                    "{label}: {card}"
+                );
+            }
+            // 1 for playing, 2 × 4 right, 15 for first place; three matches.
+            assert_eq!(
+                db.feathers(&asha).await.unwrap(),
+                3 * 24,
+                "{label}: feathers"
+            );
+            let badges: Vec<Badge> = db
+                .badges(&asha)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|b| b.0)
+                .collect();
+            assert_eq!(badges, vec![Badge::FirstWin], "{label}: badges");
+        }
+    };
+    let projector = || Projector::new(t.db.clone(), t.engine.streams.clone());
+    projector().catch_up().await.unwrap();
+    check("counted").await;
+
+    // A duplicate delivery of every record.
+    let results: Vec<_> = records
+        .iter()
+        .map(|r| {
+            app::leaderboards::apply::result_from_item(&match_record_item(r).unwrap()).unwrap()
+        })
+        .collect();
+    let fence = rebuild_fence(&t.db).await.unwrap();
+    assert_eq!(
+        t.db.count_results(&fence, &results, &[])
+            .await
+            .unwrap()
+            .counted,
+        0
+    );
+    check("delivered twice").await;
+
+    // A replay of the whole stream: every checkpoint forgotten.
+    let leases = t
+        .engine
+        .client
+        .query()
+        .table_name(t.db.table_name())
+        .key_condition_expression("PK = :pk")
+        .expression_attribute_values(
+            ":pk",
+            aws_sdk_dynamodb::types::AttributeValue::S(keys::PROJECTOR.into()),
+        )
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap()
+        .items
+        .unwrap_or_default();
+    for lease in leases {
+        t.engine
+            .client
+            .delete_item()
+            .table_name(t.db.table_name())
+            .key("PK", lease["PK"].clone())
+            .key("SK", lease["SK"].clone())
+            .send()
+            .await
+            .unwrap();
+    }
+    let replay = projector().catch_up().await.unwrap();
+    assert!(replay.records >= 3);
+    assert_eq!(replay.counted, 0);
+    check("replayed").await;
+
+    // And the rebuild from the match records.
+    assert_eq!(t.db.rebuild_boards().await.unwrap().counted, 0);
+    check("rebuilt").await;
+}
