@@ -34,7 +34,7 @@ use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 use catalog::page::ThingsPage;
 use identity::page::AccountPage;
-use inventory::page::{InventoryPage, ShopPage, TradesPage};
+use inventory::page::{CardPage, InventoryPage, ShopPage, TradesPage};
 use leaderboards::page::{BoardPage, BoardsIndex, RoomBoardPage};
 use live::page::RoomPage;
 use rooms::page::HomePage;
@@ -141,6 +141,7 @@ pub fn App() -> impl IntoView {
                         <Route path=StaticSegment("inventory") view=InventoryPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("shop") view=ShopPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("trades") view=TradesPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("cards"), ParamSegment("thing")) view=CardPage ssr=SsrMode::Async />
                     </Routes>
                 </main>
             </div>

@@ -337,3 +337,225 @@ async fn a_trade_over_http_and_every_bad_request_is_a_clear_4xx_that_changes_not
     .await;
     assert_eq!(again.status, StatusCode::CONFLICT);
 }
+
+#[tokio::test]
+async fn trading_is_limited_per_player_across_instances_and_a_refused_offer_makes_nothing() {
+    let (apps, engine) = support::instances(false, 2, Default::default()).await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let (asha_cookie, asha) = guest(&apps[0], "Asha").await;
+    let (ravi_guest, ravi) = guest(&apps[1], "Ravi").await;
+    let claimed = post(
+        &apps[1],
+        "/api/claim",
+        "username=ravi&password=correct+horse",
+        Some(&ravi_guest),
+    )
+    .await;
+    assert_eq!(claimed.status, StatusCode::OK, "{}", claimed.json);
+    let ravi_cookie = cookie_pair(&claimed.cookie.unwrap());
+    db.grant_rewards(
+        &asha,
+        &Rewards {
+            cards: vec![thing("crow")],
+            feathers: 0,
+            badges: vec![],
+        },
+    )
+    .await
+    .unwrap();
+
+    // Nothing is held while an offer is open, so one crow may be offered many times: the limit
+    // is what stops a flood, on whichever instance each request lands.
+    let limit = app::inventory::api::TRADES_PER_WINDOW as usize;
+    for i in 0..limit {
+        let reply = post(
+            &apps[i % 2],
+            "/api/trades/offer",
+            "to=ravi&give_cards=crow:1&want_feathers=1",
+            Some(&asha_cookie),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK, "offer {i}: {}", reply.json);
+    }
+    for app in &apps {
+        let refused = post(
+            app,
+            "/api/trades/offer",
+            "to=ravi&give_cards=crow:1&want_feathers=1",
+            Some(&asha_cookie),
+        )
+        .await;
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    }
+    let incoming = db
+        .offers(&ravi, app::inventory::trades::Direction::Incoming, 100)
+        .await
+        .unwrap();
+    assert_eq!(incoming.len(), limit, "the refused offers made nothing");
+    // The limit is Asha's, not Ravi's: he can still answer.
+    let declined = post(
+        &apps[0],
+        "/api/trades/close",
+        &format!("offer={}", incoming[0].id),
+        Some(&ravi_cookie),
+    )
+    .await;
+    assert_eq!(declined.status, StatusCode::OK, "{}", declined.json);
+    // And Asha's accepts and cancels are limited too.
+    let cancel = post(
+        &apps[1],
+        "/api/trades/close",
+        &format!("offer={}", incoming[1].id),
+        Some(&asha_cookie),
+    )
+    .await;
+    assert_eq!(cancel.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        db.offer(&incoming[1].id)
+            .await
+            .unwrap()
+            .is_some_and(|o| o.status == app::inventory::OfferStatus::Open),
+        "a refused cancel changes nothing"
+    );
+}
+
+#[tokio::test]
+async fn offers_go_to_someone_in_your_room_and_from_a_cards_page_without_javascript() {
+    let (app, engine) = app().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let (asha_cookie, asha) = guest(&app, "Asha").await;
+    let (ravi_cookie, ravi) = guest(&app, "Ravi").await;
+    let (mallory_cookie, mallory) = guest(&app, "Mallory").await;
+    let (_, kiran) = guest(&app, "Kiran").await;
+    let created = post(&app, "/api/rooms/create", "name=Asha", Some(&asha_cookie)).await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.json);
+    let code = created.json.as_str().unwrap().to_owned();
+    let joined = post(
+        &app,
+        "/api/rooms/join",
+        &format!("code={code}&name=Ravi"),
+        Some(&ravi_cookie),
+    )
+    .await;
+    assert_eq!(joined.status, StatusCode::OK, "{}", joined.json);
+    let crows = |n: usize, feathers: u64| Rewards {
+        cards: vec![thing("crow"); n],
+        feathers,
+        badges: vec![],
+    };
+    db.grant_rewards(&asha, &crows(2, 0)).await.unwrap();
+    db.grant_rewards(&ravi, &crows(3, 10)).await.unwrap();
+    db.grant_rewards(&kiran, &crows(1, 0)).await.unwrap();
+    db.grant_rewards(&mallory, &crows(2, 0)).await.unwrap();
+    db.move_cards(&mallory, &thing("crow"), 2, Place::Bag)
+        .await
+        .unwrap();
+
+    // The room's players, for Asha; nobody for Mallory, who is not in it.
+    let page = send(&app, with_cookie(&format!("/trades?room={code}"), &asha_cookie)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains(r#"data-testid="room-offer""#));
+    assert!(page.body.contains(&format!(r#"value="{ravi}""#)), "Ravi to choose");
+    assert!(!page.body.contains(&format!(r#"<option value="{asha}""#)), "not herself");
+    let outsider = send(
+        &app,
+        with_cookie(&format!("/trades?room={code}"), &mallory_cookie),
+    )
+    .await;
+    assert!(outsider.body.contains(r#"data-testid="room-offer-none""#));
+    assert!(!outsider.body.contains(&ravi.to_string()));
+    let gone = send(&app, with_cookie("/trades?room=ZZZZ9", &asha_cookie)).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+    let bad = send(&app, with_cookie("/trades?room=%3Cb%3E", &asha_cookie)).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+
+    let offers_to = |user: UserId| {
+        let db = db.clone();
+        async move {
+            db.offers(&user, app::inventory::trades::Direction::Incoming, 50)
+                .await
+                .unwrap()
+                .len()
+        }
+    };
+    for (body, cookie, want) in [
+        // Mallory is not in the room.
+        (
+            format!("room={code}&to_player={ravi}&give_cards=crow:1"),
+            &mallory_cookie,
+            403,
+        ),
+        // Mallory is not in it to be offered to.
+        (
+            format!("room={code}&to_player={mallory}&give_cards=crow:1"),
+            &asha_cookie,
+            404,
+        ),
+        // A username and a room player at once.
+        (
+            format!("to=ravi&room={code}&to_player={ravi}&give_cards=crow:1"),
+            &asha_cookie,
+            400,
+        ),
+        (
+            "room=&to_player=nobody&give_cards=crow:1".to_owned(),
+            &asha_cookie,
+            400,
+        ),
+        // Mallory's crows are in the bank.
+        (
+            format!("to_player={asha}&give_cards=crow:1"),
+            &mallory_cookie,
+            409,
+        ),
+    ] {
+        let reply = post(&app, "/api/trades/offer", &body, Some(cookie)).await;
+        assert_eq!(reply.status.as_u16(), want, "{body}: {}", reply.json);
+    }
+    assert_eq!(offers_to(ravi.clone()).await, 0, "refusals made nothing");
+    assert_eq!(offers_to(mallory.clone()).await, 0);
+    assert_eq!(offers_to(asha.clone()).await, 0);
+    let offered = post(
+        &app,
+        "/api/trades/offer",
+        &format!("room={code}&to_player={ravi}&give_cards=crow:1&want_feathers=3"),
+        Some(&asha_cookie),
+    )
+    .await;
+    assert_eq!(offered.status, StatusCode::OK, "{}", offered.json);
+    assert_eq!(offered.json["to_name"], "Ravi");
+
+    // The crow's page for Ravi: his own count; Asha has spares. Kiran has one, Mallory's
+    // are banked, Ravi is himself: none of them listed.
+    let card = send(&app, with_cookie("/cards/crow", &ravi_cookie)).await;
+    assert_eq!(card.status, StatusCode::OK);
+    assert!(!card.body.contains("<leptos-island"), "no island, no wasm");
+    assert!(
+        card.body.contains(r#"data-bag="3" data-bank="0""#),
+        "{}",
+        card.body
+    );
+    assert_eq!(count(&card.body, r#"data-testid="holder""#), 1);
+    assert!(card.body.contains(&format!(r#"data-player="{asha}""#)));
+    assert!(card.body.contains(r#"data-testid="offer-for-one""#));
+    // A visitor sees who holds it, and no forms.
+    let visitor = send(&app, get_page("/cards/crow")).await;
+    assert_eq!(visitor.status, StatusCode::OK);
+    assert_eq!(count(&visitor.body, r#"data-testid="holder""#), 2, "Asha and Ravi");
+    assert!(!visitor.body.contains("offer-for-one"));
+    for missing in ["/cards/no-such-thing", "/cards/%3Cscript%3E"] {
+        let reply = send(&app, get_page(missing)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{missing}");
+        assert!(!reply.body.contains("<script>"));
+    }
+    // The page's form: four feathers for one of Asha's crows.
+    let from_card = post(
+        &app,
+        "/api/trades/offer",
+        &format!("to_player={asha}&want_cards=crow:1&give_feathers=4"),
+        Some(&ravi_cookie),
+    )
+    .await;
+    assert_eq!(from_card.status, StatusCode::OK, "{}", from_card.json);
+    assert_eq!(offers_to(asha).await, 1);
+}

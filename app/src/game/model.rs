@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::catalog::ThingId;
 use crate::game::timing::GRACE_MS;
 use crate::identity::{Avatar, DisplayName, UserId};
+use crate::inventory::model::Outcome;
 use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
 
 /// The 3-2-1 before each reveal.
@@ -308,6 +309,42 @@ impl Match {
             }
         }
         shown
+    }
+
+    /// What the match says about each player, as the reward rules read it, in standings order.
+    /// The match record is written from this, and the projector grants from the record, so the
+    /// results screen shows exactly what is granted.
+    pub fn outcomes(&self) -> Vec<(&MatchPlayer, Outcome)> {
+        let players = self.players.len() as u32;
+        self.standings()
+            .into_iter()
+            .map(|(placement, player)| {
+                let (mut right, mut best_streak, mut run) = (Vec::new(), 0, 0);
+                for round in &self.rounds {
+                    let judged_right = round
+                        .results
+                        .as_ref()
+                        .and_then(|results| results.iter().find(|r| r.user_id == player.user_id))
+                        .is_some_and(|r| r.correct);
+                    if judged_right {
+                        run += 1;
+                        best_streak = best_streak.max(run);
+                        right.extend(round.thing.as_ref().map(|t| t.id.clone()));
+                    } else {
+                        run = 0;
+                    }
+                }
+                let outcome = Outcome {
+                    placement,
+                    players,
+                    correct: player.correct,
+                    rounds: self.len(),
+                    right,
+                    best_streak,
+                };
+                (player, outcome)
+            })
+            .collect()
     }
 
     /// Players best first: by score, then correct decisions, then faster average reaction.

@@ -218,7 +218,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref()))}
             </div>
             {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g /> })}
-            {move || game().map(|g| view! { <Standings game=g /> })}
+            {move || game().map(|g| view! { <Standings game=g code=room.with(|r| r.code.to_string()) /> })}
             <p class="sound">
                 <button type="button" class="small secondary" data-testid="sound"
                     aria-pressed=move || sound.get().to_string()
@@ -279,31 +279,66 @@ fn last_results(game: &Match, me: Option<&UserId>) -> Option<impl IntoView> {
 }
 
 #[component]
-fn Standings(game: Match) -> impl IntoView {
+fn Standings(game: Match, code: String) -> impl IntoView {
+    // When the match is over, what each player earned: the same rules the projector grants by.
+    let finished = game.is_finished();
+    let emoji_of = |thing: &crate::catalog::ThingId| {
+        game.rounds
+            .iter()
+            .filter_map(|r| r.thing.as_ref())
+            .find(|t| &t.id == thing)
+            .map(|t| t.emoji.clone())
+            .unwrap_or_default()
+    };
     let rows = game
-        .standings()
+        .outcomes()
         .into_iter()
-        .map(|(place, p): (u32, &MatchPlayer)| {
+        .map(|(p, outcome)| {
             let reaction = p
                 .average_reaction_ms()
                 .map_or_else(|| "–".to_owned(), |ms| format!("{ms} ms"));
+            let earned = finished.then(|| {
+                let rewards = crate::inventory::rules::rewards(&outcome);
+                let cards: String = rewards.cards.iter().map(emoji_of).collect();
+                let badges = rewards
+                    .badges
+                    .iter()
+                    .map(|b| format!(" · {}", b.label()))
+                    .collect::<String>();
+                view! {
+                    <td data-testid="earned" data-feathers=rewards.feathers data-cards=rewards.cards.len()>
+                        "🪶 "{rewards.feathers}" "<span aria-label=format!("{} cards", rewards.cards.len())>{cards}</span>{badges}
+                    </td>
+                }
+            });
             view! {
                 <tr data-testid="standing">
-                    <td>{place}</td>
+                    <td>{outcome.placement}</td>
                     <td><span class="avatar" aria-hidden="true">{p.avatar.emoji()}</span>" "{p.nickname.to_string()}</td>
                     <td class="num" data-testid="score">{p.score}</td>
                     <td class="num">{p.correct}</td>
                     <td class="num">{reaction}</td>
+                    {earned}
                 </tr>
             }
         })
         .collect_view();
+    let earned_head = finished.then(|| view! { <th>"Earned"</th> });
+    let cards_link = finished.then(|| {
+        view! {
+            <p class="muted">"Cards and feathers arrive in a few seconds: "
+                <a href="/inventory" data-testid="see-cards">"your cards"</a>" · "
+                <a href=format!("/trades?room={code}") data-testid="trade-room">"trade with this room"</a>
+            </p>
+        }
+    });
     view! {
         <table class="standings" data-testid="standings">
             <caption>"Standings"</caption>
-            <thead><tr><th>"#"</th><th>"Player"</th><th>"Score"</th><th>"Right"</th><th>"Avg"</th></tr></thead>
+            <thead><tr><th>"#"</th><th>"Player"</th><th>"Score"</th><th>"Right"</th><th>"Avg"</th>{earned_head}</tr></thead>
             <tbody>{rows}</tbody>
         </table>
+        {cards_link}
     }
 }
 

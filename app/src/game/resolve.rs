@@ -8,12 +8,10 @@
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
-use crate::catalog::ThingId;
 use crate::game::model::{Match, MatchRecord, Room, RoundResult};
 use crate::game::rules::{score_round, Decision};
 use crate::game::store::Resolution;
 use crate::game::taps::ClickItem;
-use crate::identity::model::UserId;
 use crate::rooms::items::{open_index, state_value};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::store::keys::{self, Key};
@@ -185,10 +183,9 @@ impl Db {
         done: &Match,
         now_ms: i64,
     ) -> Result<Vec<TransactWriteItem>, DataError> {
-        let players = done.players.len() as u32;
-        done.standings()
+        done.outcomes()
             .into_iter()
-            .map(|(placement, player)| {
+            .map(|(player, outcome)| {
                 let record = MatchRecord {
                     record_id: ulid::Ulid::new().to_string(),
                     user_id: player.user_id.clone(),
@@ -196,14 +193,14 @@ impl Db {
                     avatar: player.avatar,
                     room: code.clone(),
                     score: player.score,
-                    placement,
-                    players,
+                    placement: outcome.placement,
+                    players: outcome.players,
                     correct: player.correct,
-                    rounds: done.len(),
+                    rounds: outcome.rounds,
                     average_reaction_ms: player.average_reaction_ms(),
                     finished_at_ms: now_ms,
-                    right: right_things(done, &player.user_id),
-                    best_streak: best_streak(done, &player.user_id),
+                    right: outcome.right,
+                    best_streak: outcome.best_streak,
                 };
                 self.put_new(match_record_item(&record)?)
             })
@@ -229,37 +226,6 @@ impl Db {
         }
         Ok(Some(room))
     }
-}
-
-/// The things `user` judged right in `done`, in round order.
-fn right_things(done: &Match, user: &UserId) -> Vec<ThingId> {
-    done.rounds
-        .iter()
-        .filter(|round| judged_right(round, user))
-        .filter_map(|round| round.thing.as_ref().map(|t| t.id.clone()))
-        .collect()
-}
-
-/// `user`'s longest run of right judgements in `done`.
-fn best_streak(done: &Match, user: &UserId) -> u32 {
-    let (mut best, mut run) = (0, 0);
-    for round in &done.rounds {
-        if judged_right(round, user) {
-            run += 1;
-            best = best.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    best
-}
-
-fn judged_right(round: &crate::game::model::Round, user: &UserId) -> bool {
-    round
-        .results
-        .as_ref()
-        .and_then(|results| results.iter().find(|r| &r.user_id == user))
-        .is_some_and(|r| r.correct)
 }
 
 /// A match record as stored: `USER#<id>` / `MATCH#<ulid>`, also on GSI2 `MATCHES`.

@@ -181,6 +181,21 @@ impl Db {
             .map(Profile::from))
     }
 
+    /// Several players' profiles, by id (those that exist): one BatchGetItem.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn profiles(
+        &self,
+        ids: &[UserId],
+    ) -> Result<std::collections::HashMap<UserId, Profile>, DataError> {
+        let wanted = ids.iter().map(keys::user_profile).collect();
+        let mut found = std::collections::HashMap::new();
+        for item in self.batch_get(wanted, false).await? {
+            let profile = Profile::from(serde_dynamo::from_item::<_, ProfileItem>(item)?);
+            found.insert(profile.id.clone(), profile);
+        }
+        Ok(found)
+    }
+
     /// Whether a username is owned (one GetItem of its owner item, keys only): a claim checks
     /// this before it spends an argon2 hash; the claim's transaction still decides a race.
     #[tracing::instrument(skip(self), err(level = "debug"))]

@@ -53,10 +53,21 @@ pub struct TradesView {
     pub incoming: Vec<Offer>,
     pub outgoing: Vec<Offer>,
     pub now_ms: i64,
+    /// With `?room=`: the room's other players, whom the player may offer to (guests have no
+    /// username). Empty when the player is not in that room.
+    pub room: Option<RoomChoice>,
+}
+
+/// The players of a room one may make an offer to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoomChoice {
+    pub code: String,
+    /// (player id, nickname), the player themself left out.
+    pub players: Vec<(crate::ids::UserId, String)>,
 }
 
 /// A page of the player's bag or bank: one Query (by category, or by name on LSI1 when sorted
-/// by name or searched), and one GetItem of the wallet.
+/// by name or searched) beside one GetItem of the wallet.
 #[server(endpoint = "inventory/view")]
 pub async fn read_inventory(
     place: Option<String>,
@@ -90,18 +101,19 @@ pub async fn read_inventory(
         Sort::Category
     };
     let after = after.filter(|a| !a.is_empty());
-    let page = match sort {
-        Sort::Name => {
-            db.cards_by_name(&me.id, place, search.as_deref(), after.as_deref(), 30)
-                .await
+    // The page's one Query and the wallet's GetItem, side by side: one round trip.
+    let list = async {
+        match sort {
+            Sort::Name => {
+                db.cards_by_name(&me.id, place, search.as_deref(), after.as_deref(), 30)
+                    .await
+            }
+            Sort::Category => db.cards(&me.id, place, category, after.as_deref(), 30).await,
         }
-        Sort::Category => {
-            db.cards(&me.id, place, category, after.as_deref(), 30)
-                .await
-        }
-    }
-    .map_err(fail)?;
-    let feathers = db.feathers(&me.id).await.map_err(fail)?;
+        .map_err(AppError::from)
+    };
+    let wallet = async { db.feathers(&me.id).await.map_err(AppError::from) };
+    let (page, feathers) = futures::try_join!(list, wallet).map_err(fail)?;
     Ok(InventoryView {
         place,
         category: category.map(|c| c.slug().to_owned()),
@@ -110,6 +122,75 @@ pub async fn read_inventory(
         stacks: page.items,
         next: page.next,
         feathers,
+    })
+}
+
+/// Someone who might trade a card: they hold two or more in their bag.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Holder {
+    pub id: crate::ids::UserId,
+    pub name: String,
+    pub qty: u32,
+}
+
+/// A card's page: the card, how many the player holds, who might trade it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardView {
+    pub card: crate::inventory::model::Card,
+    /// `None` for a visitor.
+    pub mine: Option<(u32, u32)>,
+    pub holders: Vec<Holder>,
+}
+
+/// Holders a card's page shows at most.
+pub const HOLDERS_SHOWN: usize = 12;
+
+/// A card's page: one BatchGetItem of the player's two stacks beside one Query of the card's
+/// holders, then one BatchGetItem of the holders' names.
+#[server(endpoint = "inventory/card")]
+pub async fn card_view(thing: String) -> Result<CardView, AppError> {
+    let db = expect_context::<Db>();
+    let thing = ThingId::parse(&thing)
+        .ok()
+        .and_then(|t| crate::inventory::store::card(&t))
+        .ok_or_else(|| fail(AppError::NotFound("There is no such card.".into())))?;
+    let me = session::current_player(&db).await.map_err(fail)?;
+    let mine = async {
+        let Some(me) = &me else {
+            return Ok::<_, AppError>(None);
+        };
+        let keys = Place::ALL.map(|place| crate::inventory::store::stack_key(&me.id, place, thing));
+        let held = db.holdings(keys.to_vec()).await?;
+        let count = |key| held.cards.get(key).copied().unwrap_or(0);
+        Ok(Some((count(&keys[0]), count(&keys[1]))))
+    };
+    let holders = async {
+        db.card_holders(&thing.thing, 60)
+            .await
+            .map_err(AppError::from)
+    };
+    let (mine, holders) = futures::try_join!(mine, holders).map_err(fail)?;
+    let others: Vec<(crate::ids::UserId, u32)> = holders
+        .into_iter()
+        .filter(|(id, _)| me.as_ref().is_none_or(|me| &me.id != id))
+        .take(HOLDERS_SHOWN)
+        .collect();
+    let ids: Vec<_> = others.iter().map(|(id, _)| id.clone()).collect();
+    let names = if ids.is_empty() {
+        Default::default()
+    } else {
+        db.profiles(&ids).await.map_err(fail)?
+    };
+    Ok(CardView {
+        card: thing.clone(),
+        mine,
+        holders: others
+            .into_iter()
+            .filter_map(|(id, qty)| {
+                let name = names.get(&id)?.display_name.to_string();
+                Some(Holder { id, name, qty })
+            })
+            .collect(),
     })
 }
 
@@ -200,10 +281,15 @@ fn parse_cards(raw: &str) -> Result<Vec<(ThingId, u32)>, AppError> {
         .collect()
 }
 
-/// Offers a trade to a player, by username: cards as `thing:count,…`, feathers each way.
+/// Offers a trade to a player: by username, by id (a card's page lists who might trade), or to a
+/// player in a room the maker is in (guests have no username). Cards as `thing:count,…`,
+/// feathers each way.
+#[allow(clippy::too_many_arguments)]
 #[server(endpoint = "trades/offer")]
 pub async fn make_offer(
-    to: String,
+    to: Option<String>,
+    room: Option<String>,
+    to_player: Option<String>,
     give_cards: Option<String>,
     give_feathers: Option<u64>,
     want_cards: Option<String>,
@@ -212,7 +298,24 @@ pub async fn make_offer(
 ) -> Result<Offer, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
-    let username = crate::ids::Username::parse(to.trim()).map_err(fail)?;
+    let given = |v: Option<String>| v.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let recipient = match (given(to), given(room), given(to_player)) {
+        (Some(username), None, None) => Recipient::Username(
+            crate::ids::Username::parse(&username).map_err(fail)?,
+        ),
+        (None, None, Some(player)) => {
+            Recipient::Player(crate::ids::UserId::parse(&player).map_err(fail)?)
+        }
+        (None, Some(room), Some(player)) => Recipient::InRoom(
+            crate::ids::RoomCode::parse(&room).map_err(fail)?,
+            crate::ids::UserId::parse(&player).map_err(fail)?,
+        ),
+        _ => {
+            return Err(fail(AppError::BadRequest(
+                "Name a player by username, or a room and a player in it.".into(),
+            )))
+        }
+    };
     let gives = Side {
         cards: parse_cards(give_cards.as_deref().unwrap_or(""))?,
         feathers: give_feathers.unwrap_or(0),
@@ -230,17 +333,48 @@ pub async fn make_offer(
     )
     .await
     .map_err(fail)?;
-    let to = db
-        .user_by_username(&username)
-        .await
-        .map_err(fail)?
-        .ok_or_else(|| fail(AppError::NotFound("No player has that username.".into())))?;
-    let to_name = db
-        .profile(&to)
-        .await
-        .map_err(fail)?
-        .map(|p| p.display_name.to_string())
-        .unwrap_or_else(|| username.to_string());
+    let (to, to_name) = match recipient {
+        Recipient::Username(username) => {
+            let to = db
+                .user_by_username(&username)
+                .await
+                .map_err(fail)?
+                .ok_or_else(|| fail(AppError::NotFound("No player has that username.".into())))?;
+            let name = db
+                .profile(&to)
+                .await
+                .map_err(fail)?
+                .map(|p| p.display_name.to_string())
+                .unwrap_or_else(|| username.to_string());
+            (to, name)
+        }
+        Recipient::Player(them) => {
+            let name = db
+                .profile(&them)
+                .await
+                .map_err(fail)?
+                .map(|p| p.display_name.to_string())
+                .ok_or_else(|| fail(AppError::NotFound("There is no such player.".into())))?;
+            (them, name)
+        }
+        Recipient::InRoom(code, them) => {
+            let names = db
+                .room_nicknames(&code, &[&me.id, &them])
+                .await
+                .map_err(fail)?;
+            if !names.contains_key(&me.id) {
+                return Err(fail(AppError::Forbidden(
+                    "You can offer to a room's players only from inside the room.".into(),
+                )));
+            }
+            let name = names.get(&them).map(ToString::to_string).ok_or_else(|| {
+                fail(AppError::NotFound(
+                    "That player is not in the room.".into(),
+                ))
+            })?;
+            (them, name)
+        }
+    };
     db.make_offer(
         (&me.id, &me.display_name.to_string()),
         (&to, &to_name),
@@ -250,6 +384,15 @@ pub async fn make_offer(
     )
     .await
     .map_err(fail)
+}
+
+/// Whom an offer is made to.
+#[cfg(feature = "ssr")]
+enum Recipient {
+    Username(crate::ids::Username),
+    /// By id, as a card's page lists those who might trade it.
+    Player(crate::ids::UserId),
+    InRoom(crate::ids::RoomCode, crate::ids::UserId),
 }
 
 #[cfg(feature = "ssr")]
@@ -292,20 +435,50 @@ pub async fn close_offer(offer: String) -> Result<(), AppError> {
     Ok(())
 }
 
-/// The offers to and from the player: two Queries.
+/// The offers to and from the player: two Queries; with a room, one more Query of its players.
 #[server(endpoint = "trades/mine")]
-pub async fn read_trades() -> Result<TradesView, AppError> {
+pub async fn read_trades(room: Option<String>) -> Result<TradesView, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
-    let (incoming, outgoing) = futures::try_join!(
+    let code = match room.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) => Some(crate::ids::RoomCode::parse(raw).map_err(fail)?),
+    };
+    let room_read = async {
+        match &code {
+            Some(code) => db.lobby(code).await.map(Some),
+            None => Ok(None),
+        }
+    };
+    let (incoming, outgoing, lobby) = futures::try_join!(
         db.offers(&me.id, Direction::Incoming, 20),
-        db.offers(&me.id, Direction::Outgoing, 20)
+        db.offers(&me.id, Direction::Outgoing, 20),
+        room_read
     )
     .map_err(fail)?;
+    let room = match (code, lobby) {
+        (Some(_), Some(None)) => {
+            return Err(fail(AppError::NotFound("There is no such room.".into())))
+        }
+        (Some(code), Some(Some(lobby))) => {
+            let inside = lobby.players.iter().any(|p| p.user_id == me.id);
+            Some(RoomChoice {
+                code: code.to_string(),
+                players: lobby
+                    .players
+                    .iter()
+                    .filter(|p| inside && p.user_id != me.id)
+                    .map(|p| (p.user_id.clone(), p.nickname.to_string()))
+                    .collect(),
+            })
+        }
+        _ => None,
+    };
     Ok(TradesView {
         me: me.id,
         incoming,
         outgoing,
         now_ms: crate::store::epoch_millis(),
+        room,
     })
 }

@@ -11,13 +11,13 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
-use leptos_router::hooks::use_query_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::catalog::model::Category;
 use crate::codec::Base64Json;
 use crate::inventory::api::{
-    my_sets, read_inventory, read_trades, AcceptOffer, Buy, CloseOffer, InventoryView, MakeOffer,
-    MoveCards, SellCards, Sort, TradesView,
+    card_view, my_sets, read_inventory, read_trades, AcceptOffer, CardView, Buy, CloseOffer, InventoryView, MakeOffer,
+    MoveCards, RoomChoice, SellCards, Sort, TradesView,
 };
 use crate::inventory::model::{Offer, OfferStatus, Place, Side, Stack};
 use crate::ui::forms::FormError;
@@ -185,6 +185,7 @@ fn Inventory(view: InventoryView, sets: Vec<crate::inventory::SetProgress>) -> i
 fn stack_row(stack: Stack, place: Place) -> impl IntoView {
     let thing = stack.thing.to_string();
     let (thing2, thing3) = (thing.clone(), thing.clone());
+    let link = format!("/cards/{thing}");
     let to = match place {
         Place::Bag => "To the bank",
         Place::Bank => "To the bag",
@@ -192,7 +193,7 @@ fn stack_row(stack: Stack, place: Place) -> impl IntoView {
     view! {
         <li class="card-stack" data-testid="card" data-thing=thing.clone()>
             <span class="emoji" aria-hidden="true">{stack.emoji}</span>
-            " "<strong data-testid="card-name">{stack.name}</strong>
+            " "<strong><a href=link data-testid="card-name">{stack.name}</a></strong>
             " × "<span data-testid="card-qty">{stack.qty}</span>
             " · "{stack.category.label()}" · "{stack.rarity.label()}
             <form method="post" action=MoveCards::PATH class="inline">
@@ -258,6 +259,82 @@ pub fn ShopPage() -> impl IntoView {
     }
 }
 
+/// `/cards/<thing>`: a card, how many the player holds, and who might trade it.
+#[component]
+pub fn CardPage() -> impl IntoView {
+    let params = use_params_map();
+    let card = Resource::<_, Base64Json>::new_with_options(
+        move || params.read().get("thing").unwrap_or_default(),
+        card_view,
+        false,
+    );
+    view! {
+        <FormError paths=ACTIONS />
+        <Suspense fallback=|| view! { <p class="muted">"Finding the card…"</p> }>
+            {move || Suspend::new(async move {
+                match card.await {
+                    Ok(view) => Either::Left(view! { <CardDetail view /> }),
+                    Err(err) => Either::Right(view! {
+                        <Title text="No such card" />
+                        <section class="hero"><h1>"Cards"</h1><p class="error" role="alert" data-testid="card-error">{err.to_string()}</p></section>
+                    }),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn CardDetail(view: CardView) -> impl IntoView {
+    let CardView {
+        card,
+        mine,
+        holders,
+    } = view;
+    let signed_in = mine.is_some();
+    let held = match mine {
+        Some((bag, bank)) => view! {
+            <p data-testid="card-held" data-bag=bag data-bank=bank>"You have "<strong>{bag}</strong>" in your bag and "<strong>{bank}</strong>" in the bank."</p>
+        }
+        .into_any(),
+        None => view! { <p class="muted">"Play a match to start collecting."</p> }.into_any(),
+    };
+    let thing = card.thing.to_string();
+    let offer_at = crate::inventory::rules::sell_price(card.rarity) * 2;
+    let rows = holders
+        .into_iter()
+        .map(|holder| {
+            let form = signed_in.then(|| {
+                view! {
+                    <form method="post" action=MakeOffer::PATH class="inline">
+                        <input type="hidden" name="to_player" value=holder.id.to_string() />
+                        <input type="hidden" name="want_cards" value=format!("{thing}:1") />
+                        <label>"Offer "<input name="give_feathers" type="number" min="1" value=offer_at size="4" />" feathers for one"</label>
+                        <button type="submit" data-testid="offer-for-one">"Offer"</button>
+                    </form>
+                }
+            });
+            view! {
+                <li data-testid="holder" data-player=holder.id.to_string()>
+                    {holder.name}" has "{holder.qty}" "{form}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <Title text=card.name.clone() />
+        <section class="card-detail">
+            <h1><span class="emoji" aria-hidden="true">{card.emoji}</span>" "{card.name}</h1>
+            <p>{card.category.label()}" · "{card.rarity.label()}" · sells back for "{crate::inventory::rules::sell_price(card.rarity)}" feathers"</p>
+            {held}
+            <h2>"Who might trade"</h2>
+            <p class="muted">"Players with spares in their bag, the most recent first."</p>
+            <ul data-testid="holders">{rows}</ul>
+            <p><a href="/inventory">"Your cards"</a>" · "<a href="/trades">"Trades"</a></p>
+        </section>
+    }
+}
+
 fn side_text(side: &Side) -> String {
     let mut parts: Vec<String> = side
         .cards
@@ -310,20 +387,62 @@ fn offer_row(offer: Offer, incoming: bool, now_ms: i64) -> impl IntoView {
     }
 }
 
-/// `/trades`.
+/// The fields of an offer: what each side gives, and for how long.
+fn offer_fields() -> impl IntoView {
+    view! {
+        <label>"You give, cards (e.g. crow:1, kite:2) "<input name="give_cards" maxlength="400" /></label>
+        <label>"You give, feathers "<input name="give_feathers" type="number" min="0" value="0" /></label>
+        <label>"You ask, cards "<input name="want_cards" maxlength="400" /></label>
+        <label>"You ask, feathers "<input name="want_feathers" type="number" min="0" value="0" /></label>
+        <label>"Open for (hours) "<input name="hours" type="number" min="1" max="168" value="24" /></label>
+        <button type="submit">"Offer"</button>
+    }
+}
+
+/// The form to offer to someone in a room (guests have no username to offer to).
+fn room_offer(room: RoomChoice) -> impl IntoView {
+    let RoomChoice { code, players } = room;
+    let heading = format!("Offer to someone in room {code}");
+    if players.is_empty() {
+        return Either::Left(view! {
+            <h2>{heading}</h2>
+            <p class="muted" data-testid="room-offer-none">"Nobody else in this room for you to offer to."</p>
+        });
+    }
+    let choices = players
+        .into_iter()
+        .map(|(id, name)| view! { <option value=id.to_string()>{name}</option> })
+        .collect_view();
+    Either::Right(view! {
+        <h2>{heading}</h2>
+        <form method="post" action=MakeOffer::PATH class="card" data-testid="room-offer">
+            <input type="hidden" name="room" value=code />
+            <label>"To "<select name="to_player" data-testid="room-player">{choices}</select></label>
+            {offer_fields()}
+        </form>
+    })
+}
+
+/// `/trades` (and `/trades?room=<code>`, linked from a match's results).
 #[component]
 pub fn TradesPage() -> impl IntoView {
-    let trades = Resource::<_, Base64Json>::new_with_options(|| (), |_| read_trades(), false);
+    let query = use_query_map();
+    let trades = Resource::<_, Base64Json>::new_with_options(
+        move || query.read().get("room"),
+        read_trades,
+        false,
+    );
     view! {
         <Title text="Trades" />
         <FormError paths=ACTIONS />
         <Suspense fallback=|| view! { <p class="muted">"Reading your offers…"</p> }>
             {move || Suspend::new(async move {
                 match trades.await {
-                    Ok(TradesView { incoming, outgoing, now_ms, .. }) => Either::Left(view! {
+                    Ok(TradesView { incoming, outgoing, now_ms, room, .. }) => Either::Left(view! {
                         <section class="trades">
                             <h1>"Trades"</h1>
                             <p><a href="/inventory">"Your cards"</a></p>
+                            {room.map(room_offer)}
                             <h2>"Offers to you"</h2>
                             <ul data-testid="incoming">{incoming.into_iter().map(|o| offer_row(o, true, now_ms)).collect_view()}</ul>
                             <h2>"Your offers"</h2>
@@ -331,12 +450,7 @@ pub fn TradesPage() -> impl IntoView {
                             <h2>"Make an offer"</h2>
                             <form method="post" action=MakeOffer::PATH class="card" data-testid="make-offer">
                                 <label>"To (username) "<input name="to" required maxlength="30" /></label>
-                                <label>"You give, cards (e.g. crow:1, kite:2) "<input name="give_cards" maxlength="400" /></label>
-                                <label>"You give, feathers "<input name="give_feathers" type="number" min="0" value="0" /></label>
-                                <label>"You ask, cards "<input name="want_cards" maxlength="400" /></label>
-                                <label>"You ask, feathers "<input name="want_feathers" type="number" min="0" value="0" /></label>
-                                <label>"Open for (hours) "<input name="hours" type="number" min="1" max="168" value="24" /></label>
-                                <button type="submit">"Offer"</button>
+                                {offer_fields()}
                             </form>
                         </section>
                     }),

@@ -6,7 +6,7 @@
 //! | pattern | method | calls |
 //! |---|---|---|
 //! | what the shop sells, with today's stock left | `Db::shop` | Query `SHOP` |
-//! | buy | `Db::buy` | BatchGetItem (item, today's stock, wallet), TransactWriteItems |
+//! | buy | `Db::buy` | BatchGetItem (today's stock, the look, wallet, stacks), TransactWriteItems |
 //! | sell a card | `Db::sell_cards` | BatchGetItem (stack, wallet), TransactWriteItems |
 //! | looks a player owns | `Db::looks` | Query `begins_with(SK, LOOK#)` |
 
@@ -135,30 +135,22 @@ impl Db {
         Ok(list)
     }
 
-    /// Buys `item_id` for `user`: one transaction after one consistent read. A pack's cards are
-    /// drawn from `seed`.
+    /// Buys `item_id` for `user`: one transaction after one consistent read of what it changes.
+    /// A pack's cards are drawn from `seed`.
     pub async fn buy(
         &self,
         user: &UserId,
         item_id: &str,
         seed: u64,
     ) -> Result<Bought, InventoryError> {
-        if catalog().iter().all(|i| i.id != item_id) {
-            return Err(InventoryError::Invalid(
-                "the shop does not sell that".into(),
-            ));
-        }
-        let item_key = keys::shop_item(item_id);
+        // The list is this code's (the table's copy serves the shop's Query), so the buy reads
+        // only what it changes: one BatchGetItem, then one TransactWriteItems.
+        let listed = catalog()
+            .into_iter()
+            .find(|i| i.id == item_id)
+            .ok_or_else(|| InventoryError::Invalid("the shop does not sell that".into()))?;
         let today = day_number(epoch_millis());
         let stock_key = keys::shop_stock(item_id, today);
-        // The item as the shop lists it in the table (its price may have changed).
-        let listed = self
-            .holdings(vec![item_key.clone()])
-            .await?
-            .others
-            .get(&item_key)
-            .and_then(decode)
-            .ok_or_else(|| InventoryError::Invalid("the shop does not sell that".into()))?;
         let mut changes = Changes::default();
         changes.pay(user, listed.price);
         let mut cards = Vec::new();

@@ -217,7 +217,9 @@ impl Changes {
                     "a stack holds at most {MAX_STACK} cards"
                 )));
             }
-            actions.push(stack_action(db, key, *place, card, held, *need, *delta)?);
+            actions.push(stack_action(
+                db, user, key, *place, card, held, *need, *delta,
+            )?);
         }
         for (user, (need, delta)) in &self.wallets {
             let held = held_feathers.get(user).copied().unwrap_or(0);
@@ -243,13 +245,16 @@ fn unknown(thing: &ThingId) -> InventoryError {
     InventoryError::Invalid(format!("there is no card {thing}"))
 }
 
-/// The attributes a new stack carries besides its quantity.
+/// The attributes a stack carries besides its quantity, and the `SET` list that writes them. A
+/// bag stack is also listed among its card's holders (GSI2, newest change first), which is who
+/// might trade it; a bank stack is not, since bank cards cannot be traded.
 fn stack_sets(
     request: aws_sdk_dynamodb::types::builders::UpdateBuilder,
+    user: &UserId,
     place: Place,
     card: &Card,
-) -> aws_sdk_dynamodb::types::builders::UpdateBuilder {
-    request
+) -> (aws_sdk_dynamodb::types::builders::UpdateBuilder, String) {
+    let mut request = request
         .expression_attribute_names("#name", "name")
         .expression_attribute_names("#lsi", keys::LSI1SK)
         .expression_attribute_values(":thing", s(card.thing.as_str()))
@@ -268,16 +273,30 @@ fn stack_sets(
                 &fold_name(&card.name),
                 &card.thing,
             )),
-        )
+        );
+    let mut sets = "thing = :thing, #name = :name, emoji = :emoji, category = :category, \
+                    rarity = :rarity, place = :place, #lsi = :lsi"
+        .to_owned();
+    if place == Place::Bag {
+        request = request
+            .expression_attribute_names("#hpk", keys::GSI2PK)
+            .expression_attribute_names("#hsk", keys::GSI2SK)
+            .expression_attribute_values(":hpk", s(keys::card_holders(&card.thing)))
+            .expression_attribute_values(
+                ":hsk",
+                s(keys::card_holder_sort(epoch_millis(), user)),
+            );
+        sets.push_str(", #hpk = :hpk, #hsk = :hsk");
+    }
+    (request, sets)
 }
-
-const STACK_SETS: &str = "thing = :thing, #name = :name, emoji = :emoji, category = :category, \
-                          rarity = :rarity, place = :place, #lsi = :lsi";
 
 /// One stack's write: an `ADD` when it only grows and nothing is given from it; otherwise
 /// conditioned on the quantity read (deleted when it comes to 0).
+#[allow(clippy::too_many_arguments)]
 fn stack_action(
     db: &Db,
+    user: &UserId,
     key: Key,
     place: Place,
     card: &Card,
@@ -286,9 +305,10 @@ fn stack_action(
     delta: i64,
 ) -> Result<TransactWriteItem, DataError> {
     if need == 0 && delta > 0 {
+        let (request, sets) = stack_sets(update(key), user, place, card);
         return db.update_action(
-            stack_sets(update(key), place, card)
-                .update_expression(format!("SET {STACK_SETS} ADD qty :delta"))
+            request
+                .update_expression(format!("SET {sets} ADD qty :delta"))
                 .expression_attribute_values(":delta", n(delta)),
         );
     }
@@ -309,9 +329,10 @@ fn stack_action(
     if delta == 0 {
         return db.check_action(key, "qty = :held", &[(":held", n(held))]);
     }
+    let (request, sets) = stack_sets(update(key), user, place, card);
     db.update_action(
-        stack_sets(update(key), place, card)
-            .update_expression(format!("SET {STACK_SETS}, qty = :after"))
+        request
+            .update_expression(format!("SET {sets}, qty = :after"))
             .condition_expression("qty = :held")
             .expression_attribute_values(":held", n(held))
             .expression_attribute_values(":after", n(after)),
@@ -453,8 +474,9 @@ impl Db {
                 "between 1 and {MAX_STACK} cards"
             )));
         }
-        let request = stack_sets(update(stack_key(user, place, card)), place, card)
-            .update_expression(format!("SET {STACK_SETS} ADD qty :delta"))
+        let (request, sets) = stack_sets(update(stack_key(user, place, card)), user, place, card);
+        let request = request
+            .update_expression(format!("SET {sets} ADD qty :delta"))
             .expression_attribute_values(":delta", n(count));
         self.transact(vec![self.update_action(request)?]).await?;
         Ok(())
@@ -589,6 +611,45 @@ impl Db {
             .map(Stack::from))
     }
 
+    /// Who might trade `thing`: players with two or more in their bag, the most recently
+    /// changed stack first, with how many they hold. One Query of GSI2 `HOLDERS#<thing>`
+    /// reading at most `scan` holders (the filter drops those with one; it reads, and is billed
+    /// for, all `scan`).
+    pub async fn card_holders(
+        &self,
+        thing: &ThingId,
+        scan: i32,
+    ) -> Result<Vec<(UserId, u32)>, InventoryError> {
+        card(thing).ok_or_else(|| unknown(thing))?;
+        let (items, _) = self
+            .query_page(
+                self.client
+                    .query()
+                    .index_name(keys::GSI2)
+                    .key_condition_expression("#pk = :pk")
+                    .filter_expression("qty >= :two")
+                    .expression_attribute_names("#pk", keys::GSI2PK)
+                    .expression_attribute_values(":pk", s(keys::card_holders(thing)))
+                    .expression_attribute_values(":two", n(2))
+                    .scan_index_forward(false)
+                    .limit(scan.clamp(1, 200)),
+                None,
+            )
+            .await?;
+        Ok(items
+            .iter()
+            .filter_map(|item| {
+                let user = item
+                    .get(keys::PK)?
+                    .as_s()
+                    .ok()?
+                    .strip_prefix("INV#")
+                    .and_then(|u| UserId::parse(u).ok())?;
+                Some((user, number(item, "qty")?.clamp(0, i64::from(MAX_STACK)) as u32))
+            })
+            .collect())
+    }
+
     /// How many of each category's things `user` holds, bag and bank together, of how many
     /// there are: one Query of the inventory's keys (pages only past ~8,000 stacks).
     pub async fn set_progress(&self, user: &UserId) -> Result<Vec<SetProgress>, DataError> {
@@ -682,6 +743,7 @@ impl Db {
             };
             actions.push(stack_action(
                 self,
+                user,
                 stack_key(user, Place::Bag, card),
                 Place::Bag,
                 card,

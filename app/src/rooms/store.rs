@@ -141,6 +141,23 @@ impl Db {
         .await
     }
 
+    /// The nicknames, by player, of those of `players` who are in the room now: one
+    /// BatchGetItem of their PLAYER items. What an offer "to someone in your room" checks.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn room_nicknames(
+        &self,
+        code: &RoomCode,
+        players: &[&UserId],
+    ) -> Result<std::collections::HashMap<UserId, DisplayName>, DataError> {
+        let wanted = players.iter().map(|p| keys::room_player(code, p)).collect();
+        let mut found = std::collections::HashMap::new();
+        for item in self.batch_get(wanted, true).await? {
+            let player: crate::rooms::items::PlayerItem = serde_dynamo::from_item(item)?;
+            found.insert(player.user_id, player.nickname);
+        }
+        Ok(found)
+    }
+
     /// The room's lobby: its settings and players, from one Query of its partition. `None`
     /// for an unknown or expired room.
     #[tracing::instrument(skip(self), err(level = "debug"))]

@@ -410,6 +410,17 @@ pub fn card_by_name(place: Place, folded_name: &str, thing: &ThingId) -> String 
     )
 }
 
+/// GSI2 partition of the players holding a card in their bag, the most recently changed stack
+/// first (`GSI2SK` = [`card_holder_sort`]): who might trade it. Bank stacks are not listed.
+pub fn card_holders(thing: &ThingId) -> String {
+    format!("HOLDERS#{}", thing.as_str())
+}
+
+/// GSI2 sort key of a bag stack in its card's holders: when it last changed, then whose it is.
+pub fn card_holder_sort(changed_ms: i64, user: &UserId) -> String {
+    format!("{changed_ms:013}#{}", user.as_str())
+}
+
 /// A player's feathers: `INV#<id>` / `WALLET`.
 pub fn wallet(user: &UserId) -> Key {
     Key {

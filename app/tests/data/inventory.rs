@@ -293,8 +293,8 @@ async fn the_shop_sells_within_the_wallet_and_the_days_stock() {
     let bought = t.db.buy(&rich, &pack.id, 99).await.unwrap();
     assert_eq!(
         t.calls.ops(),
-        vec!["BatchGetItem", "BatchGetItem", "TransactWriteItems"],
-        "the listing, then what the buy changes, then one transaction"
+        vec!["BatchGetItem", "TransactWriteItems"],
+        "one read of what the buy changes, then one transaction"
     );
     assert_eq!(bought.cards.len(), 3);
     assert_eq!(t.db.feathers(&rich).await.unwrap(), 1_000 - pack.price);
@@ -912,4 +912,48 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
     // And the rebuild from the match records.
     assert_eq!(t.db.rebuild_boards().await.unwrap().counted, 0);
     check("rebuilt").await;
+}
+
+#[tokio::test]
+async fn who_might_trade_a_card_lists_bag_spares_newest_first_in_one_query() {
+    let t = test_table().await;
+    let pause = || tokio::time::sleep(std::time::Duration::from_millis(5));
+    let a = player(&t, "Asha").await;
+    let b = player(&t, "Ravi").await;
+    let c = player(&t, "Kiran").await;
+    let d = player(&t, "Devi").await;
+    t.db.grant_rewards(&a, &cards(&["crow", "crow"])).await.unwrap();
+    pause().await;
+    t.db.grant_rewards(&b, &cards(&["crow"; 5])).await.unwrap();
+    pause().await;
+    t.db.grant_rewards(&c, &cards(&["crow"])).await.unwrap();
+    t.db.grant_rewards(&d, &cards(&["crow", "crow"])).await.unwrap();
+    t.db.move_cards(&d, &thing("crow"), 2, Place::Bag)
+        .await
+        .unwrap();
+    pause().await;
+
+    t.calls.reset();
+    let holders = t.db.card_holders(&thing("crow"), 60).await.unwrap();
+    assert_eq!(t.calls.ops(), vec!["Query"]);
+    assert_eq!(
+        holders,
+        vec![(b.clone(), 5), (a.clone(), 2)],
+        "one card is no spare; banked cards are not offered"
+    );
+
+    // Asha's stack changes last: she comes first. Ravi gives three away: one left, no spare.
+    t.db.grant_rewards(&a, &cards(&["crow"])).await.unwrap();
+    pause().await;
+    t.db.remove_cards(&b, Place::Bag, &thing("crow"), 4)
+        .await
+        .unwrap();
+    let holders = t.db.card_holders(&thing("crow"), 60).await.unwrap();
+    assert_eq!(holders, vec![(a.clone(), 3)]);
+    // A card nobody holds, and one the catalog does not have.
+    assert!(t.db.card_holders(&thing("kite"), 60).await.unwrap().is_empty());
+    assert!(matches!(
+        t.db.card_holders(&thing("no-such-thing"), 60).await,
+        Err(InventoryError::Invalid(_))
+    ));
 }

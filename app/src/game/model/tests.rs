@@ -123,3 +123,41 @@ fn standings_rank_by_score_then_correct_then_speed_and_share_exact_ties() {
         .collect();
     assert_eq!(order, vec![(1, 2), (2, 3), (2, 4), (4, 1), (5, 5)]);
 }
+
+#[test]
+fn outcomes_name_the_things_judged_right_in_order_and_the_longest_run() {
+    let mut m = a_match(5, 5);
+    let things = ["crow", "cow", "kite", "bee", "ant"];
+    // Player 1 is right in rounds 1, 2, 4 and 5 (a run of two, broken, then two); player 2 only
+    // in round 3, and is missing from round 5's results (joined late, say).
+    let right = [(true, false), (true, false), (false, true), (true, false), (true, false)];
+    for (i, round) in m.rounds.iter_mut().enumerate() {
+        round.thing.as_mut().unwrap().id = ThingId::parse(things[i]).unwrap();
+        let result = |who: u8, correct: bool| RoundResult {
+            user_id: user(who),
+            reaction_ms: None,
+            points: 0,
+            correct,
+            fastest: false,
+        };
+        let mut results = vec![result(1, right[i].0)];
+        if i < 4 {
+            results.push(result(2, right[i].1));
+        }
+        round.results = Some(results);
+    }
+    m.players = vec![player(1, 400, 4, 4, 0), player(2, 100, 1, 1, 0)];
+    let outcomes = m.outcomes();
+    let first = &outcomes[0].1;
+    assert_eq!(outcomes[0].0.user_id, user(1));
+    assert_eq!((first.placement, first.players, first.rounds), (1, 2, 5));
+    let ids = |o: &crate::inventory::model::Outcome| {
+        o.right.iter().map(|t| t.as_str().to_owned()).collect::<Vec<_>>()
+    };
+    assert_eq!(ids(first), ["crow", "cow", "bee", "ant"]);
+    assert_eq!(first.best_streak, 2);
+    let second = &outcomes[1].1;
+    assert_eq!((second.placement, second.correct), (2, 1));
+    assert_eq!(ids(second), ["kite"]);
+    assert_eq!(second.best_streak, 1);
+}
