@@ -452,11 +452,21 @@ async fn offers_go_to_someone_in_your_room_and_from_a_cards_page_without_javascr
         .unwrap();
 
     // The room's players, for Asha; nobody for Mallory, who is not in it.
-    let page = send(&app, with_cookie(&format!("/trades?room={code}"), &asha_cookie)).await;
+    let page = send(
+        &app,
+        with_cookie(&format!("/trades?room={code}"), &asha_cookie),
+    )
+    .await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains(r#"data-testid="room-offer""#));
-    assert!(page.body.contains(&format!(r#"value="{ravi}""#)), "Ravi to choose");
-    assert!(!page.body.contains(&format!(r#"<option value="{asha}""#)), "not herself");
+    assert!(
+        page.body.contains(&format!(r#"value="{ravi}""#)),
+        "Ravi to choose"
+    );
+    assert!(
+        !page.body.contains(&format!(r#"<option value="{asha}""#)),
+        "not herself"
+    );
     let outsider = send(
         &app,
         with_cookie(&format!("/trades?room={code}"), &mallory_cookie),
@@ -541,7 +551,11 @@ async fn offers_go_to_someone_in_your_room_and_from_a_cards_page_without_javascr
     // A visitor sees who holds it, and no forms.
     let visitor = send(&app, get_page("/cards/crow")).await;
     assert_eq!(visitor.status, StatusCode::OK);
-    assert_eq!(count(&visitor.body, r#"data-testid="holder""#), 2, "Asha and Ravi");
+    assert_eq!(
+        count(&visitor.body, r#"data-testid="holder""#),
+        2,
+        "Asha and Ravi"
+    );
     assert!(!visitor.body.contains("offer-for-one"));
     for missing in ["/cards/no-such-thing", "/cards/%3Cscript%3E"] {
         let reply = send(&app, get_page(missing)).await;

@@ -12,7 +12,7 @@ use leptos::server_fn::ServerFn;
 
 use crate::browser;
 use crate::game::api::{server_time, tap, StartMatch};
-use crate::game::model::{Match, MatchPlayer, Room, Round, ThingCard};
+use crate::game::model::{Match, Room, Round, ThingCard};
 use crate::game::timing::{TapRejected, GRACE_MS};
 use crate::identity::model::UserId;
 use crate::rooms::model::RoomState;

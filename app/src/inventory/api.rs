@@ -108,7 +108,10 @@ pub async fn read_inventory(
                 db.cards_by_name(&me.id, place, search.as_deref(), after.as_deref(), 30)
                     .await
             }
-            Sort::Category => db.cards(&me.id, place, category, after.as_deref(), 30).await,
+            Sort::Category => {
+                db.cards(&me.id, place, category, after.as_deref(), 30)
+                    .await
+            }
         }
         .map_err(AppError::from)
     };
@@ -148,7 +151,7 @@ pub const HOLDERS_SHOWN: usize = 12;
 /// A card's page: one BatchGetItem of the player's two stacks beside one Query of the card's
 /// holders, then one BatchGetItem of the holders' names.
 #[server(endpoint = "inventory/card")]
-pub async fn card_view(thing: String) -> Result<CardView, AppError> {
+pub async fn read_card(thing: String) -> Result<CardView, AppError> {
     let db = expect_context::<Db>();
     let thing = ThingId::parse(&thing)
         .ok()
@@ -300,9 +303,9 @@ pub async fn make_offer(
     let me = session::require_player(&db).await.map_err(fail)?;
     let given = |v: Option<String>| v.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
     let recipient = match (given(to), given(room), given(to_player)) {
-        (Some(username), None, None) => Recipient::Username(
-            crate::ids::Username::parse(&username).map_err(fail)?,
-        ),
+        (Some(username), None, None) => {
+            Recipient::Username(crate::ids::Username::parse(&username).map_err(fail)?)
+        }
         (None, None, Some(player)) => {
             Recipient::Player(crate::ids::UserId::parse(&player).map_err(fail)?)
         }
@@ -368,9 +371,7 @@ pub async fn make_offer(
                 )));
             }
             let name = names.get(&them).map(ToString::to_string).ok_or_else(|| {
-                fail(AppError::NotFound(
-                    "That player is not in the room.".into(),
-                ))
+                fail(AppError::NotFound("That player is not in the room.".into()))
             })?;
             (them, name)
         }

@@ -16,8 +16,8 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use crate::catalog::model::Category;
 use crate::codec::Base64Json;
 use crate::inventory::api::{
-    card_view, my_sets, read_inventory, read_trades, AcceptOffer, CardView, Buy, CloseOffer, InventoryView, MakeOffer,
-    MoveCards, RoomChoice, SellCards, Sort, TradesView,
+    my_sets, read_card, read_inventory, read_trades, AcceptOffer, Buy, CardView, CloseOffer,
+    InventoryView, MakeOffer, MoveCards, RoomChoice, SellCards, Sort, TradesView,
 };
 use crate::inventory::model::{Offer, OfferStatus, Place, Side, Stack};
 use crate::ui::forms::FormError;
@@ -265,7 +265,7 @@ pub fn CardPage() -> impl IntoView {
     let params = use_params_map();
     let card = Resource::<_, Base64Json>::new_with_options(
         move || params.read().get("thing").unwrap_or_default(),
-        card_view,
+        read_card,
         false,
     );
     view! {

@@ -282,10 +282,7 @@ fn stack_sets(
             .expression_attribute_names("#hpk", keys::GSI2PK)
             .expression_attribute_names("#hsk", keys::GSI2SK)
             .expression_attribute_values(":hpk", s(keys::card_holders(&card.thing)))
-            .expression_attribute_values(
-                ":hsk",
-                s(keys::card_holder_sort(epoch_millis(), user)),
-            );
+            .expression_attribute_values(":hsk", s(keys::card_holder_sort(epoch_millis(), user)));
         sets.push_str(", #hpk = :hpk, #hsk = :hsk");
     }
     (request, sets)
@@ -645,7 +642,10 @@ impl Db {
                     .ok()?
                     .strip_prefix("INV#")
                     .and_then(|u| UserId::parse(u).ok())?;
-                Some((user, number(item, "qty")?.clamp(0, i64::from(MAX_STACK)) as u32))
+                Some((
+                    user,
+                    number(item, "qty")?.clamp(0, i64::from(MAX_STACK)) as u32,
+                ))
             })
             .collect())
     }

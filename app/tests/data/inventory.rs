@@ -922,12 +922,16 @@ async fn who_might_trade_a_card_lists_bag_spares_newest_first_in_one_query() {
     let b = player(&t, "Ravi").await;
     let c = player(&t, "Kiran").await;
     let d = player(&t, "Devi").await;
-    t.db.grant_rewards(&a, &cards(&["crow", "crow"])).await.unwrap();
+    t.db.grant_rewards(&a, &cards(&["crow", "crow"]))
+        .await
+        .unwrap();
     pause().await;
     t.db.grant_rewards(&b, &cards(&["crow"; 5])).await.unwrap();
     pause().await;
     t.db.grant_rewards(&c, &cards(&["crow"])).await.unwrap();
-    t.db.grant_rewards(&d, &cards(&["crow", "crow"])).await.unwrap();
+    t.db.grant_rewards(&d, &cards(&["crow", "crow"]))
+        .await
+        .unwrap();
     t.db.move_cards(&d, &thing("crow"), 2, Place::Bag)
         .await
         .unwrap();
@@ -951,7 +955,12 @@ async fn who_might_trade_a_card_lists_bag_spares_newest_first_in_one_query() {
     let holders = t.db.card_holders(&thing("crow"), 60).await.unwrap();
     assert_eq!(holders, vec![(a.clone(), 3)]);
     // A card nobody holds, and one the catalog does not have.
-    assert!(t.db.card_holders(&thing("kite"), 60).await.unwrap().is_empty());
+    assert!(t
+        .db
+        .card_holders(&thing("kite"), 60)
+        .await
+        .unwrap()
+        .is_empty());
     assert!(matches!(
         t.db.card_holders(&thing("no-such-thing"), 60).await,
         Err(InventoryError::Invalid(_))

@@ -130,7 +130,13 @@ fn outcomes_name_the_things_judged_right_in_order_and_the_longest_run() {
     let things = ["crow", "cow", "kite", "bee", "ant"];
     // Player 1 is right in rounds 1, 2, 4 and 5 (a run of two, broken, then two); player 2 only
     // in round 3, and is missing from round 5's results (joined late, say).
-    let right = [(true, false), (true, false), (false, true), (true, false), (true, false)];
+    let right = [
+        (true, false),
+        (true, false),
+        (false, true),
+        (true, false),
+        (true, false),
+    ];
     for (i, round) in m.rounds.iter_mut().enumerate() {
         round.thing.as_mut().unwrap().id = ThingId::parse(things[i]).unwrap();
         let result = |who: u8, correct: bool| RoundResult {
@@ -152,7 +158,10 @@ fn outcomes_name_the_things_judged_right_in_order_and_the_longest_run() {
     assert_eq!(outcomes[0].0.user_id, user(1));
     assert_eq!((first.placement, first.players, first.rounds), (1, 2, 5));
     let ids = |o: &crate::inventory::model::Outcome| {
-        o.right.iter().map(|t| t.as_str().to_owned()).collect::<Vec<_>>()
+        o.right
+            .iter()
+            .map(|t| t.as_str().to_owned())
+            .collect::<Vec<_>>()
     };
     assert_eq!(ids(first), ["crow", "cow", "bee", "ant"]);
     assert_eq!(first.best_streak, 2);
