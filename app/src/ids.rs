@@ -149,25 +149,6 @@ impl RoomCode {
     }
 }
 
-impl TryFrom<String> for RoomCode {
-    type Error = Invalid;
-    fn try_from(raw: String) -> Result<Self, Self::Error> {
-        Self::parse(&raw)
-    }
-}
-
-impl From<RoomCode> for String {
-    fn from(code: RoomCode) -> Self {
-        code.0
-    }
-}
-
-impl fmt::Display for RoomCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 /// A thing's id: a lowercase ASCII slug such as `flying-fish`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -258,7 +239,7 @@ macro_rules! string_newtype_conversions {
 }
 pub(crate) use string_newtype_conversions;
 
-string_newtype_conversions!(UserId, Username, Email);
+string_newtype_conversions!(UserId, Username, Email, RoomCode);
 
 mod board;
 mod inventory;

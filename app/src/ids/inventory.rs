@@ -77,21 +77,4 @@ impl OfferId {
     }
 }
 
-impl TryFrom<String> for OfferId {
-    type Error = Invalid;
-    fn try_from(raw: String) -> Result<Self, Self::Error> {
-        Self::parse(&raw)
-    }
-}
-
-impl From<OfferId> for String {
-    fn from(id: OfferId) -> Self {
-        id.0
-    }
-}
-
-impl fmt::Display for OfferId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+super::string_newtype_conversions!(OfferId);

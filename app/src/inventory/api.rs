@@ -205,6 +205,20 @@ pub async fn my_sets() -> Result<Vec<SetProgress>, AppError> {
     db.set_progress(&me.id).await.map_err(fail)
 }
 
+/// Counts one `kind` action of `player` (trades or the shop) against its window, across every
+/// instance: 429 past `per_window`.
+#[cfg(feature = "ssr")]
+async fn limit(
+    db: &Db,
+    kind: &str,
+    player: &crate::ids::UserId,
+    per_window: u32,
+) -> Result<(), AppError> {
+    session::rate_limit(db, &format!("{kind}#{player}"), WINDOW_SECS, per_window)
+        .await
+        .map_err(fail)
+}
+
 #[cfg(feature = "ssr")]
 fn thing_id(raw: &str) -> Result<ThingId, AppError> {
     ThingId::parse(raw).map_err(|_| fail(AppError::BadRequest("There is no such card.".into())))
@@ -227,14 +241,7 @@ pub async fn sell_cards(thing: String, count: u32) -> Result<u64, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
     let thing = thing_id(&thing)?;
-    session::rate_limit(
-        &db,
-        &format!("shop#{}", me.id),
-        WINDOW_SECS,
-        SHOP_PER_WINDOW,
-    )
-    .await
-    .map_err(fail)?;
+    limit(&db, "shop", &me.id, SHOP_PER_WINDOW).await?;
     db.sell_cards(&me.id, &thing, count).await.map_err(fail)
 }
 
@@ -255,14 +262,7 @@ pub async fn shop_view() -> Result<(Vec<crate::inventory::model::ShopItem>, u64)
 pub async fn buy(item: String) -> Result<crate::inventory::model::Bought, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
-    session::rate_limit(
-        &db,
-        &format!("shop#{}", me.id),
-        WINDOW_SECS,
-        SHOP_PER_WINDOW,
-    )
-    .await
-    .map_err(fail)?;
+    limit(&db, "shop", &me.id, SHOP_PER_WINDOW).await?;
     db.buy(&me.id, &item, rand::random()).await.map_err(fail)
 }
 
@@ -328,14 +328,7 @@ pub async fn make_offer(
         feathers: want_feathers.unwrap_or(0),
     };
     let secs = i64::from(hours.unwrap_or(24).clamp(1, 168)) * 3_600;
-    session::rate_limit(
-        &db,
-        &format!("trade#{}", me.id),
-        WINDOW_SECS,
-        TRADES_PER_WINDOW,
-    )
-    .await
-    .map_err(fail)?;
+    limit(&db, "trade", &me.id, TRADES_PER_WINDOW).await?;
     let (to, to_name) = match recipient {
         Recipient::Username(username) => {
             let to = db
@@ -407,14 +400,7 @@ pub async fn accept_offer(offer: String) -> Result<Offer, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
     let offer = offer_id(&offer)?;
-    session::rate_limit(
-        &db,
-        &format!("trade#{}", me.id),
-        WINDOW_SECS,
-        TRADES_PER_WINDOW,
-    )
-    .await
-    .map_err(fail)?;
+    limit(&db, "trade", &me.id, TRADES_PER_WINDOW).await?;
     db.accept_offer(&offer, &me.id).await.map_err(fail)
 }
 
@@ -424,14 +410,7 @@ pub async fn close_offer(offer: String) -> Result<(), AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
     let offer = offer_id(&offer)?;
-    session::rate_limit(
-        &db,
-        &format!("trade#{}", me.id),
-        WINDOW_SECS,
-        TRADES_PER_WINDOW,
-    )
-    .await
-    .map_err(fail)?;
+    limit(&db, "trade", &me.id, TRADES_PER_WINDOW).await?;
     db.close_offer(&offer, &me.id).await.map_err(fail)?;
     Ok(())
 }
