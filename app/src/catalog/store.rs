@@ -93,17 +93,11 @@ fn key_condition(
     db: &Db,
     filter: FlyFilter,
 ) -> aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder {
-    db.client
-        .query()
-        .index_name(keys::GSI1)
-        .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-        .expression_attribute_names("#pk", keys::GSI1PK)
-        .expression_attribute_names("#sk", keys::GSI1SK)
-        .expression_attribute_values(":pk", AttributeValue::S(keys::CATALOG_COLLECTION.into()))
-        .expression_attribute_values(
-            ":prefix",
-            AttributeValue::S(keys::catalog_prefix(filter.flies()).into()),
-        )
+    db.query_prefix(
+        keys::Keyed::Gsi1,
+        keys::CATALOG_COLLECTION,
+        keys::catalog_prefix(filter.flies()),
+    )
 }
 
 impl Db {

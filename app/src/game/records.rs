@@ -24,13 +24,11 @@ impl Db {
         cursor: Option<&str>,
     ) -> Result<Page<MatchRecord>, DataError> {
         let request = self
-            .client
-            .query()
-            .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_names("#sk", keys::SK)
-            .expression_attribute_values(":pk", s(keys::user_partition(user)))
-            .expression_attribute_values(":prefix", s(keys::MATCH_PREFIX))
+            .query_prefix(
+                keys::Keyed::Table,
+                keys::user_partition(user),
+                keys::MATCH_PREFIX,
+            )
             .scan_index_forward(false);
         self.match_page(&format!("matches#{user}"), request, limit, cursor)
             .await

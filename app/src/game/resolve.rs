@@ -40,14 +40,12 @@ impl Db {
 
         let clicks = self
             .query_all(
-                self.client
-                    .query()
-                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_names("#sk", keys::SK)
-                    .expression_attribute_values(":pk", s(keys::room_partition(code)))
-                    .expression_attribute_values(":prefix", s(keys::click_prefix(round.n)))
-                    .consistent_read(true),
+                self.query_prefix(
+                    keys::Keyed::Table,
+                    keys::room_partition(code),
+                    keys::click_prefix(round.n),
+                )
+                .consistent_read(true),
             )
             .await?
             .into_iter()

@@ -126,19 +126,7 @@ impl Db {
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn end_all_sessions(&self, user: &UserId) -> Result<usize, DataError> {
         let sessions = self
-            .query_all(
-                self.client
-                    .query()
-                    .index_name(keys::GSI1)
-                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                    .expression_attribute_names("#pk", keys::GSI1PK)
-                    .expression_attribute_names("#sk", keys::GSI1SK)
-                    .expression_attribute_values(
-                        ":pk",
-                        AttributeValue::S(keys::user_partition(user)),
-                    )
-                    .expression_attribute_values(":prefix", AttributeValue::S("SESSION#".into())),
-            )
+            .query_all(self.query_prefix(keys::Keyed::Gsi1, keys::user_partition(user), "SESSION#"))
             .await?;
         let deletes = sessions
             .iter()

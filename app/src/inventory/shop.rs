@@ -241,15 +241,11 @@ impl Db {
     /// The looks a player owns: one Query.
     pub async fn looks(&self, user: &UserId) -> Result<Vec<String>, DataError> {
         let items = self
-            .query_all(
-                self.client
-                    .query()
-                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_names("#sk", keys::SK)
-                    .expression_attribute_values(":pk", s(keys::inventory_partition(user)))
-                    .expression_attribute_values(":prefix", s(keys::LOOK_PREFIX)),
-            )
+            .query_all(self.query_prefix(
+                keys::Keyed::Table,
+                keys::inventory_partition(user),
+                keys::LOOK_PREFIX,
+            ))
             .await?;
         Ok(items
             .iter()

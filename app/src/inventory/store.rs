@@ -527,13 +527,7 @@ impl Db {
         let prefix = keys::card_prefix(place, category.map(Category::slug));
         let scope = format!("inv:{user}:{prefix}");
         let request = self
-            .client
-            .query()
-            .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_names("#sk", keys::SK)
-            .expression_attribute_values(":pk", s(keys::inventory_partition(user)))
-            .expression_attribute_values(":prefix", s(prefix))
+            .query_prefix(keys::Keyed::Table, keys::inventory_partition(user), prefix)
             .limit(limit.clamp(1, MAX_PAGE));
         self.stack_page(request, &scope, cursor).await
     }
@@ -553,14 +547,7 @@ impl Db {
         let start = format!("{}{folded}", keys::card_prefix(place, None));
         let scope = format!("inv-name:{user}:{start}");
         let request = self
-            .client
-            .query()
-            .index_name(keys::LSI1)
-            .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_names("#sk", keys::LSI1SK)
-            .expression_attribute_values(":pk", s(keys::inventory_partition(user)))
-            .expression_attribute_values(":prefix", s(start))
+            .query_prefix(keys::Keyed::Lsi1, keys::inventory_partition(user), start)
             .limit(limit.clamp(1, MAX_PAGE));
         self.stack_page(request, &scope, cursor).await
     }
@@ -702,15 +689,11 @@ impl Db {
     /// A player's badges with when each was first earned: one Query.
     pub async fn badges(&self, user: &UserId) -> Result<Vec<(Badge, i64)>, DataError> {
         let items = self
-            .query_all(
-                self.client
-                    .query()
-                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_names("#sk", keys::SK)
-                    .expression_attribute_values(":pk", s(keys::inventory_partition(user)))
-                    .expression_attribute_values(":prefix", s(keys::BADGE_PREFIX)),
-            )
+            .query_all(self.query_prefix(
+                keys::Keyed::Table,
+                keys::inventory_partition(user),
+                keys::BADGE_PREFIX,
+            ))
             .await?;
         Ok(items
             .iter()

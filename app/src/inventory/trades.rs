@@ -16,8 +16,6 @@
 //! | decline / cancel | `Db::close_offer` | UpdateItem (open, and addressed to / made by this player) |
 //! | offers to me / from me | `Db::offers` | Query GSI1 / GSI2 `TRADES#<id>`, newest first |
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use crate::inventory::model::{Offer, OfferId, OfferStatus, Place, Side, UserId};
 use crate::inventory::store::{card, check_count, Changes, InventoryError, MAX_FEATHERS};
 use crate::store::keys;
@@ -277,20 +275,13 @@ impl Db {
         direction: Direction,
         limit: i32,
     ) -> Result<Vec<Offer>, DataError> {
-        let (index, pk, sk) = match direction {
-            Direction::Incoming => (keys::GSI1, keys::GSI1PK, keys::GSI1SK),
-            Direction::Outgoing => (keys::GSI2, keys::GSI2PK, keys::GSI2SK),
+        let index = match direction {
+            Direction::Incoming => keys::Keyed::Gsi1,
+            Direction::Outgoing => keys::Keyed::Gsi2,
         };
         let (items, _) = self
             .query_page(
-                self.client
-                    .query()
-                    .index_name(index)
-                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                    .expression_attribute_names("#pk", pk)
-                    .expression_attribute_names("#sk", sk)
-                    .expression_attribute_values(":pk", AttributeValue::S(keys::offers_of(user)))
-                    .expression_attribute_values(":prefix", s("OFFER#"))
+                self.query_prefix(index, keys::offers_of(user), "OFFER#")
                     .scan_index_forward(false)
                     .limit(limit.clamp(1, 50)),
                 None,

@@ -326,15 +326,12 @@ impl Db {
     pub async fn my_boards(&self, user: &UserId, limit: i32) -> Result<Vec<MyBoard>, DataError> {
         let (items, _) = self
             .query_page(
-                self.client
-                    .query()
-                    .index_name(keys::GSI1)
-                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                    .expression_attribute_names("#pk", keys::GSI1PK)
-                    .expression_attribute_names("#sk", keys::GSI1SK)
-                    .expression_attribute_values(":pk", s(keys::user_partition(user)))
-                    .expression_attribute_values(":prefix", s(keys::PLAYER_BOARDS_PREFIX))
-                    .limit(limit.clamp(1, 20)),
+                self.query_prefix(
+                    keys::Keyed::Gsi1,
+                    keys::user_partition(user),
+                    keys::PLAYER_BOARDS_PREFIX,
+                )
+                .limit(limit.clamp(1, 20)),
                 None,
             )
             .await?;

@@ -202,6 +202,25 @@ impl Db {
         }
     }
 
+    /// A Query of the items of one partition whose sort key begins with `prefix`, on the table
+    /// or one of its indexes (the caller adds order, limits, projections and paging).
+    pub(crate) fn query_prefix(
+        &self,
+        on: keys::Keyed,
+        pk: impl Into<String>,
+        prefix: impl Into<String>,
+    ) -> QueryFluentBuilder {
+        let (index, pk_name, sk_name) = on.attributes();
+        self.client
+            .query()
+            .set_index_name(index.map(str::to_owned))
+            .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
+            .expression_attribute_names("#pk", pk_name)
+            .expression_attribute_names("#sk", sk_name)
+            .expression_attribute_values(":pk", AttributeValue::S(pk.into()))
+            .expression_attribute_values(":prefix", AttributeValue::S(prefix.into()))
+    }
+
     /// One Query page; expired items are dropped from it.
     pub(crate) async fn query_page(
         &self,
