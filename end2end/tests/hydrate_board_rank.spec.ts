@@ -2,25 +2,12 @@
 // link, shared, opens in a fresh context with JavaScript off and previews with the top three.
 import { expect, test } from "./fixtures/test";
 import { BoardPage } from "./fixtures/board_page";
-import { GamePage } from "./fixtures/game_page";
-import { HomePage } from "./fixtures/home_page";
+import { roomOfTwo } from "./fixtures/game_page";
 import { SECOND_INSTANCE } from "./fixtures/instances";
 
 test("a player sees their rank and the players around them after a match", async ({ browser }) => {
   test.setTimeout(90_000);
-  const hostContext = await browser.newContext();
-  const friendContext = await browser.newContext({ baseURL: SECOND_INSTANCE });
-  const hostPage = await hostContext.newPage();
-  await new HomePage(hostPage).goto();
-  await new HomePage(hostPage).createRoom("Ranked");
-  const host = new GamePage(hostPage);
-  const code = await host.roomCode();
-  await host.waitForHydration();
-  const friend = new GamePage(await friendContext.newPage());
-  await friend.goto(code);
-  await friend.join("Rival");
-  await friend.waitForHydration();
-  await host.expectPlayers(["Ranked", "Rival"], 5_000);
+  const { hostContext, friendContext, host, friend, code } = await roomOfTwo(browser, "Ranked", "Rival");
 
   // One round: the host holds back, the rival taps, so their scores differ.
   await host.startMatch(1, 3000, 11);

@@ -3,26 +3,12 @@
 // wallet. From the results, "trade with this room" offers to a guest in the room (guests have no
 // username), who accepts on the other server instance.
 import { expect, test } from "./fixtures/test";
-import { GamePage } from "./fixtures/game_page";
-import { HomePage } from "./fixtures/home_page";
+import { roomOfTwo } from "./fixtures/game_page";
 import { InventoryPage, TradesPage } from "./fixtures/inventory_page";
-import { SECOND_INSTANCE } from "./fixtures/instances";
 
 test("the results show each player's rewards, which arrive, and a room trade follows", async ({ browser }) => {
   test.setTimeout(90_000);
-  const hostContext = await browser.newContext();
-  const friendContext = await browser.newContext({ baseURL: SECOND_INSTANCE });
-  const hostPage = await hostContext.newPage();
-  await new HomePage(hostPage).goto();
-  await new HomePage(hostPage).createRoom("Giver");
-  const host = new GamePage(hostPage);
-  const code = await host.roomCode();
-  await host.waitForHydration();
-  const friend = new GamePage(await friendContext.newPage());
-  await friend.goto(code);
-  await friend.join("Taker");
-  await friend.waitForHydration();
-  await host.expectPlayers(["Giver", "Taker"], 5_000);
+  const { host, friend, code } = await roomOfTwo(browser, "Giver", "Taker");
 
   await host.startMatch(2, 3000, 5);
   await friend.thingOfRound(1);

@@ -174,22 +174,7 @@ async fn check(t: &TestTable, brute: &Brute, players: &[UserId]) {
 
 /// The shard the projector reads (both local engines have one).
 async fn only_shard(t: &TestTable, holder: &str) -> (String, Fence) {
-    let items = t
-        .engine
-        .client
-        .query()
-        .table_name(t.db.table_name())
-        .key_condition_expression("PK = :pk")
-        .expression_attribute_values(
-            ":pk",
-            aws_sdk_dynamodb::types::AttributeValue::S(keys::PROJECTOR.into()),
-        )
-        .consistent_read(true)
-        .send()
-        .await
-        .unwrap()
-        .items
-        .unwrap_or_default();
+    let items = t.partition(keys::PROJECTOR).await;
     let shard = items
         .iter()
         .find_map(|i| {

@@ -44,21 +44,8 @@ async fn qty(db: &Db, user: &UserId, place: Place, raw: &str) -> u32 {
 
 /// Every stack item in a player's inventory partition, read raw: (SK, qty).
 async fn raw_stacks(t: &TestTable, user: &UserId) -> Vec<(String, i64)> {
-    t.engine
-        .client
-        .query()
-        .table_name(t.db.table_name())
-        .key_condition_expression("PK = :pk")
-        .expression_attribute_values(
-            ":pk",
-            aws_sdk_dynamodb::types::AttributeValue::S(keys::inventory_partition(user)),
-        )
-        .consistent_read(true)
-        .send()
+    t.partition(&keys::inventory_partition(user))
         .await
-        .unwrap()
-        .items
-        .unwrap_or_default()
         .into_iter()
         .filter_map(|i| {
             let qty = i.get("qty")?.as_n().ok()?.parse().ok()?;
@@ -877,22 +864,7 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
     check("delivered twice").await;
 
     // A replay of the whole stream: every checkpoint forgotten.
-    let leases = t
-        .engine
-        .client
-        .query()
-        .table_name(t.db.table_name())
-        .key_condition_expression("PK = :pk")
-        .expression_attribute_values(
-            ":pk",
-            aws_sdk_dynamodb::types::AttributeValue::S(keys::PROJECTOR.into()),
-        )
-        .consistent_read(true)
-        .send()
-        .await
-        .unwrap()
-        .items
-        .unwrap_or_default();
+    let leases = t.partition(keys::PROJECTOR).await;
     for lease in leases {
         t.engine
             .client

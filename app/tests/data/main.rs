@@ -26,6 +26,28 @@ pub struct TestTable {
     pub engine: Engine,
 }
 
+impl TestTable {
+    /// Every item of partition `pk`, read raw (consistently, past the recorder): what a test
+    /// checks the stored truth with.
+    pub async fn partition(&self, pk: &str) -> Vec<app::store::Item> {
+        self.engine
+            .client
+            .query()
+            .table_name(self.db.table_name())
+            .key_condition_expression("PK = :pk")
+            .expression_attribute_values(
+                ":pk",
+                aws_sdk_dynamodb::types::AttributeValue::S(pk.to_owned()),
+            )
+            .consistent_read(true)
+            .send()
+            .await
+            .unwrap()
+            .items
+            .unwrap_or_default()
+    }
+}
+
 fn engine_config() -> EngineConfig {
     match std::env::var("UDD_TEST_DYNAMODB_ENDPOINT") {
         Ok(url) if !url.is_empty() => EngineConfig::Endpoint { url },
