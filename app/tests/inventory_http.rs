@@ -25,6 +25,14 @@ async fn guest(app: &axum::Router, name: &str) -> (String, UserId) {
     )
 }
 
+fn rewards(cards: Vec<ThingId>, feathers: u64) -> Rewards {
+    Rewards {
+        cards,
+        feathers,
+        badges: Vec::new(),
+    }
+}
+
 fn with_cookie(path: &str, cookie: &str) -> support::Call {
     get_page(path).header("cookie", cookie)
 }
@@ -43,16 +51,9 @@ async fn the_inventory_pages_work_without_javascript() {
         .take(40)
         .cloned()
         .collect();
-    db.grant_rewards(
-        &me,
-        &Rewards {
-            cards: all.clone(),
-            feathers: 50,
-            badges: Vec::new(),
-        },
-    )
-    .await
-    .unwrap();
+    db.grant_rewards(&me, &rewards(all.clone(), 50))
+        .await
+        .unwrap();
 
     let page = send(&app, with_cookie("/inventory", &cookie)).await;
     assert_eq!(page.status, StatusCode::OK);
@@ -148,26 +149,10 @@ async fn a_trade_over_http_and_every_bad_request_is_a_clear_4xx_that_changes_not
     let ravi_cookie = cookie_pair(&claimed.cookie.unwrap());
     let (mallory_cookie, _) = guest(&app, "Mallory").await;
     db.seed_shop().await.unwrap();
-    db.grant_rewards(
-        &asha,
-        &Rewards {
-            cards: vec![thing("crow")],
-            feathers: 5,
-            badges: vec![],
-        },
-    )
-    .await
-    .unwrap();
-    db.grant_rewards(
-        &ravi,
-        &Rewards {
-            cards: vec![],
-            feathers: 20,
-            badges: vec![],
-        },
-    )
-    .await
-    .unwrap();
+    db.grant_rewards(&asha, &rewards(vec![thing("crow")], 5))
+        .await
+        .unwrap();
+    db.grant_rewards(&ravi, &rewards(vec![], 20)).await.unwrap();
 
     let state = || async {
         (
@@ -353,16 +338,9 @@ async fn trading_is_limited_per_player_across_instances_and_a_refused_offer_make
     .await;
     assert_eq!(claimed.status, StatusCode::OK, "{}", claimed.json);
     let ravi_cookie = cookie_pair(&claimed.cookie.unwrap());
-    db.grant_rewards(
-        &asha,
-        &Rewards {
-            cards: vec![thing("crow")],
-            feathers: 0,
-            badges: vec![],
-        },
-    )
-    .await
-    .unwrap();
+    db.grant_rewards(&asha, &rewards(vec![thing("crow")], 0))
+        .await
+        .unwrap();
 
     // Nothing is held while an offer is open, so one crow may be offered many times: the limit
     // is what stops a flood, on whichever instance each request lands.
@@ -438,11 +416,7 @@ async fn offers_go_to_someone_in_your_room_and_from_a_cards_page_without_javascr
     )
     .await;
     assert_eq!(joined.status, StatusCode::OK, "{}", joined.json);
-    let crows = |n: usize, feathers: u64| Rewards {
-        cards: vec![thing("crow"); n],
-        feathers,
-        badges: vec![],
-    };
+    let crows = |n: usize, feathers: u64| rewards(vec![thing("crow"); n], feathers);
     db.grant_rewards(&asha, &crows(2, 0)).await.unwrap();
     db.grant_rewards(&ravi, &crows(3, 10)).await.unwrap();
     db.grant_rewards(&kiran, &crows(1, 0)).await.unwrap();

@@ -233,8 +233,7 @@ impl Db {
         let mut changes = Changes::default();
         changes.give_cards(user, Place::Bag, thing, count);
         changes.earn(user, earned);
-        self.apply_changes(&changes, Vec::new(), |_| Ok(Vec::new()))
-            .await?;
+        self.apply(&changes).await?;
         Ok(earned)
     }
 

@@ -457,6 +457,13 @@ impl Db {
         }
     }
 
+    /// Reads what `changes` touch and writes them in one transaction, nothing else with them.
+    pub(crate) async fn apply(&self, changes: &Changes) -> Result<(), InventoryError> {
+        self.apply_changes(changes, Vec::new(), |_| Ok(Vec::new()))
+            .await
+            .map(drop)
+    }
+
     /// Adds `count` cards of `thing` to `user`'s `place`: one UpdateItem (`ADD`).
     pub async fn add_cards(
         &self,
@@ -491,9 +498,7 @@ impl Db {
         check_count(count)?;
         let mut changes = Changes::default();
         changes.give_cards(user, place, thing, count);
-        self.apply_changes(&changes, Vec::new(), |_| Ok(Vec::new()))
-            .await?;
-        Ok(())
+        self.apply(&changes).await
     }
 
     /// Moves `count` cards of `thing` from one of `user`'s places to the other: one
@@ -509,9 +514,7 @@ impl Db {
         let mut changes = Changes::default();
         changes.give_cards(user, from, thing, count);
         changes.get_cards(user, from.other(), thing, count);
-        self.apply_changes(&changes, Vec::new(), |_| Ok(Vec::new()))
-            .await?;
-        Ok(())
+        self.apply(&changes).await
     }
 
     /// A page of `user`'s cards in `place` (one category of them, if given), by category then
