@@ -2,7 +2,7 @@
 //! the shop and trades between players. The types (`model`) and the reward rules (`rules`) are
 //! plain and shared; the reads and safe changes (`store`), the shop (`shop`) and trades
 //! (`trades`) are server-only. The boards' projector grants each match's rewards through
-//! [`store::reward_actions`], in the transaction that marks the match counted, so a reward is
+//! [`changes`]' `Db::reward_actions`, in the transaction that marks the match counted, so a reward is
 //! given exactly once however often the stream delivers the match.
 
 pub mod api;
@@ -10,6 +10,8 @@ pub mod model;
 pub mod page;
 pub mod rules;
 
+#[cfg(feature = "ssr")]
+pub mod changes;
 #[cfg(feature = "ssr")]
 pub mod shop;
 #[cfg(feature = "ssr")]

@@ -12,10 +12,11 @@
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
+use crate::inventory::changes::{Changes, Holdings};
 pub use crate::inventory::model::{Bought, ShopItem, ShopKind};
 use crate::inventory::model::{Place, ThingId, UserId};
 use crate::inventory::rules::{pack, sell_price};
-use crate::inventory::store::{card, check_count, number, Changes, InventoryError, CARDS};
+use crate::inventory::store::{card, check_count, number, InventoryError, CARDS};
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, DataError, Db, Item};
@@ -165,7 +166,7 @@ impl Db {
             ShopKind::Look => {}
         }
         let look_key = keys::look(user, item_id);
-        let extra = |held: &crate::inventory::store::Holdings| {
+        let extra = |held: &Holdings| {
             let mut actions: Vec<TransactWriteItem> = Vec::new();
             if let Some(daily) = listed.daily {
                 let left = held.others.get(&stock_key).and_then(|i| number(i, "left"));

@@ -16,8 +16,9 @@
 //! | decline / cancel | `Db::close_offer` | UpdateItem (open, and addressed to / made by this player) |
 //! | offers to me / from me | `Db::offers` | Query GSI1 / GSI2 `TRADES#<id>`, newest first |
 
+use crate::inventory::changes::{Changes, Holdings};
 use crate::inventory::model::{Offer, OfferId, OfferStatus, Place, Side, UserId};
-use crate::inventory::store::{card, check_count, Changes, InventoryError, MAX_FEATHERS};
+use crate::inventory::store::{card, check_count, InventoryError, MAX_FEATHERS};
 use crate::store::keys;
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, key_map, Conflict, DataError, Db, Item};
@@ -197,7 +198,7 @@ impl Db {
             )?])
         };
         let offer_key = keys::offer(id);
-        let still_open = |held: &crate::inventory::store::Holdings| {
+        let still_open = |held: &Holdings| {
             let open = held
                 .others
                 .get(&offer_key)

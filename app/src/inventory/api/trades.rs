@@ -1,0 +1,237 @@
+//! Trades over HTTP: make an offer (to a username, a player id, or someone in your room),
+//! accept, decline or cancel, and the lists of offers. Every trade action counts against the
+//! player's trade limit.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::error::AppError;
+use crate::inventory::model::Offer;
+
+#[cfg(feature = "ssr")]
+use super::{limit, thing_id, TRADES_PER_WINDOW};
+#[cfg(feature = "ssr")]
+use crate::{
+    error::fail,
+    identity::session,
+    inventory::model::{OfferId, Side, ThingId},
+    inventory::trades::Direction,
+    store::Db,
+};
+
+/// The trades page: offers to and from the player.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TradesView {
+    pub me: crate::ids::UserId,
+    pub incoming: Vec<Offer>,
+    pub outgoing: Vec<Offer>,
+    pub now_ms: i64,
+    /// With `?room=`: the room's other players, whom the player may offer to (guests have no
+    /// username). Empty when the player is not in that room.
+    pub room: Option<RoomChoice>,
+}
+
+/// The players of a room one may make an offer to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoomChoice {
+    pub code: String,
+    /// (player id, nickname), the player themself left out.
+    pub players: Vec<(crate::ids::UserId, String)>,
+}
+
+/// Parses `thing:count,thing:count` into a side's cards.
+#[cfg(feature = "ssr")]
+fn parse_cards(raw: &str) -> Result<Vec<(ThingId, u32)>, AppError> {
+    raw.split(',')
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let (thing, count) = part.split_once(':').unwrap_or((part, "1"));
+            let count: u32 = count.trim().parse().map_err(|_| {
+                fail(AppError::BadRequest(format!(
+                    "{part}: how many is a whole number"
+                )))
+            })?;
+            Ok((thing_id(thing.trim())?, count))
+        })
+        .collect()
+}
+
+/// Offers a trade to a player: by username, by id (a card's page lists who might trade), or to a
+/// player in a room the maker is in (guests have no username). Cards as `thing:count,…`,
+/// feathers each way.
+#[allow(clippy::too_many_arguments)]
+#[server(endpoint = "trades/offer")]
+pub async fn make_offer(
+    to: Option<String>,
+    room: Option<String>,
+    to_player: Option<String>,
+    give_cards: Option<String>,
+    give_feathers: Option<u64>,
+    want_cards: Option<String>,
+    want_feathers: Option<u64>,
+    hours: Option<u32>,
+) -> Result<Offer, AppError> {
+    let db = expect_context::<Db>();
+    let me = session::require_player(&db).await.map_err(fail)?;
+    let given = |v: Option<String>| v.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let recipient = match (given(to), given(room), given(to_player)) {
+        (Some(username), None, None) => {
+            Recipient::Username(crate::ids::Username::parse(&username).map_err(fail)?)
+        }
+        (None, None, Some(player)) => {
+            Recipient::Player(crate::ids::UserId::parse(&player).map_err(fail)?)
+        }
+        (None, Some(room), Some(player)) => Recipient::InRoom(
+            crate::ids::RoomCode::parse(&room).map_err(fail)?,
+            crate::ids::UserId::parse(&player).map_err(fail)?,
+        ),
+        _ => {
+            return Err(fail(AppError::BadRequest(
+                "Name a player by username, or a room and a player in it.".into(),
+            )))
+        }
+    };
+    let gives = Side {
+        cards: parse_cards(give_cards.as_deref().unwrap_or(""))?,
+        feathers: give_feathers.unwrap_or(0),
+    };
+    let wants = Side {
+        cards: parse_cards(want_cards.as_deref().unwrap_or(""))?,
+        feathers: want_feathers.unwrap_or(0),
+    };
+    let secs = i64::from(hours.unwrap_or(24).clamp(1, 168)) * 3_600;
+    limit(&db, "trade", &me.id, TRADES_PER_WINDOW).await?;
+    let (to, to_name) = match recipient {
+        Recipient::Username(username) => {
+            let to = db
+                .user_by_username(&username)
+                .await
+                .map_err(fail)?
+                .ok_or_else(|| fail(AppError::NotFound("No player has that username.".into())))?;
+            let name = db
+                .profile(&to)
+                .await
+                .map_err(fail)?
+                .map(|p| p.display_name.to_string())
+                .unwrap_or_else(|| username.to_string());
+            (to, name)
+        }
+        Recipient::Player(them) => {
+            let name = db
+                .profile(&them)
+                .await
+                .map_err(fail)?
+                .map(|p| p.display_name.to_string())
+                .ok_or_else(|| fail(AppError::NotFound("There is no such player.".into())))?;
+            (them, name)
+        }
+        Recipient::InRoom(code, them) => {
+            let names = db
+                .room_nicknames(&code, &[&me.id, &them])
+                .await
+                .map_err(fail)?;
+            if !names.contains_key(&me.id) {
+                return Err(fail(AppError::Forbidden(
+                    "You can offer to a room's players only from inside the room.".into(),
+                )));
+            }
+            let name = names.get(&them).map(ToString::to_string).ok_or_else(|| {
+                fail(AppError::NotFound("That player is not in the room.".into()))
+            })?;
+            (them, name)
+        }
+    };
+    db.make_offer(
+        (&me.id, &me.display_name.to_string()),
+        (&to, &to_name),
+        gives,
+        wants,
+        secs,
+    )
+    .await
+    .map_err(fail)
+}
+
+/// Whom an offer is made to.
+#[cfg(feature = "ssr")]
+enum Recipient {
+    Username(crate::ids::Username),
+    /// By id, as a card's page lists those who might trade it.
+    Player(crate::ids::UserId),
+    InRoom(crate::ids::RoomCode, crate::ids::UserId),
+}
+
+#[cfg(feature = "ssr")]
+fn offer_id(raw: &str) -> Result<OfferId, AppError> {
+    OfferId::parse(raw).map_err(fail)
+}
+
+/// Accepts an offer made to the player.
+#[server(endpoint = "trades/accept")]
+pub async fn accept_offer(offer: String) -> Result<Offer, AppError> {
+    let db = expect_context::<Db>();
+    let me = session::require_player(&db).await.map_err(fail)?;
+    let offer = offer_id(&offer)?;
+    limit(&db, "trade", &me.id, TRADES_PER_WINDOW).await?;
+    db.accept_offer(&offer, &me.id).await.map_err(fail)
+}
+
+/// Declines an offer made to the player, or cancels one the player made.
+#[server(endpoint = "trades/close")]
+pub async fn close_offer(offer: String) -> Result<(), AppError> {
+    let db = expect_context::<Db>();
+    let me = session::require_player(&db).await.map_err(fail)?;
+    let offer = offer_id(&offer)?;
+    limit(&db, "trade", &me.id, TRADES_PER_WINDOW).await?;
+    db.close_offer(&offer, &me.id).await.map_err(fail)?;
+    Ok(())
+}
+
+/// The offers to and from the player: two Queries; with a room, one more Query of its players.
+#[server(endpoint = "trades/mine")]
+pub async fn read_trades(room: Option<String>) -> Result<TradesView, AppError> {
+    let db = expect_context::<Db>();
+    let me = session::require_player(&db).await.map_err(fail)?;
+    let code = match room.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) => Some(crate::ids::RoomCode::parse(raw).map_err(fail)?),
+    };
+    let room_read = async {
+        match &code {
+            Some(code) => db.lobby(code).await.map(Some),
+            None => Ok(None),
+        }
+    };
+    let (incoming, outgoing, lobby) = futures::try_join!(
+        db.offers(&me.id, Direction::Incoming, 20),
+        db.offers(&me.id, Direction::Outgoing, 20),
+        room_read
+    )
+    .map_err(fail)?;
+    let room = match (code, lobby) {
+        (Some(_), Some(None)) => {
+            return Err(fail(AppError::NotFound("There is no such room.".into())))
+        }
+        (Some(code), Some(Some(lobby))) => {
+            let inside = lobby.players.iter().any(|p| p.user_id == me.id);
+            Some(RoomChoice {
+                code: code.to_string(),
+                players: lobby
+                    .players
+                    .iter()
+                    .filter(|p| inside && p.user_id != me.id)
+                    .map(|p| (p.user_id.clone(), p.nickname.to_string()))
+                    .collect(),
+            })
+        }
+        _ => None,
+    };
+    Ok(TradesView {
+        me: me.id,
+        incoming,
+        outgoing,
+        now_ms: crate::store::epoch_millis(),
+        room,
+    })
+}
