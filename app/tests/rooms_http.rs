@@ -156,8 +156,8 @@ async fn bad_and_unknown_codes_are_clear_answers() {
 }
 
 #[tokio::test]
-async fn a_full_room_says_so() {
-    let (app, _engine) = app().await;
+async fn a_full_room_says_so_and_a_refused_visitor_becomes_nobody() {
+    let (app, engine) = app().await;
     let (code, host_cookie) = create(&app, "Host", false).await;
     let small = format!(
         "code={code}&settings[max_players]=2&settings[rounds]=10&settings[window_ms]=3000&settings[public]=false"
@@ -170,9 +170,29 @@ async fn a_full_room_says_so() {
     );
     let (first, _) = join(&app, &code, "Asha").await;
     assert!(first.status.is_success());
-    let (second, _) = join(&app, &code, "Ravi").await;
+    let profiles = || async {
+        engine
+            .client
+            .scan()
+            .table_name("udd")
+            .filter_expression("SK = :profile")
+            .expression_attribute_values(
+                ":profile",
+                aws_sdk_dynamodb::types::AttributeValue::S("PROFILE".into()),
+            )
+            .send()
+            .await
+            .unwrap()
+            .count
+    };
+    let before = profiles().await;
+    let (second, cookie) = join(&app, &code, "Ravi").await;
     assert_eq!(second.status, StatusCode::CONFLICT);
     assert!(second.json.to_string().contains("full"), "{}", second.json);
+    // The visitor's guest would have been made in the join's own transaction: refused, it is
+    // not made, and no session cookie is set.
+    assert_eq!(cookie, None);
+    assert_eq!(profiles().await, before, "no guest left behind");
 }
 
 /// Reads the stream until the next `data:` line and parses it.

@@ -74,6 +74,47 @@ pub(crate) async fn new_guest(
     Ok(profile)
 }
 
+/// A guest still to be made: its profile, the actions that make it (to ride in the transaction
+/// of what it is made for), and the session cookie to set once that transaction succeeded.
+#[cfg(feature = "ssr")]
+pub(crate) struct PendingGuest {
+    pub profile: Profile,
+    pub actions: Vec<aws_sdk_dynamodb::types::TransactWriteItem>,
+    token: crate::identity::auth::SessionToken,
+}
+
+#[cfg(feature = "ssr")]
+impl PendingGuest {
+    /// After the transaction that made the guest: the browser gets its session.
+    pub fn made(self) -> Profile {
+        session::set_cookie(&self.token);
+        self.profile
+    }
+}
+
+/// A guest for `name`, counted against the address's guest limit, but not yet written.
+#[cfg(feature = "ssr")]
+pub(crate) async fn pending_guest(
+    db: &Db,
+    name: &DisplayName,
+    avatar: Avatar,
+) -> Result<PendingGuest, AppError> {
+    session::rate_limit(
+        db,
+        &format!("guest#{}", session::client_address()),
+        GUEST_WINDOW_SECS,
+        GUESTS_PER_ADDRESS,
+    )
+    .await?;
+    let token = crate::identity::auth::SessionToken::generate();
+    let (profile, actions) = db.guest_actions(name, avatar, &token.hash())?;
+    Ok(PendingGuest {
+        profile,
+        actions,
+        token,
+    })
+}
+
 /// The signed-in player, if any.
 #[server(endpoint = "me")]
 pub async fn me() -> Result<Option<Profile>, AppError> {

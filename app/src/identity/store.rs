@@ -144,6 +144,19 @@ impl Db {
         avatar: Avatar,
         session: &SessionHash,
     ) -> Result<Profile, DataError> {
+        let (profile, actions) = self.guest_actions(name, avatar, session)?;
+        self.transact(actions).await?;
+        Ok(profile)
+    }
+
+    /// A new guest and its first session as transaction actions, for a write that makes the
+    /// guest only if it succeeds itself (joining a room): a refused join leaves no guest behind.
+    pub fn guest_actions(
+        &self,
+        name: &DisplayName,
+        avatar: Avatar,
+        session: &SessionHash,
+    ) -> Result<(Profile, Vec<TransactWriteItem>), DataError> {
         let id = UserId::generate();
         let now_ms = epoch_millis();
         let Key { pk, sk } = keys::user_profile(&id);
@@ -161,8 +174,7 @@ impl Db {
             self.put_new(serde_dynamo::to_item(&profile)?)?,
             self.put_new(serde_dynamo::to_item(session_item(&id, session, now_ms))?)?,
         ];
-        self.transact(actions).await?;
-        Ok(profile.into())
+        Ok((profile.into(), actions))
     }
 
     /// A player's profile.

@@ -41,8 +41,10 @@ pub fn RoomPage() -> impl IntoView {
     let code = code_param();
     let page = Resource::<_, Base64Json>::new_with_options(code, room_page, false);
     // The title names the room only when the link holds a well-formed code: nothing from the
-    // address bar reaches the page unparsed.
-    let title = move || match RoomCode::parse(&code()) {
+    // address bar reaches the page unparsed. A plain string, worked out now: the head is
+    // rendered after the body has resolved, when a closure over the route's params could find
+    // them disposed (a panic seen when a reload cut a render short).
+    let title = match RoomCode::parse(&code()) {
         Ok(code) => format!("Room {code}"),
         Err(_) => "No such room".to_owned(),
     };

@@ -12,7 +12,7 @@ use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomSettings};
 #[cfg(feature = "ssr")]
 use crate::{
     error::fail,
-    identity::api::new_guest,
+    identity::api::{new_guest, pending_guest},
     identity::model::{DisplayName, Profile},
     identity::session,
     rooms::news::announce,
@@ -137,22 +137,32 @@ pub async fn join_room(
     )
     .await
     .map_err(fail)?;
-    let player = match session::current_player(&db).await.map_err(fail)? {
-        Some(player) => player,
+    // A visitor becomes a guest in the join's own transaction: a refused join (full, removed,
+    // the nickname taken) leaves no guest and sets no cookie.
+    let (player, guest) = match session::current_player(&db).await.map_err(fail)? {
+        Some(player) => (player, None),
         None => {
-            // An unknown room is refused before a guest is made for it.
+            // An unknown room is refused before a guest is counted for it.
             if db.room_version(&code).await.map_err(fail)?.is_none() {
                 return Err(fail(AppError::from(RoomConflict::NotFound)));
             }
-            new_guest(&db, &nickname, avatar).await.map_err(fail)?
+            let guest = pending_guest(&db, &nickname, avatar).await.map_err(fail)?;
+            (guest.profile.clone(), Some(guest))
         }
     };
     session::rate_limit(&db, &format!("joins#{}", player.id), 60, JOINS_PER_PLAYER)
         .await
         .map_err(fail)?;
-    db.join_room(&code, &player.id, &nickname, avatar)
+    let extra = guest
+        .as_ref()
+        .map(|g| g.actions.clone())
+        .unwrap_or_default();
+    db.join_room_with(&code, &player.id, &nickname, avatar, extra)
         .await
         .map_err(fail)?;
+    if let Some(guest) = guest {
+        guest.made();
+    }
     announce(&code);
     leptos_axum::redirect(&format!("/r/{code}"));
     Ok(code)

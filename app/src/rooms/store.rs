@@ -202,6 +202,21 @@ impl Db {
         nickname: &DisplayName,
         avatar: Avatar,
     ) -> Result<Joined, RoomConflict> {
+        self.join_room_with(code, user, nickname, avatar, Vec::new())
+            .await
+    }
+
+    /// [`Db::join_room`] with `extra` actions in the same transaction, after the join's own: a
+    /// guest made for the join (`Db::guest_actions`) exists only if the join succeeds.
+    #[tracing::instrument(skip(self, extra), err(level = "debug"))]
+    pub async fn join_room_with(
+        &self,
+        code: &RoomCode,
+        user: &UserId,
+        nickname: &DisplayName,
+        avatar: Avatar,
+        extra: Vec<TransactWriteItem>,
+    ) -> Result<Joined, RoomConflict> {
         let now_ms = epoch_millis();
         let now = now_ms / 1000;
         let seat = Update::builder()
@@ -226,7 +241,7 @@ impl Db {
             )
             .build()
             .map_err(internal)?;
-        let actions = vec![
+        let mut actions = vec![
             TransactWriteItem::builder().update(seat).build(),
             self.put_new(
                 serde_dynamo::to_item(player_item(code, user, nickname, avatar, now_ms))
@@ -237,6 +252,7 @@ impl Db {
                     .map_err(DataError::from)?,
             )?,
         ];
+        actions.extend(extra);
         match self.transact(actions).await {
             Ok(()) => return Ok(Joined::Joined),
             // Still contended after the retries: busy, not refused.
