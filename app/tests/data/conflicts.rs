@@ -1,111 +1,39 @@
-//! Transaction conflicts: real DynamoDB cancels a transaction when another one is touching the
-//! same items (`TransactionCanceledException` with `TransactionConflict` reasons), which neither
-//! DynamoDB Local nor the embedded engine ever does. An interceptor on a second client answers
-//! the first N `TransactWriteItems` calls with exactly that response instead of the engine's,
-//! so the data layer's retry is tested against the wire format.
+//! Faults the local engines never raise, injected at the SDK with real DynamoDB's wire answers:
+//! transaction conflicts (real DynamoDB cancels a transaction when another one is touching the
+//! same items: `TransactionCanceledException` with `TransactionConflict` reasons) and throttling
+//! (`ThrottlingException`, `ProvisionedThroughputExceededException`). An interceptor on a second
+//! client answers the first N matching calls with that response instead of the engine's, so the
+//! retries (the data layer's for conflicts, the SDK's for throttling) are tested against the wire
+//! format, and what is left when a fault never clears.
 
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 
 use app::identity::Avatar;
 use app::rooms::store::{Joined, RoomConflict};
 use app::rooms::RoomSettings;
 use app::store::{Conflict, DataError, Db, Recorder};
-use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::config::interceptors::{
-    BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
-};
-use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
-use aws_sdk_dynamodb::error::BoxError;
-use aws_smithy_types::body::SdkBody;
-use aws_smithy_types::config_bag::{Storable, StoreReplace};
 
+use super::faults::{with_faults, CONFLICT, OVER_CAPACITY, THROTTLED};
 use super::{name, player, room, test_table, TestTable};
 
-/// Answers the next `remaining` TransactWriteItems calls with a cancellation by conflict. The
-/// engine must not apply them, so before signing each is turned into a harmless ListTables
-/// (and marked); the engine's answer to that is then replaced with the cancellation.
-#[derive(Debug)]
-struct ConflictFirst {
-    remaining: AtomicU32,
-}
-
-/// Whether this attempt was turned into a ListTables, carried from signing to deserialising.
-#[derive(Debug, Clone)]
-struct Injected(bool);
-
-impl Storable for Injected {
-    type Storer = StoreReplace<Self>;
-}
-
-impl Intercept for ConflictFirst {
-    fn name(&self) -> &'static str {
-        "ConflictFirst"
-    }
-
-    fn modify_before_signing(
-        &self,
-        context: &mut BeforeTransmitInterceptorContextMut<'_>,
-        _components: &RuntimeComponents,
-        cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        let request = context.request_mut();
-        let transaction = request
-            .headers()
-            .get("x-amz-target")
-            .is_some_and(|target| target.ends_with(".TransactWriteItems"));
-        let inject = transaction
-            && self
-                .remaining
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_ok();
-        if inject {
-            request
-                .headers_mut()
-                .insert("x-amz-target", "DynamoDB_20120810.ListTables");
-            request.headers_mut().insert("content-length", "2");
-            *request.body_mut() = SdkBody::from("{}");
-        }
-        cfg.interceptor_state().store_put(Injected(inject));
-        Ok(())
-    }
-
-    fn modify_before_deserialization(
-        &self,
-        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
-        _components: &RuntimeComponents,
-        cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        let injected = cfg.load::<Injected>().is_some_and(|i| i.0);
-        if !injected {
-            return Ok(());
-        }
-        let body = r#"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None, None]","CancellationReasons":[{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"},{"Code":"None"},{"Code":"None"}]}"#;
-        let mut response = HttpResponse::new(400u16.try_into()?, SdkBody::from(body));
-        response
-            .headers_mut()
-            .insert("content-type", "application/x-amz-json-1.0");
-        *context.response_mut() = response;
-        Ok(())
-    }
+/// A handle on the test's table whose next `faults` calls of `operation` get `answer`; the
+/// counter says how many are still to come.
+fn faulty_db(
+    t: &TestTable,
+    operation: Option<&'static str>,
+    answer: &'static str,
+    faults: u32,
+    calls: &Recorder,
+) -> (Db, Arc<AtomicU32>) {
+    let (client, remaining) = with_faults(&t.engine.client, operation, answer, faults);
+    let db = Db::new(client, t.db.table_name()).recording(calls.clone());
+    (db, remaining)
 }
 
 /// A handle on the test's table whose next `conflicts` transactions are cancelled by conflict.
 pub fn conflicting_db(t: &TestTable, conflicts: u32, calls: &Recorder) -> Db {
-    let interceptor = ConflictFirst {
-        remaining: AtomicU32::new(conflicts),
-    };
-    let config = t
-        .engine
-        .client
-        .config()
-        .to_builder()
-        .interceptor(interceptor)
-        .build();
-    Db::new(
-        aws_sdk_dynamodb::Client::from_conf(config),
-        t.db.table_name(),
-    )
-    .recording(calls.clone())
+    faulty_db(t, Some("TransactWriteItems"), CONFLICT, conflicts, calls).0
 }
 
 pub fn transactions(calls: &Recorder) -> usize {
@@ -146,5 +74,62 @@ async fn conflicts_that_never_clear_end_as_a_retryable_error_and_change_nothing(
         other => panic!("expected a transaction conflict, got {other:?}"),
     }
     assert_eq!(transactions(&calls), 5, "one try and four retries");
+    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap(), before);
+}
+
+#[tokio::test]
+async fn throttling_is_retried_by_the_sdk_with_backoff_and_applied_once() {
+    let t = test_table().await;
+    let code = room(&t, "THRQ2", RoomSettings::default()).await.0;
+    let asha = player(&t, "Asha").await;
+    for (answer, label) in [(THROTTLED, "throttling"), (OVER_CAPACITY, "over capacity")] {
+        let calls = Recorder::new();
+        let (db, remaining) = faulty_db(&t, Some("TransactWriteItems"), answer, 2, &calls);
+        let who = player(&t, label).await;
+        let joined = db
+            .join_room(&code, &who, &name(&label.replace(' ', "")), Avatar::Owl)
+            .await;
+        assert_eq!(joined.unwrap(), Joined::Joined, "{label}");
+        assert_eq!(
+            remaining.load(Ordering::SeqCst),
+            0,
+            "{label}: both faults were met"
+        );
+        assert_eq!(
+            transactions(&calls),
+            1,
+            "{label}: one call, its retries inside the SDK"
+        );
+    }
+    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    assert_eq!(lobby.players.len(), 3, "each join applied exactly once");
+    assert!(lobby.player(&asha).is_none());
+}
+
+#[tokio::test]
+async fn throttling_that_never_clears_is_unavailable_and_changes_nothing() {
+    let t = test_table().await;
+    let code = room(&t, "THRQ3", RoomSettings::default()).await.0;
+    let before = t.db.lobby(&code).await.unwrap().unwrap();
+    let asha = player(&t, "Asha").await;
+    let calls = Recorder::new();
+    let (db, remaining) = faulty_db(&t, None, THROTTLED, u32::MAX, &calls);
+    let started = std::time::Instant::now();
+    let joined = db.join_room(&code, &asha, &name("Asha"), Avatar::Owl).await;
+    match joined {
+        Err(RoomConflict::Data(err @ DataError::Unavailable(_))) => {
+            assert!(err.is_retryable(), "the caller may try again later");
+        }
+        other => panic!("expected the database to be unavailable, got {other:?}"),
+    }
+    let attempts = u32::MAX - remaining.load(Ordering::SeqCst);
+    assert!(
+        (2..=5).contains(&attempts),
+        "the SDK retried a few times, then gave up: {attempts} attempts"
+    );
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(20),
+        "with backoff between attempts"
+    );
     assert_eq!(t.db.lobby(&code).await.unwrap().unwrap(), before);
 }

@@ -6,6 +6,8 @@
 mod boards;
 mod catalog;
 mod conflicts;
+#[path = "../support/faults.rs"]
+mod faults;
 mod game;
 mod identity;
 mod inventory;

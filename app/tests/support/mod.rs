@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
+pub mod faults;
+
 use app::http::engine::{Engine, EngineConfig};
 use app::http::{router, AppState, SecurityConfig};
 use app::store::Db;
@@ -55,6 +57,18 @@ pub async fn instances(
         })
         .collect();
     (apps, engine)
+}
+
+/// One instance's router on `db`, with default settings.
+pub fn router_on(db: Db) -> Router {
+    router(
+        AppState::new(
+            LeptosOptions::builder().output_name("udd").build(),
+            db,
+            "embedded",
+        )
+        .with_security(SecurityConfig::default()),
+    )
 }
 
 /// A request under construction: a form post as a browser's plain form or the hydrated app
