@@ -61,17 +61,9 @@ pub(crate) async fn new_guest(
     name: &DisplayName,
     avatar: Avatar,
 ) -> Result<Profile, AppError> {
-    session::rate_limit(
-        db,
-        &format!("guest#{}", session::client_address()),
-        GUEST_WINDOW_SECS,
-        GUESTS_PER_ADDRESS,
-    )
-    .await?;
-    let token = crate::identity::auth::SessionToken::generate();
-    let profile = db.create_guest(name, avatar, &token.hash()).await?;
-    session::set_cookie(&token);
-    Ok(profile)
+    let guest = pending_guest(db, name, avatar).await?;
+    db.transact(guest.actions.clone()).await?;
+    Ok(guest.made())
 }
 
 /// A guest still to be made: its profile, the actions that make it (to ride in the transaction

@@ -369,16 +369,10 @@ impl Db {
         count: u32,
     ) -> Result<(), InventoryError> {
         let card = card(thing).ok_or_else(|| unknown(thing))?;
-        if count == 0 || count > MAX_STACK {
-            return Err(InventoryError::Invalid(format!(
-                "between 1 and {MAX_STACK} cards"
-            )));
-        }
-        let (request, sets) = stack_sets(update(stack_key(user, place, card)), user, place, card);
-        let request = request
-            .update_expression(format!("SET {sets} ADD qty :delta"))
-            .expression_attribute_values(":delta", n(count));
-        self.transact(vec![self.update_action(request)?]).await?;
+        check_count(count)?;
+        let key = stack_key(user, place, card);
+        let add = stack_action(self, user, key, place, card, 0, 0, i64::from(count))?;
+        self.transact(vec![add]).await?;
         Ok(())
     }
 
