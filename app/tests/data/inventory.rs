@@ -417,6 +417,43 @@ async fn a_hundred_racing_accepts_of_one_offer_make_exactly_one_trade() {
 }
 
 #[tokio::test]
+async fn an_accept_is_one_transaction_after_reading_the_offer_and_both_sides() {
+    let t = test_table().await;
+    let asha = player(&t, "Asha").await;
+    let ravi = player(&t, "Ravi").await;
+    t.db.grant_rewards(&asha, &cards(&["crow", "kite"]))
+        .await
+        .unwrap();
+    t.db.grant_rewards(&ravi, &feathers(40)).await.unwrap();
+    let offer =
+        t.db.make_offer(
+            (&asha, "Asha"),
+            (&ravi, "Ravi"),
+            Side {
+                cards: vec![(thing("crow"), 1), (thing("kite"), 1)],
+                feathers: 0,
+            },
+            Side {
+                cards: Vec::new(),
+                feathers: 25,
+            },
+            3_600,
+        )
+        .await
+        .unwrap();
+    t.calls.reset();
+    t.db.accept_offer(&offer.id, &ravi).await.unwrap();
+    assert_eq!(
+        t.calls.ops(),
+        vec!["GetItem", "BatchGetItem", "TransactWriteItems"],
+        "the offer, then both sides' stacks and wallets, then one transaction"
+    );
+    assert_eq!(qty(&t.db, &ravi, Place::Bag, "kite").await, 1);
+    assert_eq!(t.db.feathers(&asha).await.unwrap(), 25);
+    assert_eq!(t.db.feathers(&ravi).await.unwrap(), 15);
+}
+
+#[tokio::test]
 async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothing() {
     let t = test_table().await;
     let asha = player(&t, "Asha").await;
