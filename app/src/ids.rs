@@ -25,11 +25,7 @@ pub struct UserId(String);
 
 impl UserId {
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
-        let ok = raw.len() == 26
-            && raw
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)));
-        if ok {
+        if is_ulid(raw) {
             Ok(Self(raw.to_owned()))
         } else {
             Err(invalid("That is not a player id."))
@@ -217,6 +213,15 @@ impl SessionHash {
 
 /// `TryFrom<String>` (through `parse`), `Into<String>` and `Display` for a string newtype, so
 /// serde can read and write it as a plain string that is checked on the way in.
+/// Whether `raw` is a ULID as Udd writes them: 26 characters of Crockford's base 32, upper case
+/// (no I, L, O or U).
+pub(crate) fn is_ulid(raw: &str) -> bool {
+    raw.len() == 26
+        && raw
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)))
+}
+
 macro_rules! string_newtype_conversions {
     ($($ty:ident),*) => {$(
         impl TryFrom<String> for $ty {

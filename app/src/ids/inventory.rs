@@ -56,11 +56,7 @@ pub struct OfferId(String);
 
 impl OfferId {
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
-        let ok = raw.len() == 26
-            && raw
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)));
-        if ok {
+        if super::is_ulid(raw) {
             Ok(Self(raw.to_owned()))
         } else {
             Err(invalid("That is not an offer."))

@@ -111,13 +111,7 @@ impl Db {
     /// Everything the shop sells, with what is left of today's stock: one Query.
     pub async fn shop(&self) -> Result<Vec<ShopItem>, DataError> {
         let items = self
-            .query_all(
-                self.client
-                    .query()
-                    .key_condition_expression("#pk = :pk")
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_values(":pk", s(keys::SHOP)),
-            )
+            .query_all(self.query_partition(keys::Keyed::Table, keys::SHOP))
             .await?;
         let today = day_number(epoch_millis());
         let mut list: Vec<ShopItem> = items.iter().filter_map(decode).collect();

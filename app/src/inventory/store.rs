@@ -21,7 +21,7 @@ use crate::catalog::model::Category;
 use crate::inventory::model::{Badge, Card, Place, SetProgress, Stack, ThingId, UserId};
 use crate::inventory::rules::{card_of, fold_name};
 use crate::store::keys::{self, Key};
-use crate::store::tx::{n, s};
+use crate::store::tx::n;
 use crate::store::{key_map, DataError, Db, Item, Page};
 
 /// Most cards of one thing in one stack (and most of one thing in one trade or move).
@@ -216,13 +216,8 @@ impl Db {
         card(thing).ok_or_else(|| unknown(thing))?;
         let (items, _) = self
             .query_page(
-                self.client
-                    .query()
-                    .index_name(keys::GSI2)
-                    .key_condition_expression("#pk = :pk")
+                self.query_partition(keys::Keyed::Gsi2, keys::card_holders(thing))
                     .filter_expression("qty >= :two")
-                    .expression_attribute_names("#pk", keys::GSI2PK)
-                    .expression_attribute_values(":pk", s(keys::card_holders(thing)))
                     .expression_attribute_values(":two", n(2))
                     .scan_index_forward(false)
                     .limit(scan.clamp(1, 200)),
@@ -251,13 +246,9 @@ impl Db {
     pub async fn set_progress(&self, user: &UserId) -> Result<Vec<SetProgress>, DataError> {
         let items = self
             .query_all(
-                self.client
-                    .query()
-                    .key_condition_expression("#pk = :pk")
+                self.query_partition(keys::Keyed::Table, keys::inventory_partition(user))
                     .projection_expression("#sk, thing, category")
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_names("#sk", keys::SK)
-                    .expression_attribute_values(":pk", s(keys::inventory_partition(user))),
+                    .expression_attribute_names("#sk", keys::SK),
             )
             .await?;
         let held: std::collections::BTreeSet<&str> = items

@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use crate::leaderboards::model::SeasonId;
 use crate::leaderboards::period::{is_quarter_id, Season};
 use crate::store::keys;
-use crate::store::tx::s;
 use crate::store::{epoch_millis, DataError, Db, Item};
 
 #[derive(Serialize, Deserialize)]
@@ -38,11 +37,7 @@ impl Db {
     pub async fn seasons(&self) -> Result<Vec<Season>, DataError> {
         let items = self
             .query_all(
-                self.client
-                    .query()
-                    .key_condition_expression("#pk = :pk")
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_values(":pk", s(keys::SEASONS))
+                self.query_partition(keys::Keyed::Table, keys::SEASONS)
                     .consistent_read(true),
             )
             .await?;

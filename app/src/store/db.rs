@@ -221,6 +221,22 @@ impl Db {
             .expression_attribute_values(":prefix", AttributeValue::S(prefix.into()))
     }
 
+    /// A Query of every item of one partition, on the table or one of its indexes (the caller
+    /// adds order, limits, filters, projections and paging).
+    pub(crate) fn query_partition(
+        &self,
+        on: keys::Keyed,
+        pk: impl Into<String>,
+    ) -> QueryFluentBuilder {
+        let (index, pk_name, _) = on.attributes();
+        self.client
+            .query()
+            .set_index_name(index.map(str::to_owned))
+            .key_condition_expression("#pk = :pk")
+            .expression_attribute_names("#pk", pk_name)
+            .expression_attribute_values(":pk", AttributeValue::S(pk.into()))
+    }
+
     /// One Query page; expired items are dropped from it.
     pub(crate) async fn query_page(
         &self,
