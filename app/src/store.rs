@@ -23,4 +23,4 @@ pub(crate) use db::send_recorded;
 pub use db::{epoch_millis, epoch_seconds, is_live, sort_key, Db, Item, Page};
 pub use error::{Conflict, DataError};
 pub use health::TableHealth;
-pub use metrics::{Call, Recorder};
+pub use metrics::{Call, OpUsage, Recorder, Usage, UsageReport, WorkUsage};

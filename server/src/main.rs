@@ -2,6 +2,7 @@
 //! CloudFormation template, or runs the benchmark.
 
 mod bench;
+mod load;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -44,6 +45,9 @@ enum Command {
     },
     /// Measure DynamoDB and page latency and the site's download weight, and print them.
     Bench(bench::BenchArgs),
+    /// Play R rooms × P simulated players over HTTP against K instances on one engine, and
+    /// print tap and push latency, lost taps, 5xx, DynamoDB use per player-round and CPU.
+    Load(load::LoadArgs),
     /// Seasons: start one, or list them.
     #[command(subcommand)]
     Season(SeasonCommand),
@@ -220,6 +224,7 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Bench(args) => bench::run(args).await,
+        Command::Load(args) => load::run(args).await,
         Command::Season(command) => {
             let (engine, db) = open_store(&cli.store).await?;
             let outcome = season(&db, command).await;
@@ -396,8 +401,10 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let (engine, db) = open_store(store).await?;
     let (stop_projector, projector_stopped) = tokio::sync::oneshot::channel::<()>();
     let projector = args.projector.then(|| {
-        let projector =
-            app::leaderboards::projector::Projector::new(db.clone(), engine.streams.clone());
+        let projector = app::leaderboards::projector::Projector::new(
+            db.counted_as("projector"),
+            engine.streams.clone(),
+        );
         tokio::spawn(projector.run(async {
             let _ = projector_stopped.await;
         }))

@@ -41,6 +41,7 @@ pub fn router(state: AppState) -> Router {
     let fallback_db = db.clone();
     Router::new()
         .route("/healthz", get(healthz))
+        .route("/healthz/usage", get(usage))
         .route("/api/things", get(api_things))
         .route("/r/{code}/events", get(live_events))
         .leptos_routes_with_context(
@@ -182,6 +183,21 @@ async fn healthz(
         }
     };
     (status, Json(body)).into_response()
+}
+
+/// `GET /healthz/usage`: the DynamoDB calls and capacity units this process has used since it
+/// started, by operation (what the load generator divides by the work done). Answered only to a
+/// client on this machine (a 404 to anyone else, also through a proxy on this machine).
+async fn usage(State(state): State<AppState>, request: Request) -> Response {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>();
+    let local = peer.is_some_and(|p| p.0.ip().is_loopback())
+        && !request.headers().contains_key("x-forwarded-for");
+    if !local {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    Json(state.db.usage().report()).into_response()
 }
 
 #[derive(Debug, Deserialize)]

@@ -17,7 +17,7 @@ use tokio::sync::OnceCell;
 use super::cursor::{self, CursorKey};
 use super::error::{self, Conflict, DataError};
 use super::keys;
-use super::metrics::{Call, Recorder};
+use super::metrics::{Call, Recorder, Usage};
 
 /// Sends a request with `ReturnConsumedCapacity::Total`, records the call under `$op`, and sorts
 /// any error. For every operation whose output has one `consumed_capacity`.
@@ -71,6 +71,8 @@ pub struct Db {
     table: Arc<str>,
     cursors: Arc<OnceCell<CursorKey>>,
     recorder: Option<Recorder>,
+    usage: Usage,
+    work: &'static str,
 }
 
 impl std::fmt::Debug for Db {
@@ -133,7 +135,22 @@ impl Db {
             table: table.into(),
             cursors: Arc::new(OnceCell::new()),
             recorder: None,
+            usage: Usage::default(),
+            work: "requests",
         }
+    }
+
+    /// The same handle, its calls counted in the process's usage under `work` (see [`Usage`]).
+    pub fn counted_as(&self, work: &'static str) -> Self {
+        Self {
+            work,
+            ..self.clone()
+        }
+    }
+
+    /// Every call this handle and its clones made since it was built (the process's usage).
+    pub fn usage(&self) -> &Usage {
+        &self.usage
     }
 
     /// The same handle, recording every call into `recorder`.
@@ -157,6 +174,7 @@ impl Db {
         let elapsed = started.elapsed();
         let capacity = capacity.and_then(|c| c.capacity_units).unwrap_or(0.0);
         tracing::debug!(op, capacity, ?elapsed, "dynamodb call");
+        self.usage.add(self.work, op, capacity);
         if let Some(recorder) = &self.recorder {
             recorder.record(Call {
                 op,

@@ -5,8 +5,11 @@
 //! server attaches a fresh recorder to each request (and reports it in a `Server-Timing`
 //! header); tests attach one to assert round trips and cost.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use serde::Serialize;
 
 /// One DynamoDB call.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +74,68 @@ impl Recorder {
     }
 }
 
+/// Whether an operation reads (its capacity is read units) or writes (write units).
+pub fn is_write(op: &str) -> bool {
+    matches!(
+        op,
+        "PutItem" | "UpdateItem" | "DeleteItem" | "TransactWriteItems" | "BatchWriteItem"
+    )
+}
+
+/// Calls and capacity of one operation since the process started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct OpUsage {
+    pub calls: u64,
+    /// Capacity units the engine reported (read units for reads, write units for writes).
+    pub capacity: f64,
+}
+
+/// What one server process has asked of the table since it started, by the work that asked
+/// (`requests`: players' requests and the rooms' watchers; `projector`: the boards' projector)
+/// and by operation: always on (one short lock per call), read by operators and the load
+/// generator at `/healthz/usage`.
+#[derive(Debug, Default, Clone)]
+pub struct Usage {
+    ops: Arc<Mutex<BTreeMap<(&'static str, &'static str), OpUsage>>>,
+}
+
+/// One kind of work's share of a [`UsageReport`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct WorkUsage {
+    pub ops: BTreeMap<&'static str, OpUsage>,
+    pub calls: u64,
+    pub read_units: f64,
+    pub write_units: f64,
+}
+
+/// A snapshot of [`Usage`], by kind of work.
+pub type UsageReport = BTreeMap<&'static str, WorkUsage>;
+
+impl Usage {
+    pub(crate) fn add(&self, work: &'static str, op: &'static str, capacity: f64) {
+        let mut ops = self.ops.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = ops.entry((work, op)).or_default();
+        entry.calls += 1;
+        entry.capacity += capacity;
+    }
+
+    pub fn report(&self) -> UsageReport {
+        let ops = self.ops.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut report = UsageReport::new();
+        for ((work, op), usage) in ops {
+            let share = report.entry(work).or_default();
+            share.calls += usage.calls;
+            if is_write(op) {
+                share.write_units += usage.capacity;
+            } else {
+                share.read_units += usage.capacity;
+            }
+            share.ops.insert(op, usage);
+        }
+        report
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +158,24 @@ mod tests {
         assert_eq!(clone.capacity(), 1.5);
         recorder.reset();
         assert_eq!(clone.count(), 0);
+    }
+
+    #[test]
+    fn usage_splits_read_and_write_units_by_operation() {
+        let usage = Usage::default();
+        usage.add("requests", "Query", 0.5);
+        usage.add("requests", "PutItem", 1.0);
+        usage.add("requests", "TransactWriteItems", 4.0);
+        usage.add("requests", "Query", 1.5);
+        usage.add("projector", "UpdateItem", 2.0);
+        let report = usage.clone().report();
+        let requests = &report["requests"];
+        assert_eq!(requests.calls, 4);
+        assert_eq!(requests.read_units, 2.0);
+        assert_eq!(requests.write_units, 5.0);
+        assert_eq!(requests.ops["Query"].calls, 2);
+        assert_eq!(report["projector"].write_units, 2.0);
+        assert_eq!(report["projector"].read_units, 0.0);
     }
 
     #[test]

@@ -1,0 +1,787 @@
+//! `udd-server load`: R rooms × P simulated players over HTTP against K server instances that
+//! share one engine, as a party of phones would reach them. Loopback only, bounded in count and
+//! time.
+//!
+//! Each player has its own client address (`X-Forwarded-For`, believed from loopback) and
+//! session cookie. The host creates the room, the others join it (players of one room are spread
+//! over the instances), everyone listens to the room's live stream, and the host starts. On each
+//! reveal a player taps after a human-like reaction: nearly always on a flyer, now and then on a
+//! thing that does not fly. It prints tap acknowledgement latency, push latency (reveal and
+//! results reaching each listener, against the schedule), taps acknowledged but missing from the
+//! results, 5xx answers, DynamoDB calls and capacity per player-round (from each instance's
+//! `/healthz/usage`), and each instance's CPU.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, ensure, Context};
+use app::catalog::seed::SEED;
+use app::game::model::{Match, Room};
+use app::live::RoomFeed;
+use app::store::epoch_millis;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use rand::{Rng, SeedableRng};
+use tokio::process::{Child, Command};
+
+#[derive(Debug, clap::Args)]
+pub struct LoadArgs {
+    /// Rooms played at once.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    rooms: u32,
+    /// Players per room (the host included).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=12))]
+    players: u32,
+    /// Server instances sharing the engine.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=8))]
+    instances: u32,
+    /// Rounds per match.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=30))]
+    rounds: u8,
+    /// A DynamoDB endpoint on this machine (DynamoDB Local); without it the run starts
+    /// `udd-server engine` (the embedded engine, alone) for the instances to share.
+    #[arg(long)]
+    dynamodb: Option<String>,
+    /// First loopback port: the instances listen from here, the engine on the port after them.
+    #[arg(long, default_value_t = 3400)]
+    port: u16,
+    /// The whole run is abandoned after this many seconds.
+    #[arg(long, default_value_t = 600)]
+    timeout_secs: u64,
+    /// Random seed of the players' behaviour.
+    #[arg(long, default_value_t = 7)]
+    seed: u64,
+}
+
+type Http = Client<HttpConnector, Full<Bytes>>;
+
+/// Everything the players measured.
+#[derive(Default)]
+struct Tally {
+    tap_ack_ms: Vec<f64>,
+    reveal_push_ms: Vec<f64>,
+    results_push_ms: Vec<f64>,
+    acked: u64,
+    lost: u64,
+    refused_taps: BTreeMap<u16, u64>,
+    server_errors: u64,
+    player_rounds: u64,
+    matches: u64,
+    unfinished: u64,
+}
+
+struct Shared {
+    http: Http,
+    tally: Mutex<Tally>,
+    statuses: Mutex<BTreeMap<u16, u64>>,
+    requests: AtomicU64,
+}
+
+impl Shared {
+    fn tally(&self) -> std::sync::MutexGuard<'_, Tally> {
+        self.tally.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn count(&self, status: u16) {
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        *self
+            .statuses
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(status)
+            .or_default() += 1;
+        if status >= 500 {
+            self.tally().server_errors += 1;
+        }
+    }
+}
+
+/// One simulated phone: its address, its instance and its session.
+struct Phone {
+    shared: Arc<Shared>,
+    base: String,
+    address: String,
+    cookie: Option<String>,
+}
+
+impl Phone {
+    async fn post(&mut self, path: &str, form: &str) -> anyhow::Result<(u16, String)> {
+        let mut request = http::Request::post(format!("{}{path}", self.base))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("accept", "application/json")
+            .header("origin", &self.base)
+            .header("x-forwarded-for", &self.address);
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        let response = self
+            .shared
+            .http
+            .request(request.body(Full::new(Bytes::from(form.to_owned())))?)
+            .await?;
+        let status = response.status().as_u16();
+        self.shared.count(status);
+        if let Some(set) = response.headers().get("set-cookie") {
+            let pair = set.to_str()?.split(';').next().unwrap_or_default();
+            self.cookie = Some(pair.to_owned());
+        }
+        let body = response.into_body().collect().await?.to_bytes();
+        Ok((status, String::from_utf8_lossy(&body).into_owned()))
+    }
+
+    /// Opens the room's live stream: each message is parsed and sent on.
+    async fn listen(
+        &self,
+        code: &str,
+        feed: tokio::sync::mpsc::UnboundedSender<(Instant, RoomFeed)>,
+    ) -> anyhow::Result<()> {
+        let request = http::Request::get(format!("{}/r/{code}/events", self.base))
+            .header("accept", "text/event-stream")
+            .header("x-forwarded-for", &self.address)
+            .body(Full::new(Bytes::new()))?;
+        let response = self.shared.http.request(request).await?;
+        let status = response.status().as_u16();
+        self.shared.count(status);
+        ensure!(status == 200, "the live stream answered {status}");
+        let mut body = response.into_body();
+        let mut buffer = String::new();
+        while let Some(frame) = body.frame().await {
+            let frame = frame?;
+            let Some(data) = frame.data_ref() else {
+                continue;
+            };
+            let at = Instant::now();
+            buffer.push_str(&String::from_utf8_lossy(data));
+            while let Some(end) = buffer.find("\n\n") {
+                let message: String = buffer.drain(..end + 2).collect();
+                let json: String = message
+                    .lines()
+                    .filter_map(|line| line.strip_prefix("data:"))
+                    .map(str::trim_start)
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                if json.is_empty() {
+                    continue;
+                }
+                let parsed: RoomFeed = serde_json::from_str(&json)?;
+                let ended = parsed == RoomFeed::Ended;
+                if feed.send((at, parsed)).is_err() || ended {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn percentile(samples: &mut [f64], q: f64) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    samples.sort_by(f64::total_cmp);
+    let at = ((q * samples.len() as f64).ceil() as usize).clamp(1, samples.len()) - 1;
+    samples[at]
+}
+
+/// The server processes and the engine they share, stopped when dropped.
+struct Fleet {
+    engine: Option<Child>,
+    instances: Vec<Child>,
+    bases: Vec<String>,
+    _data: tempfile::TempDir,
+}
+
+impl Fleet {
+    async fn start(args: &LoadArgs, table: &str) -> anyhow::Result<Self> {
+        let exe = std::env::current_exe()?;
+        let data = tempfile::tempdir()?;
+        let key = ulid::Ulid::new().to_string();
+        let engine_port = args.port + args.instances as u16;
+        let (endpoint, engine) = match &args.dynamodb {
+            Some(url) => {
+                let host = url
+                    .trim_start_matches("http://")
+                    .split(['/', ':'])
+                    .next()
+                    .unwrap_or_default();
+                ensure!(
+                    host == "127.0.0.1" || host == "localhost" || host == "[::1]",
+                    "the load runs on loopback only: {url} is not on this machine"
+                );
+                (url.clone(), None)
+            }
+            None => {
+                let engine = Command::new(&exe)
+                    .arg("engine")
+                    .arg("--listen")
+                    .arg(format!("127.0.0.1:{engine_port}"))
+                    .env("UDD_DATA_DIR", data.path())
+                    .env("UDD_ENGINE_KEY", &key)
+                    .env("RUST_LOG", "warn")
+                    .stdout(Stdio::null())
+                    .kill_on_drop(true)
+                    .spawn()
+                    .context("starting the engine")?;
+                wait_for_port(engine_port).await?;
+                (format!("http://127.0.0.1:{engine_port}"), Some(engine))
+            }
+        };
+        let site_root: PathBuf = std::env::var("LEPTOS_SITE_ROOT")
+            .unwrap_or_else(|_| "target/site".into())
+            .into();
+        let mut fleet = Fleet {
+            engine,
+            instances: Vec::new(),
+            bases: Vec::new(),
+            _data: data,
+        };
+        for i in 0..args.instances {
+            let port = args.port + i as u16;
+            let child = Command::new(&exe)
+                .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
+                .env("LEPTOS_OUTPUT_NAME", "udd")
+                .env("LEPTOS_SITE_ROOT", &site_root)
+                .env("LEPTOS_SITE_PKG_DIR", "pkg")
+                .env("LEPTOS_ENV", "PROD")
+                .env("UDD_DYNAMODB_ENDPOINT", &endpoint)
+                .env("UDD_ENGINE_KEY", &key)
+                .env("UDD_TABLE", table)
+                .env("UDD_TRUSTED_PROXIES", "127.0.0.1")
+                .env("RUST_LOG", "warn")
+                .stdout(Stdio::null())
+                .kill_on_drop(true)
+                .spawn()
+                .context("starting a server instance")?;
+            fleet.instances.push(child);
+            let base = format!("http://127.0.0.1:{port}");
+            // The first instance creates the table and seeds it; then the next starts.
+            wait_for_health(&base).await?;
+            fleet.bases.push(base);
+        }
+        Ok(fleet)
+    }
+
+    fn pids(&self) -> Vec<u32> {
+        self.instances.iter().filter_map(Child::id).collect()
+    }
+
+    async fn stop(mut self) {
+        for child in self.instances.iter_mut().chain(self.engine.iter_mut()) {
+            let _ = child.kill().await;
+        }
+    }
+}
+
+async fn wait_for_port(port: u16) -> anyhow::Result<()> {
+    for _ in 0..600 {
+        if tokio::net::TcpStream::connect(SocketAddr::from(([127, 0, 0, 1], port)))
+            .await
+            .is_ok()
+        {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bail!("nothing listens on port {port} after a minute")
+}
+
+async fn get_json(base: &str, path: &str) -> anyhow::Result<(u16, serde_json::Value)> {
+    let http: Client<HttpConnector, Full<Bytes>> =
+        Client::builder(TokioExecutor::new()).build_http();
+    let response = http
+        .request(http::Request::get(format!("{base}{path}")).body(Full::new(Bytes::new()))?)
+        .await?;
+    let status = response.status().as_u16();
+    let body = response.into_body().collect().await?.to_bytes();
+    Ok((status, serde_json::from_slice(&body).unwrap_or_default()))
+}
+
+async fn wait_for_health(base: &str) -> anyhow::Result<()> {
+    for _ in 0..1200 {
+        if let Ok((200, _)) = get_json(base, "/healthz").await {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bail!("{base} was not healthy after two minutes")
+}
+
+/// Usage of every instance, summed: `(work, op) -> (calls, capacity)`.
+async fn usage(bases: &[String]) -> anyhow::Result<BTreeMap<(String, String), (f64, f64)>> {
+    let mut sum = BTreeMap::new();
+    for base in bases {
+        let (status, report) = get_json(base, "/healthz/usage").await?;
+        ensure!(status == 200, "{base}/healthz/usage answered {status}");
+        let Some(works) = report.as_object() else {
+            bail!("unexpected usage report from {base}")
+        };
+        for (work, share) in works {
+            for (op, figures) in share["ops"].as_object().into_iter().flatten() {
+                let entry = sum.entry((work.clone(), op.clone())).or_insert((0.0, 0.0));
+                entry.0 += figures["calls"].as_f64().unwrap_or(0.0);
+                entry.1 += figures["capacity"].as_f64().unwrap_or(0.0);
+            }
+        }
+    }
+    Ok(sum)
+}
+
+/// CPU seconds (user + system) a process has used.
+fn cpu_seconds(pid: u32) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return f64::NAN;
+    };
+    // Fields after the command (which may hold spaces) start after the last ')'.
+    let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command; the
+    // kernel counts them in USER_HZ, which is 100 on Linux.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Sends one `()` when dropped.
+struct Ready(tokio::sync::mpsc::UnboundedSender<()>);
+
+impl Drop for Ready {
+    fn drop(&mut self) {
+        let _ = self.0.send(());
+    }
+}
+
+fn is_write(op: &str) -> bool {
+    app::store::metrics::is_write(op)
+}
+
+/// How a room is run: what it plays, and the driver's signals.
+struct RoomPlan {
+    room: u32,
+    players: u32,
+    rounds: u8,
+    seed: u64,
+    /// Setting rooms up is paced: this many at a time.
+    gate: Arc<tokio::sync::Semaphore>,
+    /// Told when the room's players have joined and listen (or the set-up failed).
+    ready: tokio::sync::mpsc::UnboundedSender<()>,
+    /// When the matches start; each room starts at its own offset after it.
+    starts: tokio::sync::watch::Receiver<Option<Instant>>,
+    offset: Duration,
+}
+
+/// Plays one room from creation to the end of its match.
+async fn play_room(
+    shared: Arc<Shared>,
+    bases: Arc<Vec<String>>,
+    plan: RoomPlan,
+) -> anyhow::Result<()> {
+    let RoomPlan {
+        room,
+        players: args_players,
+        rounds,
+        seed,
+        gate,
+        ready,
+        mut starts,
+        offset,
+    } = plan;
+    let permit = gate.acquire_owned().await?;
+    // Whatever becomes of the set-up, the driver hears of it once.
+    let ready = Ready(ready);
+    let flies: HashMap<&str, bool> = SEED.iter().map(|t| (t.id, t.flies)).collect();
+    let mut phones: Vec<Phone> = (0..args_players)
+        .map(|p| Phone {
+            shared: Arc::clone(&shared),
+            base: bases[((room + p) as usize) % bases.len()].clone(),
+            address: format!("10.{}.{}.{}", room / 250, room % 250, p + 1),
+            cookie: None,
+        })
+        .collect();
+    let name = |p: u32| format!("R{room}P{p}");
+    let (status, body) = phones[0]
+        .post("/api/rooms/create", &format!("name={}", name(0)))
+        .await?;
+    ensure!(status == 200, "creating a room answered {status}: {body}");
+    let code: String = serde_json::from_str(&body)?;
+    for (p, phone) in phones.iter_mut().enumerate().skip(1) {
+        let (status, body) = phone
+            .post(
+                "/api/rooms/join",
+                &format!("code={code}&name={}", name(p as u32)),
+            )
+            .await?;
+        ensure!(status == 200, "joining answered {status}: {body}");
+    }
+    let (status, body) = phones[0]
+        .post(
+            "/api/rooms/settings",
+            &format!(
+                "code={code}&settings[max_players]=12&settings[rounds]={rounds}\
+                 &settings[window_ms]=3000&settings[public]=false"
+            ),
+        )
+        .await?;
+    ensure!(status == 200, "settings answered {status}: {body}");
+
+    // Everyone listens, each on their own instance.
+    let mut feeds = Vec::new();
+    let mut listeners = tokio::task::JoinSet::new();
+    for phone in &phones {
+        let (send, receive) = tokio::sync::mpsc::unbounded_channel();
+        let listener = Phone {
+            shared: Arc::clone(&shared),
+            base: phone.base.clone(),
+            address: phone.address.clone(),
+            cookie: None,
+        };
+        let code = code.clone();
+        listeners.spawn(async move {
+            if let Err(err) = listener.listen(&code, send).await {
+                eprintln!("a live stream failed: {err:#}");
+            }
+        });
+        feeds.push(receive);
+    }
+    // The measured part starts when every room has its players and listeners.
+    drop(permit);
+    drop(ready);
+    let start_at = loop {
+        if let Some(at) = *starts.borrow_and_update() {
+            break at + offset;
+        }
+        starts.changed().await?;
+    };
+    tokio::time::sleep_until(start_at.into()).await;
+    let (status, body) = phones[0]
+        .post("/api/rooms/start", &format!("code={code}"))
+        .await?;
+    ensure!(status == 200, "starting answered {status}: {body}");
+
+    let mut players = Vec::new();
+    for (p, (phone, feed)) in phones.into_iter().zip(feeds).enumerate() {
+        let shared = Arc::clone(&shared);
+        let code = code.clone();
+        let flies = flies.clone();
+        let nickname = name(p as u32);
+        let rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ (u64::from(room) << 8) ^ p as u64);
+        players.push(tokio::spawn(play(
+            shared, phone, feed, code, nickname, flies, rng,
+        )));
+    }
+    for player in players {
+        player.await??;
+    }
+    listeners.shutdown().await;
+    Ok(())
+}
+
+/// One player's match: taps on reveals, measures pushes, and at the end checks its
+/// acknowledged taps against the results.
+async fn play(
+    shared: Arc<Shared>,
+    phone: Phone,
+    mut feed: tokio::sync::mpsc::UnboundedReceiver<(Instant, RoomFeed)>,
+    code: String,
+    nickname: String,
+    flies: HashMap<&'static str, bool>,
+    mut rng: rand_chacha::ChaCha8Rng,
+) -> anyhow::Result<()> {
+    let mut seen_reveal = HashSet::new();
+    let mut seen_results = HashSet::new();
+    let mut acked: HashSet<u32> = HashSet::new();
+    let mut taps = tokio::task::JoinSet::new();
+    let mut first_round = None;
+    let mut last: Option<Match> = None;
+    let deadline = Instant::now() + Duration::from_secs(400);
+    while let Ok(Some((at, message))) = tokio::time::timeout_at(deadline.into(), feed.recv()).await
+    {
+        let RoomFeed::Room(Room {
+            game: Some(game), ..
+        }) = message
+        else {
+            continue;
+        };
+        if *first_round.get_or_insert(game.first_round) != game.first_round {
+            continue;
+        }
+        let seen_ms = epoch_millis() - at.elapsed().as_millis() as i64;
+        for round in &game.rounds {
+            if let Some(thing) = &round.thing {
+                if seen_reveal.insert(round.n) {
+                    shared
+                        .tally()
+                        .reveal_push_ms
+                        .push((seen_ms - round.reveal_ms) as f64);
+                    let flyer = flies.get(thing.id.as_str()).copied().unwrap_or(false);
+                    let tap = if flyer {
+                        rng.random_bool(0.92)
+                    } else {
+                        rng.random_bool(0.12)
+                    };
+                    if tap {
+                        // A human reaction: 250 ms at the fastest, mostly 350–700 ms.
+                        let reaction: u32 =
+                            250 + rng.random_range(0..300) + rng.random_range(0..300);
+                        let form = format!(
+                            "code={code}&round={}&reveal_ms={}&window_ms={}&reaction_ms={reaction}",
+                            round.n, round.reveal_ms, game.window_ms
+                        );
+                        let mut tapper = Phone {
+                            shared: Arc::clone(&shared),
+                            base: phone.base.clone(),
+                            address: phone.address.clone(),
+                            cookie: phone.cookie.clone(),
+                        };
+                        let n = round.n;
+                        let at = at + Duration::from_millis(u64::from(reaction));
+                        taps.spawn(async move {
+                            tokio::time::sleep_until(at.into()).await;
+                            let sent = Instant::now();
+                            let answer = tapper.post("/api/rooms/tap", &form).await;
+                            (n, sent.elapsed(), answer.map(|(status, _)| status))
+                        });
+                    }
+                }
+            }
+            if round.results.is_some() && seen_results.insert(round.n) {
+                let closes = round.reveal_ms + i64::from(game.window_ms) + 400;
+                shared
+                    .tally()
+                    .results_push_ms
+                    .push((seen_ms - closes) as f64);
+            }
+        }
+        let done = game.is_finished();
+        last = Some(game);
+        if done {
+            break;
+        }
+    }
+    while let Some(tap) = taps.join_next().await {
+        let (n, took, status) = tap?;
+        let status = status?;
+        let mut tally = shared.tally();
+        tally.tap_ack_ms.push(took.as_secs_f64() * 1e3);
+        if status == 200 {
+            tally.acked += 1;
+            acked.insert(n);
+        } else {
+            *tally.refused_taps.entry(status).or_default() += 1;
+        }
+    }
+    let mut tally = shared.tally();
+    match last.filter(Match::is_finished) {
+        Some(game) => {
+            let me = game
+                .players
+                .iter()
+                .find(|p| p.nickname.as_str() == nickname)
+                .map(|p| p.user_id.clone());
+            tally.player_rounds += u64::from(game.len());
+            if nickname.ends_with("P0") {
+                tally.matches += 1;
+            }
+            for round in &game.rounds {
+                if !acked.contains(&round.n) {
+                    continue;
+                }
+                let counted = round
+                    .results
+                    .iter()
+                    .flatten()
+                    .any(|r| Some(&r.user_id) == me.as_ref() && r.reaction_ms.is_some());
+                if !counted {
+                    tally.lost += 1;
+                }
+            }
+        }
+        None => tally.unfinished += 1,
+    }
+    Ok(())
+}
+
+pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
+    let table = format!("load-{}", ulid::Ulid::new().to_string().to_lowercase());
+    let engine_name = if args.dynamodb.is_some() {
+        "DynamoDB Local"
+    } else {
+        "embedded engine (udd-server engine)"
+    };
+    println!(
+        "load: {} rooms × {} players ({} players), {} rounds each, on {} instance(s) sharing the {engine_name}, table {table}",
+        args.rooms,
+        args.players,
+        args.rooms * args.players,
+        args.rounds,
+        args.instances
+    );
+    let fleet = Fleet::start(&args, &table).await?;
+    let outcome =
+        tokio::time::timeout(Duration::from_secs(args.timeout_secs), drive(&args, &fleet)).await;
+    fleet.stop().await;
+    match outcome {
+        Ok(result) => result,
+        Err(_) => bail!(
+            "the run took longer than --timeout-secs {}",
+            args.timeout_secs
+        ),
+    }
+}
+
+async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
+    let mut connector = HttpConnector::new();
+    connector.set_nodelay(true);
+    let http = Client::builder(TokioExecutor::new())
+        .pool_max_idle_per_host(4096)
+        .build(connector);
+    let shared = Arc::new(Shared {
+        http,
+        tally: Mutex::new(Tally::default()),
+        statuses: Mutex::new(BTreeMap::new()),
+        requests: AtomicU64::new(0),
+    });
+    let bases = Arc::new(fleet.bases.clone());
+    let setup = Instant::now();
+    // Rooms start spread over one round's period (parties do not all start on the same
+    // second), once everyone has joined.
+    let mut rooms = tokio::task::JoinSet::new();
+    let spread = Match::period_ms(3000) as u64;
+    let (starts_tx, starts_rx) = tokio::sync::watch::channel(None::<Instant>);
+    let (ready_tx, mut ready_rx) = tokio::sync::mpsc::unbounded_channel();
+    let gate = Arc::new(tokio::sync::Semaphore::new(32));
+    for room in 0..args.rooms {
+        let plan = RoomPlan {
+            room,
+            players: args.players,
+            rounds: args.rounds,
+            seed: args.seed,
+            gate: Arc::clone(&gate),
+            ready: ready_tx.clone(),
+            starts: starts_rx.clone(),
+            offset: Duration::from_millis(spread * u64::from(room) / u64::from(args.rooms)),
+        };
+        rooms.spawn(play_room(Arc::clone(&shared), Arc::clone(&bases), plan));
+    }
+    drop(ready_tx);
+    for _ in 0..args.rooms {
+        ready_rx.recv().await.context("a room vanished")?;
+    }
+    println!(
+        "setup: {} players joined and listening in {:.1} s",
+        args.rooms * args.players,
+        setup.elapsed().as_secs_f64()
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = usage(&fleet.bases).await?;
+    let pids = fleet.pids();
+    let cpu_before: Vec<f64> = pids.iter().map(|&pid| cpu_seconds(pid)).collect();
+    let started = Instant::now();
+    starts_tx.send_replace(Some(Instant::now() + Duration::from_millis(500)));
+    let mut failures = 0;
+    while let Some(done) = rooms.join_next().await {
+        if let Err(err) = done.map_err(anyhow::Error::from).and_then(|r| r) {
+            failures += 1;
+            eprintln!("a room failed: {err:#}");
+        }
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let cpu_after: Vec<f64> = pids.iter().map(|&pid| cpu_seconds(pid)).collect();
+    // Let the projector count the last matches before reading what the table was asked.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let after = usage(&fleet.bases).await?;
+
+    let mut tally = std::mem::take(&mut *shared.tally());
+    let statuses = shared
+        .statuses
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    let pr = tally.player_rounds.max(1) as f64;
+    println!(
+        "played: {} matches, {} player-rounds in {wall:.1} s; {} rooms failed; {} players never saw their match end",
+        tally.matches, tally.player_rounds, failures, tally.unfinished
+    );
+    println!(
+        "taps: {} sent, {} acknowledged, refused {:?}",
+        tally.tap_ack_ms.len(),
+        tally.acked,
+        tally.refused_taps
+    );
+    println!(
+        "tap ack      p50 {:7.1} ms  p95 {:7.1} ms  p99 {:7.1} ms  max {:7.1} ms   (target p99 <= 100 ms)",
+        percentile(&mut tally.tap_ack_ms, 0.50),
+        percentile(&mut tally.tap_ack_ms, 0.95),
+        percentile(&mut tally.tap_ack_ms, 0.99),
+        percentile(&mut tally.tap_ack_ms, 1.0),
+    );
+    println!(
+        "reveal push  p50 {:7.1} ms  p95 {:7.1} ms  max {:7.1} ms   (after the scheduled reveal; target p95 <= 300 ms)",
+        percentile(&mut tally.reveal_push_ms, 0.50),
+        percentile(&mut tally.reveal_push_ms, 0.95),
+        percentile(&mut tally.reveal_push_ms, 1.0),
+    );
+    println!(
+        "results push p50 {:7.1} ms  p95 {:7.1} ms  max {:7.1} ms   (after the round closed; target p95 <= 300 ms)",
+        percentile(&mut tally.results_push_ms, 0.50),
+        percentile(&mut tally.results_push_ms, 0.95),
+        percentile(&mut tally.results_push_ms, 1.0),
+    );
+    println!(
+        "acknowledged taps missing from the results: {}   HTTP 5xx: {}   answers {:?}",
+        tally.lost, tally.server_errors, statuses
+    );
+    for (i, (b, a)) in cpu_before.iter().zip(&cpu_after).enumerate() {
+        println!(
+            "instance {i}: {:.1} CPU s in {wall:.1} s ({:.0}% of one core)",
+            a - b,
+            100.0 * (a - b) / wall
+        );
+    }
+    println!("DynamoDB during the matches, per player-round (all instances; capacity as the engine reports it):");
+    let mut works: BTreeMap<String, (f64, f64, f64)> = BTreeMap::new();
+    for ((work, op), (calls, capacity)) in &after {
+        let (calls0, capacity0) = before
+            .get(&(work.clone(), op.clone()))
+            .copied()
+            .unwrap_or_default();
+        let (calls, capacity) = (calls - calls0, capacity - capacity0);
+        if calls == 0.0 {
+            continue;
+        }
+        println!(
+            "  {work:9} {op:18} {:8.3} calls {:8.3} {}",
+            calls / pr,
+            capacity / pr,
+            if is_write(op) { "WCU" } else { "RCU" }
+        );
+        let entry = works.entry(work.clone()).or_default();
+        entry.0 += calls;
+        if is_write(op) {
+            entry.2 += capacity;
+        } else {
+            entry.1 += capacity;
+        }
+    }
+    for (work, (calls, read, write)) in &works {
+        println!(
+            "  {work:9} total              {:8.3} calls {:8.3} RCU {:8.3} WCU",
+            calls / pr,
+            read / pr,
+            write / pr
+        );
+    }
+    ensure!(failures == 0, "{failures} rooms failed");
+    Ok(())
+}
