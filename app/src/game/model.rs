@@ -18,6 +18,9 @@ use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
 pub const COUNTDOWN_MS: i64 = 3000;
 /// After a round closes, before the next countdown: time to resolve it and show the results.
 pub const RESULTS_MS: i64 = 1500;
+/// How long after a match's last round closed any reader ends the match, if the instance that
+/// closed it has not (see [`Room::finish_due`]).
+pub const FINISH_GRACE_MS: i64 = 2000;
 
 /// A thing as a round shows it. Whether it flies is told only with the round's results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,7 +46,7 @@ pub struct RoundResult {
 /// One round of a match.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Round {
-    /// The room-wide round number (keys use it: `ROUND#<n>`, `CLICK#<n>#<player>`).
+    /// The room-wide round number (keys use it: `ROUND#<n>`).
     pub n: u32,
     pub reveal_ms: i64,
     /// `None` until the reveal: the thing never reaches a browser early.
@@ -52,6 +55,12 @@ pub struct Round {
     pub flies: Option<bool>,
     /// `None` until the round is resolved.
     pub results: Option<Vec<RoundResult>>,
+    /// How many taps the read saw (the server's: a round's close is conditioned on it).
+    #[serde(skip)]
+    pub tap_count: u32,
+    /// When the round was closed (the server's: the match's end is its last round's close).
+    #[serde(skip)]
+    pub closed_at_ms: Option<i64>,
 }
 
 /// A player of the match and their running totals.
@@ -83,6 +92,10 @@ pub struct Match {
     pub started_at_ms: i64,
     /// Rounds resolved so far; they are resolved in order.
     pub resolved: u32,
+    /// Rounds the match has. A reader may see fewer `rounds` for a moment just after the start
+    /// (the server's: it writes them).
+    #[serde(skip)]
+    pub planned: u32,
     pub rounds: Vec<Round>,
     /// Who plays, in join order. Players who join during the match watch until the next one.
     pub players: Vec<MatchPlayer>,
@@ -169,6 +182,31 @@ impl std::ops::Deref for Room {
 
 impl Room {
     /// The room as a browser may see it at `now_ms` (see [`Match::visible_at`]).
+    /// Whether the room's match is over but the room is not back in the lobby yet: the match's
+    /// end is still to be written (by whoever sees this first).
+    pub fn needs_finish(&self) -> bool {
+        self.state == RoomState::Playing && self.game.as_ref().is_some_and(Match::is_finished)
+    }
+
+    /// Whether a reader should end the match now: it is over, and the instance that closed its
+    /// last round (which ends it at once) has had [`FINISH_GRACE_MS`] to do so. Any reader ends
+    /// it after that (the closer may have stopped); before it, they leave it to the closer, so
+    /// the end is not written twice over.
+    pub fn finish_due(&self, now_ms: i64) -> bool {
+        self.needs_finish()
+            && self
+                .game
+                .as_ref()
+                .and_then(|g| g.rounds.last())
+                .and_then(|r| r.closed_at_ms)
+                .is_none_or(|closed| closed + FINISH_GRACE_MS <= now_ms)
+    }
+
+    /// Whether the table has work for this room at `now_ms`: a round to close or a match to end.
+    pub fn has_work(&self, now_ms: i64) -> bool {
+        self.finish_due(now_ms) || self.game.as_ref().is_some_and(|g| g.due(now_ms).is_some())
+    }
+
     pub fn visible_at(&self, now_ms: i64) -> Room {
         Room {
             lobby: self.lobby.clone(),
@@ -300,7 +338,10 @@ impl Match {
         if !self.is_finished() {
             shown.seed = None;
         }
+        shown.planned = 0;
         for round in &mut shown.rounds {
+            round.tap_count = 0;
+            round.closed_at_ms = None;
             if round.reveal_ms > now_ms {
                 round.thing = None;
             }

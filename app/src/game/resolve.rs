@@ -1,29 +1,32 @@
-//! Resolving a room's rounds exactly once, and finishing the match: each player's match record
-//! is written in the last round's transaction, and the boards and lifetime counters are the
-//! board projector's work (it reads those records from the table's stream).
+//! Closing a room's rounds exactly once, and finishing the match. A round's results are not
+//! written: they follow from its taps by the rules (see `store::match_from_items`), so closing a
+//! round is one write of the round, and nothing is written per player until the match ends.
+//! Then each player's match record is written (the boards and lifetime counters are the board
+//! projector's work: it reads those records from the table's stream), and the room goes back to
+//! the lobby.
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
-//! | resolve a round | `Query begins_with(SK, CLICK#<n>#)`; one transaction conditioned on META's resolved count, applying the round's results, every player's totals, and on the last round the match records | Query + TransactWriteItems |
+//! | close a round | a consistent GetItem of `ROUND#<n>` (its tap count); UpdateItem of it, conditioned on its not being closed and on that count (a tap that lands in between makes the close read again) | GetItem + UpdateItem |
+//! | finish a match | the match records put (same keys and content whoever writes them, so a repeat changes nothing); META back to the lobby, conditioned on the match still being on | BatchWriteItem + UpdateItem |
 
-use aws_sdk_dynamodb::types::TransactWriteItem;
+use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 
-use crate::game::model::{Match, MatchRecord, Room, RoundResult};
-use crate::game::rules::{score_round, Decision};
+use crate::game::model::{Match, MatchRecord, Room};
 use crate::game::store::Resolution;
-use crate::game::taps::ClickItem;
 use crate::rooms::items::{open_index, state_value};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::store::keys::{self, Key};
-use crate::store::tx::{n, s, update};
-use crate::store::{epoch_millis, Conflict, DataError, Db, Item};
+use crate::store::tx::{n, s};
+use crate::store::{epoch_millis, key_map, Conflict, DataError, Db, Item};
 
 impl Db {
-    /// Resolves the match's next round if its window and grace are over at `now_ms`, from the
-    /// room as read in `room` (the caller's latest read): one Query of the round's taps, then
-    /// one transaction conditioned on META's resolved count, so of any number of resolvers on
-    /// any number of instances exactly one applies the round. The last round also writes each
-    /// player's match record and stats, and hands the room back to the lobby.
+    /// Closes the match's next round if its window and grace are over at `now_ms` (by the room
+    /// as read in `room`, the caller's latest read): one consistent read of the round's tap
+    /// count, then one UpdateItem of the round conditioned on its not being closed and on that
+    /// count, so of any number of resolvers on any number of instances exactly one closes it,
+    /// and every tap acknowledged before the close is in it. Closing the last round also ends
+    /// the match ([`Db::finish_match`]).
     #[tracing::instrument(skip(self, room), fields(code = %room.code), err(level = "debug"))]
     pub async fn resolve_due(&self, room: &Room, now_ms: i64) -> Result<Resolution, DataError> {
         let Some(game) = room.game.as_ref() else {
@@ -32,194 +35,186 @@ impl Db {
         let Some(index) = game.due(now_ms) else {
             return Ok(Resolution::NotDue);
         };
-        let code = &room.code;
         let round = &game.rounds[index];
-        let flies = round.flies.ok_or_else(|| {
-            DataError::Internal("resolving a round read without its thing".into())
-        })?;
-
-        let clicks = self
-            .query_all(
-                self.query_prefix(
-                    keys::Keyed::Table,
-                    keys::room_partition(code),
-                    keys::click_prefix(round.n),
-                )
-                .consistent_read(true),
+        let key = keys::round(&room.code, round.n);
+        // The round as it is now: the taps that landed since the caller's read count too.
+        let Some(now) = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(key.clone())))
+                    .projection_expression("tap_count, resolved_at_ms, match_first")
+                    .consistent_read(true),
             )
             .await?
-            .into_iter()
-            .map(serde_dynamo::from_item::<_, ClickItem>)
-            .collect::<Result<Vec<_>, _>>()?;
-
-        let decisions: Vec<Decision> = game
-            .players
-            .iter()
-            .map(|p| Decision {
-                tap_ms: clicks
-                    .iter()
-                    .find(|c| c.user_id == p.user_id)
-                    .map(|c| c.reaction_ms),
-                streak_before: p.streak,
-            })
-            .collect();
-        let outcomes = score_round(flies, game.window_ms, &decisions);
-        let results: Vec<RoundResult> = game
-            .players
-            .iter()
-            .zip(&decisions)
-            .zip(&outcomes)
-            .map(|((p, d), o)| RoundResult {
-                user_id: p.user_id.clone(),
-                reaction_ms: d.tap_ms,
-                points: o.points,
-                correct: o.correct,
-                fastest: o.fastest,
-            })
-            .collect();
-
-        let k = game.resolved;
-        let finished = k + 1 >= game.len();
-        let mut after = game.clone();
-        after.resolved = k + 1;
-        for ((player, decision), outcome) in after.players.iter_mut().zip(&decisions).zip(&outcomes)
-        {
-            player.score += outcome.points;
-            player.streak = outcome.streak_after;
-            player.correct += u32::from(outcome.correct);
-            if let Some(ms) = decision.tap_ms {
-                player.taps += 1;
-                player.reaction_total_ms += u64::from(ms);
-            }
-        }
-
-        let mut meta = update(keys::room_meta(code))
-            .condition_expression("match_first = :first AND match_resolved = :k")
-            .expression_attribute_values(":first", n(game.first_round))
-            .expression_attribute_values(":k", n(k))
-            .expression_attribute_values(":next", n(k + 1))
-            .expression_attribute_values(":one", n(1));
-        meta = if finished {
-            let (gsi2pk, gsi2sk) =
-                open_index(room.settings, RoomState::Lobby, room.created_at_ms, code);
-            let set = "SET match_resolved = :next, version = version + :one, #state = :lobby";
-            let meta = meta
-                .expression_attribute_names("#state", "state")
-                .expression_attribute_values(":lobby", state_value(RoomState::Lobby));
-            match (gsi2pk, gsi2sk) {
-                (Some(pk), Some(sk)) => meta
-                    .update_expression(format!("{set}, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk"))
-                    .expression_attribute_values(":gsi2pk", s(pk))
-                    .expression_attribute_values(":gsi2sk", s(sk)),
-                _ => meta.update_expression(set),
-            }
-        } else {
-            meta.update_expression("SET match_resolved = :next, version = version + :one")
+        else {
+            return Ok(Resolution::Stale);
         };
-        let mut actions = vec![
-            self.update_action(meta)?,
-            self.update_action(
-                update(keys::round(code, round.n))
-                    .update_expression("SET resolved_at_ms = :now, results = :results")
-                    .condition_expression("attribute_not_exists(resolved_at_ms)")
+        let first = now.get("match_first").and_then(|v| v.as_n().ok());
+        if first != Some(&game.first_round.to_string()) {
+            // The room moved on to another match since the read.
+            return Ok(Resolution::Stale);
+        }
+        if now.contains_key("resolved_at_ms") {
+            return Ok(Resolution::AlreadyResolved);
+        }
+        let seen = now
+            .get("tap_count")
+            .and_then(|v| v.as_n().ok())
+            .cloned()
+            .unwrap_or_else(|| "0".into());
+        let closed = self
+            .update_item(
+                self.client
+                    .update_item()
+                    .set_key(Some(key_map(key)))
+                    .update_expression("SET resolved_at_ms = :now")
+                    .condition_expression(
+                        "attribute_not_exists(resolved_at_ms) AND match_first = :first \
+                         AND tap_count = :seen",
+                    )
                     .expression_attribute_values(":now", n(now_ms))
-                    .expression_attribute_values(
-                        ":results",
-                        serde_dynamo::to_attribute_value(&results).map_err(DataError::from)?,
-                    ),
-            )?,
-        ];
-        for ((player, decision), outcome) in game.players.iter().zip(&decisions).zip(&outcomes) {
-            actions.push(
-                self.update_action(
-                    update(keys::room_player(code, &player.user_id))
-                        .update_expression(
-                            "SET score = score + :points, streak = :streak, \
-                             correct = correct + :correct, taps = taps + :taps, \
-                             reaction_total_ms = reaction_total_ms + :reaction, resolved = :next",
-                        )
-                        .condition_expression("in_match = :first AND resolved = :k")
-                        .expression_attribute_values(":points", n(outcome.points))
-                        .expression_attribute_values(":streak", n(outcome.streak_after))
-                        .expression_attribute_values(":correct", n(u32::from(outcome.correct)))
-                        .expression_attribute_values(
-                            ":taps",
-                            n(u32::from(decision.tap_ms.is_some())),
-                        )
-                        .expression_attribute_values(":reaction", n(decision.tap_ms.unwrap_or(0)))
-                        .expression_attribute_values(":first", n(game.first_round))
-                        .expression_attribute_values(":k", n(k))
-                        .expression_attribute_values(":next", n(k + 1)),
-                )?,
-            );
+                    .expression_attribute_values(":first", n(game.first_round))
+                    .expression_attribute_values(":seen", AttributeValue::N(seen)),
+            )
+            .await;
+        match closed {
+            Ok(()) => {}
+            // Closed by another resolver, or a tap landed since the read: read again.
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => return Ok(Resolution::Stale),
+            Err(err) => return Err(err),
         }
+        let finished = index + 1 >= game.rounds.len();
         if finished {
-            // The record reads every round's results, this one's included.
-            if let Some(last) = after.rounds.get_mut(index) {
-                last.results = Some(results.clone());
-            }
-            actions.extend(self.finish_actions(code, &after, now_ms)?);
-        }
-        match self.transact(actions).await {
-            Ok(()) => Ok(Resolution::Resolved { index, finished }),
-            Err(DataError::Conflict(conflict @ Conflict::TransactionCanceled { .. })) => {
-                match conflict.failed_condition() {
-                    Some(0 | 1) => Ok(Resolution::AlreadyResolved),
-                    Some(_) => Ok(Resolution::Stale),
-                    None => Err(DataError::Conflict(conflict)),
+            // The last round: the match ends now, from the rounds as they are.
+            if let Some(over) = self.room(&room.code).await? {
+                if let Some(done) = over.game.as_ref().filter(|_| over.needs_finish()) {
+                    self.finish_match(&room.code, done, &over).await?;
                 }
             }
+        }
+        Ok(Resolution::Resolved { index, finished })
+    }
+
+    /// Ends a match whose rounds are all closed: each player's match record, then the room back
+    /// to the lobby. Every instance that sees the match over may do it at once, or again after
+    /// a crash between the two writes: the records have the same keys and content whoever
+    /// writes them (a record's id is made from the room, the match and the player, and its time
+    /// is the last round's close), and only the first META update applies. The boards count a
+    /// record when it first appears on the stream, so a repeat is not counted twice.
+    #[tracing::instrument(skip(self, done), err(level = "debug"))]
+    pub async fn finish_match(
+        &self,
+        code: &RoomCode,
+        done: &Match,
+        room: &Room,
+    ) -> Result<(), DataError> {
+        let finished_at_ms = done
+            .rounds
+            .last()
+            .and_then(|r| r.closed_at_ms)
+            .ok_or_else(|| DataError::Internal("finishing a match that is not over".into()))?;
+        let records = self.match_records(code, done, finished_at_ms).await?;
+        let puts = records
+            .into_iter()
+            .map(|record| {
+                let item = match_record_item(&record)?;
+                let put = PutRequest::builder()
+                    .set_item(Some(item))
+                    .build()
+                    .map_err(|e| DataError::Internal(e.to_string().into()))?;
+                Ok(WriteRequest::builder().put_request(put).build())
+            })
+            .collect::<Result<Vec<_>, DataError>>()?;
+        self.batch_write(puts).await?;
+
+        let (gsi2pk, gsi2sk) =
+            open_index(room.settings, RoomState::Lobby, room.created_at_ms, code);
+        let set = "SET version = version + :one, #state = :lobby";
+        let meta = self
+            .client
+            .update_item()
+            .set_key(Some(key_map(keys::room_meta(code))))
+            .condition_expression("match_first = :first AND #state = :playing")
+            .expression_attribute_names("#state", "state")
+            .expression_attribute_values(":first", n(done.first_round))
+            .expression_attribute_values(":one", n(1))
+            .expression_attribute_values(":lobby", state_value(RoomState::Lobby))
+            .expression_attribute_values(":playing", state_value(RoomState::Playing));
+        let meta = match (gsi2pk, gsi2sk) {
+            (Some(pk), Some(sk)) => meta
+                .update_expression(format!("{set}, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk"))
+                .expression_attribute_values(":gsi2pk", s(pk))
+                .expression_attribute_values(":gsi2sk", s(sk)),
+            _ => meta.update_expression(set),
+        };
+        match self.update_item(meta).await {
+            Ok(()) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
             Err(err) => Err(err),
         }
     }
 
-    /// Each player's match record, written in the last round's transaction so it exists exactly
-    /// once. Its appearance on the table's stream is what the boards count.
-    fn finish_actions(
+    /// Each player's match record, as [`Db::finish_match`] writes it.
+    async fn match_records(
         &self,
         code: &RoomCode,
         done: &Match,
-        now_ms: i64,
-    ) -> Result<Vec<TransactWriteItem>, DataError> {
-        done.outcomes()
-            .into_iter()
-            .map(|(player, outcome)| {
-                let record = MatchRecord {
-                    record_id: ulid::Ulid::new().to_string(),
-                    user_id: player.user_id.clone(),
-                    nickname: player.nickname.clone(),
-                    avatar: player.avatar,
-                    room: code.clone(),
-                    score: player.score,
-                    placement: outcome.placement,
-                    players: outcome.players,
-                    correct: player.correct,
-                    rounds: outcome.rounds,
-                    average_reaction_ms: player.average_reaction_ms(),
-                    finished_at_ms: now_ms,
-                    right: outcome.right,
-                    best_streak: outcome.best_streak,
-                };
-                self.put_new(match_record_item(&record)?)
-            })
-            .collect()
+        finished_at_ms: i64,
+    ) -> Result<Vec<MatchRecord>, DataError> {
+        let mut records = Vec::with_capacity(done.players.len());
+        for (player, outcome) in done.outcomes() {
+            // The same id from any instance: the end's time, then bits of a MAC of the room,
+            // the match and the player (under the table's secret, so ids stay unguessable).
+            let payload = format!("{code}#{}#{}", done.first_round, player.user_id.as_str());
+            let tag = self.secret_tag("match-record", payload.as_bytes()).await?;
+            let mut random = [0u8; 16];
+            random.copy_from_slice(&tag[..16]);
+            let id =
+                ulid::Ulid::from_parts(finished_at_ms.max(0) as u64, u128::from_le_bytes(random));
+            records.push(MatchRecord {
+                record_id: id.to_string(),
+                user_id: player.user_id.clone(),
+                nickname: player.nickname.clone(),
+                avatar: player.avatar,
+                room: code.clone(),
+                score: player.score,
+                placement: outcome.placement,
+                players: outcome.players,
+                correct: player.correct,
+                rounds: outcome.rounds,
+                average_reaction_ms: player.average_reaction_ms(),
+                finished_at_ms,
+                right: outcome.right,
+                best_streak: outcome.best_streak,
+            });
+        }
+        Ok(records)
     }
 
-    /// Resolves every round that is due, reading the room again whenever it changed. What a
-    /// room's watcher (and a page load) calls; returns
-    /// the room as it is afterwards, `None` if it is gone.
+    /// Closes every round that is due, and finishes the match once they all are, reading the
+    /// room again after each change. What a room's watcher (and a page load) calls; returns the
+    /// room as it is afterwards, `None` if it is gone.
     pub async fn advance(&self, code: &RoomCode, room: Room) -> Result<Option<Room>, DataError> {
         let mut room = room;
         for _ in 0..64 {
-            let now_ms = epoch_millis();
-            match self.resolve_due(&room, now_ms).await? {
-                Resolution::NotDue => return Ok(Some(room)),
-                Resolution::Resolved { .. } | Resolution::AlreadyResolved | Resolution::Stale => {
-                    match self.room(code).await? {
-                        Some(now) => room = now,
-                        None => return Ok(None),
-                    }
+            if let Some(game) = room
+                .game
+                .as_ref()
+                .filter(|_| room.finish_due(epoch_millis()))
+            {
+                let game = game.clone();
+                self.finish_match(code, &game, &room).await?;
+            } else {
+                match self.resolve_due(&room, epoch_millis()).await? {
+                    Resolution::NotDue => return Ok(Some(room)),
+                    Resolution::Resolved { .. }
+                    | Resolution::AlreadyResolved
+                    | Resolution::Stale => {}
                 }
+            }
+            match self.room(code).await? {
+                Some(now) => room = now,
+                None => return Ok(None),
             }
         }
         Ok(Some(room))

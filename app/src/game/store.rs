@@ -4,22 +4,26 @@
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
-//! | the room as played | Query `ROOM#<code>` from `META` on (the lobby's and the match's items together) | Query |
-//! | start a match | read the room; one transaction: META, the new `ROUND#<n>` items, every player's totals reset, the last match's rounds deleted | Query + TransactWriteItems |
+//! | the room as played | Query `ROOM#<code>` from `META` on (the lobby's and the match's items together); results and totals are worked out from the rounds' taps | Query |
+//! | start a match | read the room; META updated only if the room is unchanged (this decides the start); the new `ROUND#<slot>` items put over the last match's, in parallel | Query + UpdateItem + n × PutItem (parallel) |
 
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::WriteRequest;
 use serde::{Deserialize, Serialize};
 
-use crate::catalog::model::{FlyFilter, ThingId};
+use crate::catalog::model::{FlyFilter, Thing, ThingId};
 use crate::game::draw::draw_things;
 use crate::game::model::{Match, MatchPlayer, Room, Round, RoundResult, ThingCard};
+use crate::game::rules::{score_round, Decision};
 use crate::game::timing::TapRejected;
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::rooms::items::{lobby_from_items, state_value, ROOM_IDLE_SECS};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::rooms::store::MAX_ATTEMPTS;
 use crate::store::keys::{self, Key};
-use crate::store::tx::{n, s, update};
-use crate::store::{epoch_millis, sort_key, Conflict, DataError, Db, Item};
+use crate::store::tx::{n, s};
+use crate::store::{epoch_millis, key_map, sort_key, Conflict, DataError, Db, Item};
 
 /// Why a game action was refused, in words for the player.
 #[derive(Debug, thiserror::Error)]
@@ -64,8 +68,22 @@ pub enum Resolution {
     Stale,
 }
 
+/// One tap as its round holds it (short attribute names: every byte of the round is paid by
+/// each later tap's write).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub(crate) struct TapEntry {
+    /// When the server received it (its clock).
+    pub(crate) r: i64,
+    /// What the browser measured, as sent.
+    pub(crate) c: u32,
+    /// The reaction that counts (see [`crate::game::timing::check_tap`]).
+    pub(crate) m: u32,
+}
+
+/// A round as stored: `ROOM#<code>` / `ROUND#<n>`. Its taps are in it, so a tap and the
+/// round's close are ordered by the one item, and the close needs no transaction.
 #[derive(Debug, Serialize, Deserialize)]
-struct RoundItem {
+pub(crate) struct RoundItem {
     #[serde(rename = "PK")]
     pk: String,
     #[serde(rename = "SK")]
@@ -80,11 +98,46 @@ struct RoundItem {
     flies: bool,
     reveal_ms: i64,
     window_ms: u32,
+    /// Who plays the match (a tap's condition: `contains(players, :user)`).
+    #[serde(default)]
+    players: Vec<UserId>,
+    /// Taps by player id, and how many (the close is conditioned on the count it read).
+    #[serde(default)]
+    taps: HashMap<String, TapEntry>,
+    #[serde(default)]
+    tap_count: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     resolved_at_ms: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    results: Option<Vec<RoundResult>>,
     ttl: i64,
+}
+
+impl RoundItem {
+    /// The round as a freshly started match shows it (no taps, no results).
+    fn shown(&self) -> Round {
+        Round {
+            n: self.n,
+            reveal_ms: self.reveal_ms,
+            thing: Some(ThingCard {
+                id: self.thing_id.clone(),
+                en: self.en.clone(),
+                hi: self.hi.clone(),
+                hi_latin: self.hi_latin.clone(),
+                emoji: self.emoji.clone(),
+            }),
+            flies: Some(self.flies),
+            results: None,
+            tap_count: 0,
+            closed_at_ms: None,
+        }
+    }
+}
+
+/// Who plays a match, as META lists them at its start (they stay listed if they leave).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Entrant {
+    pub(crate) user_id: UserId,
+    pub(crate) nickname: DisplayName,
+    pub(crate) avatar: Avatar,
 }
 
 /// The match's fields on the room's META item (the game's own attributes there).
@@ -93,67 +146,73 @@ struct MatchMeta {
     match_first: Option<u32>,
     match_window_ms: Option<u32>,
     match_started_ms: Option<i64>,
-    match_resolved: Option<u32>,
+    /// Rounds the match has (its `ROUND#` items are written just after META).
+    match_rounds: Option<u32>,
+    #[serde(default)]
+    match_players: Vec<Entrant>,
     /// The current match's draw seed (secret until it is over).
     match_seed: Option<u64>,
 }
 
-/// A player's running totals in the match, on their room PLAYER item (the game's own
-/// attributes there; the lobby reads the same item for the name and avatar).
-#[derive(Debug, Deserialize)]
-struct PlayerTotals {
-    user_id: UserId,
-    nickname: DisplayName,
-    avatar: Avatar,
-    joined_at_ms: i64,
-    /// The first round of the match this player plays; absent for a player who joined during
-    /// a match (they watch until the next).
-    #[serde(default)]
-    in_match: Option<u32>,
-    /// Running totals in that match, changed only by round resolutions.
-    #[serde(default)]
-    score: i32,
-    #[serde(default)]
-    streak: u32,
-    #[serde(default)]
-    correct: u32,
-    #[serde(default)]
-    taps: u32,
-    #[serde(default)]
-    reaction_total_ms: u64,
-}
-
-/// The room's match from its items (see [`Db::room_items`]): META's match fields, the `ROUND#`
-/// items and the players' totals. `None` before the room's first match.
+/// The room's match from its items (see [`Db::room_items`]): META's match fields and the
+/// `ROUND#` items. The results of every closed round and the players' totals are worked out
+/// here from the taps the rounds hold, by the same rules for every reader: nothing but the
+/// taps and the close is ever written during a match. `None` before the room's first match.
 fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
     let mut meta = None;
-    let mut rounds = Vec::new();
-    let mut players = Vec::new();
+    let mut stored = Vec::new();
     for item in items {
         let sk = sort_key(item);
         if sk == keys::ROOM_META {
             meta = Some(serde_dynamo::from_item::<_, MatchMeta>(item.clone())?);
-        } else if sk.starts_with(keys::ROOM_PLAYER_PREFIX) {
-            players.push(serde_dynamo::from_item::<_, PlayerTotals>(item.clone())?);
         } else if sk.starts_with(keys::ROUND_PREFIX) {
-            rounds.push(serde_dynamo::from_item::<_, RoundItem>(item.clone())?);
+            stored.push(serde_dynamo::from_item::<_, RoundItem>(item.clone())?);
         }
     }
     let Some(MatchMeta {
         match_first: Some(first),
         match_window_ms: Some(window_ms),
         match_started_ms: Some(started_at_ms),
-        match_resolved,
+        match_rounds,
+        match_players,
         match_seed,
     }) = meta
     else {
         return Ok(None);
     };
     // Rounds of an earlier match linger only until the next start deletes them.
-    let mut rounds: Vec<Round> = rounds
+    stored.retain(|round| round.match_first == first);
+    stored.sort_by_key(|r| r.n);
+    let mut players: Vec<MatchPlayer> = match_players
         .into_iter()
-        .filter(|round| round.match_first == first)
-        .map(|round| Round {
+        .map(|p| MatchPlayer {
+            user_id: p.user_id,
+            nickname: p.nickname,
+            avatar: p.avatar,
+            score: 0,
+            streak: 0,
+            correct: 0,
+            taps: 0,
+            reaction_total_ms: 0,
+        })
+        .collect();
+    let mut rounds = Vec::with_capacity(stored.len());
+    let mut resolved = 0;
+    for round in stored {
+        // A round's results exist once it and every round before it are closed.
+        let results = match round.resolved_at_ms {
+            Some(_) if resolved == rounds.len() as u32 => {
+                resolved += 1;
+                Some(score_taps(
+                    &mut players,
+                    round.flies,
+                    window_ms,
+                    &round.taps,
+                ))
+            }
+            _ => None,
+        };
+        rounds.push(Round {
             n: round.n,
             reveal_ms: round.reveal_ms,
             thing: Some(ThingCard {
@@ -164,34 +223,105 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
                 emoji: round.emoji,
             }),
             flies: Some(round.flies),
-            results: round.results,
-        })
-        .collect();
-    rounds.sort_by_key(|r| r.n);
-    players.sort_by(|a, b| (a.joined_at_ms, &a.user_id).cmp(&(b.joined_at_ms, &b.user_id)));
-    let players = players
-        .into_iter()
-        .filter(|p| p.in_match == Some(first))
-        .map(|p| MatchPlayer {
-            user_id: p.user_id,
-            nickname: p.nickname,
-            avatar: p.avatar,
-            score: p.score,
-            streak: p.streak,
-            correct: p.correct,
-            taps: p.taps,
-            reaction_total_ms: p.reaction_total_ms,
-        })
-        .collect();
+            results,
+            tap_count: round.tap_count,
+            closed_at_ms: round.resolved_at_ms,
+        });
+    }
     Ok(Some(Match {
         first_round: first,
         window_ms,
         started_at_ms,
-        resolved: match_resolved.unwrap_or(0),
+        resolved,
+        planned: match_rounds.unwrap_or(rounds.len() as u32),
         rounds,
         players,
         seed: match_seed,
     }))
+}
+
+/// Scores a closed round from its taps and adds it to each player's totals.
+fn score_taps(
+    players: &mut [MatchPlayer],
+    flies: bool,
+    window_ms: u32,
+    taps: &HashMap<String, TapEntry>,
+) -> Vec<RoundResult> {
+    let decisions: Vec<Decision> = players
+        .iter()
+        .map(|p| Decision {
+            tap_ms: taps.get(p.user_id.as_str()).map(|t| t.m),
+            streak_before: p.streak,
+        })
+        .collect();
+    let outcomes = score_round(flies, window_ms, &decisions);
+    players
+        .iter_mut()
+        .zip(&decisions)
+        .zip(&outcomes)
+        .map(|((player, decision), outcome)| {
+            player.score += outcome.points;
+            player.streak = outcome.streak_after;
+            player.correct += u32::from(outcome.correct);
+            if let Some(ms) = decision.tap_ms {
+                player.taps += 1;
+                player.reaction_total_ms += u64::from(ms);
+            }
+            RoundResult {
+                user_id: player.user_id.clone(),
+                reaction_ms: decision.tap_ms,
+                points: outcome.points,
+                correct: outcome.correct,
+                fastest: outcome.fastest,
+            }
+        })
+        .collect()
+}
+
+/// The rounds of a match, as the start writes them (and a reader repairs them, from META,
+/// should the start have stopped between META and the rounds).
+#[allow(clippy::too_many_arguments)]
+fn round_items(
+    code: &RoomCode,
+    catalog: &[Thing],
+    drawn: &[ThingId],
+    first: u32,
+    started_at_ms: i64,
+    window_ms: u32,
+    players: &[UserId],
+    ttl: i64,
+) -> Result<Vec<RoundItem>, DataError> {
+    drawn
+        .iter()
+        .enumerate()
+        .map(|(index, id)| {
+            let thing = catalog
+                .iter()
+                .find(|t| &t.id == id)
+                .ok_or_else(|| DataError::Internal("drawn thing not in catalog".into()))?;
+            let number = first + index as u32;
+            let Key { pk, sk } = keys::round(code, number);
+            Ok(RoundItem {
+                pk,
+                sk,
+                n: number,
+                match_first: first,
+                thing_id: thing.id.clone(),
+                en: thing.en.clone(),
+                hi: thing.hi.clone(),
+                hi_latin: thing.hi_latin.clone(),
+                emoji: thing.emoji.clone(),
+                flies: thing.flies,
+                reveal_ms: Match::reveal_at(started_at_ms, window_ms, index),
+                window_ms,
+                players: players.to_vec(),
+                taps: HashMap::new(),
+                tap_count: 0,
+                resolved_at_ms: None,
+                ttl,
+            })
+        })
+        .collect()
 }
 
 impl Db {
@@ -203,10 +333,13 @@ impl Db {
         let Some(lobby) = lobby_from_items(&items)? else {
             return Ok(None);
         };
-        Ok(Some(Room {
-            lobby,
-            game: match_from_items(&items)?,
-        }))
+        let game = match_from_items(&items)?;
+        if let Some(game) = &game {
+            if lobby.state == RoomState::Playing && self.repair_rounds(code, game).await? {
+                return Box::pin(self.room(code)).await;
+            }
+        }
+        Ok(Some(Room { lobby, game }))
     }
 
     /// The host starts a match: the things are drawn, and every player in the room now plays
@@ -214,6 +347,11 @@ impl Db {
     /// `host_seed` (or fresh randomness): a host who picks a seed still cannot know the things
     /// in advance. The seed is kept in META and shown only once the match is over, when anyone
     /// can check the draw against the public catalog.
+    ///
+    /// One conditional UpdateItem of META decides the start (of racing starts exactly one
+    /// wins); then the rounds are written (a conditional PutItem each, in parallel) and the
+    /// last match's rounds deleted (BatchWriteItem). Should this instance stop in between, the
+    /// next read of the room writes the missing rounds from META (see [`Db::room`]).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn start_match(
         &self,
@@ -239,10 +377,11 @@ impl Db {
             if room.state == RoomState::Playing {
                 return Err(GameConflict::AlreadyPlaying);
             }
+            // Each match's rounds are numbered in a block of their own (see `keys::round`).
             let first = room
                 .game
                 .as_ref()
-                .map_or(1, |g| g.first_round + g.len().max(1));
+                .map_or(1, |g| g.first_round + keys::ROUND_SLOTS);
             let seed = self.match_seed(code, first, chosen).await?;
             let drawn = draw_things(&catalog, usize::from(room.settings.rounds), seed);
             if drawn.is_empty() {
@@ -251,111 +390,83 @@ impl Db {
             let window_ms = u32::from(room.settings.window_ms);
             let now_ms = epoch_millis();
             let ttl = now_ms / 1000 + ROOM_IDLE_SECS;
-
-            let mut actions = vec![self.update_action(
-                update(keys::room_meta(code))
-                    .update_expression(
-                        "SET #state = :playing, version = version + :one, match_first = :first, \
-                         match_window_ms = :window, match_started_ms = :now, \
-                         match_resolved = :zero, match_seed = :seed, #ttl = :ttl \
-                         REMOVE GSI2PK, GSI2SK",
-                    )
-                    .condition_expression(
-                        "version = :version AND host_id = :host AND #state = :lobby",
-                    )
-                    .expression_attribute_names("#state", "state")
-                    .expression_attribute_names("#ttl", keys::TTL)
-                    .expression_attribute_values(":playing", state_value(RoomState::Playing))
-                    .expression_attribute_values(":lobby", state_value(RoomState::Lobby))
-                    .expression_attribute_values(":one", n(1))
-                    .expression_attribute_values(":zero", n(0))
-                    .expression_attribute_values(":first", n(first))
-                    .expression_attribute_values(":window", n(window_ms))
-                    .expression_attribute_values(":seed", n(seed))
-                    .expression_attribute_values(":now", n(now_ms))
-                    .expression_attribute_values(":ttl", n(ttl))
-                    .expression_attribute_values(":version", n(room.version))
-                    .expression_attribute_values(":host", s(host.as_str())),
-            )?];
-            if let Some(old) = &room.game {
-                for round in &old.rounds {
-                    actions.push(self.delete_action(keys::round(code, round.n))?);
-                }
-            }
-            let mut rounds = Vec::with_capacity(drawn.len());
-            for (index, id) in drawn.iter().enumerate() {
-                let thing = catalog
-                    .iter()
-                    .find(|t| &t.id == id)
-                    .ok_or_else(|| DataError::Internal("drawn thing not in catalog".into()))?;
-                let number = first + index as u32;
-                let Key { pk, sk } = keys::round(code, number);
-                let item = RoundItem {
-                    pk,
-                    sk,
-                    n: number,
-                    match_first: first,
-                    thing_id: thing.id.clone(),
-                    en: thing.en.clone(),
-                    hi: thing.hi.clone(),
-                    hi_latin: thing.hi_latin.clone(),
-                    emoji: thing.emoji.clone(),
-                    flies: thing.flies,
-                    reveal_ms: Match::reveal_at(now_ms, window_ms, index),
-                    window_ms,
-                    resolved_at_ms: None,
-                    results: None,
-                    ttl,
-                };
-                actions.push(self.put_new(serde_dynamo::to_item(&item).map_err(DataError::from)?)?);
-                rounds.push(Round {
-                    n: item.n,
-                    reveal_ms: item.reveal_ms,
-                    thing: Some(ThingCard {
-                        id: item.thing_id,
-                        en: item.en,
-                        hi: item.hi,
-                        hi_latin: item.hi_latin,
-                        emoji: item.emoji,
-                    }),
-                    flies: Some(item.flies),
-                    results: None,
-                });
-            }
-            for player in &room.players {
-                actions.push(
-                    self.update_action(
-                        update(keys::room_player(code, &player.user_id))
-                            .update_expression(
-                                "SET in_match = :first, score = :zero, streak = :zero, \
-                             correct = :zero, taps = :zero, reaction_total_ms = :zero, \
-                             resolved = :zero, #ttl = :ttl",
-                            )
-                            .condition_expression("attribute_exists(#pk)")
-                            .expression_attribute_names("#pk", keys::PK)
-                            .expression_attribute_names("#ttl", keys::TTL)
-                            .expression_attribute_values(":first", n(first))
-                            .expression_attribute_values(":zero", n(0))
-                            .expression_attribute_values(":ttl", n(ttl)),
-                    )?,
-                );
-            }
-            match self.transact(actions).await {
+            let entrants: Vec<Entrant> = room
+                .lobby
+                .players
+                .iter()
+                .map(|p| Entrant {
+                    user_id: p.user_id.clone(),
+                    nickname: p.nickname.clone(),
+                    avatar: p.avatar,
+                })
+                .collect();
+            let started = self
+                .update_item(
+                    self.client
+                        .update_item()
+                        .set_key(Some(key_map(keys::room_meta(code))))
+                        .update_expression(
+                            "SET #state = :playing, version = version + :one, \
+                             match_first = :first, match_window_ms = :window, \
+                             match_started_ms = :now, match_rounds = :rounds, \
+                             match_players = :players, match_seed = :seed, #ttl = :ttl \
+                             REMOVE GSI2PK, GSI2SK, match_resolved",
+                        )
+                        .condition_expression(
+                            "version = :version AND host_id = :host AND #state = :lobby",
+                        )
+                        .expression_attribute_names("#state", "state")
+                        .expression_attribute_names("#ttl", keys::TTL)
+                        .expression_attribute_values(":playing", state_value(RoomState::Playing))
+                        .expression_attribute_values(":lobby", state_value(RoomState::Lobby))
+                        .expression_attribute_values(":one", n(1))
+                        .expression_attribute_values(":first", n(first))
+                        .expression_attribute_values(":window", n(window_ms))
+                        .expression_attribute_values(":rounds", n(drawn.len()))
+                        .expression_attribute_values(
+                            ":players",
+                            serde_dynamo::to_attribute_value(&entrants).map_err(DataError::from)?,
+                        )
+                        .expression_attribute_values(":seed", n(seed))
+                        .expression_attribute_values(":now", n(now_ms))
+                        .expression_attribute_values(":ttl", n(ttl))
+                        .expression_attribute_values(":version", n(room.version))
+                        .expression_attribute_values(":host", s(host.as_str())),
+                )
+                .await;
+            match started {
                 Ok(()) => {}
                 // Someone joined, left or changed settings since the read: read again.
-                Err(DataError::Conflict(Conflict::TransactionCanceled { .. })) => continue,
+                Err(DataError::Conflict(Conflict::ConditionFailed)) => continue,
                 Err(err) => return Err(err.into()),
             }
+            let ids: Vec<UserId> = entrants.iter().map(|e| e.user_id.clone()).collect();
+            let items = round_items(code, &catalog, &drawn, first, now_ms, window_ms, &ids, ttl)?;
+            let rounds: Vec<Round> = items.iter().map(RoundItem::shown).collect();
+            // The new rounds are put over the last match's; only rounds past the new match's
+            // last (when it has fewer) are deleted.
+            let old: Vec<Key> = room
+                .game
+                .iter()
+                .flat_map(|g| {
+                    g.rounds
+                        .iter()
+                        .skip(drawn.len())
+                        .map(|r| keys::round(code, r.n))
+                })
+                .collect();
+            let (written, deleted) = futures::join!(self.put_rounds(items), self.delete_keys(old));
+            written?;
+            deleted?;
             // The match as written: no second read.
             return Ok(Match {
                 first_round: first,
                 window_ms,
                 started_at_ms: now_ms,
                 resolved: 0,
+                planned: rounds.len() as u32,
                 rounds,
-                players: room
-                    .lobby
-                    .players
+                players: entrants
                     .into_iter()
                     .map(|p| MatchPlayer {
                         user_id: p.user_id,
@@ -372,6 +483,76 @@ impl Db {
             });
         }
         Err(DataError::Unavailable("the room kept changing; try again".into()).into())
+    }
+
+    /// Writes rounds that are not there yet: a PutItem each, all at once, over an earlier
+    /// match's round in the same place but never over this match's (written by the start, or by
+    /// another repair: it is left as it is, taps and all).
+    async fn put_rounds(&self, rounds: Vec<RoundItem>) -> Result<(), DataError> {
+        let puts = rounds.into_iter().map(|round| async move {
+            let first = round.match_first;
+            let item: Item = serde_dynamo::to_item(round)?;
+            let put = self
+                .client
+                .put_item()
+                .set_item(Some(item))
+                .condition_expression("attribute_not_exists(#pk) OR match_first < :first")
+                .expression_attribute_names("#pk", keys::PK)
+                .expression_attribute_values(":first", n(first));
+            match self.put(put).await {
+                Ok(()) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
+                Err(err) => Err(err),
+            }
+        });
+        futures::future::try_join_all(puts).await.map(|_| ())
+    }
+
+    /// Deletes items by key (BatchWriteItem, 25 at a time).
+    async fn delete_keys(&self, keys: Vec<Key>) -> Result<(), DataError> {
+        let requests = keys
+            .into_iter()
+            .map(|key| {
+                aws_sdk_dynamodb::types::DeleteRequest::builder()
+                    .set_key(Some(key_map(key)))
+                    .build()
+                    .map(|delete| WriteRequest::builder().delete_request(delete).build())
+                    .map_err(|e| DataError::Internal(e.to_string().into()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if requests.is_empty() {
+            return Ok(());
+        }
+        self.batch_write(requests).await
+    }
+
+    /// Writes the rounds of a started match that are missing (its start stopped between META
+    /// and the rounds): drawn again from META's seed, so they are the rounds it would have
+    /// written. `true` if any was missing.
+    async fn repair_rounds(&self, code: &RoomCode, game: &Match) -> Result<bool, DataError> {
+        if game.len() >= game.planned {
+            return Ok(false);
+        }
+        let Some(seed) = game.seed else {
+            return Ok(false);
+        };
+        let catalog = self.list_things(FlyFilter::All).await?;
+        let drawn = draw_things(&catalog, game.planned as usize, seed);
+        let ids: Vec<UserId> = game.players.iter().map(|p| p.user_id.clone()).collect();
+        let ttl = game.started_at_ms / 1000 + ROOM_IDLE_SECS;
+        let items = round_items(
+            code,
+            &catalog,
+            &drawn,
+            game.first_round,
+            game.started_at_ms,
+            game.window_ms,
+            &ids,
+            ttl,
+        )?;
+        let have: Vec<u32> = game.rounds.iter().map(|r| r.n).collect();
+        self.put_rounds(items.into_iter().filter(|r| !have.contains(&r.n)).collect())
+            .await?;
+        Ok(true)
     }
 
     /// The seed of the match starting at room round `first`: a MAC of the room, the round and

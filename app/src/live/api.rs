@@ -75,7 +75,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
     // Nobody may be watching the room: bring a match up to date before showing it.
     let now = epoch_millis();
-    let behind = room.game.as_ref().is_some_and(|g| g.due(now).is_some());
+    let behind = room.has_work(now);
     if behind {
         room = db
             .advance(&code, room)

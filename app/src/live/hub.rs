@@ -96,11 +96,20 @@ impl Drop for StreamLease {
     }
 }
 
-/// The next moment the room changes by the clock alone: a reveal, or a round falling due.
-fn next_event(room: &Room, now: i64) -> Option<i64> {
+/// The most this instance waits after a round falls due before it closes it itself (each
+/// instance picks its own wait in `0..=CLOSE_SPREAD_MS`): the instances' watchers do not all
+/// try at the same moment, so the later ones find the round closed by one read, and do not pay
+/// for a refused write.
+const CLOSE_SPREAD_MS: i64 = 120;
+
+/// The next moment the room changes by the clock alone: a reveal, or a round falling due (for
+/// this instance, `close_after` ms after it does).
+fn next_event(room: &Room, now: i64, close_after: i64) -> Option<i64> {
     let game = room.game.as_ref()?;
     let reveal = game.next_reveal_after(now);
-    let due = game.closes_at(game.resolved as usize).map(|at| at.max(now));
+    let due = game
+        .closes_at(game.resolved as usize)
+        .map(|at| (at + close_after).max(now));
     reveal.into_iter().chain(due).min()
 }
 
@@ -119,6 +128,8 @@ struct Inner {
     poll: Duration,
     rooms: Mutex<HashMap<RoomCode, Arc<Watcher>>>,
     streams: Arc<Semaphore>,
+    /// This instance's wait after a round falls due (see [`CLOSE_SPREAD_MS`]).
+    close_after: i64,
 }
 
 /// This instance's watchers, one per room with listeners here. Cheap to clone.
@@ -144,6 +155,11 @@ impl RoomHub {
                 poll,
                 rooms: Mutex::new(HashMap::new()),
                 streams: Arc::new(Semaphore::new(max_streams)),
+                close_after: {
+                    let mut byte = [0u8; 1];
+                    let _ = getrandom::fill(&mut byte);
+                    i64::from(byte[0]) * CLOSE_SPREAD_MS / 255
+                },
             }),
         }
     }
@@ -213,7 +229,7 @@ impl RoomHub {
             // While failing, still wake for the next reveal (one attempt each, so no spin): a
             // transient error must not push this instance's reveal back by a whole backoff.
             let event = room.as_ref().and_then(|room| match failures {
-                0 => next_event(room, now),
+                0 => next_event(room, now, self.inner.close_after),
                 _ => room.game.as_ref().and_then(|g| g.next_reveal_after(now)),
             });
             if let Some(at) = event {
@@ -257,8 +273,7 @@ impl RoomHub {
         let now = epoch_millis();
         let work = room
             .as_ref()
-            .and_then(|room| room.game.as_ref())
-            .is_some_and(|game| game.due(now).is_some());
+            .is_some_and(|room| room.has_work(now - self.inner.close_after));
         if work {
             if let Some(now) = room.take() {
                 *room = db.advance(code, now).await?;

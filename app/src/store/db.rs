@@ -10,6 +10,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, TransactWriteItem, WriteRequest};
 use aws_sdk_dynamodb::Client;
 use tokio::sync::OnceCell;
@@ -195,6 +196,15 @@ impl Db {
 
     pub(crate) async fn put(&self, request: PutItemFluentBuilder) -> Result<(), DataError> {
         send_recorded!(self, "PutItem", request.table_name(self.table_name()))?;
+        Ok(())
+    }
+
+    /// UpdateItem on the table (the request names the key and the expressions).
+    pub(crate) async fn update_item(
+        &self,
+        request: UpdateItemFluentBuilder,
+    ) -> Result<(), DataError> {
+        send_recorded!(self, "UpdateItem", request.table_name(self.table_name()))?;
         Ok(())
     }
 

@@ -173,8 +173,8 @@ pub fn stream_window(client: &str, window: i64) -> Key {
     }
 }
 
-/// A room's partition: `ROOM#<code>`. META, players and nickname claims now; rounds and
-/// clicks later. One Query of it renders the lobby.
+/// A room's partition: `ROOM#<code>`: META, players, nickname claims and rounds (with their
+/// taps). One Query of it renders the room.
 pub fn room_partition(code: &RoomCode) -> String {
     format!("ROOM#{}", code.as_str())
 }
@@ -225,32 +225,24 @@ pub fn open_room_sort(created_ms: i64, code: &RoomCode) -> String {
 /// Sort-key prefix of a room's rounds.
 pub const ROUND_PREFIX: &str = "ROUND#";
 
-/// A round of a room's match: `ROOM#<code>` / `ROUND#<n>`, `n` counted across the room's
-/// matches (zero-padded to 5 digits) so a new match never meets an old match's taps.
+/// Round numbers of one match take a block of this many: match `k`'s rounds are numbered from
+/// `32(k − 1) + 1`, so a round's place in its match is `(n − 1) mod 32` (at least the most
+/// rounds a room may set, 30).
+pub const ROUND_SLOTS: u32 = 32;
+
+/// A round of a room's match, its taps in it: `ROOM#<code>` / `ROUND#<slot>`, where the slot is
+/// the round's place in its match (two digits). A new match's rounds are put over the last
+/// match's, so a room holds one match's rounds however many it plays, and nothing is deleted.
+/// The item's `n` and `match_first` say which match it belongs to.
 pub fn round(code: &RoomCode, n: u32) -> Key {
     Key {
         pk: room_partition(code),
-        sk: format!("{ROUND_PREFIX}{n:05}"),
+        sk: format!("{ROUND_PREFIX}{:02}", n.saturating_sub(1) % ROUND_SLOTS),
     }
 }
 
-/// The `begins_with` prefix of round `n`'s taps. The `#` after the fixed-width number keeps
-/// round 1 from matching round 10.
-pub fn click_prefix(n: u32) -> String {
-    format!("CLICK#{n:05}#")
-}
-
-/// One player's tap in round `n`: `ROOM#<code>` / `CLICK#<n>#<player>`. Written only if absent,
-/// so a second tap changes nothing. Taps sort before `META`, so the room's Query
-/// (`SK >= META`) never reads them.
-pub fn click(code: &RoomCode, n: u32, user: &UserId) -> Key {
-    Key {
-        pk: room_partition(code),
-        sk: format!("{}{}", click_prefix(n), user.as_str()),
-    }
-}
-
-/// Where the room's Query starts: everything from `META` on, which leaves out the taps.
+/// Where the room's Query starts: everything from `META` on (META, players, rounds), which
+/// leaves out the nickname claims.
 pub const ROOM_READ_FROM: &str = ROOM_META;
 
 /// A player's record of one finished match: `USER#<id>` / `MATCH#<ulid>`, newest last.
@@ -555,14 +547,14 @@ mod tests {
     }
 
     #[test]
-    fn round_and_click_keys_keep_rounds_apart_and_taps_out_of_the_room_read() {
+    fn round_keys_sort_in_play_order_inside_the_room_read() {
         let code = RoomCode::parse("K7QX2").unwrap();
         let user = UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
-        assert_eq!(round(&code, 7).sk, "ROUND#00007");
-        let tap = click(&code, 1, &user);
-        assert!(tap.sk.starts_with(&click_prefix(1)));
-        assert!(!click(&code, 10, &user).sk.starts_with(&click_prefix(1)));
-        assert!(tap.sk.as_str() < ROOM_READ_FROM, "taps sort before META");
+        assert_eq!(round(&code, 7).sk, "ROUND#06");
+        assert!(round(&code, 9).sk < round(&code, 10).sk);
+        // The next match's rounds go where the last match's were.
+        assert_eq!(round(&code, 1 + ROUND_SLOTS).sk, round(&code, 1).sk);
+        assert_eq!(round(&code, 30).sk, "ROUND#29");
         assert!(round(&code, 1).sk.as_str() > ROOM_READ_FROM);
         assert!(room_player(&code, &user).sk.as_str() > ROOM_READ_FROM);
     }

@@ -17,9 +17,12 @@ use app::store::{Conflict, DataError, Db, Recorder};
 use super::faults::{with_faults, CONFLICT, OVER_CAPACITY, THROTTLED};
 use super::{name, player, room, test_table, TestTable};
 
+/// Real DynamoDB's answer to a single-item write on an item a transaction is writing.
+pub const ITEM_CONFLICT: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionConflictException","message":"Transaction is ongoing for the item"}"#;
+
 /// A handle on the test's table whose next `faults` calls of `operation` get `answer`; the
 /// counter says how many are still to come.
-fn faulty_db(
+pub fn faulty_db(
     t: &TestTable,
     operation: Option<&'static str>,
     answer: &'static str,

@@ -26,6 +26,7 @@ fn a_match(rounds: usize, resolved: u32) -> Match {
         window_ms: 3000,
         started_at_ms: started,
         resolved,
+        planned: rounds as u32,
         rounds: (0..rounds)
             .map(|i| Round {
                 n: i as u32 + 1,
@@ -39,6 +40,8 @@ fn a_match(rounds: usize, resolved: u32) -> Match {
                 }),
                 flies: Some(true),
                 results: (i < resolved as usize).then(Vec::new),
+                tap_count: 0,
+                closed_at_ms: None,
             })
             .collect(),
         players: vec![],
