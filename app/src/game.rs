@@ -1,12 +1,14 @@
 //! The match played in a room: its shared types (`model`), the scoring rules (`rules`), which
 //! taps count (`timing`), the draw of things (`draw`); starting (`store`), tapping (`taps`, with a
 //! per-instance flood `throttle`) and resolving rounds exactly once (`resolve`); the durable
-//! match records (`records`); the server functions (`api`) and the match's part of the room
+//! match records (`records`) and what each match cost (`receipts`); the server functions (`api`) and the match's part of the room
 //! page (`page`).
 
 pub mod api;
 pub mod model;
 pub mod page;
+#[cfg(feature = "ssr")]
+pub mod receipts;
 #[cfg(feature = "ssr")]
 pub mod records;
 #[cfg(feature = "ssr")]

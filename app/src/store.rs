@@ -23,4 +23,6 @@ pub(crate) use db::send_recorded;
 pub use db::{epoch_millis, epoch_seconds, is_live, sort_key, Db, Item, Page};
 pub use error::{Conflict, DataError};
 pub use health::TableHealth;
-pub use metrics::{Call, OpUsage, Recorder, Usage, UsageReport, WorkUsage};
+pub use metrics::{
+    Call, OpUsage, Pricing, Recorder, Tallies, Units, Usage, UsageReport, WorkUsage,
+};

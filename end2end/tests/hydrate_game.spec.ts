@@ -147,6 +147,21 @@ test("three players on two instances play a match that scores by the rules", asy
   if (process.env.UDD_SHOTS) await never.page.screenshot({ path: `${process.env.UDD_SHOTS}/podium.png`, fullPage: true });
   expect(await always.scores()).toEqual(standings);
 
+  // The match's receipt: what it cost on DynamoDB, added up from both instances, priced.
+  for (const p of [fast, always, never]) {
+    await expect(p.page.getByTestId("receipt")).toContainText(/This match cost \d+\.\d write and \d+\.\d read units \(\d+ DynamoDB calls\): \$0\.\d{6} on demand/, { timeout: 10_000 });
+  }
+  const receipt = await fast.page.getByTestId("receipt").innerText();
+  const writes = Number(/cost (\d+\.\d) write/.exec(receipt)![1]);
+  // Three players, three rounds: the start, the taps, the closes and the end are all on it.
+  expect(writes).toBeGreaterThanOrEqual(3 + 3 + 3);
+  // And it is there for a visitor without JavaScript (the server renders it).
+  const plain = await browser.newContext({ baseURL: SECOND_INSTANCE, javaScriptEnabled: false });
+  const plainPage = await plain.newPage();
+  await plainPage.goto(`/r/${code}`);
+  await expect(plainPage.getByTestId("receipt")).toContainText("write and");
+  await plain.close();
+
   // The room leaderboard: opened fresh, without JavaScript or a session.
   const boardHref = await fast.page.getByTestId("board-link").getAttribute("href");
   expect(boardHref).toBe(`/r/${code}/lb`);

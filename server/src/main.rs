@@ -122,6 +122,22 @@ struct ServeArgs {
     /// Run the board projector in this instance (any number may: one holds each stream shard).
     #[arg(long, env = "UDD_PROJECTOR", default_value_t = true, action = clap::ArgAction::Set, global = true)]
     projector: bool,
+    /// The on-demand price of a million read capacity units, in US dollars (match receipts).
+    #[arg(
+        long,
+        env = "UDD_PRICE_READ_PER_MILLION",
+        default_value_t = 0.125,
+        global = true
+    )]
+    price_read_per_million: f64,
+    /// The on-demand price of a million write capacity units, in US dollars (match receipts).
+    #[arg(
+        long,
+        env = "UDD_PRICE_WRITE_PER_MILLION",
+        default_value_t = 0.625,
+        global = true
+    )]
+    price_write_per_million: f64,
     /// Live streams one client address may hold open across every instance.
     #[arg(long, env = "UDD_STREAMS_PER_CLIENT", default_value_t = app::live::STREAMS_PER_CLIENT, value_parser = clap::value_parser!(u32).range(1..=100_000), global = true)]
     streams_per_client: u32,
@@ -399,6 +415,14 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let leptos_options = get_configuration(None)?.leptos_options;
     let addr: SocketAddr = leptos_options.site_addr;
     let (engine, db) = open_store(store).await?;
+    anyhow::ensure!(
+        args.price_read_per_million >= 0.0 && args.price_write_per_million >= 0.0,
+        "prices cannot be negative"
+    );
+    let db = db.with_pricing(app::store::Pricing {
+        read_per_million: args.price_read_per_million,
+        write_per_million: args.price_write_per_million,
+    });
     let (stop_projector, projector_stopped) = tokio::sync::oneshot::channel::<()>();
     let projector = args.projector.then(|| {
         let projector = app::leaderboards::projector::Projector::new(

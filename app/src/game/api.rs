@@ -87,6 +87,7 @@ pub async fn tap(
     }
     let player = session::require_player(&db).await.map_err(fail)?;
     let tapped = db
+        .for_round(&code, round)
         .tap(
             &code,
             &player.id,

@@ -18,6 +18,9 @@ use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
 pub const COUNTDOWN_MS: i64 = 3000;
 /// After a round closes, before the next countdown: time to resolve it and show the results.
 pub const RESULTS_MS: i64 = 1500;
+/// Each match's rounds are numbered in a block of this many (the table keys rounds by their
+/// place in the block: see `keys::round`).
+pub const ROUND_BLOCK: u32 = 32;
 /// How long after a match's last round closed any reader ends the match, if the instance that
 /// closed it has not (see [`Room::finish_due`]).
 pub const FINISH_GRACE_MS: i64 = 2000;
@@ -103,6 +106,43 @@ pub struct Match {
     /// secret until the match is over (see [`Match::visible_at`]).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// What the match cost on DynamoDB, once it is over (added up as instances report in).
+    #[serde(default)]
+    pub receipt: Option<Box<MatchReceipt>>,
+}
+
+/// What a match cost: capacity units (in thousandths, to stay exact on the wire) and their
+/// on-demand price (in billionths of a US dollar).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchReceipt {
+    pub read_milli: u64,
+    pub write_milli: u64,
+    pub calls: u64,
+    pub price_nano_usd: u64,
+}
+
+impl MatchReceipt {
+    pub fn new(read_units: f64, write_units: f64, calls: u64, price_usd: f64) -> Self {
+        let whole = |x: f64| (x.max(0.0) * 1e3).round() as u64;
+        Self {
+            read_milli: whole(read_units),
+            write_milli: whole(write_units),
+            calls,
+            price_nano_usd: (price_usd.max(0.0) * 1e9).round() as u64,
+        }
+    }
+
+    pub fn read_units(&self) -> f64 {
+        self.read_milli as f64 / 1e3
+    }
+
+    pub fn write_units(&self) -> f64 {
+        self.write_milli as f64 / 1e3
+    }
+
+    pub fn price_usd(&self) -> f64 {
+        self.price_nano_usd as f64 / 1e9
+    }
 }
 
 /// A room as it is played: its lobby and its current (or last) match. Derefs to the lobby, so
@@ -264,6 +304,12 @@ impl Match {
 
     pub fn is_finished(&self) -> bool {
         self.resolved >= self.len()
+    }
+
+    /// The first round of the match that round `n` belongs to: each match's rounds are numbered
+    /// in a block of [`ROUND_BLOCK`] (`1`, `33`, `65`, …).
+    pub fn first_of_round(n: u32) -> u32 {
+        n.saturating_sub(1) / ROUND_BLOCK * ROUND_BLOCK + 1
     }
 
     /// Milliseconds from one reveal to the next.

@@ -363,11 +363,25 @@ fn Podium(game: Match) -> impl IntoView {
     let seed = game.seed.map(|seed| {
         view! { <p class="muted" data-testid="match-seed">"Draw seed " <code>{seed.to_string()}</code></p> }
     });
+    // What the match cost on DynamoDB, as the instances report in (integer maths only: float
+    // formatting would add to every phone's download).
+    let receipt = game.receipt.map(|r| {
+        let tenths = |milli: u64| format!("{}.{}", milli / 1000, milli % 1000 / 100);
+        let micro = r.price_nano_usd.div_ceil(1000);
+        view! {
+            <p class="muted" data-testid="receipt">
+                "This match cost " {tenths(r.write_milli)} " write and " {tenths(r.read_milli)}
+                " read units (" {r.calls} " DynamoDB calls): $"
+                {format!("{}.{:06}", micro / 1_000_000, micro % 1_000_000)} " on demand"
+            </p>
+        }
+    });
     view! {
         <div class="podium-wrap" data-testid="podium">
             <h2>"Match over"</h2>
             <ol class="podium">{places}</ol>
             {seed}
+            {receipt}
         </div>
     }
 }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::model::{FlyFilter, Thing, ThingId};
 use crate::game::draw::draw_things;
-use crate::game::model::{Match, MatchPlayer, Room, Round, RoundResult, ThingCard};
+use crate::game::model::{Match, MatchPlayer, Room, Round, RoundResult, ThingCard, ROUND_BLOCK};
 use crate::game::rules::{score_round, Decision};
 use crate::game::timing::TapRejected;
 use crate::identity::model::{Avatar, DisplayName, UserId};
@@ -24,6 +24,9 @@ use crate::rooms::store::MAX_ATTEMPTS;
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s};
 use crate::store::{epoch_millis, key_map, sort_key, Conflict, DataError, Db, Item};
+
+// The model's numbering and the keys' slots are one block.
+const _: () = assert!(ROUND_BLOCK == keys::ROUND_SLOTS);
 
 /// Why a game action was refused, in words for the player.
 #[derive(Debug, thiserror::Error)]
@@ -237,6 +240,7 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
         rounds,
         players,
         seed: match_seed,
+        receipt: None,
     }))
 }
 
@@ -381,8 +385,10 @@ impl Db {
             let first = room
                 .game
                 .as_ref()
-                .map_or(1, |g| g.first_round + keys::ROUND_SLOTS);
+                .map_or(1, |g| g.first_round + ROUND_BLOCK);
             let seed = self.match_seed(code, first, chosen).await?;
+            // From here on, what the start costs is on the match's receipt.
+            let db = self.for_match(code, first);
             let drawn = draw_things(&catalog, usize::from(room.settings.rounds), seed);
             if drawn.is_empty() {
                 return Err(GameConflict::NoThings);
@@ -400,7 +406,7 @@ impl Db {
                     avatar: p.avatar,
                 })
                 .collect();
-            let started = self
+            let started = db
                 .update_item(
                     self.client
                         .update_item()
@@ -480,6 +486,7 @@ impl Db {
                     })
                     .collect(),
                 seed: Some(seed),
+                receipt: None,
             });
         }
         Err(DataError::Unavailable("the room kept changing; try again".into()).into())

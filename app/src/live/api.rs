@@ -12,7 +12,7 @@ use crate::identity::model::UserId;
 use crate::{
     error::fail,
     identity::session,
-    rooms::model::RoomCode,
+    rooms::model::{RoomCode, RoomState},
     rooms::store::RoomConflict,
     store::{epoch_millis, Db},
 };
@@ -73,20 +73,37 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         .await
         .map_err(fail)?
         .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
-    // Nobody may be watching the room: bring a match up to date before showing it.
+    // Nobody may be watching the room: bring a match up to date before showing it (on the
+    // match's receipt).
     let now = epoch_millis();
     let behind = room.has_work(now);
     if behind {
+        let first = room.game.as_ref().map_or(0, |g| g.first_round);
         room = db
+            .for_match(&code, first)
             .advance(&code, room)
             .await
             .map_err(fail)?
             .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
     }
+    // A match that is over shows what it cost.
+    let over = room
+        .game
+        .as_ref()
+        .filter(|g| room.state != RoomState::Playing && g.is_finished())
+        .map(|g| g.first_round);
+    let receipt = match over {
+        Some(first) => db.match_receipt(&code, first).await.map_err(fail)?,
+        None => None,
+    };
     let me = session::current_player(&db).await.map_err(fail)?;
+    let mut room = room.visible_at(epoch_millis());
+    if let Some(game) = room.game.as_mut() {
+        game.receipt = receipt.map(Box::new);
+    }
     Ok(RoomPageData {
         qr_svg: qr_svg(&code),
-        room: room.visible_at(epoch_millis()),
+        room,
         me: me.map(|p| p.id),
     })
 }

@@ -13,11 +13,11 @@ use futures::Stream;
 use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
 
 use crate::error::AppError;
-use crate::game::model::Room;
+use crate::game::model::{MatchReceipt, Room};
 use crate::live::feed::RoomFeed;
 use crate::live::streams::{stream_window, STREAM_WINDOW_SECS};
 use crate::request::ClientAddress;
-use crate::rooms::model::RoomCode;
+use crate::rooms::model::{RoomCode, RoomState};
 use crate::store::{epoch_millis, epoch_seconds, DataError, Db};
 
 /// How often a watcher asks the table whether its room changed. Changes made through another
@@ -116,6 +116,20 @@ fn next_event(room: &Room, now: i64, close_after: i64) -> Option<i64> {
 /// How long the browser waits before reconnecting a dropped stream.
 const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
 
+/// What a watcher shows of the last match's receipt: the match, the receipt as last read, and
+/// when it was read.
+#[derive(Default)]
+struct ReceiptView {
+    first: u32,
+    receipt: Option<MatchReceipt>,
+    read_ms: i64,
+}
+
+/// After a match ends, its receipt grows for a few seconds as instances report in: a watcher
+/// reads it this often, for this long.
+const RECEIPT_READ_EVERY_MS: i64 = 1500;
+const RECEIPT_READ_FOR_MS: i64 = 6000;
+
 /// A room's current snapshot (`None` until the first read), and the bell that makes its watcher
 /// read now.
 struct Watcher {
@@ -149,7 +163,7 @@ impl std::fmt::Debug for RoomHub {
 
 impl RoomHub {
     pub fn new(db: Db, poll: Duration, max_streams: usize) -> Self {
-        Self {
+        let hub = Self {
             inner: Arc::new(Inner {
                 db,
                 poll,
@@ -161,7 +175,20 @@ impl RoomHub {
                     i64::from(byte[0]) * CLOSE_SPREAD_MS / 255
                 },
             }),
+        };
+        // Tallies of matches this instance served but never saw end reach their receipts too.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let db = hub.inner.db.clone();
+            runtime.spawn(async move {
+                loop {
+                    tokio::time::sleep(crate::game::receipts::QUIET / 2).await;
+                    if let Err(err) = db.add_quiet_receipts().await {
+                        tracing::debug!(error = ?err, "adding quiet tallies to receipts failed");
+                    }
+                }
+            });
         }
+        hub
     }
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<RoomCode, Arc<Watcher>>> {
@@ -208,9 +235,10 @@ impl RoomHub {
     /// on every instance may try at once; the table lets exactly one of them apply it.
     async fn watch(self, code: RoomCode, watcher: Arc<Watcher>) {
         let mut room: Option<Room> = None;
+        let mut receipt = ReceiptView::default();
         let mut failures = 0u32;
         loop {
-            match self.refresh(&code, &mut room).await {
+            match self.refresh(&code, &mut room, &mut receipt).await {
                 Ok(feed) => {
                     failures = 0;
                     let news = watcher.feed.borrow().as_ref() != Some(&feed);
@@ -261,8 +289,18 @@ impl RoomHub {
         &self,
         code: &RoomCode,
         room: &mut Option<Room>,
+        receipt: &mut ReceiptView,
     ) -> Result<RoomFeed, DataError> {
-        let db = &self.inner.db;
+        // What the watcher does for a match in play is on that match's receipt.
+        let in_play = room
+            .as_ref()
+            .filter(|room| room.state == RoomState::Playing)
+            .and_then(|room| room.game.as_ref())
+            .map(|game| game.first_round);
+        let db = &match in_play {
+            Some(first) => self.inner.db.for_match(code, first),
+            None => self.inner.db.clone(),
+        };
         let Some(version) = db.room_version(code).await? else {
             *room = None;
             return Ok(RoomFeed::Ended);
@@ -279,10 +317,57 @@ impl RoomHub {
                 *room = db.advance(code, now).await?;
             }
         }
+        if let Some(room) = room.as_ref() {
+            self.follow_receipt(code, room, receipt).await;
+        }
         Ok(match room {
-            Some(room) => RoomFeed::Room(room.visible_at(epoch_millis())),
+            Some(room) => {
+                let mut shown = room.visible_at(epoch_millis());
+                if let Some(game) = shown.game.as_mut() {
+                    if game.first_round == receipt.first {
+                        game.receipt = receipt.receipt.map(Box::new);
+                    }
+                }
+                RoomFeed::Room(shown)
+            }
             None => RoomFeed::Ended,
         })
+    }
+
+    /// Once the room's match is over: adds this instance's tally to its receipt, and reads the
+    /// receipt now and then while the other instances report in.
+    async fn follow_receipt(&self, code: &RoomCode, room: &Room, view: &mut ReceiptView) {
+        let Some(game) = room.game.as_ref() else {
+            return;
+        };
+        if room.state == RoomState::Playing || !game.is_finished() {
+            return;
+        }
+        let db = &self.inner.db;
+        if let Err(err) = db.add_to_receipt(code, game.first_round).await {
+            tracing::debug!(%code, error = ?err, "adding to the receipt failed; later");
+        }
+        let now = epoch_millis();
+        let ended = game
+            .rounds
+            .last()
+            .and_then(|r| r.closed_at_ms)
+            .unwrap_or(now);
+        let due = view.first != game.first_round
+            || (now - view.read_ms >= RECEIPT_READ_EVERY_MS && now <= ended + RECEIPT_READ_FOR_MS);
+        if !due {
+            return;
+        }
+        match db.match_receipt(code, game.first_round).await {
+            Ok(receipt) => {
+                *view = ReceiptView {
+                    first: game.first_round,
+                    receipt,
+                    read_ms: now,
+                }
+            }
+            Err(err) => tracing::debug!(%code, error = ?err, "reading the receipt failed"),
+        }
     }
 
     fn stream_permit(&self) -> Option<OwnedSemaphorePermit> {

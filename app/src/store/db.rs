@@ -18,7 +18,7 @@ use tokio::sync::OnceCell;
 use super::cursor::{self, CursorKey};
 use super::error::{self, Conflict, DataError};
 use super::keys;
-use super::metrics::{Call, Recorder, Usage};
+use super::metrics::{Call, Pricing, Recorder, Tallies, Usage};
 
 /// Sends a request with `ReturnConsumedCapacity::Total`, records the call under `$op`, and sorts
 /// any error. For every operation whose output has one `consumed_capacity`.
@@ -74,6 +74,10 @@ pub struct Db {
     recorder: Option<Recorder>,
     usage: Usage,
     work: &'static str,
+    /// Open tallies of the matches in play, and the one this handle's calls count for.
+    tallies: Tallies,
+    tally: Option<Arc<str>>,
+    pricing: Pricing,
 }
 
 impl std::fmt::Debug for Db {
@@ -138,7 +142,33 @@ impl Db {
             recorder: None,
             usage: Usage::default(),
             work: "requests",
+            tallies: Tallies::default(),
+            tally: None,
+            pricing: Pricing::default(),
         }
+    }
+
+    /// The same handle, its calls also counted in this process's open tally under `key` (a
+    /// match in play: see the game's receipts).
+    pub fn tallied(&self, key: impl Into<Arc<str>>) -> Self {
+        Self {
+            tally: Some(key.into()),
+            ..self.clone()
+        }
+    }
+
+    /// This process's open tallies (shared by every clone of the handle).
+    pub fn tallies(&self) -> &Tallies {
+        &self.tallies
+    }
+
+    /// The same handle, pricing capacity units at `pricing`.
+    pub fn with_pricing(self, pricing: Pricing) -> Self {
+        Self { pricing, ..self }
+    }
+
+    pub fn pricing(&self) -> Pricing {
+        self.pricing
     }
 
     /// The same handle, its calls counted in the process's usage under `work` (see [`Usage`]).
@@ -176,6 +206,9 @@ impl Db {
         let capacity = capacity.and_then(|c| c.capacity_units).unwrap_or(0.0);
         tracing::debug!(op, capacity, ?elapsed, "dynamodb call");
         self.usage.add(self.work, op, capacity);
+        if let Some(key) = &self.tally {
+            self.tallies.add(key, op, capacity);
+        }
         if let Some(recorder) = &self.recorder {
             recorder.record(Call {
                 op,

@@ -241,6 +241,15 @@ pub fn round(code: &RoomCode, n: u32) -> Key {
     }
 }
 
+/// What a match cost, for good (no `ttl`): `MATCH#<code>#<first round>` / `RECEIPT`. Apart from
+/// the room, whose partition expires, and read by the match's key alone.
+pub fn match_receipt(code: &RoomCode, first: u32) -> Key {
+    Key {
+        pk: format!("MATCH#{}#{first:05}", code.as_str()),
+        sk: "RECEIPT".to_owned(),
+    }
+}
+
 /// Where the room's Query starts: everything from `META` on (META, players, rounds), which
 /// leaves out the nickname claims.
 pub const ROOM_READ_FROM: &str = ROOM_META;

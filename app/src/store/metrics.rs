@@ -5,9 +5,9 @@
 //! server attaches a fresh recorder to each request (and reports it in a `Server-Timing`
 //! header); tests attach one to assert round trips and cost.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -136,6 +136,96 @@ impl Usage {
     }
 }
 
+/// Calls and capacity units, read and write apart.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Units {
+    pub calls: u64,
+    pub read_units: f64,
+    pub write_units: f64,
+}
+
+impl Units {
+    fn add(&mut self, op: &str, capacity: f64) {
+        self.calls += 1;
+        if is_write(op) {
+            self.write_units += capacity;
+        } else {
+            self.read_units += capacity;
+        }
+    }
+}
+
+/// On-demand prices in US dollars per million capacity units (a setting: regions and years
+/// differ). The defaults are US East's on-demand prices from November 2024.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pricing {
+    pub read_per_million: f64,
+    pub write_per_million: f64,
+}
+
+impl Default for Pricing {
+    fn default() -> Self {
+        Self {
+            read_per_million: 0.125,
+            write_per_million: 0.625,
+        }
+    }
+}
+
+impl Pricing {
+    /// What `units` cost, in US dollars.
+    pub fn price(&self, read_units: f64, write_units: f64) -> f64 {
+        (read_units * self.read_per_million + write_units * self.write_per_million) / 1e6
+    }
+}
+
+/// What this process has spent on each match in play and not yet added to the match's
+/// receipt, by match (a key the game chooses).
+#[derive(Debug, Default, Clone)]
+pub struct Tallies {
+    open: Arc<Mutex<OpenTallies>>,
+}
+
+/// Each open tally and when it last grew.
+type OpenTallies = HashMap<Arc<str>, (Units, Instant)>;
+
+impl Tallies {
+    pub(crate) fn add(&self, key: &Arc<str>, op: &str, capacity: f64) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = open
+            .entry(Arc::clone(key))
+            .or_insert_with(|| (Units::default(), Instant::now()));
+        entry.0.add(op, capacity);
+        entry.1 = Instant::now();
+    }
+
+    /// Takes the match's tally (it starts again from nothing).
+    pub fn take(&self, key: &str) -> Option<Units> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.remove(key).map(|(units, _)| units)
+    }
+
+    /// Puts back a tally that could not be added to its receipt.
+    pub fn restore(&self, key: &Arc<str>, units: Units) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = open
+            .entry(Arc::clone(key))
+            .or_insert_with(|| (Units::default(), Instant::now()));
+        entry.0.calls += units.calls;
+        entry.0.read_units += units.read_units;
+        entry.0.write_units += units.write_units;
+    }
+
+    /// The matches whose tally has not grown for `quiet`.
+    pub fn quiet(&self, quiet: Duration) -> Vec<Arc<str>> {
+        let open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.iter()
+            .filter(|(_, (_, last))| last.elapsed() >= quiet)
+            .map(|(key, _)| Arc::clone(key))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,6 +266,24 @@ mod tests {
         assert_eq!(requests.ops["Query"].calls, 2);
         assert_eq!(report["projector"].write_units, 2.0);
         assert_eq!(report["projector"].read_units, 0.0);
+    }
+
+    #[test]
+    fn tallies_keep_matches_apart_and_start_again_once_taken() {
+        let tallies = Tallies::default();
+        let (a, b): (Arc<str>, Arc<str>) = ("A#1".into(), "B#1".into());
+        tallies.add(&a, "UpdateItem", 1.0);
+        tallies.add(&a, "GetItem", 0.5);
+        tallies.add(&b, "Query", 2.0);
+        let units = tallies.take("A#1").unwrap();
+        assert_eq!(
+            (units.calls, units.read_units, units.write_units),
+            (2, 0.5, 1.0)
+        );
+        assert_eq!(tallies.take("A#1"), None);
+        assert_eq!(tallies.quiet(Duration::ZERO), vec![b]);
+        let price = Pricing::default().price(1e6, 2e6);
+        assert!((price - 1.375).abs() < 1e-9, "{price}");
     }
 
     #[test]

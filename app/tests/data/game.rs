@@ -665,3 +665,88 @@ async fn recent_matches_everywhere_come_newest_first_a_page_at_a_time() {
     assert!(all.windows(2).all(|w| w[0].record_id >= w[1].record_id));
     assert!(t.db.recent_matches(3, Some("forged")).await.is_err());
 }
+
+#[tokio::test]
+async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
+    let t = seeded_table().await;
+    // Two instances: each its own handle, open tallies and recorder.
+    let (one_calls, two_calls) = (Recorder::new(), Recorder::new());
+    // `one` reports nothing until asked: no watcher runs here.
+    let one = Db::new(t.engine.client.clone(), t.db.table_name()).recording(one_calls.clone());
+    let two = Db::new(
+        aws_sdk_dynamodb::Client::from_conf(t.engine.client.config().clone()),
+        t.db.table_name(),
+    )
+    .recording(two_calls.clone());
+    let (code, host) = super::room(&t, "GMRCP", settings(2)).await;
+    let asha = player(&t, "Asha").await;
+    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Owl)
+        .await
+        .unwrap();
+    // (The start is on the receipt too: the browser test sees it there.)
+    t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
+    let room = t.db.room(&code).await.unwrap().unwrap();
+    let first = game(&room).first_round;
+    tap_at(&one.for_match(&code, first), &room, &host, 0, 400, 380)
+        .await
+        .unwrap();
+    tap_at(&two.for_match(&code, first), &room, &asha, 0, 500, 480)
+        .await
+        .unwrap();
+    let late = game(&room).closes_at(1).unwrap();
+    let mine = two.for_match(&code, first);
+    mine.resolve_due(&room, late).await.unwrap();
+    let room = t.db.room(&code).await.unwrap().unwrap();
+    mine.resolve_due(&room, late).await.unwrap();
+    assert_eq!(
+        t.db.room(&code).await.unwrap().unwrap().state,
+        RoomState::Lobby
+    );
+
+    // What the two spent on the match, by their own recorders.
+    let spent = |calls: &Recorder| {
+        calls.calls().iter().fold((0.0, 0.0), |(r, w), c| {
+            if app::store::metrics::is_write(c.op) {
+                (r, w + c.capacity)
+            } else {
+                (r + c.capacity, w)
+            }
+        })
+    };
+    let (r1, w1) = spent(&one_calls);
+    let (r2, w2) = spent(&two_calls);
+    assert!(w1 > 0.0 && w2 > 0.0);
+    assert_eq!(
+        t.db.match_receipt(&code, first).await.unwrap(),
+        None,
+        "nothing reported yet"
+    );
+    let (one_count, two_count) = (one_calls.count(), two_calls.count());
+    one.add_to_receipt(&code, first).await.unwrap();
+    two.add_to_receipt(&code, first).await.unwrap();
+    // A second report has nothing left to add.
+    two.add_to_receipt(&code, first).await.unwrap();
+    assert_eq!(
+        two_calls.count(),
+        two_count + 1,
+        "one report, then nothing to send"
+    );
+    let receipt = t.db.match_receipt(&code, first).await.unwrap().unwrap();
+    let near = |a: f64, b: f64| (a - b).abs() < 0.01;
+    assert!(
+        near(receipt.write_units(), w1 + w2),
+        "{receipt:?} vs {}",
+        w1 + w2
+    );
+    assert!(near(receipt.read_units(), r1 + r2), "{receipt:?}");
+    assert_eq!(
+        receipt.calls as usize,
+        one_count + two_count,
+        "every call but the reports themselves"
+    );
+    let expected =
+        app::store::Pricing::default().price(receipt.read_units(), receipt.write_units());
+    assert!((receipt.price_usd() - expected).abs() < 1e-8);
+    // The receipt is apart from the room: it outlives it.
+    assert!(t.partition(&format!("MATCH#{code}#{first:05}")).await.len() == 1);
+}

@@ -46,6 +46,7 @@ fn a_match(rounds: usize, resolved: u32) -> Match {
             .collect(),
         players: vec![],
         seed: None,
+        receipt: None,
     }
 }
 

@@ -1,0 +1,126 @@
+//! What a match cost: every DynamoDB call an instance makes for a match in play (its start, the
+//! taps, the watchers' polls and reads, the closes and the end) is counted in that instance's
+//! open tally for the match (`Db::tallied`). When the instance sees the match over, or when a
+//! tally has been quiet for [`QUIET`], it adds the tally to the match's receipt, one `ADD` per
+//! instance per match. The receipt is kept for good, apart from the room
+//! (`MATCH#<code>#<first>` / `RECEIPT`), and priced at the operator's on-demand prices.
+//!
+//! Units are the engine's reported consumed capacity: real DynamoDB's own figures; on the
+//! embedded engine, dynoxide's, which follow DynamoDB's published rules (1 KB per write unit,
+//! 4 KB per read unit, transactions at double, index writes added). A refused conditional write
+//! reports no capacity, and is not counted (on AWS it costs a write unit). The receipt's own
+//! `ADD`s are not on it.
+//!
+//! | pattern | how | round trips |
+//! |---|---|---|
+//! | add an instance's tally to a match's receipt | UpdateItem `ADD read_units, write_units, calls` | UpdateItem |
+//! | a match's receipt | GetItem | GetItem |
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::game::model::{Match, MatchReceipt};
+use crate::rooms::model::RoomCode;
+use crate::store::keys;
+use crate::store::tx::n;
+use crate::store::{key_map, DataError, Db};
+
+/// A tally that has not grown for this long is added to its receipt even if this instance
+/// never saw the match end (it served taps, say, but watched nothing).
+pub const QUIET: Duration = Duration::from_secs(10);
+
+/// The tally key of the match that starts at room round `first`.
+fn tally_key(code: &RoomCode, first: u32) -> String {
+    format!("{code}#{first}")
+}
+
+fn parse_key(key: &str) -> Option<(RoomCode, u32)> {
+    let (code, first) = key.split_once('#')?;
+    Some((RoomCode::parse(code).ok()?, first.parse().ok()?))
+}
+
+impl Db {
+    /// The same handle, its calls counted for the match of `code` that starts at `first`.
+    pub fn for_match(&self, code: &RoomCode, first: u32) -> Db {
+        self.tallied(tally_key(code, first))
+    }
+
+    /// The same handle, counting for the match that round `n` of room `code` belongs to.
+    pub fn for_round(&self, code: &RoomCode, n: u32) -> Db {
+        self.for_match(code, Match::first_of_round(n))
+    }
+
+    /// Adds this instance's open tally for the match to its receipt (nothing if there is none).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn add_to_receipt(&self, code: &RoomCode, first: u32) -> Result<(), DataError> {
+        let Some(units) = self.tallies().take(&tally_key(code, first)) else {
+            return Ok(());
+        };
+        let added = self
+            .update_item(
+                self.client
+                    .update_item()
+                    .set_key(Some(key_map(keys::match_receipt(code, first))))
+                    .update_expression("ADD read_units :r, write_units :w, calls :c")
+                    .expression_attribute_values(
+                        ":r",
+                        AttributeValue::N(units.read_units.to_string()),
+                    )
+                    .expression_attribute_values(
+                        ":w",
+                        AttributeValue::N(units.write_units.to_string()),
+                    )
+                    .expression_attribute_values(":c", n(units.calls)),
+            )
+            .await;
+        if added.is_err() {
+            // Not lost: counted again with what comes next.
+            let key: Arc<str> = tally_key(code, first).into();
+            self.tallies().restore(&key, units);
+        }
+        added
+    }
+
+    /// Adds every tally that has been quiet for [`QUIET`] to its receipt.
+    pub async fn add_quiet_receipts(&self) -> Result<(), DataError> {
+        for key in self.tallies().quiet(QUIET) {
+            if let Some((code, first)) = parse_key(&key) {
+                self.add_to_receipt(&code, first).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The match's receipt as added up so far, priced at this instance's prices.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn match_receipt(
+        &self,
+        code: &RoomCode,
+        first: u32,
+    ) -> Result<Option<MatchReceipt>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::match_receipt(code, first)))),
+            )
+            .await?;
+        Ok(item.map(|item| {
+            let number = |name: &str| {
+                item.get(name)
+                    .and_then(|v| v.as_n().ok())
+                    .and_then(|v| v.parse::<f64>().ok())
+                    .unwrap_or(0.0)
+            };
+            let (read, write) = (number("read_units"), number("write_units"));
+            MatchReceipt::new(
+                read,
+                write,
+                number("calls") as u64,
+                self.pricing().price(read, write),
+            )
+        }))
+    }
+}
