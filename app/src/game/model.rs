@@ -277,6 +277,10 @@ pub struct MatchRecord {
     /// The player's longest run of right judgements in the match.
     #[serde(default)]
     pub best_streak: u32,
+    /// The match's first room round: with `room`, the match's key (its receipt is
+    /// `MATCH#<room>#<first_round>` / `RECEIPT`). 0 on records from before receipts.
+    #[serde(default)]
+    pub first_round: u32,
 }
 
 /// Where a match stands at a moment.

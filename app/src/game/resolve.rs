@@ -186,6 +186,7 @@ impl Db {
                 finished_at_ms,
                 right: outcome.right,
                 best_streak: outcome.best_streak,
+                first_round: done.first_round,
             });
         }
         Ok(records)

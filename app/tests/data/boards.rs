@@ -49,6 +49,7 @@ fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> MatchRecord {
         finished_at_ms: at,
         right: Vec::new(),
         best_streak: 3,
+        first_round: 1,
     }
 }
 

@@ -747,6 +747,12 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     let expected =
         app::store::Pricing::default().price(receipt.read_units(), receipt.write_units());
     assert!((receipt.price_usd() - expected).abs() < 1e-8);
+    // Each player's match record leads to it.
+    let record = t.db.my_matches(&asha, 10, None).await.unwrap().items[0].clone();
+    assert_eq!(
+        t.db.match_receipt(&record.room, record.first_round).await.unwrap(),
+        Some(receipt)
+    );
     // The receipt is apart from the room: it outlives it.
     assert!(t.partition(&format!("MATCH#{code}#{first:05}")).await.len() == 1);
 }

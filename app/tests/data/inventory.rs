@@ -841,6 +841,7 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
                 .map(|t| thing(t))
                 .collect(),
             best_streak: 4,
+            first_round: 1,
         };
         t.engine
             .client

@@ -239,6 +239,7 @@ async fn lag(db: &Db, engine: &Engine, matches: usize) -> anyhow::Result<()> {
             finished_at_ms: epoch_millis(),
             right: Vec::new(),
             best_streak: 1,
+            first_round: 1,
         };
         engine
             .client
