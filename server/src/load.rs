@@ -774,6 +774,7 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
             entry.1 += capacity;
         }
     }
+    let mut all = (0.0, 0.0, 0.0);
     for (work, (calls, read, write)) in &works {
         println!(
             "  {work:9} total              {:8.3} calls {:8.3} RCU {:8.3} WCU",
@@ -781,7 +782,18 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
             read / pr,
             write / pr
         );
+        all = (all.0 + calls, all.1 + read, all.2 + write);
     }
+    println!(
+        "  all       total              {:8.3} calls {:8.3} RCU {:8.3} WCU",
+        all.0 / pr,
+        all.1 / pr,
+        all.2 / pr
+    );
+    println!(
+        "  (requests: the game and its pages, target <= 1.5 WCU; streams: counting open live \
+         streams, by time not rounds; projector: the boards and rewards)"
+    );
     ensure!(failures == 0, "{failures} rooms failed");
     Ok(())
 }

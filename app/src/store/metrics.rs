@@ -91,7 +91,8 @@ pub struct OpUsage {
 }
 
 /// What one server process has asked of the table since it started, by the work that asked
-/// (`requests`: players' requests and the rooms' watchers; `projector`: the boards' projector)
+/// (`requests`: players' requests and the rooms' watchers; `streams`: counting each client's
+/// open live streams; `projector`: the boards' projector)
 /// and by operation: always on (one short lock per call), read by operators and the load
 /// generator at `/healthz/usage`.
 #[derive(Debug, Default, Clone)]

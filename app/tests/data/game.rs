@@ -750,7 +750,9 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     // Each player's match record leads to it.
     let record = t.db.my_matches(&asha, 10, None).await.unwrap().items[0].clone();
     assert_eq!(
-        t.db.match_receipt(&record.room, record.first_round).await.unwrap(),
+        t.db.match_receipt(&record.room, record.first_round)
+            .await
+            .unwrap(),
         Some(receipt)
     );
     // The receipt is apart from the room: it outlives it.
