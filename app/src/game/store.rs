@@ -143,6 +143,22 @@ pub(crate) struct Entrant {
     pub(crate) avatar: Avatar,
 }
 
+impl Entrant {
+    /// The player as the match starts: nothing scored yet.
+    fn player(self) -> MatchPlayer {
+        MatchPlayer {
+            user_id: self.user_id,
+            nickname: self.nickname,
+            avatar: self.avatar,
+            score: 0,
+            streak: 0,
+            correct: 0,
+            taps: 0,
+            reaction_total_ms: 0,
+        }
+    }
+}
+
 /// The match's fields on the room's META item (the game's own attributes there).
 #[derive(Debug, Deserialize)]
 struct MatchMeta {
@@ -183,22 +199,10 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
     else {
         return Ok(None);
     };
-    // Rounds of an earlier match linger only until the next start deletes them.
+    // A slot past this match's last round may still hold an earlier match's round.
     stored.retain(|round| round.match_first == first);
     stored.sort_by_key(|r| r.n);
-    let mut players: Vec<MatchPlayer> = match_players
-        .into_iter()
-        .map(|p| MatchPlayer {
-            user_id: p.user_id,
-            nickname: p.nickname,
-            avatar: p.avatar,
-            score: 0,
-            streak: 0,
-            correct: 0,
-            taps: 0,
-            reaction_total_ms: 0,
-        })
-        .collect();
+    let mut players: Vec<MatchPlayer> = match_players.into_iter().map(Entrant::player).collect();
     let mut rounds = Vec::with_capacity(stored.len());
     let mut resolved = 0;
     for round in stored {
@@ -472,19 +476,7 @@ impl Db {
                 resolved: 0,
                 planned: rounds.len() as u32,
                 rounds,
-                players: entrants
-                    .into_iter()
-                    .map(|p| MatchPlayer {
-                        user_id: p.user_id,
-                        nickname: p.nickname,
-                        avatar: p.avatar,
-                        score: 0,
-                        streak: 0,
-                        correct: 0,
-                        taps: 0,
-                        reaction_total_ms: 0,
-                    })
-                    .collect(),
+                players: entrants.into_iter().map(Entrant::player).collect(),
                 seed: Some(seed),
                 receipt: None,
             });
