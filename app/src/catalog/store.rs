@@ -1,12 +1,13 @@
 //! Access patterns of the catalog: seed it, list it (all, flyers, non-flyers), page through it,
 //! get one thing. Listing reads the `CATALOG` collection on GSI1, never the whole table.
 
-use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest, PutRequest, WriteRequest};
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::catalog::model::{sort_for_display, Category, FlyFilter, Thing, ThingId};
 use crate::store::keys::{self, Key};
+use crate::store::tx::{delete_request, put_request};
 use crate::store::{key_map, DataError, Db, Item, Page};
 
 /// A thing as stored: `OBJ#<id>` / `META`, in the catalog collection on GSI1.
@@ -130,19 +131,10 @@ impl Db {
             .collect();
         let mut requests = Vec::with_capacity(things.len() + stale.len());
         for thing in things {
-            let item = serde_dynamo::to_item(ThingItem::from(thing))?;
-            let put = PutRequest::builder()
-                .set_item(Some(item))
-                .build()
-                .map_err(|e| DataError::Internal(e.into()))?;
-            requests.push(WriteRequest::builder().put_request(put).build());
+            requests.push(put_request(serde_dynamo::to_item(ThingItem::from(thing))?)?);
         }
         for thing in &stale {
-            let delete = DeleteRequest::builder()
-                .set_key(Some(key_map(keys::thing(&thing.id))))
-                .build()
-                .map_err(|e| DataError::Internal(e.into()))?;
-            requests.push(WriteRequest::builder().delete_request(delete).build());
+            requests.push(delete_request(key_map(keys::thing(&thing.id)))?);
         }
         self.batch_write(requests).await?;
 

@@ -10,14 +10,14 @@
 //! | close a round | a consistent GetItem of `ROUND#<n>` (its tap count); UpdateItem of it, conditioned on its not being closed and on that count (a tap that lands in between makes the close read again) | GetItem + UpdateItem |
 //! | finish a match | the match records put (same keys and content whoever writes them, so a repeat changes nothing); META back to the lobby, conditioned on the match still being on | BatchWriteItem + UpdateItem |
 
-use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::game::model::{Match, MatchRecord, Room};
 use crate::game::store::Resolution;
 use crate::rooms::items::{open_index, state_value};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::store::keys::{self, Key};
-use crate::store::tx::{n, s};
+use crate::store::tx::{n, put_request, s};
 use crate::store::{epoch_millis, key_map, Conflict, DataError, Db, Item};
 
 impl Db {
@@ -117,14 +117,7 @@ impl Db {
         let records = self.match_records(code, done, finished_at_ms).await?;
         let puts = records
             .into_iter()
-            .map(|record| {
-                let item = match_record_item(&record)?;
-                let put = PutRequest::builder()
-                    .set_item(Some(item))
-                    .build()
-                    .map_err(|e| DataError::Internal(e.to_string().into()))?;
-                Ok(WriteRequest::builder().put_request(put).build())
-            })
+            .map(|record| put_request(match_record_item(&record)?))
             .collect::<Result<Vec<_>, DataError>>()?;
         self.batch_write(puts).await?;
 

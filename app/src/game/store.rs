@@ -9,7 +9,6 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::WriteRequest;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::model::{FlyFilter, Thing, ThingId};
@@ -22,7 +21,7 @@ use crate::rooms::items::{lobby_from_items, state_value, ROOM_IDLE_SECS};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::rooms::store::MAX_ATTEMPTS;
 use crate::store::keys::{self, Key};
-use crate::store::tx::{n, s};
+use crate::store::tx::{delete_request, n, s};
 use crate::store::{epoch_millis, key_map, sort_key, Conflict, DataError, Db, Item};
 
 // The model's numbering and the keys' slots are one block.
@@ -510,13 +509,7 @@ impl Db {
     async fn delete_keys(&self, keys: Vec<Key>) -> Result<(), DataError> {
         let requests = keys
             .into_iter()
-            .map(|key| {
-                aws_sdk_dynamodb::types::DeleteRequest::builder()
-                    .set_key(Some(key_map(key)))
-                    .build()
-                    .map(|delete| WriteRequest::builder().delete_request(delete).build())
-                    .map_err(|e| DataError::Internal(e.to_string().into()))
-            })
+            .map(|key| delete_request(key_map(key)))
             .collect::<Result<Vec<_>, _>>()?;
         if requests.is_empty() {
             return Ok(());

@@ -135,13 +135,7 @@ impl Db {
                     .iter()
                     .filter_map(|name| item.get(*name).map(|v| ((*name).to_owned(), v.clone())))
                     .collect();
-                let delete = aws_sdk_dynamodb::types::DeleteRequest::builder()
-                    .set_key(Some(key))
-                    .build()
-                    .map_err(|e| DataError::Internal(e.into()))?;
-                Ok(aws_sdk_dynamodb::types::WriteRequest::builder()
-                    .delete_request(delete)
-                    .build())
+                crate::store::tx::delete_request(key)
             })
             .collect::<Result<Vec<_>, DataError>>()?;
         let ended = deletes.len();

@@ -94,16 +94,7 @@ impl Db {
             let mut stored: Item = serde_dynamo::to_item(&item)?;
             stored.insert(keys::PK.into(), s(key.pk));
             stored.insert(keys::SK.into(), s(key.sk));
-            requests.push(
-                aws_sdk_dynamodb::types::WriteRequest::builder()
-                    .put_request(
-                        aws_sdk_dynamodb::types::PutRequest::builder()
-                            .set_item(Some(stored))
-                            .build()
-                            .map_err(crate::store::tx::internal)?,
-                    )
-                    .build(),
-            );
+            requests.push(crate::store::tx::put_request(stored)?);
         }
         self.batch_write(requests).await
     }

@@ -6,8 +6,6 @@
 //! exactly as one fed match by match), then entries and nodes go in with BatchWriteItem.
 //! Synthetic players carry no GSI1 keys: they have no accounts to list their boards.
 
-use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::leaderboards::model::BoardId;
 use crate::leaderboards::store::{counter_name, node_key, EntryItem};
@@ -25,16 +23,7 @@ pub struct Synthetic {
     pub reached_ms: i64,
 }
 
-fn put(item: Item) -> Result<WriteRequest, DataError> {
-    Ok(WriteRequest::builder()
-        .put_request(
-            PutRequest::builder()
-                .set_item(Some(item))
-                .build()
-                .map_err(|e| DataError::Internal(e.into()))?,
-        )
-        .build())
-}
+use crate::store::tx::put_request as put;
 
 impl Db {
     /// Writes `players` as the whole of `board`, which must be empty (its root absent).

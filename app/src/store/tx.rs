@@ -4,7 +4,8 @@
 
 use aws_sdk_dynamodb::types::builders::UpdateBuilder;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem, Update,
+    AttributeValue, ConditionCheck, Delete, DeleteRequest, Put, PutRequest, TransactWriteItem,
+    Update, WriteRequest,
 };
 
 use super::db::{epoch_seconds, key_map, Db, Item};
@@ -24,6 +25,24 @@ pub fn s(value: impl Into<String>) -> AttributeValue {
 /// An SDK builder's refusal (a required field missing): a bug of ours, never the player's.
 pub fn internal(e: impl std::error::Error + Send + Sync + 'static) -> DataError {
     DataError::Internal(Box::new(e))
+}
+
+/// A put of `item` in a [`Db::batch_write`].
+pub fn put_request(item: Item) -> Result<WriteRequest, DataError> {
+    let put = PutRequest::builder()
+        .set_item(Some(item))
+        .build()
+        .map_err(internal)?;
+    Ok(WriteRequest::builder().put_request(put).build())
+}
+
+/// A delete of the item whose key attributes are `key` in a [`Db::batch_write`].
+pub fn delete_request(key: Item) -> Result<WriteRequest, DataError> {
+    let delete = DeleteRequest::builder()
+        .set_key(Some(key))
+        .build()
+        .map_err(internal)?;
+    Ok(WriteRequest::builder().delete_request(delete).build())
 }
 
 /// An update of the item at `key`, to finish with expressions and hand to [`Db::update_action`].
