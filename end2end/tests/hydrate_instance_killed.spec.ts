@@ -157,7 +157,7 @@ test("players of a killed instance reconnect to the other, and the match ends wi
       expect(after.length, `${names[i]} played on after the kill`).toBeGreaterThan(0);
     }
 
-    // The boards counted each player's match once (the projector catches up within seconds).
+    // The boards counted each player's match once (the suite's instances project them within seconds).
     for (const [i, context] of contexts.entries()) {
       await expect
         .poll(
