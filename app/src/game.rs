@@ -1,12 +1,15 @@
 //! The match played in a room: its shared types (`model`), the scoring rules (`rules`), which
 //! taps count (`timing`), the draw of things (`draw`); starting (`store`), tapping (`taps`, with a
 //! per-instance flood `throttle`) and resolving rounds exactly once (`resolve`); the durable
-//! match records (`records`) and what each match cost (`receipts`); the server functions (`api`) and the match's part of the room
-//! page (`page`).
+//! match records (`records`), the match kept for good (`sheet`, stored and read by `detail`) and
+//! what each match cost (`receipts`); the server functions (`api`), the match's part of the room
+//! page (`page`) and the pages of finished matches (`pages`).
 
 pub mod api;
 pub mod model;
 pub mod page;
+pub mod pages;
+pub mod sheet;
 #[cfg(feature = "ssr")]
 pub mod receipts;
 #[cfg(feature = "ssr")]
@@ -16,6 +19,8 @@ pub mod resolve;
 pub mod rules;
 pub mod timing;
 
+#[cfg(feature = "ssr")]
+pub mod detail;
 #[cfg(feature = "ssr")]
 pub mod draw;
 #[cfg(feature = "ssr")]
@@ -29,4 +34,7 @@ pub mod throttle;
 pub use draw::{draw_things, FLYER_SHARE};
 pub use model::*;
 pub use rules::*;
+pub use sheet::{
+    match_path, MatchDetail, MatchList, MatchSummary, Play, RoundSheet, SummaryPlayer,
+};
 pub use timing::{check_tap, TapRejected, GRACE_MS, HUMAN_FLOOR_MS, MAX_LATENCY_MS};

@@ -16,6 +16,7 @@ pub mod identity;
 pub mod inventory;
 pub mod leaderboards;
 pub mod live;
+pub mod profiles;
 pub mod rooms;
 
 // Server only: the store core every feature's store stands on, what the request guard learned
@@ -33,10 +34,12 @@ use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 use catalog::page::ThingsPage;
+use game::pages::{MatchPage, MatchesPage};
 use identity::page::AccountPage;
 use inventory::page::{CardPage, InventoryPage, ShopPage, TradesPage};
 use leaderboards::page::{BoardPage, BoardsIndex, RoomBoardPage};
 use live::page::RoomPage;
+use profiles::page::ProfilePage;
 use rooms::page::HomePage;
 use ui::not_found::NotFound;
 
@@ -125,6 +128,7 @@ pub fn App() -> impl IntoView {
                     </A>
                     <nav aria-label="Main">
                         <A href="/lb">"Boards"</A>
+                        <A href="/matches">"Matches"</A>
                         <A href="/things">"Things"</A>
                         <A href="/me">"You"</A>
                     </nav>
@@ -135,9 +139,12 @@ pub fn App() -> impl IntoView {
                         <Route path=(StaticSegment("r"), ParamSegment("code")) view=RoomPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("things") view=ThingsPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("lb")) view=RoomBoardPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("m"), ParamSegment("first")) view=MatchPage ssr=SsrMode::Async />
+                        <Route path=StaticSegment("matches") view=MatchesPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("lb") view=BoardsIndex ssr=SsrMode::Async />
                         <Route path=(StaticSegment("lb"), ParamSegment("metric"), ParamSegment("period"), ParamSegment("scope")) view=BoardPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("me") view=AccountPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("p"), ParamSegment("id")) view=ProfilePage ssr=SsrMode::Async />
                         <Route path=StaticSegment("inventory") view=InventoryPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("shop") view=ShopPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("trades") view=TradesPage ssr=SsrMode::Async />

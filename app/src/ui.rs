@@ -19,3 +19,38 @@ pub fn code_param() -> impl Fn() -> String + Copy + Send + Sync + 'static {
             .to_ascii_uppercase()
     }
 }
+
+/// A moment as players read it on a page: `2026-11-24 01:37 UTC` (the calendar worked out
+/// here, so pages need no date crate in the browser's bundle).
+pub fn when(ms: i64) -> String {
+    let minutes = ms.div_euclid(60_000);
+    let (days, minute_of_day) = (minutes.div_euclid(1440), minutes.rem_euclid(1440));
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's `civil_from_days`).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year}-{month:02}-{day:02} {:02}:{:02} UTC",
+        minute_of_day / 60,
+        minute_of_day % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::when;
+
+    #[test]
+    fn moments_read_as_utc_calendar_dates() {
+        assert_eq!(when(0), "1970-01-01 00:00 UTC");
+        assert_eq!(when(951_782_400_000), "2000-02-29 00:00 UTC");
+        assert_eq!(when(1_795_483_938_410), "2026-11-24 01:32 UTC");
+        assert_eq!(when(-60_000), "1969-12-31 23:59 UTC");
+    }
+}

@@ -152,3 +152,87 @@ async fn the_leaderboard_page_renders_on_the_server_with_its_preview_tags() {
     )));
     assert!(html.contains("Nobody is on this board yet."), "{html}");
 }
+
+#[tokio::test]
+async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profile_without_javascript(
+) {
+    use app::rooms::RoomCode;
+    use app::store::Db;
+    use support::{get_page, send};
+
+    let (app, engine) = app_with_catalog().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let (code, host, _) = room_with_friend(&app).await;
+    let started = post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}&seed=9"),
+        Some(&host),
+    )
+    .await;
+    assert_eq!(started.status, StatusCode::OK, "{}", started.json);
+    // Close every round now, as the watchers would once each is due.
+    let room_code = RoomCode::parse(&code).unwrap();
+    loop {
+        let room = db.room(&room_code).await.unwrap().unwrap();
+        let game = room.game.as_ref().unwrap();
+        if game.is_finished() {
+            break;
+        }
+        let close = game.closes_at(game.resolved as usize).unwrap();
+        db.resolve_due(&room, close).await.unwrap();
+    }
+    let room = db.room(&room_code).await.unwrap().unwrap();
+    let game = room.game.clone().unwrap();
+    let page = |path: String| {
+        let app = app.clone();
+        async move { send(&app, get_page(&path)).await }
+    };
+
+    let detail = page(format!("/r/{code}/m/{}", game.first_round)).await;
+    assert_eq!(detail.status, StatusCode::OK, "{}", detail.body);
+    let html = &detail.body;
+    assert_eq!(
+        html.matches(r#"data-testid="match-round""#).count(),
+        game.rounds.len(),
+        "a row per round"
+    );
+    assert_eq!(html.matches(r#"data-testid="match-player""#).count(), 2);
+    assert_eq!(
+        html.matches(r#"data-testid="play""#).count(),
+        2 * game.rounds.len(),
+        "a cell per player per round"
+    );
+    for thing in game.rounds.iter().filter_map(|r| r.thing.as_ref()) {
+        assert!(html.contains(&thing.en), "{} is shown", thing.en);
+    }
+    assert!(html.contains(r#"<meta property="og:title" content="Match in room "#));
+    assert!(!html.contains(".wasm"), "no island, no wasm");
+    let host_id = game.standings()[0].1.user_id.clone();
+    let profile_link = format!("/p/{}", host_id.as_str());
+    assert!(html.contains(&profile_link), "names link to profiles");
+
+    let match_link = format!("/r/{code}/m/{}", game.first_round);
+    for list in ["/matches".to_owned(), format!("/matches?room={code}"), format!("/r/{code}/lb")] {
+        let answer = page(list.clone()).await;
+        assert_eq!(answer.status, StatusCode::OK, "{list}");
+        assert!(answer.body.contains(&match_link), "{list} links to the match");
+    }
+
+    let profile = page(profile_link).await;
+    assert_eq!(profile.status, StatusCode::OK, "{}", profile.body);
+    assert!(profile.body.contains(&match_link), "the profile links to the match");
+    assert!(profile.body.contains(r#"data-testid="profile-board""#));
+
+    for (path, status) in [
+        (format!("/r/{code}/m/{}", game.first_round + 32), StatusCode::NOT_FOUND),
+        (format!("/r/{code}/m/nope"), StatusCode::NOT_FOUND),
+        ("/matches?room=bad!".to_owned(), StatusCode::BAD_REQUEST),
+        ("/matches?after=forged".to_owned(), StatusCode::BAD_REQUEST),
+        ("/p/01ARZ3NDEKTSV4RRFFQ69G5FAV".to_owned(), StatusCode::NOT_FOUND),
+        ("/p/not-an-id".to_owned(), StatusCode::NOT_FOUND),
+        (format!("/p/{}?after=forged", host_id.as_str()), StatusCode::BAD_REQUEST),
+    ] {
+        assert_eq!(page(path.clone()).await.status, status, "{path}");
+    }
+}

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
+use crate::game::sheet::{MatchDetail, MatchList};
 
 #[cfg(feature = "ssr")]
 use crate::{
@@ -115,4 +116,39 @@ pub async fn tap(
 #[server(endpoint = "time")]
 pub async fn server_time() -> Result<i64, AppError> {
     Ok(epoch_millis())
+}
+
+/// A finished match: its players, every round and what it cost (the page at
+/// `/r/<CODE>/m/<first round>`).
+#[server(endpoint = "matches/detail")]
+pub async fn match_detail(code: String, first: u32) -> Result<MatchDetail, AppError> {
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    db.match_detail(&code, first)
+        .await
+        .map_err(fail)?
+        .ok_or_else(|| fail(AppError::NotFound("No such match, or it is not over yet.".into())))
+}
+
+/// Finished matches, newest first, a page at a time: everyone's, or one room's when `room` is
+/// given (the page at `/matches`).
+#[server(endpoint = "matches/recent")]
+pub async fn recent_matches(
+    room: Option<String>,
+    after: Option<String>,
+) -> Result<MatchList, AppError> {
+    const PAGE: i32 = 20;
+    let db = expect_context::<Db>();
+    let page = match room.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+        Some(room) => {
+            let code = RoomCode::parse(room).map_err(fail)?;
+            db.room_matches(&code, PAGE, after.as_deref()).await
+        }
+        None => db.recent_matches(PAGE, after.as_deref()).await,
+    }
+    .map_err(fail)?;
+    Ok(MatchList {
+        matches: page.items,
+        next: page.next,
+    })
 }

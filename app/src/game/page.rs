@@ -13,9 +13,11 @@ use leptos::server_fn::ServerFn;
 use crate::browser;
 use crate::game::api::{server_time, tap, StartMatch};
 use crate::game::model::{Match, Room, Round, ThingCard};
+use crate::game::pages::receipt_line;
+use crate::game::sheet::match_path;
 use crate::game::timing::{TapRejected, GRACE_MS};
 use crate::identity::model::UserId;
-use crate::rooms::model::RoomState;
+use crate::rooms::model::{RoomCode, RoomState};
 
 /// The browser's estimate of the server's clock minus its own, in ms. Three samples; the one
 /// with the shortest round trip wins, assuming the server read its clock halfway through.
@@ -217,7 +219,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
             <div aria-live="polite" data-testid="round-results">
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref()))}
             </div>
-            {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g /> })}
+            {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g code=room.with(|r| r.code.clone()) /> })}
             {move || game().map(|g| view! { <Standings game=g code=room.with(|r| r.code.to_string()) /> })}
             <p class="sound">
                 <button type="button" class="small secondary" data-testid="sound"
@@ -343,7 +345,7 @@ fn Standings(game: Match, code: String) -> impl IntoView {
 }
 
 #[component]
-fn Podium(game: Match) -> impl IntoView {
+fn Podium(game: Match, code: RoomCode) -> impl IntoView {
     let places = game
         .standings()
         .into_iter()
@@ -363,25 +365,16 @@ fn Podium(game: Match) -> impl IntoView {
     let seed = game.seed.map(|seed| {
         view! { <p class="muted" data-testid="match-seed">"Draw seed " <code>{seed.to_string()}</code></p> }
     });
-    // What the match cost on DynamoDB, as the instances report in (integer maths only: float
-    // formatting would add to every phone's download).
-    let receipt = game.receipt.map(|r| {
-        let tenths = |milli: u64| format!("{}.{}", milli / 1000, milli % 1000 / 100);
-        let micro = r.price_nano_usd.div_ceil(1000);
-        view! {
-            <p class="muted" data-testid="receipt">
-                "This match cost " {tenths(r.write_milli)} " write and " {tenths(r.read_milli)}
-                " read units (" {r.calls} " DynamoDB calls): $"
-                {format!("{}.{:06}", micro / 1_000_000, micro % 1_000_000)} " on demand"
-            </p>
-        }
-    });
+    // What the match cost on DynamoDB, as the instances report in.
+    let receipt = game.receipt.map(receipt_line);
+    let detail = match_path(&code, game.first_round);
     view! {
         <div class="podium-wrap" data-testid="podium">
             <h2>"Match over"</h2>
             <ol class="podium">{places}</ol>
             {seed}
             {receipt}
+            <p><a href=detail data-testid="match-detail-link">"Every round of this match"</a></p>
         </div>
     }
 }

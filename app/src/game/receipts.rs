@@ -25,7 +25,7 @@ use crate::game::model::{Match, MatchReceipt};
 use crate::rooms::model::RoomCode;
 use crate::store::keys;
 use crate::store::tx::n;
-use crate::store::{key_map, DataError, Db};
+use crate::store::{key_map, DataError, Db, Item};
 
 /// A tally that has not grown for this long is added to its receipt even if this instance
 /// never saw the match end (it served taps, say, but watched nothing).
@@ -107,20 +107,23 @@ impl Db {
                     .set_key(Some(key_map(keys::match_receipt(code, first)))),
             )
             .await?;
-        Ok(item.map(|item| {
-            let number = |name: &str| {
-                item.get(name)
-                    .and_then(|v| v.as_n().ok())
-                    .and_then(|v| v.parse::<f64>().ok())
-                    .unwrap_or(0.0)
-            };
-            let (read, write) = (number("read_units"), number("write_units"));
-            MatchReceipt::new(
-                read,
-                write,
-                number("calls") as u64,
-                self.pricing().price(read, write),
-            )
-        }))
+        Ok(item.map(|item| self.receipt_from_item(&item)))
+    }
+
+    /// A stored receipt, priced at this instance's prices.
+    pub(crate) fn receipt_from_item(&self, item: &Item) -> MatchReceipt {
+        let number = |name: &str| {
+            item.get(name)
+                .and_then(|v| v.as_n().ok())
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        let (read, write) = (number("read_units"), number("write_units"));
+        MatchReceipt::new(
+            read,
+            write,
+            number("calls") as u64,
+            self.pricing().price(read, write),
+        )
     }
 }

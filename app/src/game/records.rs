@@ -1,17 +1,16 @@
-//! The durable records of finished matches: a player's, newest first (`USER#<id>` /
-//! `MATCH#<ulid>`), and everyone's (GSI2 `MATCHES`), both paged with signed cursors.
+//! The durable records of finished matches, one per player: a player's, newest first
+//! (`USER#<id>` / `MATCH#<ulid>`), paged with signed cursors. Each record is also on one of
+//! sixteen GSI2 partitions (`MATCHES#<nn>`, by player), which rebuilding the boards reads.
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
 //! | a player's matches | Query `USER#<id>` begins_with `MATCH#`, newest first | Query |
-//! | recent matches everywhere | Query GSI2 `MATCHES`, newest first | Query |
 
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 
 use crate::game::model::MatchRecord;
 use crate::identity::model::UserId;
 use crate::store::keys;
-use crate::store::tx::s;
 use crate::store::{DataError, Db, Page};
 
 impl Db {
@@ -34,31 +33,15 @@ impl Db {
             .await
     }
 
-    /// Every player's match records, newest first: one Query of the GSI2 `MATCHES` partition.
-    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
-    pub async fn recent_matches(
-        &self,
-        limit: i32,
-        cursor: Option<&str>,
-    ) -> Result<Page<MatchRecord>, DataError> {
-        let request = self
-            .client
-            .query()
-            .index_name(keys::GSI2)
-            .key_condition_expression("#pk = :pk")
-            .expression_attribute_names("#pk", keys::GSI2PK)
-            .expression_attribute_values(":pk", s(keys::RECENT_MATCHES))
-            .scan_index_forward(false);
-        self.match_page("matches", request, limit, cursor).await
-    }
-
-    async fn match_page(
+    /// One page of a Query of items that are each a `T`, from a signed cursor (scoped to
+    /// `scope`, so a cursor of one list is refused by another) to the next page's.
+    pub(crate) async fn match_page<T: serde::de::DeserializeOwned>(
         &self,
         scope: &str,
         request: QueryFluentBuilder,
         limit: i32,
         cursor: Option<&str>,
-    ) -> Result<Page<MatchRecord>, DataError> {
+    ) -> Result<Page<T>, DataError> {
         let start = match cursor {
             Some(cursor) => Some(self.cursor_key().await?.open(scope, cursor)?),
             None => None,

@@ -12,6 +12,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::game::detail::{rounds_item, summary_item};
 use crate::game::model::{Match, MatchRecord, Room};
 use crate::game::store::Resolution;
 use crate::rooms::items::{open_index, state_value};
@@ -96,8 +97,8 @@ impl Db {
         Ok(Resolution::Resolved { index, finished })
     }
 
-    /// Ends a match whose rounds are all closed: each player's match record, then the room back
-    /// to the lobby. Every instance that sees the match over may do it at once, or again after
+    /// Ends a match whose rounds are all closed: each player's match record and the match kept
+    /// for good (its summary and rounds, `sheet`), then the room back to the lobby. Every instance that sees the match over may do it at once, or again after
     /// a crash between the two writes: the records have the same keys and content whoever
     /// writes them (a record's id is made from the room, the match and the player, and its time
     /// is the last round's close), and only the first META update applies. The boards count a
@@ -115,10 +116,14 @@ impl Db {
             .and_then(|r| r.closed_at_ms)
             .ok_or_else(|| DataError::Internal("finishing a match that is not over".into()))?;
         let records = self.match_records(code, done, finished_at_ms).await?;
-        let puts = records
+        let summary = done.summary(code, finished_at_ms);
+        let rounds = done.sheet(&summary);
+        let mut puts = records
             .into_iter()
             .map(|record| put_request(match_record_item(&record)?))
             .collect::<Result<Vec<_>, DataError>>()?;
+        puts.push(put_request(summary_item(&summary)?));
+        puts.push(put_request(rounds_item(&summary, &rounds)?));
         self.batch_write(puts).await?;
 
         let (gsi2pk, gsi2sk) =
@@ -215,13 +220,14 @@ impl Db {
     }
 }
 
-/// A match record as stored: `USER#<id>` / `MATCH#<ulid>`, also on GSI2 `MATCHES`.
+/// A match record as stored: `USER#<id>` / `MATCH#<ulid>`, also on the player's GSI2 shard
+/// `MATCHES#<nn>`.
 pub fn match_record_item(record: &MatchRecord) -> Result<Item, DataError> {
     let Key { pk, sk } = keys::user_match(&record.user_id, &record.record_id);
     let mut item: Item = serde_dynamo::to_item(record)?;
     item.insert(keys::PK.into(), s(pk));
     item.insert(keys::GSI2SK.into(), s(sk.clone()));
     item.insert(keys::SK.into(), s(sk));
-    item.insert(keys::GSI2PK.into(), s(keys::RECENT_MATCHES));
+    item.insert(keys::GSI2PK.into(), s(keys::record_shard(&record.user_id)));
     Ok(item)
 }

@@ -130,6 +130,11 @@ impl Profile {
     }
 }
 
+/// A player's public page (the profiles feature serves it): `/p/<id>`.
+pub fn profile_path(user: &UserId) -> String {
+    format!("/p/{}", user.as_str())
+}
+
 /// What a player looks like in a lobby.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]

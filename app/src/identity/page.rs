@@ -61,6 +61,7 @@ fn Who(player: Profile) -> impl IntoView {
             <div>
                 <strong data-testid="display-name">{player.display_name.to_string()}</strong>
                 <p class="muted" data-testid="account-kind">{kind}</p>
+                <p><a href=crate::identity::profile_path(&player.id) data-testid="my-profile">"Your profile"</a></p>
             </div>
         </div>
     }

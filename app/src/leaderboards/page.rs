@@ -16,6 +16,9 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::browser;
 use crate::codec::Base64Json;
+use crate::identity::profile_path;
+use crate::game::api::recent_matches;
+use crate::game::pages::MatchTable;
 use crate::leaderboards::api::{current_board, read_board, room_leaderboard};
 use crate::leaderboards::model::{
     top_percent, BoardId, BoardView, Line, Metric, PeriodKind, Scope, Standing,
@@ -116,7 +119,38 @@ pub fn RoomBoardPage() -> impl IntoView {
         |(code, (after, at))| room_leaderboard(code, after, at),
         false,
     );
-    view! { <BoardOrError view /> }
+    view! {
+        <BoardOrError view />
+        <RoomMatches code=code() />
+    }
+}
+
+/// The room's latest finished matches, each linked to its rounds.
+#[component]
+fn RoomMatches(code: String) -> impl IntoView {
+    const SHOWN: usize = 5;
+    let list = Resource::<_, Base64Json>::new_with_options(
+        move || code.clone(),
+        |code| recent_matches(Some(code), None),
+        false,
+    );
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                list.await.ok().filter(|l| !l.matches.is_empty()).map(|mut l| {
+                    let room = l.matches[0].room.to_string();
+                    l.matches.truncate(SHOWN);
+                    view! {
+                        <section data-testid="room-matches">
+                            <h2>"Matches in this room"</h2>
+                            <MatchTable matches=l.matches />
+                            <p><a href=format!("/matches?room={room}")>"All matches in this room"</a></p>
+                        </section>
+                    }
+                })
+            })}
+        </Suspense>
+    }
 }
 
 #[component]
@@ -210,7 +244,7 @@ fn row(line: Line, totals: bool, me: Option<&crate::identity::UserId>) -> impl I
     view! {
         <tr data-testid="board-entry" class:me=mine>
             <td class="num" data-testid="board-rank">{line.rank}</td>
-            <td><span class="avatar" aria-hidden="true">{line.avatar.emoji()}</span>" "{line.nickname.to_string()}</td>
+            <td><span class="avatar" aria-hidden="true">{line.avatar.emoji()}</span>" "<a href=profile_path(&line.user_id)>{line.nickname.to_string()}</a></td>
             <td class="num" data-testid="board-score">{line.score}</td>
             {totals.then(|| view! { <td class="num">{line.matches}</td> })}
         </tr>

@@ -241,13 +241,59 @@ pub fn round(code: &RoomCode, n: u32) -> Key {
     }
 }
 
-/// What a match cost, for good (no `ttl`): `MATCH#<code>#<first round>` / `RECEIPT`. Apart from
-/// the room, whose partition expires, and read by the match's key alone.
+/// The partition of one finished match, kept for good (no `ttl`), apart from the room (whose
+/// partition expires) and read by the match's key alone: `MATCH#<code>#<first round>`. It holds
+/// `SUMMARY`, `ROUNDS` and `RECEIPT`, so the match's page is one Query.
+pub fn match_partition(code: &RoomCode, first: u32) -> String {
+    format!("MATCH#{}#{first:05}", code.as_str())
+}
+
+/// What a match cost: `MATCH#<code>#<first round>` / `RECEIPT`.
 pub fn match_receipt(code: &RoomCode, first: u32) -> Key {
     Key {
-        pk: format!("MATCH#{}#{first:05}", code.as_str()),
-        sk: "RECEIPT".to_owned(),
+        pk: match_partition(code, first),
+        sk: MATCH_RECEIPT.to_owned(),
     }
+}
+
+pub const MATCH_RECEIPT: &str = "RECEIPT";
+pub const MATCH_SUMMARY: &str = "SUMMARY";
+pub const MATCH_ROUNDS: &str = "ROUNDS";
+
+/// Who played a match and how it ended: `MATCH#<code>#<first round>` / `SUMMARY`; also on GSI2
+/// [`RECENT_MATCHES`] and on GSI1 [`room_matches`], both sorted by [`match_sort`].
+pub fn match_summary(code: &RoomCode, first: u32) -> Key {
+    Key {
+        pk: match_partition(code, first),
+        sk: MATCH_SUMMARY.to_owned(),
+    }
+}
+
+/// Every round of a match, each player's tap or hold in it: `MATCH#<code>#<first>` / `ROUNDS`.
+pub fn match_rounds(code: &RoomCode, first: u32) -> Key {
+    Key {
+        pk: match_partition(code, first),
+        sk: MATCH_ROUNDS.to_owned(),
+    }
+}
+
+/// GSI2 partition of every finished match's summary (one item per match, under 1 KB), newest
+/// first by [`match_sort`].
+pub const RECENT_MATCHES: &str = "RECENT";
+
+/// GSI1 partition of one room's finished matches' summaries, newest first by [`match_sort`].
+pub fn room_matches(code: &RoomCode) -> String {
+    format!("ROOMMATCHES#{}", code.as_str())
+}
+
+/// Sort key of a match summary on GSI1 and GSI2: when it ended (13 digits of epoch ms), then its
+/// key, so pages run newest first and two matches ending in one millisecond both appear.
+pub fn match_sort(finished_at_ms: i64, code: &RoomCode, first: u32) -> String {
+    format!(
+        "{:013}#{}#{first:05}",
+        finished_at_ms.max(0),
+        code.as_str()
+    )
 }
 
 /// Where the room's Query starts: everything from `META` on (META, players, rounds), which
@@ -265,8 +311,32 @@ pub fn user_match(user: &UserId, match_ulid: &str) -> Key {
 /// Sort-key prefix of a player's match records (and their GSI2 sort key).
 pub const MATCH_PREFIX: &str = "MATCH#";
 
-/// GSI2 partition holding every match record, newest first by `GSI2SK = MATCH#<ulid>`.
-pub const RECENT_MATCHES: &str = "MATCHES";
+/// Match records are spread over this many GSI2 partitions, `MATCHES#00` … `MATCHES#15`, each
+/// player's always in the same one ([`record_shard`]): what rebuilding the boards reads.
+pub const RECORD_SHARDS: u32 = 16;
+
+/// The GSI2 partition of a player's match records, newest last by `GSI2SK = MATCH#<ulid>`.
+pub fn record_shard(user: &UserId) -> String {
+    // FNV-1a: stable across Rust versions and machines, unlike the standard library's hasher.
+    let hash = user
+        .as_str()
+        .bytes()
+        .fold(0x811c_9dc5u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    format!("{RECORD_SHARD_PREFIX}{:02}", hash % RECORD_SHARDS)
+}
+
+pub const RECORD_SHARD_PREFIX: &str = "MATCHES#";
+
+/// Every GSI2 partition that holds match records: the shards, and the one partition records were
+/// written to before them (`MATCHES`).
+pub fn record_partitions() -> Vec<String> {
+    std::iter::once(LEGACY_RECORDS.to_owned())
+        .chain((0..RECORD_SHARDS).map(|k| format!("{RECORD_SHARD_PREFIX}{k:02}")))
+        .collect()
+}
+
+/// The single GSI2 partition of every match record, as written before the shards.
+pub const LEGACY_RECORDS: &str = "MATCHES";
 
 /// Marks one match record as counted on the boards of totals and in the lifetime counters, so
 /// the projector counts it once however often it sees it: `USER#<id>` / `COUNTED#<record>`.
@@ -516,6 +586,36 @@ pub fn shop_stock(item: &str, day: i64) -> Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn match_records_spread_over_sixteen_shards_each_player_always_in_one() {
+        let users: Vec<UserId> = (0..400u32)
+            .map(|i| UserId::parse(&ulid::Ulid::from_parts(u64::from(i), u128::from(i) * 7919).to_string()).unwrap())
+            .collect();
+        let mut counts = std::collections::BTreeMap::new();
+        for user in &users {
+            let shard = record_shard(user);
+            assert_eq!(shard, record_shard(user), "stable");
+            assert!(record_partitions().contains(&shard));
+            *counts.entry(shard).or_insert(0) += 1;
+        }
+        assert_eq!(counts.len(), RECORD_SHARDS as usize, "every shard used: {counts:?}");
+        assert!(counts.values().all(|n| (10..=45).contains(n)), "{counts:?}");
+        // Pinned: the shard is stored data, so the hash may never change.
+        let known = UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
+        assert_eq!(record_shard(&known), "MATCHES#PINNED");
+        assert_eq!(record_partitions().len(), 17);
+        assert_eq!(record_partitions()[0], LEGACY_RECORDS);
+    }
+
+    #[test]
+    fn match_summaries_sort_by_when_they_ended() {
+        let code = RoomCode::parse("GMSRT").unwrap();
+        assert_eq!(match_sort(1_795_483_938_410, &code, 33), "1795483938410#GMSRT#00033");
+        assert!(match_sort(999, &code, 1) < match_sort(1_000, &code, 1));
+        assert_eq!(match_partition(&code, 33), "MATCH#GMSRT#00033");
+        assert_eq!(match_summary(&code, 33).pk, match_receipt(&code, 33).pk);
+    }
 
     fn id(s: &str) -> ThingId {
         ThingId::parse(s).expect("valid id")

@@ -18,7 +18,7 @@ use super::conflicts::{faulty_db, ITEM_CONFLICT};
 use super::faults::THROTTLED;
 use super::{name, player, seeded_table, TestTable};
 
-const SEED: u64 = 7;
+pub(super) const SEED: u64 = 7;
 
 fn settings(rounds: u8) -> RoomSettings {
     RoomSettings {
@@ -29,7 +29,7 @@ fn settings(rounds: u8) -> RoomSettings {
 }
 
 /// A room with a host and `others`, with a match started from [`SEED`].
-async fn playing(
+pub(super) async fn playing(
     t: &TestTable,
     raw: &str,
     rounds: u8,
@@ -59,11 +59,11 @@ async fn room_board(t: &TestTable, code: &RoomCode) -> Vec<Line> {
         .lines
 }
 
-fn game(lobby: &Room) -> &Match {
+pub(super) fn game(lobby: &Room) -> &Match {
     lobby.game.as_ref().expect("a match")
 }
 
-async fn tap_at(
+pub(super) async fn tap_at(
     db: &Db,
     lobby: &Room,
     user: &UserId,
@@ -638,19 +638,32 @@ async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boa
     assert_eq!(i64::from(mine.items[0].score), second_score, "newest first");
 }
 
+/// Closes every round of the room's match, in order, as the watchers would.
+pub(super) async fn close_all(t: &TestTable, code: &RoomCode) -> Room {
+    loop {
+        let room = t.db.room(code).await.unwrap().unwrap();
+        let g = game(&room);
+        if g.is_finished() {
+            return room;
+        }
+        let close = g.closes_at(g.resolved as usize).unwrap();
+        t.db.resolve_due(&room, close).await.unwrap();
+    }
+}
+
 #[tokio::test]
-async fn recent_matches_everywhere_come_newest_first_a_page_at_a_time() {
+async fn recent_matches_everywhere_are_one_summary_per_match_newest_first_a_page_at_a_time() {
     let t = seeded_table().await;
-    let (code, host, _, lobby) = playing(&t, "GMPAG", 1, &["Asha"]).await;
-    let close = game(&lobby).closes_at(0).unwrap();
-    t.db.resolve_due(&lobby, close).await.unwrap();
+    // Three matches: two in one room (two players each), one in another (alone).
+    let (code, host, _, _) = playing(&t, "GMPAG", 1, &["Asha"]).await;
+    close_all(&t, &code).await;
     t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
-    let room = t.db.room(&code).await.unwrap().unwrap();
-    let close = game(&room).closes_at(0).unwrap();
-    t.db.resolve_due(&room, close).await.unwrap();
+    close_all(&t, &code).await;
+    let (other, _, _, _) = playing(&t, "GMPAH", 1, &[]).await;
+    close_all(&t, &other).await;
 
     t.calls.reset();
-    let first = t.db.recent_matches(3, None).await.unwrap();
+    let first = t.db.recent_matches(2, None).await.unwrap();
     // One Query (plus, once per process, the cursor secret's read or creation).
     let ops = t.calls.ops();
     assert_eq!(
@@ -658,12 +671,131 @@ async fn recent_matches_everywhere_come_newest_first_a_page_at_a_time() {
         1,
         "{ops:?}"
     );
-    assert_eq!(first.items.len(), 3);
-    let rest = t.db.recent_matches(3, first.next.as_deref()).await.unwrap();
-    assert_eq!(rest.items.len(), 1);
+    assert_eq!(first.items.len(), 2);
+    let rest = t.db.recent_matches(2, first.next.as_deref()).await.unwrap();
+    assert_eq!(rest.items.len(), 1, "one summary per match, not per player");
     let all: Vec<_> = first.items.iter().chain(&rest.items).collect();
-    assert!(all.windows(2).all(|w| w[0].record_id >= w[1].record_id));
+    assert!(all
+        .windows(2)
+        .all(|w| w[0].finished_at_ms >= w[1].finished_at_ms));
+    let keys: std::collections::HashSet<_> =
+        all.iter().map(|m| (m.room.clone(), m.first_round)).collect();
+    assert_eq!(keys.len(), 3);
+    let sizes: Vec<_> = all
+        .iter()
+        .map(|m| (m.room.to_string(), m.players.len()))
+        .collect();
+    assert_eq!(
+        sizes.iter().filter(|(room, n)| room == "GMPAG" && *n == 2).count(),
+        2,
+        "{sizes:?}"
+    );
     assert!(t.db.recent_matches(3, Some("forged")).await.is_err());
+
+    // One room's: its two, newest first, one Query; another list's cursor is refused.
+    t.calls.reset();
+    let mine = t.db.room_matches(&code, 10, None).await.unwrap();
+    assert_eq!(t.calls.ops(), vec!["Query"]);
+    assert_eq!(mine.items.len(), 2);
+    assert!(mine.items.iter().all(|m| m.room == code));
+    assert!(mine.items[0].first_round > mine.items[1].first_round);
+    assert!(t
+        .db
+        .room_matches(&code, 1, first.next.as_deref())
+        .await
+        .is_err());
+}
+
+#[tokio::test]
+async fn a_finished_match_keeps_every_round_for_good_and_its_page_is_one_query() {
+    let t = seeded_table().await;
+    let (code, host, others, lobby) = playing(&t, "GMDET", 3, &["Asha", "Ravi"]).await;
+    // The host taps every round, Asha the first only, Ravi never.
+    for index in 0..3 {
+        tap_at(&t.db, &lobby, &host, index, 400, 350).await.unwrap();
+    }
+    tap_at(&t.db, &lobby, &others[0], 0, 900, 800)
+        .await
+        .unwrap();
+    let room = close_all(&t, &code).await;
+    let finished = game(&room).clone();
+    let room = t.db.room(&code).await.unwrap().unwrap();
+    assert_eq!(room.state, RoomState::Lobby, "the last close ended the match");
+
+    t.calls.reset();
+    let detail = t
+        .db
+        .match_detail(&code, finished.first_round)
+        .await
+        .unwrap()
+        .expect("the match is kept");
+    assert_eq!(t.calls.ops(), vec!["Query"], "the page is one Query");
+
+    // The summary: everyone, best first, as the podium placed them.
+    let standings = finished.standings();
+    assert_eq!(detail.summary.players.len(), 3);
+    for ((place, player), line) in standings.iter().zip(&detail.summary.players) {
+        assert_eq!(line.user_id, player.user_id);
+        assert_eq!(line.placement, *place);
+        assert_eq!(line.score, player.score);
+        assert_eq!(line.correct, player.correct);
+        assert_eq!(line.taps, player.taps);
+    }
+    assert_eq!(detail.summary.rounds, 3);
+    assert_eq!(detail.summary.room, code);
+
+    // Every round: the thing, whether it flies, and each player's play as the results had it,
+    // with the run of right calls worked out round by round.
+    assert_eq!(detail.rounds.len(), 3);
+    let mut runs = vec![0u32; 3];
+    for (round, sheet) in finished.rounds.iter().zip(&detail.rounds) {
+        assert_eq!(Some(&sheet.thing), round.thing.as_ref());
+        assert_eq!(Some(sheet.flies), round.flies);
+        let results = round.results.as_ref().unwrap();
+        for ((line, play), run) in detail
+            .summary
+            .players
+            .iter()
+            .zip(&sheet.plays)
+            .zip(runs.iter_mut())
+        {
+            let result = results.iter().find(|r| r.user_id == line.user_id).unwrap();
+            assert_eq!(play.reaction_ms, result.reaction_ms);
+            assert_eq!(play.points, result.points);
+            assert_eq!(play.correct, result.correct);
+            assert_eq!(play.fastest, result.fastest);
+            *run = if result.correct { *run + 1 } else { 0 };
+            assert_eq!(play.streak, *run);
+        }
+    }
+    let host_line = detail.summary.players.iter().position(|p| p.user_id == host).unwrap();
+    assert!(detail.rounds.iter().all(|r| r.plays[host_line].reaction_ms == Some(350)));
+    let ravi = detail.summary.players.iter().position(|p| p.user_id == others[1]).unwrap();
+    assert!(detail.rounds.iter().all(|r| r.plays[ravi].reaction_ms.is_none()));
+
+    // It outlives the room: the next match overwrites the rounds, and the room may expire.
+    t.db.start_match(&code, &host, Some(SEED + 1)).await.unwrap();
+    let again = t
+        .db
+        .match_detail(&code, finished.first_round)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(again.summary, detail.summary);
+    assert_eq!(again.rounds, detail.rounds);
+    // A match not over has no page.
+    let playing_now = t.db.room(&code).await.unwrap().unwrap();
+    assert!(t
+        .db
+        .match_detail(&code, game(&playing_now).first_round)
+        .await
+        .unwrap()
+        .is_none());
+    // Ending it again writes the same items: still one summary in the room's list.
+    t.db.finish_match(&code, &finished, &room).await.unwrap();
+    let listed = t.db.room_matches(&code, 10, None).await.unwrap();
+    assert_eq!(listed.items.len(), 1);
+    assert_eq!(listed.items[0], detail.summary);
 }
 
 #[tokio::test]
@@ -757,4 +889,47 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     );
     // The receipt is apart from the room: it outlives it.
     assert!(t.partition(&format!("MATCH#{code}#{first:05}")).await.len() == 1);
+}
+
+#[tokio::test]
+async fn a_summary_of_eight_players_is_one_write_unit_on_the_table_and_on_each_index() {
+    use app::game::{MatchSummary, SummaryPlayer};
+    use app::identity::DisplayName;
+    let t = seeded_table().await;
+    let summary = MatchSummary {
+        room: RoomCode::parse("GMSZE").unwrap(),
+        first_round: 99_969,
+        started_at_ms: 1_795_483_938_410,
+        finished_at_ms: 1_795_484_038_410,
+        window_ms: 3000,
+        rounds: 30,
+        players: (0..8u32)
+            .map(|i| SummaryPlayer {
+                user_id: UserId::parse(&ulid::Ulid::new().to_string()).unwrap(),
+                nickname: DisplayName::parse(&format!("Longername{i:02}")).unwrap(),
+                avatar: Avatar::Peacock,
+                score: -12_345,
+                placement: i + 1,
+                correct: 30,
+                taps: 30,
+                best_streak: 30,
+                average_reaction_ms: Some(2_999),
+            })
+            .collect(),
+    };
+    let out = t
+        .engine
+        .client
+        .put_item()
+        .table_name(t.db.table_name())
+        .set_item(Some(app::game::detail::summary_item(&summary).unwrap()))
+        .return_consumed_capacity(aws_sdk_dynamodb::types::ReturnConsumedCapacity::Indexes)
+        .send()
+        .await
+        .unwrap();
+    let used = out.consumed_capacity.unwrap();
+    assert_eq!(used.table.and_then(|c| c.capacity_units), Some(1.0), "{used:?}");
+    let indexes = used.global_secondary_indexes.unwrap_or_default();
+    assert_eq!(indexes.len(), 2, "{indexes:?}");
+    assert!(indexes.values().all(|c| c.capacity_units == Some(1.0)), "{indexes:?}");
 }

@@ -12,6 +12,7 @@ mod game;
 mod identity;
 mod inventory;
 mod live;
+mod profiles;
 mod rooms;
 mod streams;
 

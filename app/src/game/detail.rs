@@ -1,0 +1,115 @@
+//! Finished matches kept for good, apart from the room: one partition per match
+//! (`MATCH#<code>#<first>`) holds its `SUMMARY`, its `ROUNDS` and its `RECEIPT`, written by the
+//! match's end ([`Db::finish_match`]) and never changed after (the receipt only grows). The
+//! summary alone is on two indexes: GSI2 `RECENT` (every match, newest first) and GSI1
+//! `ROOMMATCHES#<code>` (a room's). It is one item per match, where recent matches used to be one
+//! record per player on one partition.
+//!
+//! | pattern | how | round trips |
+//! |---|---|---|
+//! | a match's page (AP8) | Query `MATCH#<code>#<first>` (summary, rounds, receipt) | Query |
+//! | recent matches everywhere (AP7) | Query GSI2 `RECENT`, newest first | Query per page |
+//! | a room's matches | Query GSI1 `ROOMMATCHES#<code>`, newest first | Query per page |
+//!
+//! Write ceiling of recent matches: every finished match writes one summary (under 1 KB for up to
+//! about ten players, so one write unit) to the single GSI2 `RECENT` partition, and DynamoDB
+//! serves about 1,000 write units a second per partition: about 1,000 matches a second. A match
+//! lasts a minute or more, so that is some 60,000 rooms playing at once. Past that, `RECENT` would
+//! be split by time (a partition per hour, the page's cursor crossing from one to the next).
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::sheet::{MatchDetail, MatchSummary, RoundSheet};
+use crate::rooms::model::RoomCode;
+use crate::store::keys::{self, Key, Keyed};
+use crate::store::tx::s;
+use crate::store::{sort_key, DataError, Db, Item, Page};
+
+/// The `ROUNDS` item's stored shape.
+#[derive(Serialize, Deserialize)]
+struct RoundsItem {
+    rounds: Vec<RoundSheet>,
+}
+
+/// A match's summary as stored: `MATCH#<code>#<first>` / `SUMMARY`, on GSI2 `RECENT` and GSI1
+/// `ROOMMATCHES#<code>`.
+pub fn summary_item(summary: &MatchSummary) -> Result<Item, DataError> {
+    let Key { pk, sk } = keys::match_summary(&summary.room, summary.first_round);
+    let sort = keys::match_sort(summary.finished_at_ms, &summary.room, summary.first_round);
+    let mut item: Item = serde_dynamo::to_item(summary)?;
+    item.insert(keys::PK.into(), s(pk));
+    item.insert(keys::SK.into(), s(sk));
+    item.insert(keys::GSI2PK.into(), s(keys::RECENT_MATCHES));
+    item.insert(keys::GSI2SK.into(), s(sort.clone()));
+    item.insert(keys::GSI1PK.into(), s(keys::room_matches(&summary.room)));
+    item.insert(keys::GSI1SK.into(), s(sort));
+    Ok(item)
+}
+
+/// A match's rounds as stored: `MATCH#<code>#<first>` / `ROUNDS` (on no index).
+pub fn rounds_item(summary: &MatchSummary, rounds: &[RoundSheet]) -> Result<Item, DataError> {
+    let Key { pk, sk } = keys::match_rounds(&summary.room, summary.first_round);
+    let mut item: Item = serde_dynamo::to_item(RoundsItem {
+        rounds: rounds.to_vec(),
+    })?;
+    item.insert(keys::PK.into(), s(pk));
+    item.insert(keys::SK.into(), s(sk));
+    Ok(item)
+}
+
+impl Db {
+    /// A finished match's page: its summary, rounds and receipt, in one Query of its partition.
+    /// `None` for a match that is not over (or ended before matches were kept).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn match_detail(
+        &self,
+        code: &RoomCode,
+        first: u32,
+    ) -> Result<Option<MatchDetail>, DataError> {
+        let items = self
+            .query_all(self.query_partition(Keyed::Table, keys::match_partition(code, first)))
+            .await?;
+        let (mut summary, mut rounds, mut receipt) = (None, Vec::new(), None);
+        for item in items {
+            match sort_key(&item) {
+                keys::MATCH_SUMMARY => summary = Some(serde_dynamo::from_item(item)?),
+                keys::MATCH_ROUNDS => rounds = serde_dynamo::from_item::<_, RoundsItem>(item)?.rounds,
+                keys::MATCH_RECEIPT => receipt = Some(self.receipt_from_item(&item)),
+                _ => {}
+            }
+        }
+        Ok(summary.map(|summary| MatchDetail {
+            summary,
+            rounds,
+            receipt,
+        }))
+    }
+
+    /// Every finished match, newest first, a page at a time (one Query of GSI2 `RECENT`).
+    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
+    pub async fn recent_matches(
+        &self,
+        limit: i32,
+        cursor: Option<&str>,
+    ) -> Result<Page<MatchSummary>, DataError> {
+        let request = self
+            .query_partition(Keyed::Gsi2, keys::RECENT_MATCHES)
+            .scan_index_forward(false);
+        self.match_page("recent", request, limit, cursor).await
+    }
+
+    /// One room's finished matches, newest first, a page at a time (one Query of GSI1).
+    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
+    pub async fn room_matches(
+        &self,
+        code: &RoomCode,
+        limit: i32,
+        cursor: Option<&str>,
+    ) -> Result<Page<MatchSummary>, DataError> {
+        let request = self
+            .query_partition(Keyed::Gsi1, keys::room_matches(code))
+            .scan_index_forward(false);
+        self.match_page(&format!("room-matches#{code}"), request, limit, cursor)
+            .await
+    }
+}

@@ -1,0 +1,283 @@
+//! The pages of finished matches, public and shareable, server-rendered with nothing interactive
+//! (no wasm):
+//!
+//! - `/r/<CODE>/m/<first round>`: one match, every round as a table (the thing, whether it flies,
+//!   each player's tap or hold, reaction, points and streak), the final placings and what the
+//!   match cost;
+//! - `/matches`: every finished match, newest first, a page at a time; `/matches?room=<CODE>`:
+//!   one room's.
+
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos_meta::{Meta, Title};
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+use crate::codec::Base64Json;
+use crate::identity::profile_path;
+use crate::error::AppError;
+use crate::game::api::{match_detail, recent_matches};
+use crate::game::model::MatchReceipt;
+use crate::game::sheet::{MatchDetail, MatchList, MatchSummary, Play};
+use crate::ui::{code_param, when};
+
+/// `/r/<CODE>/m/<first round>`.
+#[component]
+pub fn MatchPage() -> impl IntoView {
+    let code = code_param();
+    let params = use_params_map();
+    // Not a number: no match has it (rounds are numbered from 1).
+    let first = move || {
+        params
+            .read()
+            .get("first")
+            .and_then(|f| f.parse::<u32>().ok())
+            .unwrap_or(0)
+    };
+    let detail = Resource::<_, Base64Json>::new_with_options(
+        move || (code(), first()),
+        |(code, first)| match_detail(code, first),
+        false,
+    );
+    view! {
+        <Suspense fallback=|| view! { <p class="muted">"Reading the match…"</p> }>
+            {move || Suspend::new(async move {
+                match detail.await {
+                    Ok(detail) => Either::Left(view! { <MatchSheet detail /> }),
+                    Err(err) => Either::Right(view! { <Missing title="No such match" err /> }),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Missing(title: &'static str, err: AppError) -> impl IntoView {
+    view! {
+        <Title text=title />
+        <section class="hero">
+            <h1>{title}</h1>
+            <p class="error" role="alert">{err.to_string()}</p>
+            <p><a href="/matches">"Recent matches"</a></p>
+        </section>
+    }
+}
+
+/// "Asha 3200 · Ravi 2900 · Mei 1500": the top three of a match.
+pub fn podium_line(summary: &MatchSummary) -> String {
+    summary
+        .players
+        .iter()
+        .take(3)
+        .map(|p| format!("{} {}", p.nickname, p.score))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+#[component]
+fn MatchSheet(detail: MatchDetail) -> impl IntoView {
+    let MatchDetail {
+        summary,
+        rounds,
+        receipt,
+    } = detail;
+    let code = summary.room.to_string();
+    let title = format!("Match in room {code}, {}", when(summary.finished_at_ms));
+    let description = format!(
+        "{} rounds, {} players: {}",
+        summary.rounds,
+        summary.players.len(),
+        podium_line(&summary)
+    );
+    let path = summary.path();
+    let places = summary
+        .players
+        .iter()
+        .map(|p| {
+            let average = p
+                .average_reaction_ms
+                .map_or_else(|| "–".to_owned(), |ms| format!("{ms} ms"));
+            view! {
+                <tr data-testid="match-player">
+                    <td class="num">{p.placement}</td>
+                    <td><span class="avatar" aria-hidden="true">{p.avatar.emoji()}</span>" "<a class="nickname" href=profile_path(&p.user_id) data-testid="player-link">{p.nickname.to_string()}</a></td>
+                    <td class="num" data-testid="match-score">{p.score}</td>
+                    <td class="num">{format!("{}/{}", p.correct, summary.rounds)}</td>
+                    <td class="num">{p.best_streak}</td>
+                    <td class="num">{average}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let heads = summary
+        .players
+        .iter()
+        .map(|p| view! { <th scope="col">{p.nickname.to_string()}</th> })
+        .collect_view();
+    let rows = rounds
+        .into_iter()
+        .enumerate()
+        .map(|(i, round)| {
+            let plays = round.plays.into_iter().map(play_cell).collect_view();
+            let verdict = if round.flies { "flies" } else { "does not fly" };
+            view! {
+                <tr data-testid="match-round">
+                    <th scope="row" class="num">{i + 1}</th>
+                    <td>
+                        <span class="emoji" aria-hidden="true">{round.thing.emoji}</span>" "
+                        <span class="en">{round.thing.en}</span>" · "<span lang="hi">{round.thing.hi}</span>
+                    </td>
+                    <td data-testid="round-flies">{verdict}</td>
+                    {plays}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <Title text=title.clone() />
+        <Meta name="description" content=description.clone() />
+        <Meta property="og:type" content="website" />
+        <Meta property="og:title" content=title.clone() />
+        <Meta property="og:description" content=description.clone() />
+        <Meta property="og:url" content=path.clone() />
+        <section class="match-sheet" data-testid="match-page">
+            <h1>{title}</h1>
+            <p class="muted">{description}</p>
+            <table class="standings" data-testid="match-players">
+                <caption>"Final placings"</caption>
+                <thead><tr><th>"#"</th><th>"Player"</th><th>"Score"</th><th>"Right"</th><th>"Best run"</th><th>"Avg"</th></tr></thead>
+                <tbody>{places}</tbody>
+            </table>
+            <div class="scroll">
+                <table class="rounds" data-testid="match-rounds">
+                    <caption>"Round by round: reaction, points and run of right calls"</caption>
+                    <thead><tr><th>"#"</th><th>"Thing"</th><th>"It…"</th>{heads}</tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            {receipt.map(receipt_line)}
+            <p>
+                <a href=format!("/r/{code}/lb") data-testid="room-board-link">"Room leaderboard"</a>" · "
+                <a href=format!("/matches?room={code}")>"Matches in this room"</a>" · "
+                <a href="/matches">"Recent matches"</a>
+            </p>
+        </section>
+    }
+}
+
+/// One player's round: "tap 312 ms" or "held", the points, and the run when it is 2 or more.
+fn play_cell(play: Play) -> impl IntoView {
+    let what = play
+        .reaction_ms
+        .map_or_else(|| "held".to_owned(), |ms| format!("tap {ms} ms"));
+    let points = if play.points > 0 {
+        format!("+{}", play.points)
+    } else {
+        play.points.to_string()
+    };
+    let run = (play.streak >= 2).then(|| format!(" · run {}", play.streak));
+    let fastest = play.fastest.then_some(" · fastest");
+    view! {
+        <td class:right=play.correct class:wrong=!play.correct data-testid="play">
+            {what}<br /><strong>{points}</strong>{run}{fastest}
+        </td>
+    }
+}
+
+/// What a match cost on DynamoDB (integer maths only: float formatting would add to every
+/// phone's download where the podium shows it).
+pub fn receipt_line(r: MatchReceipt) -> impl IntoView {
+    let tenths = |milli: u64| format!("{}.{}", milli / 1000, milli % 1000 / 100);
+    let micro = r.price_nano_usd.div_ceil(1000);
+    view! {
+        <p class="muted" data-testid="receipt">
+            "This match cost " {tenths(r.write_milli)} " write and " {tenths(r.read_milli)}
+            " read units (" {r.calls} " DynamoDB calls): $"
+            {format!("{}.{:06}", micro / 1_000_000, micro % 1_000_000)} " on demand"
+        </p>
+    }
+}
+
+/// `/matches` (everyone's) and `/matches?room=<CODE>` (one room's), with `after` for the next
+/// page.
+#[component]
+pub fn MatchesPage() -> impl IntoView {
+    let query = use_query_map();
+    let key = move || {
+        let q = query.read();
+        (q.get("room"), q.get("after"))
+    };
+    let list = Resource::<_, Base64Json>::new_with_options(
+        key,
+        |(room, after)| recent_matches(room, after),
+        false,
+    );
+    view! {
+        <Suspense fallback=|| view! { <p class="muted">"Reading the matches…"</p> }>
+            {move || Suspend::new(async move {
+                let (room, _) = key();
+                match list.await {
+                    Ok(list) => Either::Left(view! { <Matches list room /> }),
+                    Err(err) => Either::Right(view! { <Missing title="No such list" err /> }),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Matches(list: MatchList, room: Option<String>) -> impl IntoView {
+    let room = room.map(|r| r.trim().to_ascii_uppercase()).filter(|r| !r.is_empty());
+    let title = match &room {
+        Some(code) => format!("Matches in room {code}"),
+        None => "Recent matches".to_owned(),
+    };
+    let next = list.next.map(|cursor| {
+        let mut href = "/matches?".to_owned();
+        if let Some(code) = &room {
+            href.push_str(&format!("room={code}&"));
+        }
+        href.push_str(&format!("after={cursor}"));
+        view! { <p><a href=href rel="next" data-testid="next-page">"Older matches"</a></p> }
+    });
+    let empty = list
+        .matches
+        .is_empty()
+        .then(|| view! { <p class="muted">"No matches yet."</p> });
+    view! {
+        <Title text=title.clone() />
+        <section data-testid="matches-page">
+            <h1>{title}</h1>
+            {empty}
+            <MatchTable matches=list.matches />
+            {next}
+        </section>
+    }
+}
+
+/// Finished matches as a table: when, where, who won, and a link to each.
+#[component]
+pub fn MatchTable(matches: Vec<MatchSummary>) -> impl IntoView {
+    if matches.is_empty() {
+        return None;
+    }
+    let rows = matches
+        .into_iter()
+        .map(|m| {
+            let room = m.room.to_string();
+            view! {
+                <tr data-testid="match-row">
+                    <td><a href=m.path() data-testid="match-link">{when(m.finished_at_ms)}</a></td>
+                    <td><a href=format!("/r/{room}/lb")>{room.clone()}</a></td>
+                    <td class="num">{m.players.len()}</td>
+                    <td>{podium_line(&m)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <table class="standings" data-testid="match-list">
+            <thead><tr><th>"Ended"</th><th>"Room"</th><th>"Players"</th><th>"Top three"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    })
+}

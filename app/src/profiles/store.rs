@@ -1,0 +1,66 @@
+//! Reading a profile: seven calls, all sent at once (so about two round trips' time, the
+//! boards' Query then its BatchGetItem being the longest chain):
+//!
+//! | what | how |
+//! |---|---|
+//! | who | GetItem `USER#<id>` / `PROFILE` |
+//! | lifetime stats and best score | BatchGetItem |
+//! | every board with rank | Query GSI1 + BatchGetItem of the tree paths |
+//! | the boards' names | Query `SEASONS` |
+//! | the collection | Query of the inventory's keys |
+//! | a page of matches, newest first | Query `USER#<id>` begins_with `MATCH#` |
+
+use crate::identity::UserId;
+use crate::leaderboards::period::board_name;
+use crate::profiles::model::{ProfileBoard, ProfileView};
+use crate::store::{DataError, Db};
+
+/// Matches on one page of a profile.
+pub const MATCHES_PER_PAGE: i32 = 10;
+
+impl Db {
+    /// `user`'s page as `viewer` sees it, with the page of matches after `cursor`; `None` for
+    /// no such player (or a guest whose profile expired).
+    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
+    pub async fn profile_page(
+        &self,
+        user: &UserId,
+        viewer: Option<&UserId>,
+        cursor: Option<&str>,
+    ) -> Result<Option<ProfileView>, DataError> {
+        let (profile, stats, boards, seasons, sets, matches) = tokio::try_join!(
+            self.profile(user),
+            self.stats(user),
+            self.my_boards(user, 20),
+            self.seasons(),
+            self.set_progress(user),
+            self.my_matches(user, MATCHES_PER_PAGE, cursor),
+        )?;
+        let Some(profile) = profile else {
+            return Ok(None);
+        };
+        let boards = boards
+            .into_iter()
+            .map(|b| ProfileBoard {
+                name: board_name(&b.board, &seasons),
+                href: b.board.href(),
+                rank: b.line.rank,
+                entries: b.entries,
+                score: b.line.score,
+            })
+            .collect();
+        Ok(Some(ProfileView {
+            mine: viewer == Some(&profile.id),
+            user_id: profile.id,
+            nickname: profile.display_name,
+            avatar: profile.avatar,
+            username: profile.username,
+            joined_ms: profile.created_at_ms,
+            stats,
+            boards,
+            sets,
+            matches: matches.items,
+            next: matches.next,
+        }))
+    }
+}
