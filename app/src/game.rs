@@ -9,7 +9,6 @@ pub mod api;
 pub mod model;
 pub mod page;
 pub mod pages;
-pub mod sheet;
 #[cfg(feature = "ssr")]
 pub mod receipts;
 #[cfg(feature = "ssr")]
@@ -17,6 +16,7 @@ pub mod records;
 #[cfg(feature = "ssr")]
 pub mod resolve;
 pub mod rules;
+pub mod sheet;
 pub mod timing;
 
 #[cfg(feature = "ssr")]
@@ -35,6 +35,6 @@ pub use draw::{draw_things, FLYER_SHARE};
 pub use model::*;
 pub use rules::*;
 pub use sheet::{
-    match_path, MatchDetail, MatchList, MatchSummary, Play, RoundSheet, SummaryPlayer,
+    match_path, MatchDetail, MatchList, MatchSummary, Play, RoundSheet, SummaryPlayer, Totals,
 };
 pub use timing::{check_tap, TapRejected, GRACE_MS, HUMAN_FLOOR_MS, MAX_LATENCY_MS};

@@ -121,19 +121,23 @@ pub async fn server_time() -> Result<i64, AppError> {
 /// A finished match: its players, every round and what it cost (the page at
 /// `/r/<CODE>/m/<first round>`).
 #[server(endpoint = "matches/detail")]
-pub async fn match_detail(code: String, first: u32) -> Result<MatchDetail, AppError> {
+pub async fn read_match(code: String, first: u32) -> Result<MatchDetail, AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
     db.match_detail(&code, first)
         .await
         .map_err(fail)?
-        .ok_or_else(|| fail(AppError::NotFound("No such match, or it is not over yet.".into())))
+        .ok_or_else(|| {
+            fail(AppError::NotFound(
+                "No such match, or it is not over yet.".into(),
+            ))
+        })
 }
 
 /// Finished matches, newest first, a page at a time: everyone's, or one room's when `room` is
 /// given (the page at `/matches`).
 #[server(endpoint = "matches/recent")]
-pub async fn recent_matches(
+pub async fn list_matches(
     room: Option<String>,
     after: Option<String>,
 ) -> Result<MatchList, AppError> {

@@ -11,11 +11,11 @@
 //! | recent matches everywhere (AP7) | Query GSI2 `RECENT`, newest first | Query per page |
 //! | a room's matches | Query GSI1 `ROOMMATCHES#<code>`, newest first | Query per page |
 //!
-//! Write ceiling of recent matches: every finished match writes one summary (under 1 KB for up to
-//! about ten players, so one write unit) to the single GSI2 `RECENT` partition, and DynamoDB
-//! serves about 1,000 write units a second per partition: about 1,000 matches a second. A match
-//! lasts a minute or more, so that is some 60,000 rooms playing at once. Past that, `RECENT` would
-//! be split by time (a partition per hour, the page's cursor crossing from one to the next).
+//! Write ceiling of recent matches: every finished match writes one summary (one write unit up
+//! to eight players) to the single GSI2 `RECENT` partition, and DynamoDB serves about 1,000
+//! write units a second per partition: about 1,000 matches a second. A match lasts a minute or
+//! more, so that is some 60,000 rooms playing at once. Past that, `RECENT` would be split by time
+//! (a partition per hour, the page's cursor crossing from one to the next).
 
 use serde::{Deserialize, Serialize};
 
@@ -73,7 +73,9 @@ impl Db {
         for item in items {
             match sort_key(&item) {
                 keys::MATCH_SUMMARY => summary = Some(serde_dynamo::from_item(item)?),
-                keys::MATCH_ROUNDS => rounds = serde_dynamo::from_item::<_, RoundsItem>(item)?.rounds,
+                keys::MATCH_ROUNDS => {
+                    rounds = serde_dynamo::from_item::<_, RoundsItem>(item)?.rounds
+                }
                 keys::MATCH_RECEIPT => receipt = Some(self.receipt_from_item(&item)),
                 _ => {}
             }

@@ -366,7 +366,7 @@ fn Podium(game: Match, code: RoomCode) -> impl IntoView {
         view! { <p class="muted" data-testid="match-seed">"Draw seed " <code>{seed.to_string()}</code></p> }
     });
     // What the match cost on DynamoDB, as the instances report in.
-    let receipt = game.receipt.map(receipt_line);
+    let receipt = game.receipt.map(|r| receipt_line(*r));
     let detail = match_path(&code, game.first_round);
     view! {
         <div class="podium-wrap" data-testid="podium">

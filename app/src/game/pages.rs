@@ -13,11 +13,11 @@ use leptos_meta::{Meta, Title};
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::codec::Base64Json;
-use crate::identity::profile_path;
 use crate::error::AppError;
-use crate::game::api::{match_detail, recent_matches};
+use crate::game::api::{list_matches, read_match};
 use crate::game::model::MatchReceipt;
 use crate::game::sheet::{MatchDetail, MatchList, MatchSummary, Play};
+use crate::identity::profile_path;
 use crate::ui::{code_param, when};
 
 /// `/r/<CODE>/m/<first round>`.
@@ -35,7 +35,7 @@ pub fn MatchPage() -> impl IntoView {
     };
     let detail = Resource::<_, Base64Json>::new_with_options(
         move || (code(), first()),
-        |(code, first)| match_detail(code, first),
+        |(code, first)| read_match(code, first),
         false,
     );
     view! {
@@ -75,6 +75,9 @@ pub fn podium_line(summary: &MatchSummary) -> String {
 
 #[component]
 fn MatchSheet(detail: MatchDetail) -> impl IntoView {
+    let totals: Vec<_> = (0..detail.summary.players.len())
+        .map(|i| detail.totals(i))
+        .collect();
     let MatchDetail {
         summary,
         rounds,
@@ -92,8 +95,10 @@ fn MatchSheet(detail: MatchDetail) -> impl IntoView {
     let places = summary
         .players
         .iter()
-        .map(|p| {
-            let average = p
+        .enumerate()
+        .map(|(i, p)| {
+            let totals = totals[i];
+            let average = totals
                 .average_reaction_ms
                 .map_or_else(|| "–".to_owned(), |ms| format!("{ms} ms"));
             view! {
@@ -101,8 +106,8 @@ fn MatchSheet(detail: MatchDetail) -> impl IntoView {
                     <td class="num">{p.placement}</td>
                     <td><span class="avatar" aria-hidden="true">{p.avatar.emoji()}</span>" "<a class="nickname" href=profile_path(&p.user_id) data-testid="player-link">{p.nickname.to_string()}</a></td>
                     <td class="num" data-testid="match-score">{p.score}</td>
-                    <td class="num">{format!("{}/{}", p.correct, summary.rounds)}</td>
-                    <td class="num">{p.best_streak}</td>
+                    <td class="num">{format!("{}/{}", totals.correct, summary.rounds)}</td>
+                    <td class="num">{totals.best_streak}</td>
                     <td class="num">{average}</td>
                 </tr>
             }
@@ -208,7 +213,7 @@ pub fn MatchesPage() -> impl IntoView {
     };
     let list = Resource::<_, Base64Json>::new_with_options(
         key,
-        |(room, after)| recent_matches(room, after),
+        |(room, after)| list_matches(room, after),
         false,
     );
     view! {
@@ -226,7 +231,9 @@ pub fn MatchesPage() -> impl IntoView {
 
 #[component]
 fn Matches(list: MatchList, room: Option<String>) -> impl IntoView {
-    let room = room.map(|r| r.trim().to_ascii_uppercase()).filter(|r| !r.is_empty());
+    let room = room
+        .map(|r| r.trim().to_ascii_uppercase())
+        .filter(|r| !r.is_empty());
     let title = match &room {
         Some(code) => format!("Matches in room {code}"),
         None => "Recent matches".to_owned(),

@@ -122,8 +122,8 @@ impl Db {
             .into_iter()
             .map(|record| put_request(match_record_item(&record)?))
             .collect::<Result<Vec<_>, DataError>>()?;
-        puts.push(put_request(summary_item(&summary)?));
-        puts.push(put_request(rounds_item(&summary, &rounds)?));
+        puts.push(put_request(summary_item(&summary)?)?);
+        puts.push(put_request(rounds_item(&summary, &rounds)?)?);
         self.batch_write(puts).await?;
 
         let (gsi2pk, gsi2sk) =

@@ -31,7 +31,8 @@ pub struct MatchSummary {
     pub players: Vec<SummaryPlayer>,
 }
 
-/// One player's line in a [`MatchSummary`].
+/// One player's line in a [`MatchSummary`]: what a list of matches shows. The rest of their
+/// match (right calls, taps, runs, reactions) is in the rounds ([`MatchDetail::totals`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SummaryPlayer {
     #[serde(rename = "id")]
@@ -43,13 +44,15 @@ pub struct SummaryPlayer {
     pub score: i32,
     #[serde(rename = "place")]
     pub placement: u32,
+}
+
+/// A player's match added up from the rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Totals {
     /// Rounds judged right (tapped a flyer, held on anything else).
-    #[serde(rename = "right")]
     pub correct: u32,
     pub taps: u32,
-    #[serde(rename = "streak")]
     pub best_streak: u32,
-    #[serde(rename = "avg")]
     pub average_reaction_ms: Option<u32>,
 }
 
@@ -107,10 +110,6 @@ impl Match {
                 avatar: player.avatar,
                 score: player.score,
                 placement: outcome.placement,
-                correct: player.correct,
-                taps: player.taps,
-                best_streak: outcome.best_streak,
-                average_reaction_ms: player.average_reaction_ms(),
             })
             .collect();
         MatchSummary {
@@ -131,11 +130,8 @@ impl Match {
         self.rounds
             .iter()
             .filter_map(|round| {
-                let (thing, flies, results) = (
-                    round.thing.clone()?,
-                    round.flies?,
-                    round.results.as_ref()?,
-                );
+                let (thing, flies, results) =
+                    (round.thing.clone()?, round.flies?, round.results.as_ref()?);
                 let plays = summary
                     .players
                     .iter()
@@ -160,6 +156,26 @@ impl Match {
                 })
             })
             .collect()
+    }
+}
+
+impl MatchDetail {
+    /// Player `index`'s (the summary's order) match, added up from the rounds.
+    pub fn totals(&self, index: usize) -> Totals {
+        let plays = self.rounds.iter().filter_map(|r| r.plays.get(index));
+        let mut totals = Totals::default();
+        let mut reaction_total = 0u64;
+        for play in plays {
+            totals.correct += u32::from(play.correct);
+            totals.best_streak = totals.best_streak.max(play.streak);
+            if let Some(ms) = play.reaction_ms {
+                totals.taps += 1;
+                reaction_total += u64::from(ms);
+            }
+        }
+        totals.average_reaction_ms =
+            (totals.taps > 0).then(|| (reaction_total / u64::from(totals.taps)) as u32);
+        totals
     }
 }
 

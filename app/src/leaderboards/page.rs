@@ -16,9 +16,9 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::browser;
 use crate::codec::Base64Json;
-use crate::identity::profile_path;
-use crate::game::api::recent_matches;
+use crate::game::api::list_matches;
 use crate::game::pages::MatchTable;
+use crate::identity::profile_path;
 use crate::leaderboards::api::{current_board, read_board, room_leaderboard};
 use crate::leaderboards::model::{
     top_percent, BoardId, BoardView, Line, Metric, PeriodKind, Scope, Standing,
@@ -131,7 +131,7 @@ fn RoomMatches(code: String) -> impl IntoView {
     const SHOWN: usize = 5;
     let list = Resource::<_, Base64Json>::new_with_options(
         move || code.clone(),
-        |code| recent_matches(Some(code), None),
+        |code| list_matches(Some(code), None),
         false,
     );
     view! {

@@ -40,7 +40,9 @@ impl ProfileBoard {
     /// "top 12%" (at least 1, whole percents: `rank / entries`, rounded up).
     pub fn top(&self) -> String {
         let entries = self.entries.max(1);
-        let percent = (self.rank.saturating_mul(100)).div_ceil(entries).clamp(1, 100);
+        let percent = (self.rank.saturating_mul(100))
+            .div_ceil(entries)
+            .clamp(1, 100);
         format!("top {percent}%")
     }
 }

@@ -8,8 +8,8 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::codec::Base64Json;
 use crate::game::sheet::match_path;
-use crate::profiles::api::read_profile;
 use crate::identity::profile_path;
+use crate::profiles::api::read_profile;
 use crate::profiles::model::ProfileView;
 use crate::ui::when;
 
@@ -73,7 +73,9 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         "{name} on Udd: {} matches, {} wins, best {}",
         stats.matches,
         stats.wins,
-        stats.best_score.map_or_else(|| "–".to_owned(), |b| b.to_string())
+        stats
+            .best_score
+            .map_or_else(|| "–".to_owned(), |b| b.to_string())
     );
     let path = profile_path(&user_id);
     let board_rows = boards
@@ -101,7 +103,9 @@ fn Profile(profile: ProfileView) -> impl IntoView {
             let ended = when(m.finished_at_ms);
             let link = (m.first_round > 0).then(|| match_path(&m.room, m.first_round));
             let ended = match link {
-                Some(href) => Either::Left(view! { <a href=href data-testid="profile-match-link">{ended}</a> }),
+                Some(href) => Either::Left(
+                    view! { <a href=href data-testid="profile-match-link">{ended}</a> },
+                ),
                 None => Either::Right(ended),
             };
             view! {

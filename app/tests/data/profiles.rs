@@ -16,17 +16,24 @@ async fn a_profile_is_seven_calls_sent_at_once_and_shows_what_the_player_did() {
     assert_eq!(projector.catch_up().await.unwrap().counted, 2);
 
     t.calls.reset();
-    let page = t
-        .db
-        .profile_page(&host, Some(&others[0]), None)
-        .await
-        .unwrap()
-        .expect("the host's page");
+    let page =
+        t.db.profile_page(&host, Some(&others[0]), None)
+            .await
+            .unwrap()
+            .expect("the host's page");
     let mut ops = t.calls.ops();
     ops.sort();
     assert_eq!(
         ops,
-        vec!["BatchGetItem", "BatchGetItem", "GetItem", "Query", "Query", "Query", "Query"],
+        vec![
+            "BatchGetItem",
+            "BatchGetItem",
+            "GetItem",
+            "Query",
+            "Query",
+            "Query",
+            "Query"
+        ],
         "profile, stats, boards (Query + paths), seasons, collection, matches"
     );
     assert_eq!(page.user_id, host);
@@ -39,14 +46,26 @@ async fn a_profile_is_seven_calls_sent_at_once_and_shows_what_the_player_did() {
     // Every board they are on (the week's, the season's and all time, best and total, everyone's
     // and the room's), each with an exact rank among its entries.
     assert!(page.boards.len() >= 4, "{:?}", page.boards);
-    assert!(page.boards.iter().all(|b| b.rank >= 1 && b.rank <= b.entries));
+    assert!(page
+        .boards
+        .iter()
+        .all(|b| b.rank >= 1 && b.rank <= b.entries));
     assert!(page.boards.iter().any(|b| b.href.contains("room-PRFAB")));
     assert!(!page.sets.is_empty());
 
-    let own = t.db.profile_page(&host, Some(&host), None).await.unwrap().unwrap();
+    let own =
+        t.db.profile_page(&host, Some(&host), None)
+            .await
+            .unwrap()
+            .unwrap();
     assert!(own.mine);
     let nobody = app::identity::UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
-    assert!(t.db.profile_page(&nobody, None, None).await.unwrap().is_none());
+    assert!(t
+        .db
+        .profile_page(&nobody, None, None)
+        .await
+        .unwrap()
+        .is_none());
 }
 
 #[tokio::test]
@@ -62,12 +81,11 @@ async fn a_profiles_matches_page_newest_first_with_a_cursor() {
     // size + 1 matches: a full page, then one more.
     let first = t.db.profile_page(&host, None, None).await.unwrap().unwrap();
     assert_eq!(first.matches.len(), size);
-    let rest = t
-        .db
-        .profile_page(&host, None, first.next.as_deref())
-        .await
-        .unwrap()
-        .unwrap();
+    let rest =
+        t.db.profile_page(&host, None, first.next.as_deref())
+            .await
+            .unwrap()
+            .unwrap();
     assert_eq!(rest.matches.len(), 1);
     assert!(rest.next.is_none());
     let all: Vec<_> = first.matches.iter().chain(&rest.matches).collect();
