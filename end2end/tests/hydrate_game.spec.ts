@@ -2,7 +2,8 @@
 // rounds with a fixed seed. One taps flyers fast (with the Space key), one taps everything, one
 // never taps; the standings follow the rules. One player reloads mid-match and carries on. The
 // room leaderboard's link then works in a fresh context without JavaScript, and its raw HTML
-// carries the OpenGraph tags.
+// carries the OpenGraph tags; the podium leads to every round of the match, and from there to a
+// player's profile.
 import { expect, test } from "./fixtures/test";
 import { BoardPage } from "./fixtures/board_page";
 import { GamePage } from "./fixtures/game_page";
@@ -178,7 +179,34 @@ test("three players on two instances play a match that scores by the rules", asy
   expect(html).toMatch(/<meta property="og:description" content="1\. Fast \d+ · 2\. Always -?\d+ · 3\. Never 150"/);
   expect(html).toContain('name="twitter:card"');
 
+  // The board lists the room's matches, each linked to its rounds.
+  await expect(boardPage.page.getByTestId("room-matches").getByTestId("match-link")).toHaveCount(1);
+
   for (const p of [fast, always, never]) expect(p.problems).toEqual([]);
+
+  // From the podium to every round of the match, then to a player's profile (server pages).
+  await fast.page.getByTestId("match-detail-link").click();
+  await expect(fast.page.getByTestId("match-page")).toBeVisible();
+  await expect(fast.page.getByTestId("match-round")).toHaveCount(3);
+  await expect(fast.page.getByTestId("match-player")).toHaveCount(3);
+  await expect(fast.page.getByTestId("match-score")).toHaveText(standings.map(([, s]) => String(s)));
+  // Never held every round: three holds in Never's column.
+  const neverColumn = 3 + standings.findIndex(([name]) => name === "Never");
+  for (let round = 0; round < 3; round++) {
+    await expect(fast.page.getByTestId("match-round").nth(round).locator("td, th").nth(neverColumn)).toContainText("held");
+  }
+  const matchUrl = fast.page.url();
+  await fast.page.getByTestId("player-link").filter({ hasText: "Always" }).click();
+  await expect(fast.page.getByTestId("profile-name")).toHaveText("Always");
+  await expect(fast.page.getByTestId("profile-match-link")).toHaveAttribute("href", new URL(matchUrl).pathname);
+  // The projector counts the match on their boards within moments.
+  await expect
+    .poll(async () => {
+      await fast.page.reload();
+      return fast.page.getByTestId("profile-board").count();
+    }, { timeout: 10_000 })
+    .toBeGreaterThan(0);
+  await expect(fast.page.getByTestId("stat-matches")).toHaveText("1");
   await hostContext.close();
   await alwaysContext.close();
   await neverContext.close();

@@ -2,7 +2,7 @@
 import { expect, test } from "./fixtures/test";
 import { AppPage } from "./fixtures/app_page";
 
-for (const path of ["/", "/me", "/things", "/things?flies=yes", "/things?flies=no&q=fish"]) {
+for (const path of ["/", "/me", "/things", "/things?flies=yes", "/things?flies=no&q=fish", "/matches"]) {
   test(`loading ${path} is clean`, async ({ page }, info) => {
     const app = new AppPage(page);
     const response = await page.goto(path);
