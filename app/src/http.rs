@@ -4,6 +4,7 @@
 //! hands them what they need (the store handle, the room-news bell, the tap throttle) as Leptos
 //! context, and the guard's findings as request extensions (`crate::request`).
 
+pub mod cards;
 pub mod engine;
 pub mod guard;
 pub mod router;

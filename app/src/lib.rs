@@ -26,6 +26,8 @@ pub mod http;
 #[cfg(feature = "ssr")]
 pub mod request;
 #[cfg(feature = "ssr")]
+pub mod share;
+#[cfg(feature = "ssr")]
 pub mod store;
 
 use leptos::prelude::*;

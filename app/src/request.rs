@@ -15,6 +15,54 @@ pub struct ClientAddress(pub IpAddr);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OverTls(pub bool);
 
+/// Where players reach us, `scheme://host[:port]`: the operator's public origin, or else this
+/// request's scheme and (well-formed) Host. Pages make absolute links from it (`og:url`,
+/// `og:image`). Absent when the Host is missing or malformed.
+#[derive(Debug, Clone)]
+pub struct PageOrigin(pub Arc<str>);
+
+impl PageOrigin {
+    /// The origin for a request with this public origin, TLS state and Host header.
+    pub fn of(public_origin: Option<&str>, tls: bool, host: Option<&str>) -> Option<Self> {
+        if let Some(origin) = public_origin {
+            return Some(Self(origin.into()));
+        }
+        let host = host.filter(|h| {
+            !h.is_empty()
+                && h.len() < 256
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b".:-[]".contains(&b))
+        })?;
+        let scheme = if tls { "https" } else { "http" };
+        Some(Self(format!("{scheme}://{host}").into()))
+    }
+}
+
 /// This request's script nonce: the pages' scripts carry it and the CSP names it.
 #[derive(Debug, Clone)]
 pub struct CspNonce(pub Arc<str>);
+
+#[cfg(test)]
+mod tests {
+    use super::PageOrigin;
+
+    #[test]
+    fn the_page_origin_is_the_public_one_or_a_well_formed_host() {
+        let of = |public, tls, host| PageOrigin::of(public, tls, host).map(|o| o.0.to_string());
+        assert_eq!(
+            of(Some("https://udd.example"), false, Some("evil")),
+            Some("https://udd.example".into())
+        );
+        assert_eq!(
+            of(None, false, Some("127.0.0.1:3000")),
+            Some("http://127.0.0.1:3000".into())
+        );
+        assert_eq!(
+            of(None, true, Some("udd.example")),
+            Some("https://udd.example".into())
+        );
+        assert_eq!(of(None, false, Some("a\"><script>")), None);
+        assert_eq!(of(None, false, Some("x/y")), None);
+        assert_eq!(of(None, false, None), None);
+    }
+}

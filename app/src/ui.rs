@@ -20,6 +20,38 @@ pub fn code_param() -> impl Fn() -> String + Copy + Send + Sync + 'static {
     }
 }
 
+/// `path` as an absolute address on the origin players reach us at (for `og:url` and
+/// `og:image`, which must be absolute); the path alone when the request named no usable host.
+pub fn absolute(path: &str) -> String {
+    #[cfg(feature = "ssr")]
+    if let Some(origin) = use_context::<http::request::Parts>().and_then(|parts| {
+        parts
+            .extensions
+            .get::<crate::request::PageOrigin>()
+            .cloned()
+    }) {
+        return format!("{}{path}", origin.0);
+    }
+    path.to_owned()
+}
+
+/// The tags that make a shared link preview with its card: `og:image` (a 1200 × 630 PNG at
+/// `/og<path>`, see `crate::share`), its size and type, `og:url`, and Twitter's large card.
+#[component]
+pub fn ShareTags(path: String) -> impl IntoView {
+    let image = absolute(&format!("/og{path}"));
+    let url = absolute(&path);
+    view! {
+        <leptos_meta::Meta property="og:url" content=url />
+        <leptos_meta::Meta property="og:image" content=image.clone() />
+        <leptos_meta::Meta property="og:image:type" content="image/png" />
+        <leptos_meta::Meta property="og:image:width" content="1200" />
+        <leptos_meta::Meta property="og:image:height" content="630" />
+        <leptos_meta::Meta name="twitter:card" content="summary_large_image" />
+        <leptos_meta::Meta name="twitter:image" content=image />
+    }
+}
+
 /// A moment as players read it on a page: `2026-11-24 01:37 UTC` (the calendar worked out
 /// here, so pages need no date crate in the browser's bundle).
 pub fn when(ms: i64) -> String {

@@ -235,6 +235,68 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
     // No projector runs here, so no boards yet: the page says so with an empty table.
     assert!(profile.body.contains(r#"data-testid="profile-boards""#));
 
+    // Share cards: each page names its own (absolute, from the request's host), a 1200 × 630 PNG.
+    let with_host = send(
+        &app,
+        get_page(&format!("/r/{code}/m/{}", game.first_round)).header("host", "udd.test"),
+    )
+    .await;
+    let card = format!("/og/r/{code}/m/{}", game.first_round);
+    assert!(
+        with_host.body.contains(&format!(
+            r#"<meta property="og:image" content="http://udd.test{card}""#
+        )),
+        "{}",
+        with_host.body
+    );
+    assert!(with_host
+        .body
+        .contains(r#"<meta name="twitter:card" content="summary_large_image""#));
+    for path in [card.clone(), format!("/og/p/{}", host_id.as_str())] {
+        let image = page(path.clone()).await;
+        assert_eq!(image.status, StatusCode::OK, "{path}: {}", image.body);
+        assert_eq!(image.header("content-type"), Some("image/png"), "{path}");
+        assert_eq!(
+            image.header("cache-control"),
+            Some("public, max-age=300"),
+            "{path}"
+        );
+    }
+    let raw = tower::ServiceExt::oneshot(
+        app.clone(),
+        axum::http::Request::get(&card)
+            .body(axum::body::Body::empty())
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    let png = http_body_util::BodyExt::collect(raw.into_body())
+        .await
+        .unwrap()
+        .to_bytes();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    assert_eq!((word(16), word(20)), (1200, 630));
+    for (path, status) in [
+        (
+            format!("/og/r/{code}/m/{}", game.first_round + 32),
+            StatusCode::NOT_FOUND,
+        ),
+        (format!("/og/r/{code}/m/nope"), StatusCode::BAD_REQUEST),
+        ("/og/p/nope".to_owned(), StatusCode::BAD_REQUEST),
+        (
+            "/og/p/01ARZ3NDEKTSV4RRFFQ69G5FAV".to_owned(),
+            StatusCode::NOT_FOUND,
+        ),
+        ("/og/lb/best/all/global".to_owned(), StatusCode::NOT_FOUND),
+        (
+            "/og/lb/worst/all/global".to_owned(),
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        assert_eq!(page(path.clone()).await.status, status, "{path}");
+    }
+
     for (path, status) in [
         (
             format!("/r/{code}/m/{}", game.first_round + 32),

@@ -207,6 +207,24 @@ test("three players on two instances play a match that scores by the rules", asy
     }, { timeout: 10_000 })
     .toBeGreaterThan(0);
   await expect(fast.page.getByTestId("stat-matches")).toHaveText("1");
+
+  // Every shareable page names its card: a 1200 × 630 PNG drawn on the server. The board's is
+  // read in a fresh context without JavaScript, as a link's preview would be.
+  const expectCard = async (page: import("@playwright/test").Page) => {
+    const image = await page.locator('meta[property="og:image"]').getAttribute("content");
+    expect(image, `${page.url()} names its card`).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/og\//);
+    const answer = await page.request.get(image!);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()["content-type"]).toBe("image/png");
+    const png = await answer.body();
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+  };
+  await expectCard(fast.page);
+  await fast.page.goto(matchUrl);
+  await expectCard(fast.page);
+  await boardPage.page.goto(boardHref!);
+  await expectCard(boardPage.page);
   await hostContext.close();
   await alwaysContext.close();
   await neverContext.close();

@@ -115,3 +115,35 @@ impl Db {
             .await
     }
 }
+
+/// A finished match's share card: the winner, the top five, the room and when.
+pub fn match_card(detail: &MatchDetail) -> crate::share::Card {
+    let summary = &detail.summary;
+    crate::share::Card {
+        kicker: format!(
+            "Match · room {} · {}",
+            summary.room,
+            crate::ui::when(summary.finished_at_ms)
+        ),
+        title: summary.players.first().map_or_else(
+            || "A match of Udd".to_owned(),
+            |w| format!("{} won with {}", w.nickname, w.score),
+        ),
+        rows: summary
+            .players
+            .iter()
+            .take(5)
+            .map(|p| {
+                (
+                    format!("{}. {}", p.placement, p.nickname),
+                    p.score.to_string(),
+                )
+            })
+            .collect(),
+        footer: format!(
+            "{} rounds · {} players · Kauwa udd! Tap only if it flies.",
+            summary.rounds,
+            summary.players.len()
+        ),
+    }
+}

@@ -18,7 +18,7 @@ use crate::game::api::{list_matches, read_match};
 use crate::game::model::MatchReceipt;
 use crate::game::sheet::{MatchDetail, MatchList, MatchSummary, Play};
 use crate::identity::profile_path;
-use crate::ui::{code_param, when};
+use crate::ui::{code_param, when, ShareTags};
 
 /// `/r/<CODE>/m/<first round>`.
 #[component]
@@ -143,7 +143,7 @@ fn MatchSheet(detail: MatchDetail) -> impl IntoView {
         <Meta property="og:type" content="website" />
         <Meta property="og:title" content=title.clone() />
         <Meta property="og:description" content=description.clone() />
-        <Meta property="og:url" content=path.clone() />
+        <ShareTags path=path.clone() />
         <section class="match-sheet" data-testid="match-page">
             <h1>{title}</h1>
             <p class="muted">{description}</p>

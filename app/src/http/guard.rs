@@ -14,7 +14,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 pub use ipnet::IpNet;
 
-pub use crate::request::{ClientAddress, CspNonce, OverTls};
+pub use crate::request::{ClientAddress, CspNonce, OverTls, PageOrigin};
 
 /// How the server sees the world around it, set by the operator (see the README's
 /// "Security" section).
@@ -216,6 +216,13 @@ pub async fn guard(
         request.extensions_mut().insert(ClientAddress(client));
     }
     request.extensions_mut().insert(OverTls(tls));
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok());
+    if let Some(origin) = PageOrigin::of(security.public_origin.as_deref(), tls, host) {
+        request.extensions_mut().insert(origin);
+    }
     request.extensions_mut().insert(CspNonce(nonce.clone()));
 
     let mut response = next.run(request).await;

@@ -19,7 +19,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::catalog::model::FlyFilter;
 use crate::http::state::AppState;
-use crate::http::{guard, serve};
+use crate::http::{cards, guard, serve};
 use crate::live::hub::room_events;
 use crate::request::{ClientAddress, CspNonce};
 use crate::rooms::news::RoomNews;
@@ -44,6 +44,9 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz/usage", get(usage))
         .route("/api/things", get(api_things))
         .route("/r/{code}/events", get(live_events))
+        .route("/og/r/{code}/m/{first}", get(cards::match_image))
+        .route("/og/p/{id}", get(cards::profile_image))
+        .route("/og/lb/{metric}/{period}/{scope}", get(cards::board_image))
         .leptos_routes_with_context(
             &state,
             routes,

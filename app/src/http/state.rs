@@ -23,6 +23,8 @@ pub struct AppState {
     pub security: Arc<SecurityConfig>,
     /// This instance's throttle on taps.
     pub taps: TapThrottle,
+    /// Share cards this instance drew lately.
+    pub cards: crate::share::CardCache,
 }
 
 impl AppState {
@@ -46,6 +48,7 @@ impl AppState {
             hub,
             security: Arc::new(SecurityConfig::default()),
             taps: TapThrottle::default(),
+            cards: crate::share::CardCache::default(),
         }
     }
 

@@ -23,7 +23,7 @@ use crate::leaderboards::api::{current_board, read_board, room_leaderboard};
 use crate::leaderboards::model::{
     top_percent, BoardId, BoardView, Line, Metric, PeriodKind, Scope, Standing,
 };
-use crate::ui::code_param;
+use crate::ui::{code_param, ShareTags};
 
 /// "1. Asha 3200 · 2. Ravi 2900 · 3. Mei 1500", or a note that nobody is on the board yet.
 pub fn top_three(name: &str, lines: &[Line]) -> String {
@@ -340,8 +340,7 @@ fn Board(board: BoardView) -> impl IntoView {
         <Meta property="og:type" content="website" />
         <Meta property="og:title" content=title.clone() />
         <Meta property="og:description" content=description.clone() />
-        <Meta property="og:url" content=href.clone() />
-        <Meta name="twitter:card" content="summary" />
+        <ShareTags path=href.clone() />
         <Meta name="twitter:title" content=title.clone() />
         <Meta name="twitter:description" content=description />
         <section class="board" data-testid="board-page">

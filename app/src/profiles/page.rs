@@ -11,7 +11,7 @@ use crate::game::sheet::match_path;
 use crate::identity::profile_path;
 use crate::profiles::api::read_profile;
 use crate::profiles::model::ProfileView;
-use crate::ui::when;
+use crate::ui::{when, ShareTags};
 
 #[component]
 pub fn ProfilePage() -> impl IntoView {
@@ -130,7 +130,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         <Meta property="og:type" content="profile" />
         <Meta property="og:title" content=format!("{name} on Udd") />
         <Meta property="og:description" content=description />
-        <Meta property="og:url" content=path.clone() />
+        <ShareTags path=path.clone() />
         <section class="profile" data-testid="profile-page">
             <div class="who">
                 <span class="avatar" role="img" aria-label=avatar.label()>{avatar.emoji()}</span>

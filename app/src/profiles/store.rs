@@ -64,3 +64,39 @@ impl Db {
         }))
     }
 }
+
+/// A player's share card: who, their lifetime figures and their best standings.
+pub fn profile_card(profile: &ProfileView) -> crate::share::Card {
+    let kind = match &profile.username {
+        Some(username) => format!("@{username}"),
+        None => "Guest".to_owned(),
+    };
+    let stats = &profile.stats;
+    let mut rows = vec![
+        ("Matches".to_owned(), stats.matches.to_string()),
+        ("Wins".to_owned(), stats.wins.to_string()),
+        (
+            "Best match".to_owned(),
+            stats
+                .best_score
+                .map_or_else(|| "–".to_owned(), |b| b.to_string()),
+        ),
+    ];
+    let mut boards: Vec<_> = profile.boards.iter().collect();
+    boards.sort_by_key(|b| (b.rank.saturating_mul(1000) / b.entries.max(1), b.rank));
+    rows.extend(
+        boards
+            .into_iter()
+            .take(2)
+            .map(|b| (b.name.clone(), format!("#{} · {}", b.rank, b.top()))),
+    );
+    crate::share::Card {
+        kicker: format!(
+            "Player · {kind} · joined {}",
+            crate::ui::when(profile.joined_ms)
+        ),
+        title: profile.nickname.to_string(),
+        rows,
+        footer: "Udd: Kauwa udd! Tap only if it flies.".to_owned(),
+    }
+}
