@@ -35,13 +35,27 @@ pub fn absolute(path: &str) -> String {
     path.to_owned()
 }
 
-/// The tags that make a shared link preview with its card: `og:image` (a 1200 × 630 PNG at
-/// `/og<path>`, see `crate::share`), its size and type, `og:url`, and Twitter's large card.
+/// A shareable page's head: its title and description, and the tags that make a shared link
+/// preview with its card: OpenGraph's title, description, type and `og:url`, `og:image` (a
+/// 1200 × 630 PNG at `/og<path>`, see `crate::share`) with its size and type, and Twitter's
+/// large card.
 #[component]
-pub fn ShareTags(path: String) -> impl IntoView {
+pub fn ShareTags(
+    path: String,
+    title: String,
+    description: String,
+    #[prop(default = "website")] kind: &'static str,
+) -> impl IntoView {
     let image = absolute(&format!("/og{path}"));
     let url = absolute(&path);
     view! {
+        <leptos_meta::Title text=title.clone() />
+        <leptos_meta::Meta name="description" content=description.clone() />
+        <leptos_meta::Meta property="og:type" content=kind />
+        <leptos_meta::Meta property="og:title" content=title.clone() />
+        <leptos_meta::Meta property="og:description" content=description.clone() />
+        <leptos_meta::Meta name="twitter:title" content=title />
+        <leptos_meta::Meta name="twitter:description" content=description />
         <leptos_meta::Meta property="og:url" content=url />
         <leptos_meta::Meta property="og:image" content=image.clone() />
         <leptos_meta::Meta property="og:image:type" content="image/png" />

@@ -9,7 +9,7 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
-use leptos_meta::{Meta, Title};
+use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::codec::Base64Json;
@@ -138,12 +138,7 @@ fn MatchSheet(detail: MatchDetail) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <Title text=title.clone() />
-        <Meta name="description" content=description.clone() />
-        <Meta property="og:type" content="website" />
-        <Meta property="og:title" content=title.clone() />
-        <Meta property="og:description" content=description.clone() />
-        <ShareTags path=path.clone() />
+        <ShareTags path=path.clone() title=title.clone() description=description.clone() />
         <section class="match-sheet" data-testid="match-page">
             <h1>{title}</h1>
             <p class="muted">{description}</p>

@@ -11,7 +11,7 @@
 
 use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
-use leptos_meta::{Meta, Title};
+use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::browser;
@@ -335,14 +335,7 @@ fn Board(board: BoardView) -> impl IntoView {
         EitherOf3::C(table(lines, totals, None, "board"))
     };
     view! {
-        <Title text=title.clone() />
-        <Meta name="description" content=description.clone() />
-        <Meta property="og:type" content="website" />
-        <Meta property="og:title" content=title.clone() />
-        <Meta property="og:description" content=description.clone() />
-        <ShareTags path=href.clone() />
-        <Meta name="twitter:title" content=title.clone() />
-        <Meta name="twitter:description" content=description />
+        <ShareTags path=href.clone() title=title.clone() description=description />
         <section class="board" data-testid="board-page">
             <h1>{summary.name.clone()}</h1>
             <p class="muted" data-testid="board-facts">{facts.join(" · ")}" · "<span data-testid="board-updated">{updated}</span></p>

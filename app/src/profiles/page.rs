@@ -3,7 +3,7 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
-use leptos_meta::{Meta, Title};
+use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::codec::Base64Json;
@@ -125,12 +125,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
     });
     let own = mine.then(|| view! { <p class="muted" data-testid="profile-mine">"This is you. "<a href="/me">"Your account"</a></p> });
     view! {
-        <Title text=format!("{name} on Udd") />
-        <Meta name="description" content=description.clone() />
-        <Meta property="og:type" content="profile" />
-        <Meta property="og:title" content=format!("{name} on Udd") />
-        <Meta property="og:description" content=description />
-        <ShareTags path=path.clone() />
+        <ShareTags path=path.clone() title=format!("{name} on Udd") description kind="profile" />
         <section class="profile" data-testid="profile-page">
             <div class="who">
                 <span class="avatar" role="img" aria-label=avatar.label()>{avatar.emoji()}</span>
