@@ -12,6 +12,8 @@ pub mod apply;
 #[cfg(feature = "ssr")]
 pub mod archive;
 #[cfg(feature = "ssr")]
+pub mod card;
+#[cfg(feature = "ssr")]
 pub mod lines;
 #[cfg(feature = "ssr")]
 pub mod period;

@@ -409,31 +409,3 @@ pub(crate) fn entries_by_key(items: Vec<Item>) -> Result<BTreeMap<Key, EntryItem
         })
         .collect()
 }
-
-impl Db {
-    /// A board's share card: its name, its top five and how many are on it (seasons, the top
-    /// lines and the root: three calls); `None` for a board nobody is on yet.
-    pub async fn board_card(
-        &self,
-        board: &BoardId,
-    ) -> Result<Option<crate::share::Card>, DataError> {
-        let (seasons, lines, entries) = tokio::try_join!(
-            self.seasons(),
-            self.board_lines(board, crate::leaderboards::lines::Start::Top, 5),
-            self.board_entries(board),
-        )?;
-        let lines = lines.map(|l| l.lines).unwrap_or_default();
-        if lines.is_empty() {
-            return Ok(None);
-        }
-        Ok(Some(crate::share::Card {
-            kicker: "Leaderboard".to_owned(),
-            title: crate::leaderboards::period::board_name(board, &seasons),
-            rows: lines
-                .iter()
-                .map(|l| (format!("{}. {}", l.rank, l.nickname), l.score.to_string()))
-                .collect(),
-            footer: format!("{entries} players · Udd: Kauwa udd! Tap only if it flies."),
-        }))
-    }
-}
