@@ -82,7 +82,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread/ },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread|instance_killed/ },
     {
       name: "no-js",
       use: { javaScriptEnabled: false },
@@ -90,12 +90,20 @@ export default defineConfig({
       testIgnore: /hydrat.*\.spec\.ts/,
     },
     {
+      // An instance killed mid-match: it starts two more servers and three browsers of its own,
+      // so it runs after the others rather than slowing their matches down on two cores.
+      name: "faults",
+      use: { javaScriptEnabled: true },
+      testMatch: /instance_killed/,
+      dependencies: ["js", "no-js"],
+    },
+    {
       // A timing measurement: it runs alone, after the others, so that the browsers of other
       // specs do not share the machine's two cores with it.
       name: "timing",
       use: { javaScriptEnabled: true },
       testMatch: /reveal_spread/,
-      dependencies: ["js", "no-js"],
+      dependencies: ["js", "no-js", "faults"],
     },
   ],
   // Started in order: the engine, then the instances (the first creates the table and seeds it).
