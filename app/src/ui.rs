@@ -20,6 +20,25 @@ pub fn code_param() -> impl Fn() -> String + Copy + Send + Sync + 'static {
     }
 }
 
+/// A page whose address names nothing (or whose read failed): the title, the error as the player
+/// reads it, and a way on.
+#[component]
+pub fn Missing(
+    title: &'static str,
+    err: crate::error::AppError,
+    href: &'static str,
+    link: &'static str,
+) -> impl IntoView {
+    view! {
+        <leptos_meta::Title text=title />
+        <section class="hero">
+            <h1>{title}</h1>
+            <p class="error" role="alert">{err.to_string()}</p>
+            <p><a href=href>{link}</a></p>
+        </section>
+    }
+}
+
 /// `path` as an absolute address on the origin players reach us at (for `og:url` and
 /// `og:image`, which must be absolute); the path alone when the request named no usable host.
 pub fn absolute(path: &str) -> String {

@@ -13,12 +13,11 @@ use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::codec::Base64Json;
-use crate::error::AppError;
 use crate::game::api::{list_matches, read_match};
 use crate::game::model::MatchReceipt;
 use crate::game::sheet::{MatchDetail, MatchList, MatchSummary, Play};
 use crate::identity::profile_path;
-use crate::ui::{code_param, when, ShareTags};
+use crate::ui::{code_param, when, Missing, ShareTags};
 
 /// `/r/<CODE>/m/<first round>`.
 #[component]
@@ -43,22 +42,10 @@ pub fn MatchPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match detail.await {
                     Ok(detail) => Either::Left(view! { <MatchSheet detail /> }),
-                    Err(err) => Either::Right(view! { <Missing title="No such match" err /> }),
+                    Err(err) => Either::Right(view! { <Missing title="No such match" err href="/matches" link="Recent matches" /> }),
                 }
             })}
         </Suspense>
-    }
-}
-
-#[component]
-fn Missing(title: &'static str, err: AppError) -> impl IntoView {
-    view! {
-        <Title text=title />
-        <section class="hero">
-            <h1>{title}</h1>
-            <p class="error" role="alert">{err.to_string()}</p>
-            <p><a href="/matches">"Recent matches"</a></p>
-        </section>
     }
 }
 
@@ -217,7 +204,7 @@ pub fn MatchesPage() -> impl IntoView {
                 let (room, _) = key();
                 match list.await {
                     Ok(list) => Either::Left(view! { <Matches list room /> }),
-                    Err(err) => Either::Right(view! { <Missing title="No such list" err /> }),
+                    Err(err) => Either::Right(view! { <Missing title="No such list" err href="/matches" link="Recent matches" /> }),
                 }
             })}
         </Suspense>

@@ -11,7 +11,6 @@
 
 use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
-use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::browser;
@@ -23,7 +22,7 @@ use crate::leaderboards::api::{current_board, read_board, room_leaderboard};
 use crate::leaderboards::model::{
     top_percent, BoardId, BoardView, Line, Metric, PeriodKind, Scope, Standing,
 };
-use crate::ui::{code_param, ShareTags};
+use crate::ui::{code_param, Missing, ShareTags};
 
 /// "1. Asha 3200 · 2. Ravi 2900 · 3. Mei 1500", or a note that nobody is on the board yet.
 pub fn top_three(name: &str, lines: &[Line]) -> String {
@@ -163,12 +162,7 @@ fn BoardOrError(
                 match view.await {
                     Ok(board) => Either::Left(view! { <Board board /> }),
                     Err(err) => Either::Right(view! {
-                        <Title text="No such board" />
-                        <section class="hero">
-                            <h1>"No such board"</h1>
-                            <p class="error" role="alert">{err.to_string()}</p>
-                            <p><a href="/lb">"See this week's board"</a></p>
-                        </section>
+                        <Missing title="No such board" err href="/lb" link="See this week's board" />
                     }),
                 }
             })}

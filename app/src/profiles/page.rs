@@ -3,7 +3,6 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
-use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::codec::Base64Json;
@@ -11,7 +10,7 @@ use crate::game::sheet::match_path;
 use crate::identity::profile_path;
 use crate::profiles::api::read_profile;
 use crate::profiles::model::ProfileView;
-use crate::ui::{when, ShareTags};
+use crate::ui::{when, Missing, ShareTags};
 
 #[component]
 pub fn ProfilePage() -> impl IntoView {
@@ -34,12 +33,7 @@ pub fn ProfilePage() -> impl IntoView {
                 match profile.await {
                     Ok(profile) => Either::Left(view! { <Profile profile /> }),
                     Err(err) => Either::Right(view! {
-                        <Title text="No such player" />
-                        <section class="hero">
-                            <h1>"No such player"</h1>
-                            <p class="error" role="alert">{err.to_string()}</p>
-                            <p><a href="/lb">"The boards"</a></p>
-                        </section>
+                        <Missing title="No such player" err href="/lb" link="The boards" />
                     }),
                 }
             })}
