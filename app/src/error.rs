@@ -44,6 +44,30 @@ impl AppError {
     }
 }
 
+impl AppError {
+    /// The message in the language of the page being rendered (see `crate::lang`): what pages
+    /// and islands show. The messages that carry a text were written in the request's language
+    /// by the server; the others are worded here. `Display` stays English, for logs and for
+    /// plain HTTP answers.
+    pub fn localized(&self) -> String {
+        use crate::i18n::td_string;
+        let l = crate::lang::locale();
+        match self {
+            AppError::BadRequest(message)
+            | AppError::NotFound(message)
+            | AppError::Conflict(message)
+            | AppError::Forbidden(message) => message.clone(),
+            AppError::SignInRequired => td_string!(l, common.sign_in_required).to_string(),
+            AppError::RateLimited => td_string!(l, common.rate_limited).to_string(),
+            AppError::Unavailable => td_string!(l, common.unavailable).to_string(),
+            AppError::Internal => td_string!(l, common.internal).to_string(),
+            AppError::Transport(cause) => {
+                td_string!(l, common.transport, cause = cause.as_str()).to_string()
+            }
+        }
+    }
+}
+
 impl From<crate::ids::Invalid> for AppError {
     fn from(invalid: crate::ids::Invalid) -> Self {
         AppError::BadRequest(invalid.0)
@@ -61,7 +85,10 @@ impl FromServerFnError for AppError {
             // On the server these are the request's fault: a body too large or unreadable.
             #[cfg(feature = "ssr")]
             ServerFnErrorErr::Request(_) | ServerFnErrorErr::Deserialization(_) => {
-                AppError::BadRequest("The request could not be read.".into())
+                AppError::BadRequest(
+                    crate::i18n::td_string!(crate::lang::locale(), common.unreadable_request)
+                        .to_string(),
+                )
             }
             other => AppError::Transport(other.to_string()),
         };

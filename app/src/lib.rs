@@ -7,7 +7,12 @@ mod browser;
 pub mod codec;
 pub mod error;
 pub mod ids;
+pub mod lang;
 mod ui;
+
+// The interface's strings in every language (`app/locales`), as the `i18n` module that build.rs
+// generates.
+include!(concat!(env!("OUT_DIR"), "/i18n.rs"));
 
 // The features, lowest first: each may use the ones above it in this list, never one below.
 pub mod catalog;
@@ -30,6 +35,7 @@ pub mod share;
 #[cfg(feature = "ssr")]
 pub mod store;
 
+use i18n::td_string;
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
 use leptos_router::components::{Route, Router, Routes, A};
@@ -47,9 +53,11 @@ use ui::not_found::NotFound;
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    use leptos_i18n::Locale as _;
+    let lang = lang::locale().as_str();
     view! {
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang=lang>
             <head>
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -114,11 +122,12 @@ fn page_title(page: String) -> String {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    let l = lang::locale();
 
     view! {
         <Stylesheet id="leptos" href="/pkg/udd.css" />
         <Link rel="icon" href="/favicon.svg" type_="image/svg+xml" />
-        <Meta name="description" content="Udd: the Kauwa Udd reaction party game. Tap only if it flies." />
+        <Meta name="description" content=td_string!(l, common.description).to_string() />
         <Meta name="theme-color" content="#1d3557" />
         <Title formatter=page_title />
         <Router>
@@ -128,12 +137,13 @@ pub fn App() -> impl IntoView {
                         <span aria-hidden="true">"🐦‍⬛ "</span>
                         "Udd"
                     </A>
-                    <nav aria-label="Main">
-                        <A href="/lb">"Boards"</A>
-                        <A href="/matches">"Matches"</A>
-                        <A href="/things">"Things"</A>
-                        <A href="/me">"You"</A>
+                    <nav aria-label=td_string!(l, common.nav_label).to_string()>
+                        <A href="/lb">{td_string!(l, common.nav_boards).to_string()}</A>
+                        <A href="/matches">{td_string!(l, common.nav_matches).to_string()}</A>
+                        <A href="/things">{td_string!(l, common.nav_things).to_string()}</A>
+                        <A href="/me">{td_string!(l, common.nav_you).to_string()}</A>
                     </nav>
+                    <lang::LanguageToggle />
                 </header>
                 <main>
                     <Routes fallback=NotFound>

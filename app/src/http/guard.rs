@@ -224,6 +224,8 @@ pub async fn guard(
         request.extensions_mut().insert(origin);
     }
     request.extensions_mut().insert(CspNonce(nonce.clone()));
+    let locale = crate::lang::of_request(request.headers());
+    request.extensions_mut().insert(locale);
 
     let mut response = next.run(request).await;
 

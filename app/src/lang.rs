@@ -1,0 +1,271 @@
+//! The interface's language: English or Hindi. The strings live in `app/locales` (one file per
+//! language and feature) and are compiled in by `leptos_i18n`; a page names its strings with
+//! `td!(lang, namespace.key)` / `td_string!(…)` for the locale this module hands it.
+//!
+//! Which language a request gets: the player's remembered choice (the `udd_lang` cookie, set by
+//! the toggle in the top bar) if there is one, else the best match in the browser's
+//! `Accept-Language`, else English. The request guard works it out once per request; the server
+//! renders with it and writes it on `<html lang>`, where the islands read it back.
+
+pub use crate::i18n::Locale;
+
+use leptos::prelude::*;
+
+use crate::error::AppError;
+
+/// The cookie that remembers a player's choice of language.
+pub const LANG_COOKIE: &str = "udd_lang";
+
+/// The language of the page being rendered (on the server: the request's, as the guard worked
+/// it out; in the browser: the one the server wrote on `<html lang>`).
+pub fn locale() -> Locale {
+    #[cfg(feature = "ssr")]
+    {
+        use leptos::prelude::use_context;
+        use_context::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Locale>().copied())
+            .unwrap_or_default()
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        web_lang().and_then(|tag| parse(&tag)).unwrap_or_default()
+    }
+}
+
+#[cfg(all(feature = "hydrate", not(feature = "ssr")))]
+fn web_lang() -> Option<String> {
+    leptos::prelude::document()
+        .document_element()?
+        .get_attribute("lang")
+}
+
+#[cfg(not(any(feature = "hydrate", feature = "ssr")))]
+fn web_lang() -> Option<String> {
+    None
+}
+
+/// One of our languages by its exact tag (`en`, `hi`): what the cookie and the toggle carry.
+pub fn parse(tag: &str) -> Option<Locale> {
+    match tag {
+        "en" => Some(Locale::en),
+        "hi" => Some(Locale::hi),
+        _ => None,
+    }
+}
+
+/// The other language: what the toggle offers.
+pub fn other(locale: Locale) -> Locale {
+    match locale {
+        Locale::en => Locale::hi,
+        Locale::hi => Locale::en,
+    }
+}
+
+/// The language for a request: its `udd_lang` cookie when that names one of ours, else the best
+/// of `Accept-Language` (by quality, then order; `hi-IN` matches `hi`), else English.
+#[cfg(feature = "ssr")]
+pub fn of_request(headers: &http::HeaderMap) -> Locale {
+    let chosen = headers
+        .get_all(http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|header| header.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == LANG_COOKIE)
+        .and_then(|(_, value)| parse(value));
+    chosen.unwrap_or_else(|| {
+        let accepted = headers
+            .get_all(http::header::ACCEPT_LANGUAGE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect::<Vec<_>>()
+            .join(",");
+        from_accept_language(&accepted)
+    })
+}
+
+/// The best of our languages for an `Accept-Language` value: its tags in order of quality
+/// (ties keep their order, `q=0` means "not this"), matched by `leptos_i18n` (`hi-IN` → `hi`).
+#[cfg(feature = "ssr")]
+pub fn from_accept_language(header: &str) -> Locale {
+    use leptos_i18n::Locale as _;
+    let mut ranges: Vec<(&str, u16)> = header
+        .split(',')
+        .take(32)
+        .filter_map(|range| {
+            let mut parts = range.split(';');
+            let tag = parts.next()?.trim();
+            let quality = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .next()
+                .map_or(Some(1000), quality)?;
+            (!tag.is_empty() && tag != "*" && quality > 0).then_some((tag, quality))
+        })
+        .collect();
+    ranges.sort_by_key(|range| std::cmp::Reverse(range.1));
+    let tags: Vec<&str> = ranges.into_iter().map(|(tag, _)| tag).collect();
+    Locale::find_locale(&tags)
+}
+
+/// An `Accept-Language` quality (`0`, `0.8`, `1.000`) in thousandths; `None` if malformed.
+#[cfg(feature = "ssr")]
+fn quality(raw: &str) -> Option<u16> {
+    let value: f32 = raw.trim().parse().ok()?;
+    (0.0..=1.0)
+        .contains(&value)
+        .then(|| (value * 1000.0).round() as u16)
+}
+
+/// The `Set-Cookie` value that remembers `locale` for a year (the browser never needs to read
+/// it: HttpOnly; sent on top-level navigations: SameSite=Lax).
+#[cfg(feature = "ssr")]
+pub fn cookie_value(locale: Locale, secure: bool) -> String {
+    use leptos_i18n::Locale as _;
+    format!(
+        "{LANG_COOKIE}={}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax{}",
+        locale.as_str(),
+        if secure { "; Secure" } else { "" }
+    )
+}
+
+/// The toggle: remembers `lang` (`en` or `hi`) in the `udd_lang` cookie and sends the browser
+/// back to `back` (a path on this site; anything else goes home). A plain form post, so it works
+/// without JavaScript; a language we don't have is a 400 and sets nothing.
+#[server(endpoint = "lang")]
+pub async fn set_language(lang: String, back: String) -> Result<(), AppError> {
+    use crate::i18n::td_string;
+    let Some(chosen) = parse(&lang) else {
+        return Err(crate::error::fail(AppError::BadRequest(
+            td_string!(locale(), common.no_such_language).to_string(),
+        )));
+    };
+    let secure = use_context::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<crate::request::OverTls>().copied())
+        .is_some_and(|tls| tls.0);
+    if let (Some(response), Ok(cookie)) = (
+        use_context::<leptos_axum::ResponseOptions>(),
+        http::HeaderValue::from_str(&cookie_value(chosen, secure)),
+    ) {
+        response.append_header(http::header::SET_COOKIE, cookie);
+    }
+    leptos_axum::redirect(local_path(&back));
+    Ok(())
+}
+
+/// `back` when it is a path on this site (not `//host` or `/\host`), else `/`.
+pub fn local_path(back: &str) -> &str {
+    let local = back.starts_with('/')
+        && !back.starts_with("//")
+        && !back.starts_with("/\\")
+        && back.len() <= 1024
+        && !back.chars().any(char::is_control);
+    if local {
+        back
+    } else {
+        "/"
+    }
+}
+
+/// The top bar's language switch: a one-button form that offers the other language, named in
+/// that language, and comes back to this page.
+#[component]
+pub fn LanguageToggle() -> impl IntoView {
+    use leptos::server_fn::ServerFn;
+    use leptos_i18n::Locale as _;
+    let here = leptos_router::hooks::use_location();
+    let back = format!(
+        "{}{}",
+        here.pathname.get_untracked(),
+        here.search.get_untracked()
+    );
+    let current = locale();
+    let offered = other(current);
+    view! {
+        <form method="post" action=SetLanguage::PATH class="lang-toggle">
+            <input type="hidden" name="lang" value=offered.as_str() />
+            <input type="hidden" name="back" value=back />
+            <button
+                type="submit"
+                class="link"
+                lang=offered.as_str()
+                title=crate::i18n::td_string!(current, common.language_label).to_string()
+                data-testid="lang-toggle"
+            >
+                {crate::i18n::td_string!(current, common.switch_to).to_string()}
+            </button>
+        </form>
+    }
+}
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(http::HeaderName, &str)]) -> http::HeaderMap {
+        let mut map = http::HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(name.clone(), value.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn accept_language_picks_the_best_of_ours_by_quality_then_order() {
+        assert_eq!(from_accept_language("hi-IN,hi;q=0.9,en;q=0.8"), Locale::hi);
+        assert_eq!(from_accept_language("en-GB,en;q=0.9,hi;q=0.8"), Locale::en);
+        assert_eq!(
+            from_accept_language("fr;q=1, hi;q=0.5, en;q=0.4"),
+            Locale::hi
+        );
+        assert_eq!(from_accept_language("en;q=0.2, hi;q=0.7"), Locale::hi);
+        assert_eq!(from_accept_language("hi;q=0, en-US"), Locale::en);
+        assert_eq!(from_accept_language("de, fr"), Locale::en);
+        assert_eq!(from_accept_language(""), Locale::en);
+        assert_eq!(from_accept_language("hi;q=abc, *;q=0.1"), Locale::en);
+    }
+
+    #[test]
+    fn a_remembered_choice_wins_over_the_browser() {
+        use http::header::{ACCEPT_LANGUAGE, COOKIE};
+        let browser_hindi = (ACCEPT_LANGUAGE, "hi-IN,hi;q=0.9");
+        assert_eq!(of_request(&headers(&[browser_hindi.clone()])), Locale::hi);
+        assert_eq!(
+            of_request(&headers(&[
+                browser_hindi.clone(),
+                (COOKIE, "a=b; udd_lang=en")
+            ])),
+            Locale::en
+        );
+        assert_eq!(
+            of_request(&headers(&[
+                (ACCEPT_LANGUAGE, "en"),
+                (COOKIE, "udd_lang=hi")
+            ])),
+            Locale::hi
+        );
+        // A cookie that names no language of ours is ignored.
+        assert_eq!(
+            of_request(&headers(&[browser_hindi, (COOKIE, "udd_lang=xx")])),
+            Locale::hi
+        );
+        assert_eq!(of_request(&headers(&[])), Locale::en);
+    }
+
+    #[test]
+    fn the_toggle_only_goes_back_to_our_own_pages() {
+        assert_eq!(local_path("/r/ABCD?x=1"), "/r/ABCD?x=1");
+        assert_eq!(local_path("//evil.example/"), "/");
+        assert_eq!(local_path("/\\evil.example/"), "/");
+        assert_eq!(local_path("https://evil.example/"), "/");
+        assert_eq!(local_path("/a\nb"), "/");
+        assert_eq!(local_path(""), "/");
+    }
+
+    #[test]
+    fn the_choice_cookie_is_http_only_and_same_site() {
+        let plain = cookie_value(Locale::hi, false);
+        assert!(plain.starts_with("udd_lang=hi; Path=/;"), "{plain}");
+        assert!(plain.contains("HttpOnly") && plain.contains("SameSite=Lax"));
+        assert!(cookie_value(Locale::en, true).ends_with("; Secure"));
+    }
+}
