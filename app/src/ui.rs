@@ -24,16 +24,16 @@ pub fn code_param() -> impl Fn() -> String + Copy + Send + Sync + 'static {
 /// reads it, and a way on.
 #[component]
 pub fn Missing(
-    title: &'static str,
+    #[prop(into)] title: String,
     err: crate::error::AppError,
     href: &'static str,
-    link: &'static str,
+    #[prop(into)] link: String,
 ) -> impl IntoView {
     view! {
-        <leptos_meta::Title text=title />
+        <leptos_meta::Title text=title.clone() />
         <section class="hero">
             <h1>{title}</h1>
-            <p class="error" role="alert">{err.to_string()}</p>
+            <p class="error" role="alert">{err.localized()}</p>
             <p><a href=href>{link}</a></p>
         </section>
     }
