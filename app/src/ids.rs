@@ -9,7 +9,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// Why an input was refused, in words for the player.
+use crate::i18n::td_string;
+
+/// Why an input was refused, in words for the player (in the language of the request or page
+/// it was refused in: see `crate::lang::locale`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 #[error("{0}")]
 pub struct Invalid(pub String);
@@ -28,7 +31,9 @@ impl UserId {
         if is_ulid(raw) {
             Ok(Self(raw.to_owned()))
         } else {
-            Err(invalid("That is not a player id."))
+            Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.player_id).to_string(),
+            ))
         }
     }
 
@@ -65,7 +70,7 @@ impl Username {
             Ok(Self(name))
         } else {
             Err(invalid(
-                "A username is 3 to 20 letters, digits or underscores.",
+                td_string!(crate::lang::locale(), common.invalid.username).to_string(),
             ))
         }
     }
@@ -99,7 +104,9 @@ impl Email {
         {
             Ok(Self(email))
         } else {
-            Err(invalid("That does not look like an email address."))
+            Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.email).to_string(),
+            ))
         }
     }
 
@@ -125,9 +132,14 @@ impl RoomCode {
         if code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b)) {
             Ok(Self(code))
         } else {
-            Err(Invalid(format!(
-                "A room code is {CODE_LEN} letters and digits, like K7QX2."
-            )))
+            Err(invalid(
+                td_string!(
+                    crate::lang::locale(),
+                    common.invalid.room_code,
+                    len = CODE_LEN
+                )
+                .to_string(),
+            ))
         }
     }
 

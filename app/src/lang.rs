@@ -129,17 +129,21 @@ pub fn cookie_value(locale: Locale, secure: bool) -> String {
 }
 
 /// The toggle: remembers `lang` (`en` or `hi`) in the `udd_lang` cookie and sends the browser
-/// back to `back` (a path on this site; anything else goes home). A plain form post, so it works
-/// without JavaScript; a language we don't have is a 400 and sets nothing.
+/// back to the page it came from (its `Referer`; the request guard turns an address on another
+/// site into `/`). A plain form post, so it works without JavaScript; a language we don't have
+/// is a 400 and sets nothing. The page's own address is never written into the form: a page
+/// shows nothing of a malformed address.
 #[server(endpoint = "lang")]
-pub async fn set_language(lang: String, back: String) -> Result<(), AppError> {
+pub async fn set_language(lang: String) -> Result<(), AppError> {
     use crate::i18n::td_string;
     let Some(chosen) = parse(&lang) else {
         return Err(crate::error::fail(AppError::BadRequest(
             td_string!(locale(), common.no_such_language).to_string(),
         )));
     };
-    let secure = use_context::<http::request::Parts>()
+    let parts = use_context::<http::request::Parts>();
+    let secure = parts
+        .as_ref()
         .and_then(|parts| parts.extensions.get::<crate::request::OverTls>().copied())
         .is_some_and(|tls| tls.0);
     if let (Some(response), Ok(cookie)) = (
@@ -148,45 +152,28 @@ pub async fn set_language(lang: String, back: String) -> Result<(), AppError> {
     ) {
         response.append_header(http::header::SET_COOKIE, cookie);
     }
-    leptos_axum::redirect(local_path(&back));
+    let back = parts
+        .as_ref()
+        .and_then(|parts| parts.headers.get(http::header::REFERER))
+        .and_then(|referer| referer.to_str().ok())
+        .unwrap_or("/");
+    leptos_axum::redirect(back);
     Ok(())
 }
 
-/// `back` when it is a path on this site (not `//host` or `/\host`), else `/`.
-pub fn local_path(back: &str) -> &str {
-    let local = back.starts_with('/')
-        && !back.starts_with("//")
-        && !back.starts_with("/\\")
-        && back.len() <= 1024
-        && !back.chars().any(char::is_control);
-    if local {
-        back
-    } else {
-        "/"
-    }
-}
-
 /// The top bar's language switch: a one-button form that offers the other language, named in
-/// that language, and comes back to this page.
+/// that language; the answer brings the browser back to this page.
 #[component]
 pub fn LanguageToggle() -> impl IntoView {
     use leptos::server_fn::ServerFn;
     use leptos_i18n::Locale as _;
-    let here = leptos_router::hooks::use_location();
-    let back = format!(
-        "{}{}",
-        here.pathname.get_untracked(),
-        here.search.get_untracked()
-    );
     let current = locale();
     let offered = other(current);
     view! {
         <form method="post" action=SetLanguage::PATH class="lang-toggle">
             <input type="hidden" name="lang" value=offered.as_str() />
-            <input type="hidden" name="back" value=back />
             <button
                 type="submit"
-                class="link"
                 lang=offered.as_str()
                 title=crate::i18n::td_string!(current, common.language_label).to_string()
                 data-testid="lang-toggle"
@@ -251,14 +238,58 @@ mod tests {
         assert_eq!(of_request(&headers(&[])), Locale::en);
     }
 
+    /// Every key of every namespace in every language, with the `{{ values }}` its text names.
+    fn keys(locale: &str) -> std::collections::BTreeMap<String, Vec<String>> {
+        fn walk(
+            prefix: &str,
+            value: &serde_json::Value,
+            out: &mut std::collections::BTreeMap<String, Vec<String>>,
+        ) {
+            match value {
+                serde_json::Value::Object(map) => {
+                    for (key, value) in map {
+                        walk(&format!("{prefix}.{key}"), value, out);
+                    }
+                }
+                serde_json::Value::String(text) => {
+                    let mut values: Vec<String> = text
+                        .split("{{")
+                        .skip(1)
+                        .filter_map(|rest| rest.split_once("}}"))
+                        .map(|(name, _)| name.trim().to_owned())
+                        .collect();
+                    values.sort();
+                    assert!(!text.trim().is_empty(), "{prefix} is empty");
+                    out.insert(prefix.to_owned(), values);
+                }
+                other => panic!("{prefix}: not a string or an object: {other}"),
+            }
+        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("locales")
+            .join(locale);
+        let mut out = std::collections::BTreeMap::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let namespace = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let json: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            walk(&namespace, &json, &mut out);
+        }
+        out
+    }
+
     #[test]
-    fn the_toggle_only_goes_back_to_our_own_pages() {
-        assert_eq!(local_path("/r/ABCD?x=1"), "/r/ABCD?x=1");
-        assert_eq!(local_path("//evil.example/"), "/");
-        assert_eq!(local_path("/\\evil.example/"), "/");
-        assert_eq!(local_path("https://evil.example/"), "/");
-        assert_eq!(local_path("/a\nb"), "/");
-        assert_eq!(local_path(""), "/");
+    fn hindi_has_every_english_string_with_the_same_values_in_it() {
+        let (en, hi) = (keys("en"), keys("hi"));
+        let missing: Vec<_> = en.keys().filter(|k| !hi.contains_key(*k)).collect();
+        let extra: Vec<_> = hi.keys().filter(|k| !en.contains_key(*k)).collect();
+        assert!(missing.is_empty(), "not translated to Hindi: {missing:?}");
+        assert!(extra.is_empty(), "only in Hindi: {extra:?}");
+        for (key, values) in &en {
+            assert_eq!(&hi[key], values, "{key}: the Hindi names other values");
+        }
+        assert!(en.len() > 20, "{} strings", en.len());
     }
 
     #[test]

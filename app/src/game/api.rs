@@ -12,6 +12,8 @@ use crate::{
     error::fail,
     game::store::{GameConflict, Tapped},
     game::throttle::TapThrottle,
+    game::timing::TapRejected,
+    i18n::td_string,
     identity::session,
     rooms::model::RoomCode,
     rooms::news::announce,
@@ -20,16 +22,35 @@ use crate::{
 
 #[cfg(feature = "ssr")]
 impl From<GameConflict> for AppError {
+    /// The refusal in the request's language (the conflict's `Display` stays English, for logs).
     fn from(conflict: GameConflict) -> Self {
+        let l = crate::lang::locale();
         match conflict {
             GameConflict::Data(err) => err.into(),
-            GameConflict::NotFound => AppError::NotFound(conflict.to_string()),
-            GameConflict::NotHost | GameConflict::Spectating => {
-                AppError::Forbidden(conflict.to_string())
+            GameConflict::NotFound => {
+                AppError::NotFound(td_string!(l, game.errors.no_room).to_string())
             }
-            GameConflict::Tap(_) => AppError::BadRequest(conflict.to_string()),
+            GameConflict::NotHost => {
+                AppError::Forbidden(td_string!(l, game.errors.not_host).to_string())
+            }
+            GameConflict::Spectating => {
+                AppError::Forbidden(td_string!(l, game.board.spectating).to_string())
+            }
+            GameConflict::Tap(rejected) => AppError::BadRequest(
+                match rejected {
+                    TapRejected::TooEarly => td_string!(l, game.errors.too_early),
+                    TapRejected::TooLate => td_string!(l, game.errors.too_late),
+                    TapRejected::TooFast => td_string!(l, game.errors.too_fast),
+                }
+                .to_string(),
+            ),
             GameConflict::NoThings => AppError::Internal,
-            other => AppError::Conflict(other.to_string()),
+            GameConflict::AlreadyPlaying => {
+                AppError::Conflict(td_string!(l, game.errors.already_playing).to_string())
+            }
+            GameConflict::RoundClosed => {
+                AppError::Conflict(td_string!(l, game.errors.round_closed).to_string())
+            }
         }
     }
 }
@@ -44,7 +65,7 @@ pub async fn start_match(code: String, seed: Option<String>) -> Result<(), AppEr
         None => None,
         Some(raw) => Some(raw.parse::<u64>().map_err(|_| {
             fail(AppError::BadRequest(
-                "A seed is a whole number (or leave it empty).".into(),
+                td_string!(crate::lang::locale(), game.errors.seed).to_string(),
             ))
         })?),
     };
@@ -129,7 +150,7 @@ pub async fn read_match(code: String, first: u32) -> Result<MatchDetail, AppErro
         .map_err(fail)?
         .ok_or_else(|| {
             fail(AppError::NotFound(
-                "No such match, or it is not over yet.".into(),
+                td_string!(crate::lang::locale(), game.errors.no_match).to_string(),
             ))
         })
 }

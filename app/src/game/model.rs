@@ -35,6 +35,17 @@ pub struct ThingCard {
     pub emoji: String,
 }
 
+impl ThingCard {
+    /// The thing's name for a page in `l`: its Devanagari name in Hindi (when it has one), else
+    /// the English.
+    pub fn name(&self, l: crate::lang::Locale) -> &str {
+        match l {
+            crate::lang::Locale::hi if !self.hi.is_empty() => &self.hi,
+            _ => &self.en,
+        }
+    }
+}
+
 /// What one round gave one player.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundResult {

@@ -13,10 +13,12 @@ use leptos::server_fn::ServerFn;
 use crate::browser;
 use crate::game::api::{server_time, tap, StartMatch};
 use crate::game::model::{Match, Room, Round, ThingCard};
-use crate::game::pages::receipt_line;
+use crate::game::pages::{receipt_line, thing_names};
 use crate::game::sheet::match_path;
-use crate::game::timing::{TapRejected, GRACE_MS};
+use crate::game::timing::GRACE_MS;
+use crate::i18n::td_string;
 use crate::identity::model::UserId;
+use crate::lang::Locale;
 use crate::rooms::model::{RoomCode, RoomState};
 
 /// The browser's estimate of the server's clock minus its own, in ms. Three samples; the one
@@ -62,6 +64,7 @@ fn points(p: i32) -> String {
 /// The match of `room`: shown while it runs, and its results after.
 #[component]
 pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
+    let l = crate::lang::locale();
     let offset = RwSignal::new(0.0f64);
     let now = RwSignal::new(browser::now_ms() as i64);
     let my_tap = RwSignal::new(None::<MyTap>);
@@ -122,7 +125,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
         if now.get_untracked() > closes {
             my_tap.set(Some(MyTap {
                 round: round.n,
-                note: TapRejected::TooLate.to_string(),
+                note: td_string!(l, game.errors.too_late).to_string(),
             }));
             return;
         }
@@ -142,10 +145,10 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let note = match tap(code, round.n, round.reveal_ms, g.window_ms, reaction).await {
                 Ok(ack) => match ack.reaction_ms {
-                    Some(ms) => format!("Udd! {ms} ms, counted."),
-                    None => "Your first tap counted.".to_owned(),
+                    Some(ms) => td_string!(l, game.board.counted, ms = ms).to_string(),
+                    None => td_string!(l, game.board.first_counted).to_string(),
                 },
-                Err(err) => err.to_string(),
+                Err(err) => err.localized(),
             };
             my_tap.set(Some(MyTap {
                 round: round.n,
@@ -167,7 +170,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
     let stage = move || {
         let (g, index, round) = current()?;
         let total = g.rounds.len();
-        let heading = format!("Round {} of {total}", index + 1);
+        let heading = td_string!(l, game.board.round_of, n = index + 1, total = total).to_string();
         let t = now.get();
         Some(match round.thing.clone() {
             None => {
@@ -185,7 +188,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
                 Either::Right(view! {
                     <div class="stage reveal" data-testid="reveal" data-round=round.n>
                         <p class="muted">{heading}</p>
-                        <Thing thing />
+                        <Thing thing l />
                         <div class="timer" role="presentation"><span style=format!("width:{share:.1}%")></span></div>
                     </div>
                 })
@@ -208,7 +211,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
             {move || {
                 let watching = room.with(|r| r.state == RoomState::Playing) && !playing();
                 watching.then(|| view! {
-                    <p class="notice" data-testid="spectating">"You are watching this match; you will play in the next one."</p>
+                    <p class="notice" data-testid="spectating">{td_string!(l, game.board.spectating).to_string()}</p>
                 })
             }}
             {stage}
@@ -217,15 +220,15 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
                 {move || my_tap.get().filter(|t| current().is_some_and(|(_, _, r)| r.n == t.round)).map(|t| t.note)}
             </p>
             <div aria-live="polite" data-testid="round-results">
-                {move || game().and_then(|g| last_results(&g, me.get_value().as_ref()))}
+                {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}
             </div>
-            {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g code=room.with(|r| r.code.clone()) /> })}
-            {move || game().map(|g| view! { <Standings game=g code=room.with(|r| r.code.to_string()) /> })}
+            {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g code=room.with(|r| r.code.clone()) l /> })}
+            {move || game().map(|g| view! { <Standings game=g code=room.with(|r| r.code.to_string()) l /> })}
             <p class="sound">
                 <button type="button" class="small secondary" data-testid="sound"
                     aria-pressed=move || sound.get().to_string()
                     on:click=move |_| sound.update(|on| *on = !*on)>
-                    {move || if sound.get() { "Sound: on" } else { "Sound: off" }}
+                    {move || if sound.get() { td_string!(l, game.board.sound_on).to_string() } else { td_string!(l, game.board.sound_off).to_string() }}
                 </button>
             </p>
         </section>
@@ -233,41 +236,50 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
 }
 
 #[component]
-fn Thing(thing: ThingCard) -> impl IntoView {
+fn Thing(thing: ThingCard, l: Locale) -> impl IntoView {
+    let label = thing.name(l).to_owned();
+    let (id, emoji) = (thing.id.to_string(), thing.emoji.clone());
+    let call = format!("{} udd!", thing.hi_latin);
     view! {
-        <div class="shown-thing" data-testid="shown-thing" data-thing=thing.id.to_string()>
-            <span class="emoji" role="img" aria-label=thing.en.clone()>{thing.emoji}</span>
-            <strong class="call">{format!("{} udd!", thing.hi_latin)}</strong>
-            <span class="names"><span class="en">{thing.en}</span>" · "<span lang="hi">{thing.hi}</span></span>
+        <div class="shown-thing" data-testid="shown-thing" data-thing=id>
+            <span class="emoji" role="img" aria-label=label>{emoji}</span>
+            <strong class="call">{call}</strong>
+            <span class="names">{thing_names(thing, l)}</span>
         </div>
     }
 }
 
 /// The latest resolved round: the thing, whether it flies, and what everyone got.
-fn last_results(game: &Match, me: Option<&UserId>) -> Option<impl IntoView> {
+fn last_results(game: &Match, me: Option<&UserId>, l: Locale) -> Option<impl IntoView> {
     let round: &Round = game.rounds.get(game.resolved.checked_sub(1)? as usize)?;
     let results = round.results.clone()?;
     let thing = round.thing.clone()?;
     let flies = round.flies.unwrap_or(false);
-    let verdict = if flies { "flies" } else { "does not fly" };
-    let mine = me
-        .and_then(|id| results.iter().find(|r| &r.user_id == id))
-        .map(|r| format!(" You: {}.", points(r.points)))
-        .unwrap_or_default();
-    let summary = format!("Round {}: {} {verdict}.{mine}", game.resolved, thing.en);
+    let (n, name) = (game.resolved, thing.name(l));
+    let mut summary = if flies {
+        td_string!(l, game.results.flies, n = n, thing = name).to_string()
+    } else {
+        td_string!(l, game.results.grounded, n = n, thing = name).to_string()
+    };
+    if let Some(r) = me.and_then(|id| results.iter().find(|r| &r.user_id == id)) {
+        let yours = points(r.points);
+        summary.push(' ');
+        summary.push_str(&td_string!(l, game.results.you, points = yours.as_str()).to_string());
+    }
     let rows = results
         .into_iter()
         .map(|r| {
             let name = player_name(game, &r.user_id);
-            let tapped = r
-                .reaction_ms
-                .map_or_else(|| "held back".to_owned(), |ms| format!("tapped in {ms} ms"));
+            let tapped = r.reaction_ms.map_or_else(
+                || td_string!(l, game.results.held_back).to_string(),
+                |ms| td_string!(l, game.results.tapped_in, ms = ms).to_string(),
+            );
             let class = if r.correct { "right" } else { "wrong" };
             view! {
                 <li class=class data-testid="result">
                     <span class="nickname">{name}</span>" "{tapped}" "
                     <strong>{points(r.points)}</strong>
-                    {r.fastest.then_some(" ⚡ fastest")}
+                    {r.fastest.then(|| format!(" {}", td_string!(l, game.results.fastest)))}
                 </li>
             }
         })
@@ -281,7 +293,7 @@ fn last_results(game: &Match, me: Option<&UserId>) -> Option<impl IntoView> {
 }
 
 #[component]
-fn Standings(game: Match, code: String) -> impl IntoView {
+fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
     // When the match is over, what each player earned: the same rules the projector grants by.
     let finished = game.is_finished();
     let emoji_of = |thing: &crate::catalog::ThingId| {
@@ -305,11 +317,11 @@ fn Standings(game: Match, code: String) -> impl IntoView {
                 let badges = rewards
                     .badges
                     .iter()
-                    .map(|b| format!(" · {}", b.label()))
+                    .map(|b| format!(" · {}", b.name(l)))
                     .collect::<String>();
                 view! {
                     <td data-testid="earned" data-feathers=rewards.feathers data-cards=rewards.cards.len()>
-                        "🪶 "{rewards.feathers}" "<span aria-label=format!("{} cards", rewards.cards.len())>{cards}</span>{badges}
+                        "🪶 "{rewards.feathers}" "<span aria-label=td_string!(l, game.standings.cards, count = rewards.cards.len()).to_string()>{cards}</span>{badges}
                     </td>
                 }
             });
@@ -325,19 +337,27 @@ fn Standings(game: Match, code: String) -> impl IntoView {
             }
         })
         .collect_view();
-    let earned_head = finished.then(|| view! { <th>"Earned"</th> });
+    let earned_head =
+        finished.then(|| view! { <th>{td_string!(l, game.standings.earned).to_string()}</th> });
     let cards_link = finished.then(|| {
         view! {
-            <p class="muted">"Cards and feathers arrive in a few seconds: "
-                <a href="/inventory" data-testid="see-cards">"your cards"</a>" · "
-                <a href=format!("/trades?room={code}") data-testid="trade-room">"trade with this room"</a>
+            <p class="muted">{td_string!(l, game.standings.arrive).to_string()}" "
+                <a href="/inventory" data-testid="see-cards">{td_string!(l, game.standings.your_cards).to_string()}</a>" · "
+                <a href=format!("/trades?room={code}") data-testid="trade-room">{td_string!(l, game.standings.trade_room).to_string()}</a>
             </p>
         }
     });
     view! {
         <table class="standings" data-testid="standings">
-            <caption>"Standings"</caption>
-            <thead><tr><th>"#"</th><th>"Player"</th><th>"Score"</th><th>"Right"</th><th>"Avg"</th>{earned_head}</tr></thead>
+            <caption>{td_string!(l, game.standings.caption).to_string()}</caption>
+            <thead><tr>
+                <th>"#"</th>
+                <th>{td_string!(l, game.standings.player).to_string()}</th>
+                <th>{td_string!(l, game.standings.score).to_string()}</th>
+                <th>{td_string!(l, game.standings.right).to_string()}</th>
+                <th>{td_string!(l, game.standings.avg).to_string()}</th>
+                {earned_head}
+            </tr></thead>
             <tbody>{rows}</tbody>
         </table>
         {cards_link}
@@ -345,7 +365,7 @@ fn Standings(game: Match, code: String) -> impl IntoView {
 }
 
 #[component]
-fn Podium(game: Match, code: RoomCode) -> impl IntoView {
+fn Podium(game: Match, code: RoomCode, l: Locale) -> impl IntoView {
     let places = game
         .standings()
         .into_iter()
@@ -363,18 +383,18 @@ fn Podium(game: Match, code: RoomCode) -> impl IntoView {
         .collect_view();
     // Shown only now: the seed that drew this match's things (nobody knew it before).
     let seed = game.seed.map(|seed| {
-        view! { <p class="muted" data-testid="match-seed">"Draw seed " <code>{seed.to_string()}</code></p> }
+        view! { <p class="muted" data-testid="match-seed">{td_string!(l, game.podium.seed).to_string()}" " <code>{seed.to_string()}</code></p> }
     });
     // What the match cost on DynamoDB, as the instances report in.
-    let receipt = game.receipt.map(|r| receipt_line(*r));
+    let receipt = game.receipt.map(|r| receipt_line(*r, l));
     let detail = match_path(&code, game.first_round);
     view! {
         <div class="podium-wrap" data-testid="podium">
-            <h2>"Match over"</h2>
+            <h2>{td_string!(l, game.podium.over).to_string()}</h2>
             <ol class="podium">{places}</ol>
             {seed}
             {receipt}
-            <p><a href=detail data-testid="match-detail-link">"Every round of this match"</a></p>
+            <p><a href=detail data-testid="match-detail-link">{td_string!(l, game.podium.every_round).to_string()}</a></p>
         </div>
     }
 }
@@ -382,13 +402,14 @@ fn Podium(game: Match, code: RoomCode) -> impl IntoView {
 /// The host's start (or play-again) form, with an optional fixed order.
 #[component]
 pub fn StartForm(code: String, again: bool) -> impl IntoView {
+    let l = crate::lang::locale();
     view! {
         <form method="post" action=StartMatch::PATH class="card start" data-testid="start-match">
             <input type="hidden" name="code" value=code />
-            <button type="submit" class="big">{if again { "Play again" } else { "Start the match" }}</button>
+            <button type="submit" class="big">{if again { td_string!(l, game.start.again).to_string() } else { td_string!(l, game.start.start).to_string() }}</button>
             <details>
-                <summary>"Fixed order"</summary>
-                <label>"Seed (a whole number, mixed with the server's own secret: nobody knows the things before they show)"
+                <summary>{td_string!(l, game.start.fixed_order).to_string()}</summary>
+                <label>{td_string!(l, game.start.seed).to_string()}
                     <input name="seed" inputmode="numeric" pattern="[0-9]*" maxlength="19" />
                 </label>
             </details>

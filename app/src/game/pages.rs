@@ -14,14 +14,17 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::codec::Base64Json;
 use crate::game::api::{list_matches, read_match};
-use crate::game::model::MatchReceipt;
+use crate::game::model::{MatchReceipt, ThingCard};
 use crate::game::sheet::{MatchDetail, MatchList, MatchSummary, Play};
+use crate::i18n::{td, td_string};
 use crate::identity::profile_path;
+use crate::lang::Locale;
 use crate::ui::{code_param, when, Missing, ShareTags};
 
 /// `/r/<CODE>/m/<first round>`.
 #[component]
 pub fn MatchPage() -> impl IntoView {
+    let l = crate::lang::locale();
     let code = code_param();
     let params = use_params_map();
     // Not a number: no match has it (rounds are numbered from 1).
@@ -38,11 +41,18 @@ pub fn MatchPage() -> impl IntoView {
         false,
     );
     view! {
-        <Suspense fallback=|| view! { <p class="muted">"Reading the match…"</p> }>
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, game.sheet.reading).to_string()}</p> }>
             {move || Suspend::new(async move {
                 match detail.await {
-                    Ok(detail) => Either::Left(view! { <MatchSheet detail /> }),
-                    Err(err) => Either::Right(view! { <Missing title="No such match" err href="/matches" link="Recent matches" /> }),
+                    Ok(detail) => Either::Left(view! { <MatchSheet detail l /> }),
+                    Err(err) => Either::Right(view! {
+                        <Missing
+                            title=td_string!(l, game.sheet.no_match).to_string()
+                            err
+                            href="/matches"
+                            link=td_string!(l, game.list.recent).to_string()
+                        />
+                    }),
                 }
             })}
         </Suspense>
@@ -61,7 +71,7 @@ pub fn podium_line(summary: &MatchSummary) -> String {
 }
 
 #[component]
-fn MatchSheet(detail: MatchDetail) -> impl IntoView {
+fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
     let totals: Vec<_> = (0..detail.summary.players.len())
         .map(|i| detail.totals(i))
         .collect();
@@ -71,13 +81,23 @@ fn MatchSheet(detail: MatchDetail) -> impl IntoView {
         receipt,
     } = detail;
     let code = summary.room.to_string();
-    let title = format!("Match in room {code}, {}", when(summary.finished_at_ms));
-    let description = format!(
-        "{} rounds, {} players: {}",
-        summary.rounds,
-        summary.players.len(),
-        podium_line(&summary)
-    );
+    let finished = when(summary.finished_at_ms);
+    let title = td_string!(
+        l,
+        game.sheet.title,
+        code = code.as_str(),
+        when = finished.as_str()
+    )
+    .to_string();
+    let podium = podium_line(&summary);
+    let description = td_string!(
+        l,
+        game.sheet.description,
+        rounds = summary.rounds,
+        players = summary.players.len(),
+        podium = podium.as_str()
+    )
+    .to_string();
     let path = summary.path();
     let places = summary
         .players
@@ -109,14 +129,23 @@ fn MatchSheet(detail: MatchDetail) -> impl IntoView {
         .into_iter()
         .enumerate()
         .map(|(i, round)| {
-            let plays = round.plays.into_iter().map(play_cell).collect_view();
-            let verdict = if round.flies { "flies" } else { "does not fly" };
+            let plays = round
+                .plays
+                .into_iter()
+                .map(|play| play_cell(play, l))
+                .collect_view();
+            let emoji = round.thing.emoji.clone();
+            let verdict = if round.flies {
+                td_string!(l, game.sheet.flies).to_string()
+            } else {
+                td_string!(l, game.sheet.grounded).to_string()
+            };
             view! {
                 <tr data-testid="match-round">
                     <th scope="row" class="num">{i + 1}</th>
                     <td>
-                        <span class="emoji" aria-hidden="true">{round.thing.emoji}</span>" "
-                        <span class="en">{round.thing.en}</span>" · "<span lang="hi">{round.thing.hi}</span>
+                        <span class="emoji" aria-hidden="true">{emoji}</span>" "
+                        {thing_names(round.thing, l)}
                     </td>
                     <td data-testid="round-flies">{verdict}</td>
                     {plays}
@@ -130,39 +159,55 @@ fn MatchSheet(detail: MatchDetail) -> impl IntoView {
             <h1>{title}</h1>
             <p class="muted">{description}</p>
             <table class="standings" data-testid="match-players">
-                <caption>"Final placings"</caption>
-                <thead><tr><th>"#"</th><th>"Player"</th><th>"Score"</th><th>"Right"</th><th>"Best run"</th><th>"Avg"</th></tr></thead>
+                <caption>{td_string!(l, game.sheet.placings).to_string()}</caption>
+                <thead><tr>
+                    <th>"#"</th>
+                    <th>{td_string!(l, game.standings.player).to_string()}</th>
+                    <th>{td_string!(l, game.standings.score).to_string()}</th>
+                    <th>{td_string!(l, game.standings.right).to_string()}</th>
+                    <th>{td_string!(l, game.sheet.best_run).to_string()}</th>
+                    <th>{td_string!(l, game.standings.avg).to_string()}</th>
+                </tr></thead>
                 <tbody>{places}</tbody>
             </table>
             <div class="scroll">
                 <table class="rounds" data-testid="match-rounds">
-                    <caption>"Round by round: reaction, points and run of right calls"</caption>
-                    <thead><tr><th>"#"</th><th>"Thing"</th><th>"It…"</th>{heads}</tr></thead>
+                    <caption>{td_string!(l, game.sheet.rounds_caption).to_string()}</caption>
+                    <thead><tr>
+                        <th>"#"</th>
+                        <th>{td_string!(l, game.sheet.thing).to_string()}</th>
+                        <th>{td_string!(l, game.sheet.it).to_string()}</th>
+                        {heads}
+                    </tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            {receipt.map(receipt_line)}
+            {receipt.map(|r| receipt_line(r, l))}
             <p>
-                <a href=format!("/r/{code}/lb") data-testid="room-board-link">"Room leaderboard"</a>" · "
-                <a href=format!("/matches?room={code}")>"Matches in this room"</a>" · "
-                <a href="/matches">"Recent matches"</a>
+                <a href=format!("/r/{code}/lb") data-testid="room-board-link">{td_string!(l, game.sheet.room_board).to_string()}</a>" · "
+                <a href=format!("/matches?room={code}")>{td_string!(l, game.sheet.room_matches).to_string()}</a>" · "
+                <a href="/matches">{td_string!(l, game.list.recent).to_string()}</a>
             </p>
         </section>
     }
 }
 
 /// One player's round: "tap 312 ms" or "held", the points, and the run when it is 2 or more.
-fn play_cell(play: Play) -> impl IntoView {
-    let what = play
-        .reaction_ms
-        .map_or_else(|| "held".to_owned(), |ms| format!("tap {ms} ms"));
+fn play_cell(play: Play, l: Locale) -> impl IntoView {
+    let what = play.reaction_ms.map_or_else(
+        || td_string!(l, game.sheet.held).to_string(),
+        |ms| td_string!(l, game.sheet.tap_ms, ms = ms).to_string(),
+    );
     let points = if play.points > 0 {
         format!("+{}", play.points)
     } else {
         play.points.to_string()
     };
-    let run = (play.streak >= 2).then(|| format!(" · run {}", play.streak));
-    let fastest = play.fastest.then_some(" · fastest");
+    let run = (play.streak >= 2)
+        .then(|| format!(" · {}", td_string!(l, game.sheet.run, n = play.streak)));
+    let fastest = play
+        .fastest
+        .then(|| format!(" · {}", td_string!(l, game.sheet.fastest)));
     view! {
         <td class:right=play.correct class:wrong=!play.correct data-testid="play">
             {what}<br /><strong>{points}</strong>{run}{fastest}
@@ -170,16 +215,30 @@ fn play_cell(play: Play) -> impl IntoView {
     }
 }
 
+/// A thing's names: the English and the Devanagari on an English page, the Devanagari alone on
+/// a Hindi one.
+pub fn thing_names(thing: ThingCard, l: Locale) -> impl IntoView {
+    match l {
+        Locale::hi => Either::Left(view! { <span lang="hi">{thing.hi}</span> }),
+        _ => Either::Right(view! {
+            <span class="en">{thing.en}</span>" · "<span lang="hi">{thing.hi}</span>
+        }),
+    }
+}
+
 /// What a match cost on DynamoDB (integer maths only: float formatting would add to every
 /// phone's download where the podium shows it).
-pub fn receipt_line(r: MatchReceipt) -> impl IntoView {
+pub fn receipt_line(r: MatchReceipt, l: Locale) -> impl IntoView {
     let tenths = |milli: u64| format!("{}.{}", milli / 1000, milli % 1000 / 100);
     let micro = r.price_nano_usd.div_ceil(1000);
+    let (write, read) = (tenths(r.write_milli), tenths(r.read_milli));
+    let price = format!("{}.{:06}", micro / 1_000_000, micro % 1_000_000);
+    let calls = r.calls;
+    // The product's name stays as it is, marked as English.
+    let service = || view! { <span lang="en">"DynamoDB"</span> };
     view! {
         <p class="muted" data-testid="receipt">
-            "This match cost " {tenths(r.write_milli)} " write and " {tenths(r.read_milli)}
-            " read units (" {r.calls} " DynamoDB calls): $"
-            {format!("{}.{:06}", micro / 1_000_000, micro % 1_000_000)} " on demand"
+            {td!(l, game.sheet.receipt, write, read, calls, price, service)}
         </p>
     }
 }
@@ -188,6 +247,7 @@ pub fn receipt_line(r: MatchReceipt) -> impl IntoView {
 /// page.
 #[component]
 pub fn MatchesPage() -> impl IntoView {
+    let l = crate::lang::locale();
     let query = use_query_map();
     let key = move || {
         let q = query.read();
@@ -199,12 +259,19 @@ pub fn MatchesPage() -> impl IntoView {
         false,
     );
     view! {
-        <Suspense fallback=|| view! { <p class="muted">"Reading the matches…"</p> }>
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, game.list.reading).to_string()}</p> }>
             {move || Suspend::new(async move {
                 let (room, _) = key();
                 match list.await {
-                    Ok(list) => Either::Left(view! { <Matches list room /> }),
-                    Err(err) => Either::Right(view! { <Missing title="No such list" err href="/matches" link="Recent matches" /> }),
+                    Ok(list) => Either::Left(view! { <Matches list room l /> }),
+                    Err(err) => Either::Right(view! {
+                        <Missing
+                            title=td_string!(l, game.list.no_list).to_string()
+                            err
+                            href="/matches"
+                            link=td_string!(l, game.list.recent).to_string()
+                        />
+                    }),
                 }
             })}
         </Suspense>
@@ -212,13 +279,13 @@ pub fn MatchesPage() -> impl IntoView {
 }
 
 #[component]
-fn Matches(list: MatchList, room: Option<String>) -> impl IntoView {
+fn Matches(list: MatchList, room: Option<String>, l: Locale) -> impl IntoView {
     let room = room
         .map(|r| r.trim().to_ascii_uppercase())
         .filter(|r| !r.is_empty());
     let title = match &room {
-        Some(code) => format!("Matches in room {code}"),
-        None => "Recent matches".to_owned(),
+        Some(code) => td_string!(l, game.list.in_room, code = code.as_str()).to_string(),
+        None => td_string!(l, game.list.recent).to_string(),
     };
     let next = list.next.map(|cursor| {
         let mut href = "/matches?".to_owned();
@@ -226,12 +293,12 @@ fn Matches(list: MatchList, room: Option<String>) -> impl IntoView {
             href.push_str(&format!("room={code}&"));
         }
         href.push_str(&format!("after={cursor}"));
-        view! { <p><a href=href rel="next" data-testid="next-page">"Older matches"</a></p> }
+        view! { <p><a href=href rel="next" data-testid="next-page">{td_string!(l, game.list.older).to_string()}</a></p> }
     });
     let empty = list
         .matches
         .is_empty()
-        .then(|| view! { <p class="muted">"No matches yet."</p> });
+        .then(|| view! { <p class="muted">{td_string!(l, game.list.empty).to_string()}</p> });
     view! {
         <Title text=title.clone() />
         <section data-testid="matches-page">
@@ -249,6 +316,7 @@ pub fn MatchTable(matches: Vec<MatchSummary>) -> impl IntoView {
     if matches.is_empty() {
         return None;
     }
+    let l = crate::lang::locale();
     let rows = matches
         .into_iter()
         .map(|m| {
@@ -265,7 +333,12 @@ pub fn MatchTable(matches: Vec<MatchSummary>) -> impl IntoView {
         .collect_view();
     Some(view! {
         <table class="standings" data-testid="match-list">
-            <thead><tr><th>"Ended"</th><th>"Room"</th><th>"Players"</th><th>"Top three"</th></tr></thead>
+            <thead><tr>
+                <th>{td_string!(l, game.list.ended).to_string()}</th>
+                <th>{td_string!(l, game.list.room).to_string()}</th>
+                <th>{td_string!(l, game.list.players).to_string()}</th>
+                <th>{td_string!(l, game.list.top_three).to_string()}</th>
+            </tr></thead>
             <tbody>{rows}</tbody>
         </table>
     })

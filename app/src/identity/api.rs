@@ -9,7 +9,8 @@ use crate::identity::model::{Avatar, Profile};
 
 #[cfg(feature = "ssr")]
 use crate::{
-    error::fail, identity::model::*, identity::session, identity::store::ClaimConflict, store::Db,
+    error::fail, i18n::td_string, identity::model::*, identity::session,
+    identity::store::ClaimConflict, store::Db,
 };
 
 /// Sign-in attempts one address may make in a window, whatever the logins: checked first, so
@@ -42,6 +43,21 @@ const CLAIM_WINDOW_SECS: i64 = 3600;
 #[cfg(feature = "ssr")]
 fn db() -> Db {
     expect_context::<Db>()
+}
+
+/// A refused claim as the player reads it, in the request's language (the conflict's `Display`
+/// stays English, for logs).
+#[cfg(feature = "ssr")]
+fn claim_refused(conflict: ClaimConflict) -> AppError {
+    let l = crate::lang::locale();
+    let message = match conflict {
+        ClaimConflict::Data(err) => return fail(err),
+        ClaimConflict::UsernameTaken => td_string!(l, identity.errors.username_taken),
+        ClaimConflict::EmailTaken => td_string!(l, identity.errors.email_taken),
+        ClaimConflict::AlreadyClaimed => td_string!(l, identity.errors.already_claimed),
+        ClaimConflict::NoSuchPlayer => td_string!(l, identity.errors.no_such_player),
+    };
+    fail(AppError::Conflict(message.to_string()))
 }
 
 /// Starts playing as a guest: a name (and avatar) in, a player and a session cookie out.
@@ -125,18 +141,25 @@ pub async fn claim_account(
     email: Option<String>,
 ) -> Result<Profile, AppError> {
     let db = db();
-    let username = Username::parse(&username).map_err(fail)?;
+    let l = crate::lang::locale();
+    let username = Username::parse(&username).map_err(|_| {
+        fail(AppError::BadRequest(
+            td_string!(l, identity.errors.username_invalid).to_string(),
+        ))
+    })?;
     let password = Password::parse(&password).map_err(fail)?;
     let email = email
         .filter(|e| !e.trim().is_empty())
         .map(|e| Email::parse(&e))
         .transpose()
-        .map_err(fail)?;
+        .map_err(|_| {
+            fail(AppError::BadRequest(
+                td_string!(l, identity.errors.email_invalid).to_string(),
+            ))
+        })?;
     let player = session::require_player(&db).await.map_err(fail)?;
     if !player.is_guest() {
-        return Err(fail(AppError::Conflict(
-            ClaimConflict::AlreadyClaimed.to_string(),
-        )));
+        return Err(claim_refused(ClaimConflict::AlreadyClaimed));
     }
     session::rate_limit(
         &db,
@@ -155,15 +178,11 @@ pub async fn claim_account(
     .await
     .map_err(fail)?;
     if db.username_taken(&username).await.map_err(fail)? {
-        return Err(fail(AppError::Conflict(
-            ClaimConflict::UsernameTaken.to_string(),
-        )));
+        return Err(claim_refused(ClaimConflict::UsernameTaken));
     }
     if let Some(email) = &email {
         if db.email_taken(email).await.map_err(fail)? {
-            return Err(fail(AppError::Conflict(
-                ClaimConflict::EmailTaken.to_string(),
-            )));
+            return Err(claim_refused(ClaimConflict::EmailTaken));
         }
     }
     let hash = crate::identity::auth::hash_password_limited(password)
@@ -180,10 +199,7 @@ pub async fn claim_account(
             (&token.hash(), old.as_ref()),
         )
         .await
-        .map_err(|err| match err {
-            ClaimConflict::Data(err) => fail(err),
-            conflict => fail(AppError::Conflict(conflict.to_string())),
-        })?;
+        .map_err(claim_refused)?;
     session::set_cookie(&token);
     Ok(profile)
 }
@@ -199,7 +215,7 @@ pub async fn sign_in(login: String, password: String) -> Result<Profile, AppErro
     let db = db();
     let wrong = || {
         fail(AppError::BadRequest(
-            "Wrong username, email or password.".into(),
+            td_string!(crate::lang::locale(), identity.errors.wrong_login).to_string(),
         ))
     };
     let address = session::client_address();

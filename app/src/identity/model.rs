@@ -1,12 +1,15 @@
 //! Who plays: the typed inputs of identity. Each constructor rejects bad input with a message a
-//! player can read; the browser form and the server use the same rules.
+//! player can read (in the page's language: see `crate::lang`; English outside a request); the
+//! browser form and the server use the same rules.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::td_string;
 use crate::ids::{invalid, string_newtype_conversions};
 pub use crate::ids::{Email, Invalid, UserId, Username};
+use crate::lang::locale;
 
 /// The longest name shown in a lobby, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -24,17 +27,24 @@ impl DisplayName {
             .any(|c| c.is_control() || is_invisible_format(c))
         {
             return Err(invalid(
-                "A name cannot contain control or invisible characters.",
+                td_string!(locale(), identity.errors.name_control).to_string(),
             ));
         }
         #[cfg(feature = "ssr")]
         crate::identity::visible::check(raw).map_err(invalid)?;
         let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
         match name.chars().count() {
-            0 => Err(invalid("Choose a name.")),
-            n if n > MAX_NAME_CHARS => Err(invalid(format!(
-                "A name is at most {MAX_NAME_CHARS} characters."
-            ))),
+            0 => Err(invalid(
+                td_string!(locale(), identity.errors.name_empty).to_string(),
+            )),
+            n if n > MAX_NAME_CHARS => Err(invalid(
+                td_string!(
+                    locale(),
+                    identity.errors.name_too_long,
+                    max = MAX_NAME_CHARS
+                )
+                .to_string(),
+            )),
             _ => Ok(Self(name)),
         }
     }
@@ -101,8 +111,12 @@ impl fmt::Debug for Password {
 impl Password {
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         match raw.chars().count() {
-            n if n < 8 => Err(invalid("A password is at least 8 characters.")),
-            n if n > 128 => Err(invalid("A password is at most 128 characters.")),
+            n if n < 8 => Err(invalid(
+                td_string!(locale(), identity.errors.password_short).to_string(),
+            )),
+            n if n > 128 => Err(invalid(
+                td_string!(locale(), identity.errors.password_long).to_string(),
+            )),
             _ => Ok(Self(raw.to_owned())),
         }
     }
@@ -203,6 +217,25 @@ impl Avatar {
             Avatar::Tiger => "Tiger",
             Avatar::Monkey => "Monkey",
             Avatar::Frog => "Frog",
+        }
+    }
+
+    /// What a screen reader says for it, in the page's language (`label` is the English one).
+    pub fn label_in(self, l: crate::lang::Locale) -> String {
+        use crate::i18n::td_string;
+        match self {
+            Avatar::Crow => td_string!(l, identity.avatars.crow).to_string(),
+            Avatar::Parrot => td_string!(l, identity.avatars.parrot).to_string(),
+            Avatar::Peacock => td_string!(l, identity.avatars.peacock).to_string(),
+            Avatar::Owl => td_string!(l, identity.avatars.owl).to_string(),
+            Avatar::Butterfly => td_string!(l, identity.avatars.butterfly).to_string(),
+            Avatar::Bee => td_string!(l, identity.avatars.bee).to_string(),
+            Avatar::Kite => td_string!(l, identity.avatars.kite).to_string(),
+            Avatar::Rocket => td_string!(l, identity.avatars.rocket).to_string(),
+            Avatar::Elephant => td_string!(l, identity.avatars.elephant).to_string(),
+            Avatar::Tiger => td_string!(l, identity.avatars.tiger).to_string(),
+            Avatar::Monkey => td_string!(l, identity.avatars.monkey).to_string(),
+            Avatar::Frog => td_string!(l, identity.avatars.frog).to_string(),
         }
     }
 

@@ -7,6 +7,8 @@ use leptos::either::EitherOf3;
 use leptos::prelude::*;
 
 use crate::codec::Base64Json;
+use crate::i18n::{td, td_string};
+use crate::lang::Locale;
 use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
@@ -18,29 +20,30 @@ const FORM_PATHS: &[&str] = &[ClaimAccount::PATH, SignIn::PATH, SignOut::PATH];
 
 #[component]
 pub fn AccountPage() -> impl IntoView {
+    let l = crate::lang::locale();
     let profile = Resource::<_, Base64Json>::new_with_options(|| (), |_| me(), false);
     view! {
-        <Title text="You" />
+        <Title text=td_string!(l, identity.title).to_string() />
         <section class="account" data-testid="account">
-            <h1>"You"</h1>
+            <h1>{td_string!(l, identity.title).to_string()}</h1>
             <FormError paths=FORM_PATHS />
-            <Suspense fallback=|| view! { <p class="muted">"Looking you up…"</p> }>
+            <Suspense fallback=move || view! { <p class="muted">{td_string!(l, identity.loading).to_string()}</p> }>
                 {move || Suspend::new(async move {
                     match profile.await {
                         Ok(Some(player)) if player.is_guest() => EitherOf3::A(view! {
-                            <Who player />
-                            <ClaimForm />
-                            <SignInForm heading="Have an account already? Sign in" />
+                            <Who player l />
+                            <ClaimForm l />
+                            <SignInForm l heading=td_string!(l, identity.have_account).to_string() />
                         }),
                         Ok(Some(player)) => EitherOf3::B(view! {
-                            <Who player />
+                            <Who player l />
                             <form method="post" action=SignOut::PATH>
-                                <button type="submit" class="secondary">"Sign out"</button>
+                                <button type="submit" class="secondary">{td_string!(l, identity.sign_out).to_string()}</button>
                             </form>
                         }),
                         Ok(None) | Err(_) => EitherOf3::C(view! {
-                            <p>"You are not playing yet: open or join a room on the "<a href="/">"home page"</a>" as a guest, or sign in."</p>
-                            <SignInForm heading="Sign in" />
+                            <p>{td!(l, identity.not_playing, <a> = |children: ChildrenFn| view! { <a href="/">{children()}</a> })}</p>
+                            <SignInForm l heading=td_string!(l, identity.sign_in_heading).to_string() />
                         }),
                     }
                 })}
@@ -50,44 +53,46 @@ pub fn AccountPage() -> impl IntoView {
 }
 
 #[component]
-fn Who(player: Profile) -> impl IntoView {
+fn Who(player: Profile, l: Locale) -> impl IntoView {
     let kind = match &player.username {
-        Some(username) => format!("Signed in as @{username}"),
-        None => "Playing as a guest".to_owned(),
+        Some(username) => {
+            td_string!(l, identity.signed_in_as, username = username.as_str()).to_string()
+        }
+        None => td_string!(l, identity.playing_as_guest).to_string(),
     };
     view! {
         <div class="who" data-testid="who">
-            <span class="avatar" role="img" aria-label=player.avatar.label()>{player.avatar.emoji()}</span>
+            <span class="avatar" role="img" aria-label=player.avatar.label_in(l)>{player.avatar.emoji()}</span>
             <div>
                 <strong data-testid="display-name">{player.display_name.to_string()}</strong>
                 <p class="muted" data-testid="account-kind">{kind}</p>
-                <p><a href=crate::identity::profile_path(&player.id) data-testid="my-profile">"Your profile"</a></p>
+                <p><a href=crate::identity::profile_path(&player.id) data-testid="my-profile">{td_string!(l, identity.your_profile).to_string()}</a></p>
             </div>
         </div>
     }
 }
 
 #[component]
-fn ClaimForm() -> impl IntoView {
+fn ClaimForm(l: Locale) -> impl IntoView {
     view! {
         <form method="post" action=ClaimAccount::PATH class="card" data-testid="claim">
-            <h2>"Keep your name: claim an account"</h2>
-            <label>"Username" <input name="username" required minlength="3" maxlength="20" autocomplete="username" /></label>
-            <label>"Password" <input type="password" name="password" required minlength="8" maxlength="128" autocomplete="new-password" /></label>
-            <label>"Email (optional, to sign in with)" <input type="email" name="email" maxlength="254" autocomplete="email" /></label>
-            <button type="submit">"Claim account"</button>
+            <h2>{td_string!(l, identity.claim_heading).to_string()}</h2>
+            <label>{td_string!(l, identity.username).to_string()}<input name="username" required minlength="3" maxlength="20" autocomplete="username" /></label>
+            <label>{td_string!(l, identity.password).to_string()}<input type="password" name="password" required minlength="8" maxlength="128" autocomplete="new-password" /></label>
+            <label>{td_string!(l, identity.email_optional).to_string()}<input type="email" name="email" maxlength="254" autocomplete="email" /></label>
+            <button type="submit">{td_string!(l, identity.claim_button).to_string()}</button>
         </form>
     }
 }
 
 #[component]
-fn SignInForm(heading: &'static str) -> impl IntoView {
+fn SignInForm(l: Locale, heading: String) -> impl IntoView {
     view! {
         <form method="post" action=SignIn::PATH class="card" data-testid="sign-in">
             <h2>{heading}</h2>
-            <label>"Username or email" <input name="login" required maxlength="254" autocomplete="username" /></label>
-            <label>"Password" <input type="password" name="password" required maxlength="128" autocomplete="current-password" /></label>
-            <button type="submit">"Sign in"</button>
+            <label>{td_string!(l, identity.login).to_string()}<input name="login" required maxlength="254" autocomplete="username" /></label>
+            <label>{td_string!(l, identity.password).to_string()}<input type="password" name="password" required maxlength="128" autocomplete="current-password" /></label>
+            <button type="submit">{td_string!(l, identity.sign_in_button).to_string()}</button>
         </form>
     }
 }
@@ -95,14 +100,15 @@ fn SignInForm(heading: &'static str) -> impl IntoView {
 /// Twelve avatars as radio buttons named `avatar`; `chosen` starts checked.
 #[component]
 pub fn AvatarPicker(#[prop(optional)] chosen: Avatar) -> impl IntoView {
+    let l = crate::lang::locale();
     view! {
         <fieldset class="avatars">
-            <legend>"Avatar"</legend>
+            <legend>{td_string!(l, identity.avatar).to_string()}</legend>
             {Avatar::ALL.into_iter().map(|avatar| view! {
-                <label class="avatar-choice" title=avatar.label()>
+                <label class="avatar-choice" title=avatar.label_in(l)>
                     <input type="radio" name="avatar" value=avatar.slug() checked=avatar == chosen />
                     <span aria-hidden="true">{avatar.emoji()}</span>
-                    <span class="visually-hidden">{avatar.label()}</span>
+                    <span class="visually-hidden">{avatar.label_in(l)}</span>
                 </label>
             }).collect_view()}
         </fieldset>

@@ -20,8 +20,9 @@ fn is_emoji(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_emoji_char() && !c.is_ascii())
 }
 
-/// `Err` holds the player-readable reason.
-pub(super) fn check(raw: &str) -> Result<(), &'static str> {
+/// `Err` holds the player-readable reason, in the page's language.
+pub(super) fn check(raw: &str) -> Result<(), String> {
+    use crate::i18n::td_string;
     let chars: Vec<char> = raw.chars().collect();
     let mut base = false;
     for (i, &c) in chars.iter().enumerate() {
@@ -42,7 +43,9 @@ pub(super) fn check(raw: &str) -> Result<(), &'static str> {
             ) || renders_blank(c)
                 || ('\u{FE00}'..='\u{FE0F}').contains(&c));
         if refused {
-            return Err("A name cannot contain invisible or blank characters.");
+            return Err(
+                td_string!(crate::lang::locale(), identity.errors.name_invisible).to_string(),
+            );
         }
         let mark = matches!(
             category,
@@ -53,6 +56,6 @@ pub(super) fn check(raw: &str) -> Result<(), &'static str> {
     if base || raw.trim().is_empty() {
         Ok(())
     } else {
-        Err("A name needs at least one letter, digit or symbol.")
+        Err(td_string!(crate::lang::locale(), identity.errors.name_needs_letter).to_string())
     }
 }

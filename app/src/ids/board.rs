@@ -7,6 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{invalid, Invalid, RoomCode};
+use crate::i18n::td_string;
 
 /// What a board ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -31,7 +32,9 @@ impl Metric {
         match raw {
             "best" => Ok(Metric::Best),
             "total" => Ok(Metric::Total),
-            _ => Err(invalid("A board ranks \"best\" or \"total\".")),
+            _ => Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.metric).to_string(),
+            )),
         }
     }
 }
@@ -52,10 +55,16 @@ impl Day {
             4 | 6 | 9 | 11 => 30,
             2 if leap => 29,
             2 => 28,
-            _ => return Err(invalid("That month does not exist.")),
+            _ => {
+                return Err(invalid(
+                    td_string!(crate::lang::locale(), common.invalid.month).to_string(),
+                ))
+            }
         };
         if !(2000..=9999).contains(&year) || day == 0 || day > days {
-            return Err(invalid("That day does not exist."));
+            return Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.day).to_string(),
+            ));
         }
         Ok(Self { year, month, day })
     }
@@ -83,7 +92,7 @@ impl SeasonId {
             Ok(Self(raw.to_owned()))
         } else {
             Err(invalid(
-                "A season id is 1 to 24 lowercase letters, digits or dashes.",
+                td_string!(crate::lang::locale(), common.invalid.season_id).to_string(),
             ))
         }
     }
@@ -120,8 +129,7 @@ impl Period {
     }
 
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
-        let bad =
-            || invalid("That is not a period: all, day-2026-11-23, week-2026-W48 or season-<id>.");
+        let bad = || invalid(td_string!(crate::lang::locale(), common.invalid.period).to_string());
         if raw == "all" {
             return Ok(Period::AllTime);
         }
@@ -147,7 +155,9 @@ impl Period {
             let year: i32 = y.parse().map_err(|_| bad())?;
             let week: u8 = w.parse().map_err(|_| bad())?;
             if !(2000..=9999).contains(&year) || !(1..=53).contains(&week) {
-                return Err(invalid("That week does not exist."));
+                return Err(invalid(
+                    td_string!(crate::lang::locale(), common.invalid.week).to_string(),
+                ));
             }
             return Ok(Period::Week { year, week });
         }
@@ -209,7 +219,9 @@ impl Scope {
             "global" => Ok(Scope::Global),
             _ => match raw.strip_prefix("room-") {
                 Some(code) => RoomCode::parse(code).map(Scope::Room),
-                None => Err(invalid("A board is \"global\" or a room's (room-<CODE>).")),
+                None => Err(invalid(
+                    td_string!(crate::lang::locale(), common.invalid.scope).to_string(),
+                )),
             },
         }
     }
@@ -237,7 +249,7 @@ impl BoardId {
     pub fn new(metric: Metric, period: Period, scope: Scope) -> Result<Self, Invalid> {
         if metric == Metric::Total && (scope != Scope::Global || period.kind() == PeriodKind::Day) {
             return Err(invalid(
-                "Totals are kept for everyone over a week, a season or all time.",
+                td_string!(crate::lang::locale(), common.invalid.totals).to_string(),
             ));
         }
         Ok(Self {
@@ -261,7 +273,9 @@ impl BoardId {
         let mut parts = raw.splitn(3, '.');
         match (parts.next(), parts.next(), parts.next()) {
             (Some(m), Some(p), Some(s)) => Self::parse(m, p, s),
-            _ => Err(invalid("That is not a board.")),
+            _ => Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.board).to_string(),
+            )),
         }
     }
 

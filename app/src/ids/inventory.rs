@@ -6,6 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{invalid, Invalid};
+use crate::i18n::td_string;
 
 /// One of a player's inventories. Cards in the bank are kept safe: they cannot be offered,
 /// traded or sold until moved back to the bag.
@@ -31,7 +32,9 @@ impl Place {
         match raw {
             "bag" => Ok(Place::Bag),
             "bank" => Ok(Place::Bank),
-            _ => Err(invalid("That is neither the bag nor the bank.")),
+            _ => Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.place).to_string(),
+            )),
         }
     }
 
@@ -59,7 +62,9 @@ impl OfferId {
         if super::is_ulid(raw) {
             Ok(Self(raw.to_owned()))
         } else {
-            Err(invalid("That is not an offer."))
+            Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.offer).to_string(),
+            ))
         }
     }
 

@@ -13,7 +13,8 @@ pub use trades::*;
 
 #[cfg(feature = "ssr")]
 use crate::{
-    catalog::model::Category, error::fail, identity::session, inventory::model::ThingId, store::Db,
+    catalog::model::Category, error::fail, i18n::td_string, identity::session,
+    inventory::model::ThingId, lang::locale, store::Db,
 };
 
 /// Trade actions (offers, accepts, declines, cancels) one player may make per window.
@@ -62,15 +63,16 @@ pub async fn read_inventory(
     };
     let category = match category.as_deref() {
         None | Some("") => None,
-        Some(raw) => Some(
-            Category::from_slug(raw)
-                .ok_or_else(|| fail(AppError::BadRequest("There is no such category.".into())))?,
-        ),
+        Some(raw) => Some(Category::from_slug(raw).ok_or_else(|| {
+            fail(AppError::BadRequest(
+                td_string!(locale(), inventory.error.no_such_category).to_string(),
+            ))
+        })?),
     };
     let search = q.map(|q| q.trim().to_owned()).filter(|q| !q.is_empty());
     if search.as_ref().is_some_and(|q| q.chars().count() > 40) {
         return Err(fail(AppError::BadRequest(
-            "Search for at most 40 characters.".into(),
+            td_string!(locale(), inventory.error.search_too_long).to_string(),
         )));
     }
     let sort = if sort.as_deref() == Some("name") || search.is_some() {
@@ -134,7 +136,11 @@ pub async fn read_card(thing: String) -> Result<CardView, AppError> {
     let thing = ThingId::parse(&thing)
         .ok()
         .and_then(|t| crate::inventory::store::card(&t))
-        .ok_or_else(|| fail(AppError::NotFound("There is no such card.".into())))?;
+        .ok_or_else(|| {
+            fail(AppError::NotFound(
+                td_string!(locale(), inventory.error.no_such_card).to_string(),
+            ))
+        })?;
     let me = session::current_player(&db).await.map_err(fail)?;
     let mine = async {
         let Some(me) = &me else {
@@ -199,7 +205,11 @@ async fn limit(
 
 #[cfg(feature = "ssr")]
 fn thing_id(raw: &str) -> Result<ThingId, AppError> {
-    ThingId::parse(raw).map_err(|_| fail(AppError::BadRequest("There is no such card.".into())))
+    ThingId::parse(raw).map_err(|_| {
+        fail(AppError::BadRequest(
+            td_string!(locale(), inventory.error.no_such_card).to_string(),
+        ))
+    })
 }
 
 /// Moves cards between the bag and the bank.

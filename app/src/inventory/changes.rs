@@ -17,7 +17,7 @@ use aws_sdk_dynamodb::types::TransactWriteItem;
 use crate::inventory::model::{Card, Place, Rewards, ThingId, UserId};
 use crate::inventory::rules::fold_name;
 use crate::inventory::store::{
-    card, check_count, stack_key, unknown, InventoryError, MAX_FEATHERS, MAX_STACK,
+    card, check_count, stack_key, unknown, InventoryError, Refusal, MAX_FEATHERS, MAX_STACK,
 };
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s, update};
@@ -106,16 +106,16 @@ impl Changes {
             let key = stack_key(user, *place, card);
             let held = held_cards.get(&key).copied().unwrap_or(0);
             if held < *need {
-                return Err(InventoryError::NotEnough(format!(
-                    "not enough {} cards ({held} held, {need} needed)",
-                    card.name
-                )));
+                return Err(InventoryError::NotEnough(Refusal::Cards {
+                    thing: card.thing.clone(),
+                    name: card.name.clone(),
+                    held,
+                    need: *need,
+                }));
             }
             let after = i64::from(held) + delta;
             if after > i64::from(MAX_STACK) {
-                return Err(InventoryError::Invalid(format!(
-                    "a stack holds at most {MAX_STACK} cards"
-                )));
+                return Err(InventoryError::Invalid(Refusal::StackFull));
             }
             actions.push(stack_action(
                 db, user, key, *place, card, held, *need, *delta,
@@ -124,12 +124,13 @@ impl Changes {
         for (user, (need, delta)) in &self.wallets {
             let held = held_feathers.get(user).copied().unwrap_or(0);
             if held < *need {
-                return Err(InventoryError::NotEnough(format!(
-                    "not enough feathers ({held} held, {need} needed)"
-                )));
+                return Err(InventoryError::NotEnough(Refusal::Feathers {
+                    held,
+                    need: *need,
+                }));
             }
             if held as i64 + delta > MAX_FEATHERS as i64 {
-                return Err(InventoryError::Invalid("too many feathers".into()));
+                return Err(InventoryError::Invalid(Refusal::TooManyFeathers));
             }
             actions.push(wallet_action(db, user, *need, *delta)?);
         }

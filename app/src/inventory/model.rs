@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::model::Category;
+use crate::i18n::td_string;
 pub use crate::ids::{OfferId, Place, ThingId, UserId};
+use crate::lang::Locale;
 
 /// How rare a card is: how often it drops from a pack, and what it sells back for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -17,12 +19,13 @@ pub enum Rarity {
 }
 
 impl Rarity {
-    pub fn label(self) -> &'static str {
+    /// The rarity's name in `l`.
+    pub fn label(self, l: Locale) -> &'static str {
         match self {
-            Rarity::Common => "Common",
-            Rarity::Rare => "Rare",
-            Rarity::Epic => "Epic",
-            Rarity::Legendary => "Legendary",
+            Rarity::Common => td_string!(l, inventory.rarity.common),
+            Rarity::Rare => td_string!(l, inventory.rarity.rare),
+            Rarity::Epic => td_string!(l, inventory.rarity.epic),
+            Rarity::Legendary => td_string!(l, inventory.rarity.legendary),
         }
     }
 }
@@ -33,9 +36,26 @@ impl Rarity {
 pub struct Card {
     pub thing: ThingId,
     pub name: String,
+    /// The thing's Devanagari name (empty when it has none).
+    #[serde(default)]
+    pub hi: String,
     pub emoji: String,
     pub category: Category,
     pub rarity: Rarity,
+}
+
+impl Card {
+    /// The card's name for a page in `l`: the Devanagari one in Hindi (when there is one).
+    pub fn name_in(&self, l: Locale) -> &str {
+        name_in(&self.name, &self.hi, l)
+    }
+}
+
+fn name_in<'a>(en: &'a str, hi: &'a str, l: Locale) -> &'a str {
+    match l {
+        Locale::hi if !hi.is_empty() => hi,
+        _ => en,
+    }
 }
 
 /// A stack of one card in one place.
@@ -43,11 +63,22 @@ pub struct Card {
 pub struct Stack {
     pub thing: ThingId,
     pub name: String,
+    /// The thing's Devanagari name (empty when it has none): filled in from the catalog when
+    /// read, not stored.
+    #[serde(default)]
+    pub hi: String,
     pub emoji: String,
     pub category: Category,
     pub rarity: Rarity,
     pub place: Place,
     pub qty: u32,
+}
+
+impl Stack {
+    /// The card's name for a page in `l`: the Devanagari one in Hindi (when there is one).
+    pub fn name_in(&self, l: Locale) -> &str {
+        name_in(&self.name, &self.hi, l)
+    }
 }
 
 /// A milestone, shown on the profile and the inventory.
@@ -73,11 +104,17 @@ impl Badge {
         }
     }
 
+    /// The badge's name in English (see [`Badge::name`] for a page's language).
     pub fn label(self) -> &'static str {
+        self.name(Locale::en)
+    }
+
+    /// The badge's name in `l`.
+    pub fn name(self, l: Locale) -> &'static str {
         match self {
-            Badge::FirstWin => "First win",
-            Badge::PerfectMatch => "Perfect match",
-            Badge::Streak10 => "Streak of 10",
+            Badge::FirstWin => td_string!(l, inventory.badge.first_win),
+            Badge::PerfectMatch => td_string!(l, inventory.badge.perfect_match),
+            Badge::Streak10 => td_string!(l, inventory.badge.streak_10),
         }
     }
 }
@@ -171,6 +208,21 @@ pub struct ShopItem {
     /// Left today (filled in when the shop is read).
     #[serde(default)]
     pub left: Option<u32>,
+}
+
+impl ShopItem {
+    /// The item's name in `l` (the stored name, for an item this list does not know).
+    pub fn name_in(&self, l: Locale) -> String {
+        let name = match self.id.as_str() {
+            "pack-3" => td_string!(l, inventory.shop_item.pack_3),
+            "pack-10" => td_string!(l, inventory.shop_item.pack_10),
+            "look-night" => td_string!(l, inventory.shop_item.look_night),
+            "look-monsoon" => td_string!(l, inventory.shop_item.look_monsoon),
+            "look-golden-feather" => td_string!(l, inventory.shop_item.look_golden_feather),
+            _ => return self.name.clone(),
+        };
+        name.to_owned()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -15,11 +15,13 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::catalog::model::Category;
 use crate::codec::Base64Json;
+use crate::i18n::{td, td_string};
 use crate::inventory::api::{
     my_sets, read_card, read_inventory, AcceptOffer, Buy, CardView, CloseOffer, InventoryView,
     MakeOffer, MoveCards, SellCards, Sort,
 };
 use crate::inventory::model::{Place, Stack};
+use crate::lang::Locale;
 use crate::ui::forms::FormError;
 
 mod market;
@@ -72,6 +74,7 @@ const ACTIONS: &[&str] = &[
 /// `/inventory`.
 #[component]
 pub fn InventoryPage() -> impl IntoView {
+    let l = crate::lang::locale();
     let query = use_query_map();
     let key = move || {
         let q = query.read();
@@ -90,17 +93,17 @@ pub fn InventoryPage() -> impl IntoView {
     );
     let sets = Resource::<_, Base64Json>::new_with_options(|| (), |_| my_sets(), false);
     view! {
-        <Title text="Your cards" />
+        <Title text=td_string!(l, inventory.your_cards).to_string() />
         <FormError paths=ACTIONS />
-        <Suspense fallback=|| view! { <p class="muted">"Opening your bag…"</p> }>
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, inventory.opening_bag)}</p> }>
             {move || Suspend::new(async move {
                 match (page.await, sets.await) {
-                    (Ok(view), Ok(sets)) => Either::Left(view! { <Inventory view sets /> }),
+                    (Ok(view), Ok(sets)) => Either::Left(view! { <Inventory view sets l /> }),
                     (Err(err), _) | (_, Err(err)) => Either::Right(view! {
                         <section class="hero">
-                            <h1>"Your cards"</h1>
-                            <p class="error" role="alert" data-testid="inventory-error">{err.to_string()}</p>
-                            <p><a href="/">"Play a match to earn cards"</a></p>
+                            <h1>{td_string!(l, inventory.your_cards)}</h1>
+                            <p class="error" role="alert" data-testid="inventory-error">{err.localized()}</p>
+                            <p><a href="/">{td_string!(l, inventory.play_to_earn)}</a></p>
                         </section>
                     }),
                 }
@@ -110,7 +113,11 @@ pub fn InventoryPage() -> impl IntoView {
 }
 
 #[component]
-fn Inventory(view: InventoryView, sets: Vec<crate::inventory::SetProgress>) -> impl IntoView {
+fn Inventory(
+    view: InventoryView,
+    sets: Vec<crate::inventory::SetProgress>,
+    l: Locale,
+) -> impl IntoView {
     let InventoryView {
         place,
         category,
@@ -121,8 +128,8 @@ fn Inventory(view: InventoryView, sets: Vec<crate::inventory::SetProgress>) -> i
         feathers,
     } = view;
     let title = match place {
-        Place::Bag => "Your bag",
-        Place::Bank => "Your bank",
+        Place::Bag => td_string!(l, inventory.your_bag),
+        Place::Bank => td_string!(l, inventory.your_bank),
     };
     let cat = category.clone();
     let places = Place::ALL
@@ -130,8 +137,8 @@ fn Inventory(view: InventoryView, sets: Vec<crate::inventory::SetProgress>) -> i
         .map(|p| {
             let current = (p == place).then_some("page");
             let label = match p {
-                Place::Bag => "Bag",
-                Place::Bank => "Bank",
+                Place::Bag => td_string!(l, inventory.bag),
+                Place::Bank => td_string!(l, inventory.bank),
             };
             view! { <a href=address(p, None, Sort::Category, None, None) aria-current=current>{label}</a> }
         })
@@ -141,7 +148,7 @@ fn Inventory(view: InventoryView, sets: Vec<crate::inventory::SetProgress>) -> i
         .map(|c| {
             let slug = c.map(Category::slug);
             let current = (slug == cat.as_deref() && search.is_none()).then_some("page");
-            let label = c.map_or("All", Category::label);
+            let label = c.map_or_else(|| td_string!(l, inventory.all).to_owned(), |c| c.label_in(l));
             let progress = c.and_then(|c| sets.iter().find(|s| s.category == c)).map(|s| {
                 format!(" {}/{}", s.held, s.of)
             });
@@ -153,52 +160,53 @@ fn Inventory(view: InventoryView, sets: Vec<crate::inventory::SetProgress>) -> i
         })
         .collect_view();
     let sort_link = match sort {
-        Sort::Category => view! { <a href=address(place, None, Sort::Name, None, None) data-testid="sort-toggle">"Sort by name"</a> }.into_any(),
-        Sort::Name => view! { <a href=address(place, None, Sort::Category, None, None) data-testid="sort-toggle">"Sort by category"</a> }.into_any(),
+        Sort::Category => view! { <a href=address(place, None, Sort::Name, None, None) data-testid="sort-toggle">{td_string!(l, inventory.sort_by_name)}</a> }.into_any(),
+        Sort::Name => view! { <a href=address(place, None, Sort::Category, None, None) data-testid="sort-toggle">{td_string!(l, inventory.sort_by_category)}</a> }.into_any(),
     };
     let empty = stacks.is_empty();
     let rows = stacks
         .into_iter()
-        .map(|s| stack_row(s, place))
+        .map(|s| stack_row(s, place, l))
         .collect_view();
     let next_link = next.map(|n| {
         view! {
-            <p><a rel="next" data-testid="next-page" href=address(place, category.as_deref(), sort, search.as_deref(), Some(&n))>"Next page"</a></p>
+            <p><a rel="next" data-testid="next-page" href=address(place, category.as_deref(), sort, search.as_deref(), Some(&n))>{td_string!(l, inventory.next_page)}</a></p>
         }
     });
     view! {
         <section class="inventory">
             <h1>{title}</h1>
-            <p data-testid="feathers">"🪶 "{feathers}" feathers · "<a href="/shop">"Shop"</a>" · "<a href="/trades">"Trades"</a></p>
-            <nav aria-label="Places" class="tabs">{places}</nav>
-            <nav aria-label="Categories" class="tabs" data-testid="category-tabs">{tabs}</nav>
+            <p data-testid="feathers">"🪶 "{feathers}{td_string!(l, inventory.feathers_unit)}" · "<a href="/shop">{td_string!(l, inventory.shop)}</a>" · "<a href="/trades">{td_string!(l, inventory.trades)}</a></p>
+            <nav aria-label=td_string!(l, inventory.places) class="tabs">{places}</nav>
+            <nav aria-label=td_string!(l, inventory.categories) class="tabs" data-testid="category-tabs">{tabs}</nav>
             <form method="get" action="/inventory" class="inline" data-testid="search">
                 <input type="hidden" name="place" value=place.as_str() />
-                <label>"Name starts with "<input type="search" name="q" maxlength="40" value=search.clone().unwrap_or_default() /></label>
-                <button type="submit">"Search"</button>
+                <label>{td_string!(l, inventory.name_starts_with)}" "<input type="search" name="q" maxlength="40" value=search.clone().unwrap_or_default() /></label>
+                <button type="submit">{td_string!(l, inventory.search)}</button>
             </form>
             <p>{sort_link}</p>
-            {empty.then(|| view! { <p class="muted" data-testid="no-cards">"No cards here yet."</p> })}
+            {empty.then(|| view! { <p class="muted" data-testid="no-cards">{td_string!(l, inventory.no_cards)}</p> })}
             <ul class="cards" data-testid="cards">{rows}</ul>
             {next_link}
         </section>
     }
 }
 
-fn stack_row(stack: Stack, place: Place) -> impl IntoView {
+fn stack_row(stack: Stack, place: Place, l: Locale) -> impl IntoView {
     let thing = stack.thing.to_string();
     let (thing2, thing3) = (thing.clone(), thing.clone());
     let link = format!("/cards/{thing}");
+    let name = stack.name_in(l).to_owned();
     let to = match place {
-        Place::Bag => "To the bank",
-        Place::Bank => "To the bag",
+        Place::Bag => td_string!(l, inventory.to_bank),
+        Place::Bank => td_string!(l, inventory.to_bag),
     };
     view! {
         <li class="card-stack" data-testid="card" data-thing=thing.clone()>
             <span class="emoji" aria-hidden="true">{stack.emoji}</span>
-            " "<strong><a href=link data-testid="card-name">{stack.name}</a></strong>
+            " "<strong><a href=link data-testid="card-name">{name}</a></strong>
             " × "<span data-testid="card-qty">{stack.qty}</span>
-            " · "{stack.category.label()}" · "{stack.rarity.label()}
+            " · "{stack.category.label_in(l)}" · "{stack.rarity.label(l)}
             <form method="post" action=MoveCards::PATH class="inline">
                 <input type="hidden" name="thing" value=thing2 />
                 <input type="hidden" name="count" value="1" />
@@ -209,7 +217,7 @@ fn stack_row(stack: Stack, place: Place) -> impl IntoView {
                 <form method="post" action=SellCards::PATH class="inline">
                     <input type="hidden" name="thing" value=thing3 />
                     <input type="hidden" name="count" value="1" />
-                    <button type="submit" data-testid="sell">"Sell one"</button>
+                    <button type="submit" data-testid="sell">{td_string!(l, inventory.sell_one)}</button>
                 </form>
             })}
         </li>
@@ -219,6 +227,7 @@ fn stack_row(stack: Stack, place: Place) -> impl IntoView {
 /// `/cards/<thing>`: a card, how many the player holds, and who might trade it.
 #[component]
 pub fn CardPage() -> impl IntoView {
+    let l = crate::lang::locale();
     let params = use_params_map();
     let card = Resource::<_, Base64Json>::new_with_options(
         move || params.read().get("thing").unwrap_or_default(),
@@ -227,13 +236,13 @@ pub fn CardPage() -> impl IntoView {
     );
     view! {
         <FormError paths=ACTIONS />
-        <Suspense fallback=|| view! { <p class="muted">"Finding the card…"</p> }>
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, inventory.finding_card)}</p> }>
             {move || Suspend::new(async move {
                 match card.await {
-                    Ok(view) => Either::Left(view! { <CardDetail view /> }),
+                    Ok(view) => Either::Left(view! { <CardDetail view l /> }),
                     Err(err) => Either::Right(view! {
-                        <Title text="No such card" />
-                        <section class="hero"><h1>"Cards"</h1><p class="error" role="alert" data-testid="card-error">{err.to_string()}</p></section>
+                        <Title text=td_string!(l, inventory.no_such_card_title).to_string() />
+                        <section class="hero"><h1>{td_string!(l, inventory.cards)}</h1><p class="error" role="alert" data-testid="card-error">{err.localized()}</p></section>
                     }),
                 }
             })}
@@ -242,7 +251,7 @@ pub fn CardPage() -> impl IntoView {
 }
 
 #[component]
-fn CardDetail(view: CardView) -> impl IntoView {
+fn CardDetail(view: CardView, l: Locale) -> impl IntoView {
     let CardView {
         card,
         mine,
@@ -251,10 +260,12 @@ fn CardDetail(view: CardView) -> impl IntoView {
     let signed_in = mine.is_some();
     let held = match mine {
         Some((bag, bank)) => view! {
-            <p data-testid="card-held" data-bag=bag data-bank=bank>"You have "<strong>{bag}</strong>" in your bag and "<strong>{bank}</strong>" in the bank."</p>
+            <p data-testid="card-held" data-bag=bag data-bank=bank>
+                {td!(l, inventory.held, bag = move || bag, bank = move || bank, <strong> = |children: ChildrenFn| view! { <strong>{children()}</strong> })}
+            </p>
         }
         .into_any(),
-        None => view! { <p class="muted">"Play a match to start collecting."</p> }.into_any(),
+        None => view! { <p class="muted">{td_string!(l, inventory.start_collecting)}</p> }.into_any(),
     };
     let thing = card.thing.to_string();
     let offer_at = crate::inventory::rules::sell_price(card.rarity) * 2;
@@ -266,28 +277,28 @@ fn CardDetail(view: CardView) -> impl IntoView {
                     <form method="post" action=MakeOffer::PATH class="inline">
                         <input type="hidden" name="to_player" value=holder.id.to_string() />
                         <input type="hidden" name="want_cards" value=format!("{thing}:1") />
-                        <label>"Offer "<input name="give_feathers" type="number" min="1" value=offer_at size="4" />" feathers for one"</label>
-                        <button type="submit" data-testid="offer-for-one">"Offer"</button>
+                        <label>{td_string!(l, inventory.offer_before)}" "<input name="give_feathers" type="number" min="1" value=offer_at size="4" />{td_string!(l, inventory.offer_after)}</label>
+                        <button type="submit" data-testid="offer-for-one">{td_string!(l, inventory.offer)}</button>
                     </form>
                 }
             });
             view! {
                 <li data-testid="holder" data-player=holder.id.to_string()>
-                    {holder.name}" has "{holder.qty}" "{form}
+                    {td_string!(l, inventory.holder_has, name = holder.name.as_str(), qty = holder.qty).to_string()}" "{form}
                 </li>
             }
         })
         .collect_view();
     view! {
-        <Title text=card.name.clone() />
+        <Title text=card.name_in(l).to_owned() />
         <section class="card-detail">
-            <h1><span class="emoji" aria-hidden="true">{card.emoji}</span>" "{card.name}</h1>
-            <p>{card.category.label()}" · "{card.rarity.label()}" · sells back for "{crate::inventory::rules::sell_price(card.rarity)}" feathers"</p>
+            <h1><span class="emoji" aria-hidden="true">{card.emoji.clone()}</span>" "{card.name_in(l).to_owned()}</h1>
+            <p>{card.category.label_in(l)}" · "{card.rarity.label(l)}" · "{td_string!(l, inventory.sells_back, n = crate::inventory::rules::sell_price(card.rarity)).to_string()}</p>
             {held}
-            <h2>"Who might trade"</h2>
-            <p class="muted">"Players with spares in their bag, the most recent first."</p>
+            <h2>{td_string!(l, inventory.who_might_trade)}</h2>
+            <p class="muted">{td_string!(l, inventory.who_might_trade_help)}</p>
             <ul data-testid="holders">{rows}</ul>
-            <p><a href="/inventory">"Your cards"</a>" · "<a href="/trades">"Trades"</a></p>
+            <p><a href="/inventory">{td_string!(l, inventory.your_cards)}</a>" · "<a href="/trades">{td_string!(l, inventory.trades)}</a></p>
         </section>
     }
 }

@@ -41,6 +41,7 @@ pub fn card_of(thing: &Thing) -> Card {
     Card {
         thing: thing.id.clone(),
         name: thing.en.clone(),
+        hi: thing.hi.clone(),
         emoji: thing.emoji.clone(),
         category: thing.category,
         rarity: rarity(thing.category, &thing.id),

@@ -16,7 +16,7 @@ use crate::inventory::changes::{Changes, Holdings};
 pub use crate::inventory::model::{Bought, ShopItem, ShopKind};
 use crate::inventory::model::{Place, ThingId, UserId};
 use crate::inventory::rules::{pack, sell_price};
-use crate::inventory::store::{card, check_count, number, InventoryError, CARDS};
+use crate::inventory::store::{card, check_count, number, InventoryError, Refusal, CARDS};
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, DataError, Db, Item};
@@ -134,7 +134,7 @@ impl Db {
         let listed = catalog()
             .into_iter()
             .find(|i| i.id == item_id)
-            .ok_or_else(|| InventoryError::Invalid("the shop does not sell that".into()))?;
+            .ok_or_else(|| InventoryError::Invalid(Refusal::NotSold))?;
         let today = day_number(epoch_millis());
         let stock_key = keys::shop_stock(item_id, today);
         let mut changes = Changes::default();
@@ -156,7 +156,7 @@ impl Db {
             if let Some(daily) = listed.daily {
                 let left = held.others.get(&stock_key).and_then(|i| number(i, "left"));
                 if left.is_some_and(|l| l < 1) {
-                    return Err(InventoryError::NotEnough("sold out for today".into()));
+                    return Err(InventoryError::NotEnough(Refusal::SoldOutToday));
                 }
                 actions.push(
                     self.update_action(
@@ -175,7 +175,7 @@ impl Db {
             }
             if matches!(listed.kind, ShopKind::Look) {
                 if held.others.contains_key(&look_key) {
-                    return Err(InventoryError::Invalid("you already have that".into()));
+                    return Err(InventoryError::Invalid(Refusal::AlreadyOwned));
                 }
                 let mut item = Item::new();
                 item.insert(keys::PK.into(), s(look_key.pk.clone()));
@@ -194,9 +194,7 @@ impl Db {
             }),
             Err(InventoryError::Data(DataError::Conflict(conflict))) => {
                 match conflict.failed_condition() {
-                    Some(_) => Err(InventoryError::NotEnough(
-                        "sold out, already owned, or not enough feathers".into(),
-                    )),
+                    Some(_) => Err(InventoryError::NotEnough(Refusal::CannotBuy)),
                     None => Err(InventoryError::Data(DataError::Conflict(conflict))),
                 }
             }
@@ -213,8 +211,8 @@ impl Db {
         count: u32,
     ) -> Result<u64, InventoryError> {
         check_count(count)?;
-        let card = card(thing)
-            .ok_or_else(|| InventoryError::Invalid(format!("there is no card {thing}")))?;
+        let card =
+            card(thing).ok_or_else(|| InventoryError::Invalid(Refusal::NoCard(thing.clone())))?;
         let earned = sell_price(card.rarity) * u64::from(count);
         let mut changes = Changes::default();
         changes.give_cards(user, Place::Bag, thing, count);

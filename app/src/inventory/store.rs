@@ -49,10 +49,10 @@ pub fn card(thing: &ThingId) -> Option<&'static Card> {
 pub enum InventoryError {
     /// The request itself is wrong (unknown card, bad quantity): 400.
     #[error("{0}")]
-    Invalid(String),
+    Invalid(Refusal),
     /// Not enough cards or feathers for it: 409.
     #[error("{0}")]
-    NotEnough(String),
+    NotEnough(Refusal),
     /// The offer is no longer open, or expired: 409.
     #[error("that offer is no longer open")]
     Closed,
@@ -63,6 +63,109 @@ pub enum InventoryError {
     NotFound,
     #[error(transparent)]
     Data(#[from] DataError),
+}
+
+/// Why a change was refused, in a player's words: `Display` is the English (logs, plain HTTP
+/// answers), [`Refusal::localized`] the page's language.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("there is no card {0}")]
+    NoCard(ThingId),
+    #[error("between 1 and {MAX_STACK} cards")]
+    Count,
+    #[error("a stack holds at most {MAX_STACK} cards")]
+    StackFull,
+    #[error("too many feathers")]
+    TooManyFeathers,
+    #[error(
+        "at most {} kinds of card on a side",
+        crate::inventory::trades::MAX_KINDS
+    )]
+    TooManyKinds,
+    #[error("{0} is listed twice")]
+    ListedTwice(ThingId),
+    #[error("an offer is made to someone else")]
+    OfferToSelf,
+    #[error("an offer gives or asks something")]
+    EmptyOffer,
+    #[error("an offer is open between a minute and a week")]
+    OfferLength,
+    #[error("the shop does not sell that")]
+    NotSold,
+    #[error("you already have that")]
+    AlreadyOwned,
+    #[error("not enough {name} cards ({held} held, {need} needed)")]
+    Cards {
+        thing: ThingId,
+        name: String,
+        held: u32,
+        need: u32,
+    },
+    #[error("not enough feathers ({held} held, {need} needed)")]
+    Feathers { held: u64, need: u64 },
+    #[error("sold out for today")]
+    SoldOutToday,
+    #[error("sold out, already owned, or not enough feathers")]
+    CannotBuy,
+    #[error("one side no longer holds what the offer gives")]
+    NoLongerHeld,
+}
+
+impl Refusal {
+    /// The refusal in the language of the request being answered (English outside one).
+    pub fn localized(&self) -> String {
+        use crate::i18n::td_string;
+        let l = crate::lang::locale();
+        match self {
+            Refusal::NoCard(thing) => {
+                td_string!(l, inventory.error.no_card, thing = thing.as_str()).to_string()
+            }
+            Refusal::Count => td_string!(l, inventory.error.count, max = MAX_STACK).to_string(),
+            Refusal::StackFull => {
+                td_string!(l, inventory.error.stack_full, max = MAX_STACK).to_string()
+            }
+            Refusal::TooManyFeathers => {
+                td_string!(l, inventory.error.too_many_feathers).to_string()
+            }
+            Refusal::TooManyKinds => td_string!(
+                l,
+                inventory.error.too_many_kinds,
+                max = crate::inventory::trades::MAX_KINDS
+            )
+            .to_string(),
+            Refusal::ListedTwice(thing) => {
+                td_string!(l, inventory.error.listed_twice, thing = thing.as_str()).to_string()
+            }
+            Refusal::OfferToSelf => td_string!(l, inventory.error.offer_to_self).to_string(),
+            Refusal::EmptyOffer => td_string!(l, inventory.error.empty_offer).to_string(),
+            Refusal::OfferLength => td_string!(l, inventory.error.offer_length).to_string(),
+            Refusal::NotSold => td_string!(l, inventory.error.not_sold).to_string(),
+            Refusal::AlreadyOwned => td_string!(l, inventory.error.already_owned).to_string(),
+            Refusal::Cards {
+                thing,
+                name,
+                held,
+                need,
+            } => td_string!(
+                l,
+                inventory.error.not_enough_cards,
+                name = card(thing).map_or(name.as_str(), |c| c.name_in(l)),
+                held = *held,
+                need = *need
+            )
+            .to_string(),
+            Refusal::Feathers { held, need } => td_string!(
+                l,
+                inventory.error.not_enough_feathers,
+                held = *held,
+                need = *need
+            )
+            .to_string(),
+            Refusal::SoldOutToday => td_string!(l, inventory.error.sold_out_today).to_string(),
+            Refusal::CannotBuy => td_string!(l, inventory.error.cannot_buy).to_string(),
+            Refusal::NoLongerHeld => td_string!(l, inventory.error.no_longer_held).to_string(),
+        }
+    }
 }
 
 impl InventoryError {
@@ -94,6 +197,7 @@ struct StackItem {
 impl From<StackItem> for Stack {
     fn from(i: StackItem) -> Self {
         Stack {
+            hi: card(&i.thing).map(|c| c.hi.clone()).unwrap_or_default(),
             thing: i.thing,
             name: i.name,
             emoji: i.emoji,
@@ -114,7 +218,7 @@ fn decode_stacks(items: Vec<Item>) -> Result<Vec<Stack>, DataError> {
 
 /// The refusal of a card the catalog does not have.
 pub(crate) fn unknown(thing: &ThingId) -> InventoryError {
-    InventoryError::Invalid(format!("there is no card {thing}"))
+    InventoryError::Invalid(Refusal::NoCard(thing.clone()))
 }
 
 /// The key of `user`'s stack of `card` in `place`.
@@ -310,9 +414,7 @@ impl Db {
 /// Refuses a count of cards outside 1..=[`MAX_STACK`].
 pub fn check_count(count: u32) -> Result<(), InventoryError> {
     if count == 0 || count > MAX_STACK {
-        return Err(InventoryError::Invalid(format!(
-            "between 1 and {MAX_STACK} cards"
-        )));
+        return Err(InventoryError::Invalid(Refusal::Count));
     }
     Ok(())
 }
@@ -326,12 +428,20 @@ pub(crate) fn number(item: &Item, name: &str) -> Option<i64> {
 impl From<InventoryError> for crate::error::AppError {
     fn from(err: InventoryError) -> Self {
         use crate::error::AppError;
+        use crate::i18n::td_string;
+        let l = crate::lang::locale();
         match err {
-            InventoryError::Invalid(message) => AppError::BadRequest(message),
-            InventoryError::NotEnough(message) => AppError::Conflict(message),
-            InventoryError::Closed => AppError::Conflict("That offer is no longer open.".into()),
-            InventoryError::Forbidden => AppError::Forbidden("That is not yours to do.".into()),
-            InventoryError::NotFound => AppError::NotFound("No such offer.".into()),
+            InventoryError::Invalid(refusal) => AppError::BadRequest(refusal.localized()),
+            InventoryError::NotEnough(refusal) => AppError::Conflict(refusal.localized()),
+            InventoryError::Closed => {
+                AppError::Conflict(td_string!(l, inventory.error.offer_closed).to_string())
+            }
+            InventoryError::Forbidden => {
+                AppError::Forbidden(td_string!(l, inventory.error.not_yours).to_string())
+            }
+            InventoryError::NotFound => {
+                AppError::NotFound(td_string!(l, inventory.error.no_such_offer).to_string())
+            }
             InventoryError::Data(err) => err.into(),
         }
     }

@@ -18,7 +18,7 @@
 
 use crate::inventory::changes::{Changes, Holdings};
 use crate::inventory::model::{Offer, OfferId, OfferStatus, Place, Side, UserId};
-use crate::inventory::store::{card, check_count, InventoryError, MAX_FEATHERS};
+use crate::inventory::store::{card, check_count, InventoryError, Refusal, MAX_FEATHERS};
 use crate::store::keys;
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, key_map, Conflict, DataError, Db, Item};
@@ -43,22 +43,22 @@ pub enum Direction {
 
 fn check_side(side: &Side) -> Result<(), InventoryError> {
     if side.cards.len() > MAX_KINDS {
-        return Err(InventoryError::Invalid(format!(
-            "at most {MAX_KINDS} kinds of card on a side"
-        )));
+        return Err(InventoryError::Invalid(Refusal::TooManyKinds));
     }
     let mut seen = std::collections::BTreeSet::new();
     for (thing, count) in &side.cards {
         check_count(*count)?;
         if card(thing).is_none() {
-            return Err(InventoryError::Invalid(format!("there is no card {thing}")));
+            return Err(InventoryError::Invalid(Refusal::NoCard((*thing).clone())));
         }
         if !seen.insert(thing) {
-            return Err(InventoryError::Invalid(format!("{thing} is listed twice")));
+            return Err(InventoryError::Invalid(Refusal::ListedTwice(
+                (*thing).clone(),
+            )));
         }
     }
     if side.feathers > MAX_FEATHERS {
-        return Err(InventoryError::Invalid("too many feathers".into()));
+        return Err(InventoryError::Invalid(Refusal::TooManyFeathers));
     }
     Ok(())
 }
@@ -102,19 +102,13 @@ impl Db {
         secs: i64,
     ) -> Result<Offer, InventoryError> {
         if from.0 == to.0 {
-            return Err(InventoryError::Invalid(
-                "an offer is made to someone else".into(),
-            ));
+            return Err(InventoryError::Invalid(Refusal::OfferToSelf));
         }
         if gives.is_empty() && wants.is_empty() {
-            return Err(InventoryError::Invalid(
-                "an offer gives or asks something".into(),
-            ));
+            return Err(InventoryError::Invalid(Refusal::EmptyOffer));
         }
         if !(60..=MAX_OFFER_SECS).contains(&secs) {
-            return Err(InventoryError::Invalid(
-                "an offer is open between a minute and a week".into(),
-            ));
+            return Err(InventoryError::Invalid(Refusal::OfferLength));
         }
         check_side(&gives)?;
         check_side(&wants)?;
@@ -220,9 +214,7 @@ impl Db {
             Err(InventoryError::Data(DataError::Conflict(conflict))) => {
                 match conflict.failed_condition() {
                     Some(0) => Err(InventoryError::Closed),
-                    Some(_) => Err(InventoryError::NotEnough(
-                        "one side no longer holds what the offer gives".into(),
-                    )),
+                    Some(_) => Err(InventoryError::NotEnough(Refusal::NoLongerHeld)),
                     None => Err(InventoryError::Data(DataError::Conflict(conflict))),
                 }
             }

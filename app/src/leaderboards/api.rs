@@ -9,12 +9,15 @@ use crate::leaderboards::model::{BoardView, MyBoard};
 #[cfg(feature = "ssr")]
 use crate::{
     error::fail,
+    i18n::td_string,
+    lang::{locale, Locale},
     leaderboards::{
         lines::{Lines, Start},
         model::{BoardId, BoardSummary, AROUND, BOARD_SIZE},
         period,
     },
     rooms::model::RoomCode,
+    store::DataError,
     store::{epoch_millis, Db},
 };
 
@@ -50,7 +53,7 @@ pub async fn current_board(
         "all" => PeriodKind::AllTime,
         _ => {
             return Err(fail(AppError::BadRequest(
-                "A period is day, week, season or all.".into(),
+                td_string!(locale(), leaderboards.errors.period_kind).to_string(),
             )))
         }
     };
@@ -89,20 +92,23 @@ async fn view(
     after: Option<String>,
     at: Option<u64>,
 ) -> Result<BoardView, AppError> {
+    let l = locale();
     let db = expect_context::<Db>();
     let now_ms = epoch_millis();
     let seasons = db.seasons().await.map_err(fail)?;
     let bounds = period::bounds(&board.period, &seasons)
-        .map_err(|message| fail(AppError::NotFound(message.into())))?;
+        .map_err(|message| fail(AppError::NotFound(period::bounds_error_in(l, message))))?;
     if bounds.is_some_and(|(start, _)| start > now_ms) {
         return Err(fail(AppError::NotFound(
-            "That period has not begun.".into(),
+            td_string!(l, leaderboards.errors.not_begun).to_string(),
         )));
     }
     let start = match (after, at) {
         (Some(cursor), _) => Start::Cursor(cursor),
         (None, Some(0)) => {
-            return Err(fail(AppError::BadRequest("Positions start at 1.".into())));
+            return Err(fail(AppError::BadRequest(
+                td_string!(l, leaderboards.errors.positions_start).to_string(),
+            )));
         }
         (None, Some(position)) => Start::Position(position),
         (None, None) => Start::Top,
@@ -126,15 +132,15 @@ async fn view(
         db.boards_updated_ms(),
         mine,
     )
-    .map_err(fail)?;
+    .map_err(|err| data_error(l, err))?;
     let Some(Lines { lines, next }) = lines else {
-        return Err(fail(AppError::NotFound(format!(
-            "This board has {entries} players: there is no such position."
-        ))));
+        return Err(fail(AppError::NotFound(
+            td_string!(l, leaderboards.errors.no_position, entries = entries).to_string(),
+        )));
     };
     Ok(BoardView {
         summary: BoardSummary {
-            name: period::board_name(&board, &seasons),
+            name: period::board_name_in(l, &board, &seasons),
             board,
             bounds,
             entries,
@@ -146,6 +152,17 @@ async fn view(
         now_ms,
         archived: false,
     })
+}
+
+/// A data error as the reader sees it: a stale page link in their language, the rest as usual.
+#[cfg(feature = "ssr")]
+fn data_error(l: Locale, err: DataError) -> AppError {
+    match err {
+        DataError::BadCursor => fail(AppError::BadRequest(
+            td_string!(l, leaderboards.errors.bad_cursor).to_string(),
+        )),
+        err => fail(err),
+    }
 }
 
 /// A closed board from its archive: its top 100 on one page (from `at`, if given), and the
@@ -161,12 +178,17 @@ fn archived_view(
     now_ms: i64,
 ) -> Result<BoardView, AppError> {
     use crate::leaderboards::model::Standing;
+    let l = locale();
     let from = at.unwrap_or(1) as usize;
     if from > archive.lines.len().max(1) {
-        return Err(fail(AppError::NotFound(format!(
-            "This closed board kept its top {}: there is no such position.",
-            archive.lines.len()
-        ))));
+        return Err(fail(AppError::NotFound(
+            td_string!(
+                l,
+                leaderboards.errors.no_archived_position,
+                kept = archive.lines.len()
+            )
+            .to_string(),
+        )));
     }
     let mine = viewer.and_then(|me| {
         let i = archive.lines.iter().position(|l| l.user_id == me.id)?;
@@ -179,7 +201,7 @@ fn archived_view(
     });
     Ok(BoardView {
         summary: BoardSummary {
-            name: period::board_name(&board, seasons),
+            name: period::board_name_in(l, &board, seasons),
             board,
             bounds,
             entries: archive.entries,

@@ -9,12 +9,34 @@ use crate::rooms::RoomCode;
 
 pub use crate::ids::{BoardId, Day, Metric, Period, PeriodKind, Scope, SeasonId};
 
+use crate::i18n::td_string;
+use crate::lang::Locale;
+
 /// How many lines a board page shows.
 pub const BOARD_SIZE: i32 = 20;
 /// How many players above and below you the page shows.
 pub const AROUND: i32 = 3;
 /// How many lines a closed board keeps in its archive.
 pub const ARCHIVE_SIZE: usize = 100;
+
+/// What a board ranks, for people in `l`'s language: "Best match", "Total points".
+pub fn metric_label(l: Locale, metric: Metric) -> String {
+    match metric {
+        Metric::Best => td_string!(l, leaderboards.metric.best).to_string(),
+        Metric::Total => td_string!(l, leaderboards.metric.total).to_string(),
+    }
+}
+
+/// A kind of period as the picker's links name it, in `l`'s language ("This week"): what
+/// `PeriodKind::label` says in English.
+pub fn period_label(l: Locale, kind: PeriodKind) -> String {
+    match kind {
+        PeriodKind::Day => td_string!(l, leaderboards.period.day).to_string(),
+        PeriodKind::Week => td_string!(l, leaderboards.period.week).to_string(),
+        PeriodKind::Season => td_string!(l, leaderboards.period.season).to_string(),
+        PeriodKind::AllTime => td_string!(l, leaderboards.period.all_time).to_string(),
+    }
+}
 
 /// A player's lifetime counters (`USER#<id>` / `STATS`), kept by the projector.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,4 +149,19 @@ pub struct BoardView {
     pub now_ms: i64,
     /// Whether the lines come from the archive of a closed board.
     pub archived: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_in_english_are_the_ids_labels() {
+        for kind in PeriodKind::ALL {
+            assert_eq!(period_label(Locale::en, kind), kind.label());
+            assert_ne!(period_label(Locale::hi, kind), kind.label());
+        }
+        assert_eq!(metric_label(Locale::en, Metric::Best), "Best match");
+        assert_eq!(metric_label(Locale::en, Metric::Total), "Total points");
+    }
 }

@@ -17,17 +17,20 @@ use crate::browser;
 use crate::codec::Base64Json;
 use crate::game::api::list_matches;
 use crate::game::pages::MatchTable;
+use crate::i18n::td_string;
 use crate::identity::profile_path;
+use crate::lang::Locale;
 use crate::leaderboards::api::{current_board, read_board, room_leaderboard};
 use crate::leaderboards::model::{
-    top_percent, BoardId, BoardView, Line, Metric, PeriodKind, Scope, Standing,
+    metric_label, period_label, top_percent, BoardId, BoardView, Line, Metric, PeriodKind, Scope,
+    Standing,
 };
 use crate::ui::{code_param, Missing, ShareTags};
 
 /// "1. Asha 3200 · 2. Ravi 2900 · 3. Mei 1500", or a note that nobody is on the board yet.
-pub fn top_three(name: &str, lines: &[Line]) -> String {
+pub fn top_three(l: Locale, name: &str, lines: &[Line]) -> String {
     if lines.is_empty() {
-        return format!("Nobody is on {name} yet.");
+        return td_string!(l, leaderboards.nobody_on, name = name).to_string();
     }
     lines
         .iter()
@@ -38,14 +41,14 @@ pub fn top_three(name: &str, lines: &[Line]) -> String {
 }
 
 /// A duration in words, to the two largest units: "3 d 4 h", "2 h 5 min", "40 s".
-pub fn span(ms: i64) -> String {
+pub fn span(l: Locale, ms: i64) -> String {
     let s = ms.max(0) / 1000;
     let (d, h, m) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60);
     match (d, h, m) {
-        (0, 0, 0) => format!("{s} s"),
-        (0, 0, m) => format!("{m} min"),
-        (0, h, m) => format!("{h} h {m} min"),
-        (d, h, _) => format!("{d} d {h} h"),
+        (0, 0, 0) => td_string!(l, leaderboards.span.s, s = s).to_string(),
+        (0, 0, m) => td_string!(l, leaderboards.span.min, m = m).to_string(),
+        (0, h, m) => td_string!(l, leaderboards.span.h_min, h = h, m = m).to_string(),
+        (d, h, _) => td_string!(l, leaderboards.span.d_h, d = d, h = h).to_string(),
     }
 }
 
@@ -128,6 +131,7 @@ pub fn RoomBoardPage() -> impl IntoView {
 #[component]
 fn RoomMatches(code: String) -> impl IntoView {
     const SHOWN: usize = 5;
+    let l = crate::lang::locale();
     let list = Resource::<_, Base64Json>::new_with_options(
         move || code.clone(),
         |code| list_matches(Some(code), None),
@@ -136,14 +140,14 @@ fn RoomMatches(code: String) -> impl IntoView {
     view! {
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {
-                list.await.ok().filter(|l| !l.matches.is_empty()).map(|mut l| {
-                    let room = l.matches[0].room.to_string();
-                    l.matches.truncate(SHOWN);
+                list.await.ok().filter(|list| !list.matches.is_empty()).map(|mut list| {
+                    let room = list.matches[0].room.to_string();
+                    list.matches.truncate(SHOWN);
                     view! {
                         <section data-testid="room-matches">
-                            <h2>"Matches in this room"</h2>
-                            <MatchTable matches=l.matches />
-                            <p><a href=format!("/matches?room={room}")>"All matches in this room"</a></p>
+                            <h2>{td_string!(l, leaderboards.room_matches).to_string()}</h2>
+                            <MatchTable matches=list.matches />
+                            <p><a href=format!("/matches?room={room}")>{td_string!(l, leaderboards.all_room_matches).to_string()}</a></p>
                         </section>
                     }
                 })
@@ -156,13 +160,19 @@ fn RoomMatches(code: String) -> impl IntoView {
 fn BoardOrError(
     view: Resource<Result<BoardView, crate::error::AppError>, Base64Json>,
 ) -> impl IntoView {
+    let l = crate::lang::locale();
     view! {
-        <Suspense fallback=|| view! { <p class="muted">"Reading the board…"</p> }>
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, leaderboards.reading).to_string()}</p> }>
             {move || Suspend::new(async move {
                 match view.await {
                     Ok(board) => Either::Left(view! { <Board board /> }),
                     Err(err) => Either::Right(view! {
-                        <Missing title="No such board" err href="/lb" link="See this week's board" />
+                        <Missing
+                            title=td_string!(l, leaderboards.no_such_board).to_string()
+                            err
+                            href="/lb"
+                            link=td_string!(l, leaderboards.see_this_week).to_string()
+                        />
                     }),
                 }
             })}
@@ -171,7 +181,7 @@ fn BoardOrError(
 }
 
 /// The links that pick a board: metric, period and scope, each keeping the other two.
-fn picker(board: &BoardId) -> impl IntoView {
+fn picker(l: Locale, board: &BoardId) -> impl IntoView {
     let scope = board.scope.to_string();
     let kind = board.period.kind();
     let metric = board.metric;
@@ -201,10 +211,7 @@ fn picker(board: &BoardId) -> impl IntoView {
             } else {
                 "global".to_owned()
             };
-            let label = match m {
-                Metric::Best => "Best match",
-                Metric::Total => "Total points",
-            };
+            let label = metric_label(l, m);
             let current = (m == metric).then_some("page");
             view! { <a href=link(m, k, &s) aria-current=current>{label}</a> }
         })
@@ -214,18 +221,18 @@ fn picker(board: &BoardId) -> impl IntoView {
         .filter(|k| allowed(metric, *k, global))
         .map(|k| {
             let current = (k == kind).then_some("page");
-            view! { <a href=link(metric, k, &scope) aria-current=current>{k.label()}</a> }
+            view! { <a href=link(metric, k, &scope) aria-current=current>{period_label(l, k)}</a> }
         })
         .collect_view();
     let scopes = match &board.scope {
         Scope::Global => None,
         Scope::Room(code) => Some(view! {
-            <a href=link(metric, kind, "global")>"Everyone"</a>
-            <a href=link(metric, kind, &format!("room-{code}")) aria-current="page">{format!("Room {code}")}</a>
+            <a href=link(metric, kind, "global")>{td_string!(l, leaderboards.everyone).to_string()}</a>
+            <a href=link(metric, kind, &format!("room-{code}")) aria-current="page">{td_string!(l, leaderboards.room, code = code.as_str()).to_string()}</a>
         }),
     };
     view! {
-        <nav class="board-picker" aria-label="Boards">
+        <nav class="board-picker" aria-label=td_string!(l, leaderboards.picker_label).to_string()>
             <p class="tabs" data-testid="metric-links">{metrics}</p>
             <p class="tabs" data-testid="period-links">{periods}</p>
             {scopes.map(|s| view! { <p class="tabs" data-testid="scope-links">{s}</p> })}
@@ -246,6 +253,7 @@ fn row(line: Line, totals: bool, me: Option<&crate::identity::UserId>) -> impl I
 }
 
 fn table(
+    l: Locale,
     lines: Vec<Line>,
     totals: bool,
     me: Option<&crate::identity::UserId>,
@@ -255,28 +263,36 @@ fn table(
     view! {
         <table class="standings" data-testid=testid>
             <thead><tr>
-                <th>"#"</th><th>"Player"</th><th>{if totals { "Points" } else { "Best" }}</th>
-                {totals.then(|| view! { <th>"Matches"</th> })}
+                <th>"#"</th><th>{td_string!(l, leaderboards.col_player).to_string()}</th><th>{if totals {
+                    td_string!(l, leaderboards.col_points).to_string()
+                } else {
+                    td_string!(l, leaderboards.col_best).to_string()
+                }}</th>
+                {totals.then(|| view! { <th>{td_string!(l, leaderboards.col_matches).to_string()}</th> })}
             </tr></thead>
             <tbody>{rows}</tbody>
         </table>
     }
 }
 
-fn standing(mine: Standing, entries: u64, totals: bool) -> impl IntoView {
+fn standing(l: Locale, mine: Standing, entries: u64, totals: bool) -> impl IntoView {
     let Standing { me, above, below } = mine;
-    let headline = format!(
-        "You are #{} of {entries} (top {:.1}%).",
-        me.rank,
-        top_percent(me.rank, entries)
-    );
+    let percent = format!("{:.1}", top_percent(me.rank, entries));
+    let headline = td_string!(
+        l,
+        leaderboards.my_rank,
+        rank = me.rank,
+        entries = entries,
+        percent = percent.as_str()
+    )
+    .to_string();
     let id = me.user_id.clone();
     let lines: Vec<Line> = above.into_iter().chain([me]).chain(below).collect();
     view! {
         <section class="mine" data-testid="my-standing">
-            <h2>"You"</h2>
+            <h2>{td_string!(l, leaderboards.you).to_string()}</h2>
             <p data-testid="my-rank">{headline}</p>
-            {table(lines, totals, Some(&id), "around-me")}
+            {table(l, lines, totals, Some(&id), "around-me")}
         </section>
     }
 }
@@ -292,56 +308,65 @@ fn Board(board: BoardView) -> impl IntoView {
         now_ms,
         archived,
     } = board;
+    let l = crate::lang::locale();
     let totals = summary.board.metric == Metric::Total;
-    let title = format!("Udd leaderboard: {}", summary.name);
-    let description = top_three(&summary.name, &lines);
+    let title = td_string!(l, leaderboards.title, name = summary.name.as_str()).to_string();
+    let description = top_three(l, &summary.name, &lines);
     let href = summary.board.href();
     let me = mine.as_ref().map(|m| m.me.user_id.clone());
-    let mut facts = vec![format!("{} players", summary.entries)];
+    let mut facts = vec![td_string!(l, leaderboards.players, n = summary.entries).to_string()];
     match summary.bounds {
-        Some((_, end)) if end <= now_ms => facts.push("Closed".into()),
-        Some((_, end)) => facts.push(format!("Next reset in {}", span(end - now_ms))),
+        Some((_, end)) if end <= now_ms => {
+            facts.push(td_string!(l, leaderboards.closed).to_string())
+        }
+        Some((_, end)) => {
+            let time = span(l, end - now_ms);
+            facts.push(td_string!(l, leaderboards.next_reset, time = time.as_str()).to_string())
+        }
         None => {}
     }
     if archived {
-        facts.push("Top 100 kept".into());
+        facts.push(td_string!(l, leaderboards.top_kept).to_string());
     }
     let updated = match updated_ms {
-        Some(at) => format!("Updated {} ago", span(now_ms - at)),
-        None => "No match counted yet".into(),
+        Some(at) => {
+            let time = span(l, now_ms - at);
+            td_string!(l, leaderboards.updated, time = time.as_str()).to_string()
+        }
+        None => td_string!(l, leaderboards.none_counted).to_string(),
     };
     let room = match &summary.board.scope {
-        Scope::Room(code) => {
-            Some(view! { <p><a href=format!("/r/{code}")>"Back to the room"</a></p> })
-        }
+        Scope::Room(code) => Some(view! {
+            <p><a href=format!("/r/{code}")>{td_string!(l, leaderboards.back_to_room).to_string()}</a></p>
+        }),
         Scope::Global => None,
     };
     let next_link = next.map(|cursor| {
-        view! { <p><a href=format!("{href}?after={cursor}") rel="next" data-testid="next-page">"Next page"</a></p> }
+        view! { <p><a href=format!("{href}?after={cursor}") rel="next" data-testid="next-page">{td_string!(l, leaderboards.next_page).to_string()}</a></p> }
     });
     let body = if lines.is_empty() {
         EitherOf3::A(
-            view! { <p class="muted" data-testid="board-empty">"Nobody is on this board yet."</p> },
+            view! { <p class="muted" data-testid="board-empty">{td_string!(l, leaderboards.empty).to_string()}</p> },
         )
     } else if mine.is_some() {
-        EitherOf3::B(table(lines, totals, me.as_ref(), "board"))
+        EitherOf3::B(table(l, lines, totals, me.as_ref(), "board"))
     } else {
-        EitherOf3::C(table(lines, totals, None, "board"))
+        EitherOf3::C(table(l, lines, totals, None, "board"))
     };
     view! {
         <ShareTags path=href.clone() title=title.clone() description=description />
         <section class="board" data-testid="board-page">
             <h1>{summary.name.clone()}</h1>
             <p class="muted" data-testid="board-facts">{facts.join(" · ")}" · "<span data-testid="board-updated">{updated}</span></p>
-            {picker(&summary.board)}
-            {mine.map(|m| standing(m, summary.entries, totals))}
+            {picker(l, &summary.board)}
+            {mine.map(|m| standing(l, m, summary.entries, totals))}
             {body}
             {next_link}
             <form method="get" action=href.clone() class="jump">
-                <label>"Go to position "<input type="number" name="at" min="1" inputmode="numeric" required /></label>
-                " "<button type="submit" class="small secondary">"Go"</button>
+                <label>{td_string!(l, leaderboards.go_to_position).to_string()}<input type="number" name="at" min="1" inputmode="numeric" required /></label>
+                " "<button type="submit" class="small secondary">{td_string!(l, leaderboards.go).to_string()}</button>
             </form>
-            <p class="muted">"Permanent link: "<a href=href.clone() data-testid="board-address">{href.clone()}</a></p>
+            <p class="muted">{td_string!(l, leaderboards.permanent_link).to_string()}<a href=href.clone() lang="en" data-testid="board-address">{href.clone()}</a></p>
             {room}
         </section>
     }
@@ -350,16 +375,18 @@ fn Board(board: BoardView) -> impl IntoView {
 /// The room leaderboard's link, with share and copy where the browser can.
 #[component]
 pub fn BoardLink(code: String) -> impl IntoView {
+    let l = crate::lang::locale();
     let path = format!("/r/{code}/lb");
     let link = StoredValue::new(path.clone());
     let status = RwSignal::new(String::new());
     let share = move |_| {
         let url = browser::absolute(&link.get_value());
         leptos::task::spawn_local(async move {
-            let shared = browser::can_share() && browser::share("Udd leaderboard", &url).await;
+            let title = td_string!(l, leaderboards.share_title).to_string();
+            let shared = browser::can_share() && browser::share(&title, &url).await;
             if !shared {
                 status.set(if browser::copy_text(&url).await {
-                    "Link copied.".into()
+                    td_string!(l, leaderboards.link_copied).to_string()
                 } else {
                     String::new()
                 });
@@ -368,8 +395,8 @@ pub fn BoardLink(code: String) -> impl IntoView {
     };
     view! {
         <p class="board-link">
-            <a href=path data-testid="board-link">"Room leaderboard"</a>" "
-            <button type="button" class="small secondary" data-testid="share-board" on:click=share>"Share"</button>
+            <a href=path data-testid="board-link">{td_string!(l, leaderboards.room_leaderboard).to_string()}</a>" "
+            <button type="button" class="small secondary" data-testid="share-board" on:click=share>{td_string!(l, leaderboards.share).to_string()}</button>
             <span class="muted" role="status">{move || status.get()}</span>
         </p>
     }
@@ -382,7 +409,10 @@ mod tests {
 
     #[test]
     fn the_preview_names_the_top_three_in_order() {
-        assert_eq!(top_three("Best match", &[]), "Nobody is on Best match yet.");
+        assert_eq!(
+            top_three(Locale::en, "Best match", &[]),
+            "Nobody is on Best match yet."
+        );
         let line = |name: &str, rank, score| Line {
             rank,
             user_id: UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap(),
@@ -399,17 +429,22 @@ mod tests {
             line("Om", 4, 10),
         ];
         assert_eq!(
-            top_three("x", &lines),
+            top_three(Locale::en, "x", &lines),
             "1. Asha 3200 · 2. Ravi 2900 · 2. Mei 2900"
         );
     }
 
     #[test]
     fn spans_read_in_their_two_largest_units() {
+        let span = |ms| span(Locale::en, ms);
         assert_eq!(span(40_000), "40 s");
         assert_eq!(span(-5), "0 s");
         assert_eq!(span(5 * 60_000 + 10_000), "5 min");
         assert_eq!(span(2 * 3_600_000 + 5 * 60_000), "2 h 5 min");
         assert_eq!(span(3 * 86_400_000 + 4 * 3_600_000 + 1), "3 d 4 h");
+        assert_eq!(
+            super::span(Locale::hi, 2 * 3_600_000 + 5 * 60_000),
+            "2 घंटे 5 मिनट"
+        );
     }
 }

@@ -7,7 +7,10 @@
 
 use time::{Date, Month, OffsetDateTime, Time, Weekday};
 
+use crate::i18n::td_string;
 use crate::ids::{BoardId, Day, Metric, Period, PeriodKind, RoomCode, Scope, SeasonId};
+use crate::lang::Locale;
+use crate::leaderboards::model::metric_label;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -172,23 +175,57 @@ pub fn boards_for(finished_ms: i64, room: &RoomCode, seasons: &[Season]) -> Vec<
     boards
 }
 
-/// A board's name for people: "Best match · week 48, 2026 · everyone".
+/// A board's name for people: "Best match · week 48, 2026 · everyone". English: what the
+/// projector stores and the share cards show; pages use [`board_name_in`].
 pub fn board_name(board: &BoardId, seasons: &[Season]) -> String {
-    let metric = match board.metric {
-        Metric::Best => "Best match",
-        Metric::Total => "Total points",
-    };
+    board_name_in(Locale::en, board, seasons)
+}
+
+/// A board's name in `l`'s language. An operator's season keeps the name it was given; a
+/// default season is named as its quarter.
+pub fn board_name_in(l: Locale, board: &BoardId, seasons: &[Season]) -> String {
+    let metric = metric_label(l, board.metric);
     let period = match &board.period {
-        Period::AllTime => "all time".to_owned(),
+        Period::AllTime => td_string!(l, leaderboards.name.all_time).to_string(),
         Period::Day(day) => day.to_string(),
-        Period::Week { year, week } => format!("week {week}, {year}"),
-        Period::Season(id) => season_named(seasons, id).map_or_else(|| id.to_string(), |s| s.name),
+        Period::Week { year, week } => {
+            td_string!(l, leaderboards.name.week, week = week, year = year).to_string()
+        }
+        Period::Season(id) => match seasons.iter().find(|s| &s.id == id) {
+            Some(season) => season.name.clone(),
+            None => match quarter_named(id) {
+                Some(_) => {
+                    let (year, q) = id.as_str().split_once("-q").unwrap_or_default();
+                    td_string!(l, leaderboards.name.quarter, year = year, q = q).to_string()
+                }
+                None => id.to_string(),
+            },
+        },
     };
     let scope = match &board.scope {
-        Scope::Global => "everyone".to_owned(),
-        Scope::Room(code) => format!("room {code}"),
+        Scope::Global => td_string!(l, leaderboards.name.everyone).to_string(),
+        Scope::Room(code) => {
+            td_string!(l, leaderboards.name.room, code = code.as_str()).to_string()
+        }
     };
-    format!("{metric} · {period} · {scope}")
+    td_string!(
+        l,
+        leaderboards.name.full,
+        metric = metric.as_str(),
+        period = period.as_str(),
+        scope = scope.as_str()
+    )
+    .to_string()
+}
+
+/// Why [`bounds`] refused a period, in `l`'s language.
+pub fn bounds_error_in(l: Locale, message: &'static str) -> String {
+    match message {
+        "That day does not exist." => td_string!(l, leaderboards.errors.no_day).to_string(),
+        "That week does not exist." => td_string!(l, leaderboards.errors.no_week).to_string(),
+        "There is no such season." => td_string!(l, leaderboards.errors.no_season).to_string(),
+        other => other.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -283,5 +320,47 @@ mod tests {
         for board in &boards {
             assert_eq!(BoardId::parse_key(&board.key()).as_ref(), Ok(board));
         }
+    }
+
+    #[test]
+    fn boards_are_named_in_english_for_the_projector_and_in_hindi_for_pages() {
+        let room = RoomCode::parse("K7QX2").unwrap();
+        let monsoon = Season {
+            id: id("monsoon"),
+            name: "Monsoon".into(),
+            start_ms: NOV_23_2026_NOON,
+            end_ms: NOV_23_2026_NOON + 10 * DAY_MS,
+        };
+        let names: Vec<String> = boards_for(NOV_23_2026_NOON, &room, &[])
+            .iter()
+            .map(|b| board_name(b, &[]))
+            .collect();
+        assert_eq!(names[0], "Best match · 2026-11-23 · everyone");
+        assert_eq!(names[1], "Best match · week 48, 2026 · everyone");
+        assert_eq!(names[2], "Best match · 2026 Q4 · everyone");
+        assert_eq!(names[7], "Best match · all time · room K7QX2");
+        assert_eq!(names[10], "Total points · all time · everyone");
+        let board = BoardId {
+            metric: Metric::Total,
+            period: Period::Season(id("monsoon")),
+            scope: Scope::Global,
+        };
+        assert_eq!(
+            board_name(&board, &[monsoon.clone()]),
+            "Total points · Monsoon · everyone"
+        );
+        assert_eq!(
+            board_name_in(Locale::hi, &board, &[monsoon]),
+            "कुल पॉइंट्स · Monsoon · सभी"
+        );
+        let week = BoardId {
+            metric: Metric::Best,
+            period: week_of(NOV_23_2026_NOON),
+            scope: Scope::Room(room),
+        };
+        assert_eq!(
+            board_name_in(Locale::hi, &week, &[]),
+            "बेस्ट मैच · हफ़्ता 48, 2026 · रूम K7QX2"
+        );
     }
 }

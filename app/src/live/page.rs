@@ -17,6 +17,7 @@ use crate::browser;
 use crate::codec::Base64Json;
 use crate::game::api::StartMatch;
 use crate::game::page::{GameBoard, StartForm};
+use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::leaderboards::page::BoardLink;
 use crate::live::api::{room_page, RoomPageData};
@@ -40,17 +41,18 @@ const FORM_PATHS: &[&str] = &[
 pub fn RoomPage() -> impl IntoView {
     let code = code_param();
     let page = Resource::<_, Base64Json>::new_with_options(code, room_page, false);
+    let l = crate::lang::locale();
     // The title names the room only when the link holds a well-formed code: nothing from the
     // address bar reaches the page unparsed. A plain string, worked out now: the head is
     // rendered after the body has resolved, when a closure over the route's params could find
     // them disposed (a panic seen when a reload cut a render short).
     let title = match RoomCode::parse(&code()) {
-        Ok(code) => format!("Room {code}"),
-        Err(_) => "No such room".to_owned(),
+        Ok(code) => td_string!(l, rooms.room.title, code = code.as_str()).to_string(),
+        Err(_) => td_string!(l, rooms.room.no_such_room).to_string(),
     };
     view! {
         <Title text=title />
-        <Suspense fallback=|| view! { <p class="muted">"Opening the room…"</p> }>
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, rooms.room.opening).to_string()}</p> }>
             {move || Suspend::new(async move {
                 match page.await {
                     Ok(page) => Either::Left(view! {
@@ -59,9 +61,9 @@ pub fn RoomPage() -> impl IntoView {
                     }),
                     Err(err) => Either::Right(view! {
                         <section class="hero">
-                            <h1>"No such room"</h1>
-                            <p class="error" role="alert">{err.to_string()}</p>
-                            <p><a href="/">"Open or join another room"</a></p>
+                            <h1>{td_string!(l, rooms.room.no_such_room).to_string()}</h1>
+                            <p class="error" role="alert">{err.localized()}</p>
+                            <p><a href="/">{td_string!(l, rooms.room.other_room).to_string()}</a></p>
                         </section>
                     }),
                 }
@@ -80,6 +82,7 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
         me,
         qr_svg,
     } = page;
+    let l = crate::lang::locale();
     let code = first.code.to_string();
     let was_member = me.as_ref().is_some_and(|id| first.player(id).is_some());
     let code_value = StoredValue::new(first.code.clone());
@@ -87,6 +90,8 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
     let ended = RwSignal::new(false);
     let me_for_game = me.clone();
     let code_text = StoredValue::new(code.clone());
+    let room_label =
+        StoredValue::new(td_string!(l, rooms.room.title, code = code.as_str()).to_string());
     let qr = StoredValue::new(qr_svg);
     // The lobby's part of the page is drawn again only when the lobby changed (or a match
     // ended), not for every snapshot of a running match: a reveal redraws just the match.
@@ -122,15 +127,16 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
             </Show>
             <Show
                 when=move || lobby.with(|l| l.state != RoomState::Playing)
-                fallback=move || view! { <p class="muted">"Room " {code_text.get_value()}</p> }
+                fallback=move || view! { <p class="muted">{room_label.get_value()}</p> }
             >
-                <p class="muted">"Room code"</p>
+                <p class="muted">{td_string!(l, rooms.room.room_code).to_string()}</p>
                 <h1 class="room-code" data-testid="room-code">{code_text.get_value()}</h1>
                 <ShareBox code=code_text.get_value() qr_svg=qr.get_value() />
             </Show>
             {move || ended.get().then(|| view! {
                 <p class="notice" role="status" data-testid="room-ended">
-                    "This room has ended. " <a href="/">"Open a new one"</a>
+                    {td_string!(l, rooms.room.ended).to_string()}
+                    <a href="/">{td_string!(l, rooms.room.open_new).to_string()}</a>
                 </p>
             })}
             {move || {
@@ -141,7 +147,7 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
                     && !ended.get();
                 view! {
                     {removed.then(|| view! {
-                        <p class="notice" role="status" data-testid="removed">"You are no longer in this room."</p>
+                        <p class="notice" role="status" data-testid="removed">{td_string!(l, rooms.room.removed).to_string()}</p>
                     })}
                     <Players lobby=lobby.clone() me=me.clone() />
                     <Controls lobby played=played.get() me />

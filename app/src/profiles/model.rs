@@ -3,8 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::model::MatchRecord;
+use crate::i18n::td_string;
 use crate::identity::{Avatar, DisplayName, UserId, Username};
 use crate::inventory::model::SetProgress;
+use crate::lang::Locale;
 use crate::leaderboards::model::PlayerStats;
 
 /// A player's public page.
@@ -39,11 +41,19 @@ pub struct ProfileBoard {
 impl ProfileBoard {
     /// "top 12%" (at least 1, whole percents: `rank / entries`, rounded up).
     pub fn top(&self) -> String {
+        format!("top {}%", self.top_percent())
+    }
+
+    /// [`top`](Self::top) in `l`'s language, for the page.
+    pub fn top_in(&self, l: Locale) -> String {
+        td_string!(l, profiles.top, percent = self.top_percent()).to_string()
+    }
+
+    fn top_percent(&self) -> u64 {
         let entries = self.entries.max(1);
-        let percent = (self.rank.saturating_mul(100))
+        (self.rank.saturating_mul(100))
             .div_ceil(entries)
-            .clamp(1, 100);
-        format!("top {percent}%")
+            .clamp(1, 100)
     }
 }
 
@@ -65,5 +75,7 @@ mod tests {
         assert_eq!(board(120, 1000).top(), "top 12%");
         assert_eq!(board(121, 1000).top(), "top 13%");
         assert_eq!(board(3, 0).top(), "top 100%");
+        assert_eq!(board(120, 1000).top_in(Locale::en), "top 12%");
+        assert_eq!(board(120, 1000).top_in(Locale::hi), "टॉप 12%");
     }
 }

@@ -7,6 +7,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::codec::Base64Json;
 use crate::game::sheet::match_path;
+use crate::i18n::td_string;
 use crate::identity::profile_path;
 use crate::profiles::api::read_profile;
 use crate::profiles::model::ProfileView;
@@ -27,13 +28,19 @@ pub fn ProfilePage() -> impl IntoView {
         |(id, after)| read_profile(id, after),
         false,
     );
+    let l = crate::lang::locale();
     view! {
-        <Suspense fallback=|| view! { <p class="muted">"Reading the profile…"</p> }>
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, profiles.reading).to_string()}</p> }>
             {move || Suspend::new(async move {
                 match profile.await {
                     Ok(profile) => Either::Left(view! { <Profile profile /> }),
                     Err(err) => Either::Right(view! {
-                        <Missing title="No such player" err href="/lb" link="The boards" />
+                        <Missing
+                            title=td_string!(l, profiles.no_such_player_title).to_string()
+                            err
+                            href="/lb"
+                            link=td_string!(l, profiles.the_boards).to_string()
+                        />
                     }),
                 }
             })}
@@ -56,30 +63,45 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         next,
         mine,
     } = profile;
+    let l = crate::lang::locale();
     let name = nickname.to_string();
     let kind = match &username {
         Some(username) => format!("@{username}"),
-        None => "Guest".to_owned(),
+        None => td_string!(l, profiles.guest).to_string(),
     };
     let joined = when(joined_ms);
+    let who = td_string!(
+        l,
+        profiles.joined,
+        kind = kind.as_str(),
+        date = joined.as_str()
+    )
+    .to_string();
     let average = (stats.matches > 0).then(|| stats.lifetime_score / stats.matches as i64);
-    let description = format!(
-        "{name} on Udd: {} matches, {} wins, best {}",
-        stats.matches,
-        stats.wins,
-        stats
-            .best_score
-            .map_or_else(|| "–".to_owned(), |b| b.to_string())
-    );
+    let best = stats
+        .best_score
+        .map_or_else(|| "–".to_owned(), |b| b.to_string());
+    let description = td_string!(
+        l,
+        profiles.description,
+        name = name.as_str(),
+        matches = stats.matches,
+        wins = stats.wins,
+        best = best.as_str()
+    )
+    .to_string();
+    let title = td_string!(l, profiles.title, name = name.as_str()).to_string();
     let path = profile_path(&user_id);
     let board_rows = boards
         .into_iter()
         .map(|b| {
-            let top = b.top();
+            let top = b.top_in(l);
+            let rank =
+                td_string!(l, profiles.rank_of, rank = b.rank, entries = b.entries).to_string();
             view! {
                 <tr data-testid="profile-board">
                     <td><a href=b.href>{b.name}</a></td>
-                    <td class="num" data-testid="profile-rank">{format!("#{} of {}", b.rank, b.entries)}</td>
+                    <td class="num" data-testid="profile-rank">{rank}</td>
                     <td class="num">{top}</td>
                     <td class="num">{b.score}</td>
                 </tr>
@@ -89,7 +111,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
     let set_rows = sets
         .into_iter()
         .filter(|s| s.held > 0)
-        .map(|s| view! { <li>{format!("{} {}/{}", s.category.label(), s.held, s.of)}</li> })
+        .map(|s| view! { <li>{format!("{} {}/{}", s.category.label_in(l), s.held, s.of)}</li> })
         .collect_view();
     let match_rows = matches
         .into_iter()
@@ -102,11 +124,18 @@ fn Profile(profile: ProfileView) -> impl IntoView {
                 ),
                 None => Either::Right(ended),
             };
+            let place = td_string!(
+                l,
+                profiles.place_of,
+                place = m.placement,
+                players = m.players
+            )
+            .to_string();
             view! {
                 <tr data-testid="profile-match">
                     <td>{ended}</td>
                     <td>{m.room.to_string()}</td>
-                    <td class="num">{format!("{} of {}", m.placement, m.players)}</td>
+                    <td class="num">{place}</td>
                     <td class="num">{m.score}</td>
                     <td class="num">{format!("{}/{}", m.correct, m.rounds)}</td>
                 </tr>
@@ -115,38 +144,56 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         .collect_view();
     let older = next.map(|cursor| {
         let href = format!("{path}?after={cursor}");
-        view! { <p><a href=href rel="next" data-testid="profile-older">"Older matches"</a></p> }
+        view! { <p><a href=href rel="next" data-testid="profile-older">{td_string!(l, profiles.older).to_string()}</a></p> }
     });
-    let own = mine.then(|| view! { <p class="muted" data-testid="profile-mine">"This is you. "<a href="/me">"Your account"</a></p> });
+    let own = mine.then(|| {
+        view! {
+            <p class="muted" data-testid="profile-mine">
+                {td_string!(l, profiles.this_is_you).to_string()}
+                <a href="/me">{td_string!(l, profiles.your_account).to_string()}</a>
+            </p>
+        }
+    });
     view! {
-        <ShareTags path=path.clone() title=format!("{name} on Udd") description kind="profile" />
+        <ShareTags path=path.clone() title description kind="profile" />
         <section class="profile" data-testid="profile-page">
             <div class="who">
-                <span class="avatar" role="img" aria-label=avatar.label()>{avatar.emoji()}</span>
+                <span class="avatar" role="img" aria-label=avatar.label_in(l)>{avatar.emoji()}</span>
                 <div>
                     <h1 data-testid="profile-name">{name.clone()}</h1>
-                    <p class="muted">{kind}" · joined "{joined}</p>
+                    <p class="muted">{who}</p>
                 </div>
             </div>
             {own}
             <dl class="stats" data-testid="profile-stats">
-                <div><dt>"Matches"</dt><dd data-testid="stat-matches">{stats.matches}</dd></div>
-                <div><dt>"Wins"</dt><dd data-testid="stat-wins">{stats.wins}</dd></div>
-                <div><dt>"Best"</dt><dd>{stats.best_score.map_or_else(|| "–".to_owned(), |b| b.to_string())}</dd></div>
-                <div><dt>"Points"</dt><dd>{stats.lifetime_score}</dd></div>
-                <div><dt>"Average"</dt><dd>{average.map_or_else(|| "–".to_owned(), |a| a.to_string())}</dd></div>
-                <div><dt>"Right calls"</dt><dd>{format!("{}/{}", stats.correct, stats.rounds)}</dd></div>
+                <div><dt>{td_string!(l, profiles.stat.matches).to_string()}</dt><dd data-testid="stat-matches">{stats.matches}</dd></div>
+                <div><dt>{td_string!(l, profiles.stat.wins).to_string()}</dt><dd data-testid="stat-wins">{stats.wins}</dd></div>
+                <div><dt>{td_string!(l, profiles.stat.best).to_string()}</dt><dd>{best}</dd></div>
+                <div><dt>{td_string!(l, profiles.stat.points).to_string()}</dt><dd>{stats.lifetime_score}</dd></div>
+                <div><dt>{td_string!(l, profiles.stat.average).to_string()}</dt><dd>{average.map_or_else(|| "–".to_owned(), |a| a.to_string())}</dd></div>
+                <div><dt>{td_string!(l, profiles.stat.right_calls).to_string()}</dt><dd>{format!("{}/{}", stats.correct, stats.rounds)}</dd></div>
             </dl>
-            <h2>"Boards"</h2>
+            <h2>{td_string!(l, profiles.boards).to_string()}</h2>
             <table class="standings" data-testid="profile-boards">
-                <thead><tr><th>"Board"</th><th>"Rank"</th><th>"Top"</th><th>"Score"</th></tr></thead>
+                <thead><tr>
+                    <th>{td_string!(l, profiles.col.board).to_string()}</th>
+                    <th>{td_string!(l, profiles.col.rank).to_string()}</th>
+                    <th>{td_string!(l, profiles.col.top).to_string()}</th>
+                    <th>{td_string!(l, profiles.col.score).to_string()}</th>
+                </tr></thead>
                 <tbody>{board_rows}</tbody>
             </table>
-            <h2>"Collection"</h2>
+            <h2>{td_string!(l, profiles.collection).to_string()}</h2>
             <ul class="sets" data-testid="profile-sets">{set_rows}</ul>
-            <h2>"Matches"</h2>
+            <h2>{td_string!(l, profiles.matches).to_string()}</h2>
             <table class="standings" data-testid="profile-matches">
-                <thead><tr><th>"Ended"</th><th>"Room"</th><th>"Place"</th><th>"Score"</th><th>"Right"</th></tr></thead>
+                <thead><tr>
+                    <th>{td_string!(l, profiles.col.ended).to_string()}</th>
+                    <th>{td_string!(l, profiles.col.room).to_string()}</th>
+                    <th>{td_string!(l, profiles.col.place).to_string()}</th>
+                    <th>{td_string!(l, profiles.col.score).to_string()}</th>
+                    <th>{td_string!(l, profiles.col.right).to_string()}</th>
+                </tr></thead>
                 <tbody>{match_rows}</tbody>
             </table>
             {older}

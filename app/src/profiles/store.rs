@@ -11,7 +11,8 @@
 //! | a page of matches, newest first | Query `USER#<id>` begins_with `MATCH#` |
 
 use crate::identity::UserId;
-use crate::leaderboards::period::board_name;
+use crate::lang::Locale;
+use crate::leaderboards::period::board_name_in;
 use crate::profiles::model::{ProfileBoard, ProfileView};
 use crate::store::{DataError, Db};
 
@@ -20,13 +21,25 @@ pub const MATCHES_PER_PAGE: i32 = 10;
 
 impl Db {
     /// `user`'s page as `viewer` sees it, with the page of matches after `cursor`; `None` for
-    /// no such player (or a guest whose profile expired).
-    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
+    /// no such player (or a guest whose profile expired). Boards are named in English (what the
+    /// share card shows); the page uses [`Db::profile_page_in`].
     pub async fn profile_page(
         &self,
         user: &UserId,
         viewer: Option<&UserId>,
         cursor: Option<&str>,
+    ) -> Result<Option<ProfileView>, DataError> {
+        self.profile_page_in(user, viewer, cursor, Locale::en).await
+    }
+
+    /// [`Db::profile_page`] with the boards named in `locale`'s language.
+    #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
+    pub async fn profile_page_in(
+        &self,
+        user: &UserId,
+        viewer: Option<&UserId>,
+        cursor: Option<&str>,
+        locale: Locale,
     ) -> Result<Option<ProfileView>, DataError> {
         let (profile, stats, boards, seasons, sets, matches) = tokio::try_join!(
             self.profile(user),
@@ -42,7 +55,7 @@ impl Db {
         let boards = boards
             .into_iter()
             .map(|b| ProfileBoard {
-                name: board_name(&b.board, &seasons),
+                name: board_name_in(locale, &b.board, &seasons),
                 href: b.board.href(),
                 rank: b.line.rank,
                 entries: b.entries,

@@ -43,10 +43,32 @@ impl From<RoomConflict> for AppError {
     fn from(conflict: RoomConflict) -> Self {
         match conflict {
             RoomConflict::Data(err) => err.into(),
-            RoomConflict::NotFound => AppError::NotFound(conflict.to_string()),
-            RoomConflict::NotHost => AppError::Forbidden(conflict.to_string()),
-            other => AppError::Conflict(other.to_string()),
+            RoomConflict::NotFound => AppError::NotFound(conflict_message(&conflict)),
+            RoomConflict::NotHost => AppError::Forbidden(conflict_message(&conflict)),
+            other => AppError::Conflict(conflict_message(&other)),
         }
+    }
+}
+
+/// A refused room action in the request's language (the `Display` of [`RoomConflict`] stays
+/// English, for logs).
+#[cfg(feature = "ssr")]
+fn conflict_message(conflict: &RoomConflict) -> String {
+    use crate::i18n::td_string;
+    let l = crate::lang::locale();
+    match conflict {
+        RoomConflict::CodeTaken => td_string!(l, rooms.errors.code_taken).to_string(),
+        RoomConflict::NotFound => td_string!(l, rooms.errors.not_found).to_string(),
+        RoomConflict::Full => td_string!(l, rooms.errors.full).to_string(),
+        RoomConflict::NicknameTaken => td_string!(l, rooms.errors.nickname_taken).to_string(),
+        RoomConflict::Started => td_string!(l, rooms.errors.started).to_string(),
+        RoomConflict::NotHost => td_string!(l, rooms.errors.not_host).to_string(),
+        RoomConflict::Removed => td_string!(l, rooms.errors.removed).to_string(),
+        RoomConflict::NotInRoom => td_string!(l, rooms.errors.not_in_room).to_string(),
+        RoomConflict::TooManyForSettings => {
+            td_string!(l, rooms.errors.too_many_for_settings).to_string()
+        }
+        RoomConflict::Data(err) => err.to_string(),
     }
 }
 

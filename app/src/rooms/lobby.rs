@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 
 use crate::browser;
+use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::identity::page::AvatarPicker;
 use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
@@ -15,20 +16,22 @@ use crate::rooms::model::{Lobby, RoomSettings};
 /// The room's link: shown, copyable, shareable where the browser can, and as a QR code.
 #[component]
 pub fn ShareBox(code: String, qr_svg: String) -> impl IntoView {
+    let l = crate::lang::locale();
     let path = format!("/r/{code}");
     let hydrated = RwSignal::new(false);
     Effect::new(move |_| hydrated.set(true));
     let status = RwSignal::new(String::new());
     let link = StoredValue::new(path.clone());
-    let title = StoredValue::new(format!("Join my Udd room {code}"));
+    let title =
+        StoredValue::new(td_string!(l, rooms.lobby.share_title, code = code.as_str()).to_string());
     // Copy closures (only stored handles inside), so the buttons can be drawn again and again.
     let copy = move |_| {
         let url = browser::absolute(&link.get_value());
         leptos::task::spawn_local(async move {
             status.set(if browser::copy_text(&url).await {
-                "Link copied.".to_owned()
+                td_string!(l, rooms.lobby.link_copied).to_string()
             } else {
-                "Could not copy: press and hold the link instead.".to_owned()
+                td_string!(l, rooms.lobby.copy_failed).to_string()
             });
         });
     };
@@ -41,32 +44,33 @@ pub fn ShareBox(code: String, qr_svg: String) -> impl IntoView {
     };
     view! {
         <p class="share">
-            "Invite with the code or the link: "
+            {td_string!(l, rooms.lobby.invite).to_string()}
             <a href=path.clone() data-testid="share-link">{path.clone()}</a>
         </p>
         <Show when=move || hydrated.get()>
             <div class="share-actions">
-                <button type="button" class="secondary" data-testid="copy-link" on:click=copy>"Copy link"</button>
+                <button type="button" class="secondary" data-testid="copy-link" on:click=copy>{td_string!(l, rooms.lobby.copy_link).to_string()}</button>
                 <Show when=browser::can_share>
-                    <button type="button" class="secondary" data-testid="share-room" on:click=share>"Share…"</button>
+                    <button type="button" class="secondary" data-testid="share-room" on:click=share>{td_string!(l, rooms.lobby.share).to_string()}</button>
                 </Show>
                 <span class="muted" role="status" aria-live="polite" data-testid="share-status">{move || status.get()}</span>
             </div>
         </Show>
         // Our own SVG from the QR encoder on the server: no player text in it.
-        <figure class="qr" data-testid="room-qr" inner_html=qr_svg aria-label="QR code of the room link"></figure>
+        <figure class="qr" data-testid="room-qr" inner_html=qr_svg aria-label=td_string!(l, rooms.lobby.qr_label).to_string()></figure>
     }
 }
 
 #[component]
 pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
+    let l = crate::lang::locale();
     let is_host = me.as_ref() == Some(&lobby.host_id);
     let code = lobby.code.to_string();
     let host_id = lobby.host_id.clone();
     let count = lobby.players.len();
     let max = lobby.settings.max_players;
     view! {
-        <h2 data-testid="player-count">{format!("Players ({count} of {max})")}</h2>
+        <h2 data-testid="player-count">{td_string!(l, rooms.lobby.players_heading, count = count, max = max).to_string()}</h2>
         <ul class="players" data-testid="players" aria-live="polite">
             {lobby.players.into_iter().map(|player| {
                 let code = code.clone();
@@ -76,15 +80,15 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 let mine = me.as_ref() == Some(&player.user_id);
                 view! {
                     <li class="player" data-testid="player">
-                        <span class="avatar" role="img" aria-label=player.avatar.label()>{player.avatar.emoji()}</span>
+                        <span class="avatar" role="img" aria-label=player.avatar.label_in(l)>{player.avatar.emoji()}</span>
                         <span class="nickname">{player.nickname.to_string()}</span>
-                        {mine.then(|| view! { <span class="muted">" (you)"</span> })}
-                        {hosting.then(|| view! { <span class="badge">"Host"</span> })}
+                        {mine.then(|| view! { <span class="muted">{td_string!(l, rooms.lobby.you).to_string()}</span> })}
+                        {hosting.then(|| view! { <span class="badge">{td_string!(l, rooms.lobby.host).to_string()}</span> })}
                         {kickable.then(move || view! {
                             <form method="post" action=KickPlayer::PATH class="inline">
                                 <input type="hidden" name="code" value=code />
                                 <input type="hidden" name="player" value=target />
-                                <button type="submit" class="small">"Remove"</button>
+                                <button type="submit" class="small">{td_string!(l, rooms.lobby.remove).to_string()}</button>
                             </form>
                         })}
                     </li>
@@ -97,20 +101,21 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
 /// The host's settings form (between matches).
 #[component]
 pub fn SettingsForm(code: String, current: RoomSettings) -> impl IntoView {
+    let l = crate::lang::locale();
     view! {
             <form method="post" action=ChangeSettings::PATH class="card settings" data-testid="settings">
-                <h2>"Settings"</h2>
+                <h2>{td_string!(l, rooms.lobby.settings).to_string()}</h2>
                 <input type="hidden" name="code" value=code />
-                <label>"Players (2–12)" <input type="number" name="settings[max_players]" min="2" max="12" value=current.max_players.to_string() /></label>
-                <label>"Rounds (1–30)" <input type="number" name="settings[rounds]" min="1" max="30" value=current.rounds.to_string() /></label>
-                <label>"Round window (ms)" <input type="number" name="settings[window_ms]" min="1000" max="10000" step="500" value=current.window_ms.to_string() /></label>
-                <label>"Public"
+                <label>{td_string!(l, rooms.lobby.max_players).to_string()} <input type="number" name="settings[max_players]" min="2" max="12" value=current.max_players.to_string() /></label>
+                <label>{td_string!(l, rooms.lobby.rounds).to_string()} <input type="number" name="settings[rounds]" min="1" max="30" value=current.rounds.to_string() /></label>
+                <label>{td_string!(l, rooms.lobby.window_ms).to_string()} <input type="number" name="settings[window_ms]" min="1000" max="10000" step="500" value=current.window_ms.to_string() /></label>
+                <label>{td_string!(l, rooms.lobby.public).to_string()}
                     <select name="settings[public]">
-                        <option value="false" selected=!current.public>"No"</option>
-                        <option value="true" selected=current.public>"Yes"</option>
+                        <option value="false" selected=!current.public>{td_string!(l, rooms.lobby.no).to_string()}</option>
+                        <option value="true" selected=current.public>{td_string!(l, rooms.lobby.yes).to_string()}</option>
                     </select>
                 </label>
-                <button type="submit">"Save settings"</button>
+                <button type="submit">{td_string!(l, rooms.lobby.save_settings).to_string()}</button>
             </form>
     }
 }
@@ -118,23 +123,25 @@ pub fn SettingsForm(code: String, current: RoomSettings) -> impl IntoView {
 /// The join form for a visitor.
 #[component]
 pub fn JoinForm(code: String) -> impl IntoView {
+    let l = crate::lang::locale();
     view! {
             <form method="post" action=JoinRoom::PATH class="card" data-testid="join-room">
-                <h2>"Join this room"</h2>
+                <h2>{td_string!(l, rooms.lobby.join_heading).to_string()}</h2>
                 <input type="hidden" name="code" value=code />
-                <label>"Your name" <input name="name" required maxlength="24" autocomplete="nickname" /></label>
+                <label>{td_string!(l, rooms.home.your_name).to_string()} <input name="name" required maxlength="24" autocomplete="nickname" /></label>
                 <AvatarPicker />
-                <button type="submit">"Join"</button>
+                <button type="submit">{td_string!(l, rooms.home.join).to_string()}</button>
             </form>
     }
 }
 
 #[component]
 pub fn LeaveForm(code: String) -> impl IntoView {
+    let l = crate::lang::locale();
     view! {
         <form method="post" action=LeaveRoom::PATH class="inline">
             <input type="hidden" name="code" value=code />
-            <button type="submit" class="secondary">"Leave room"</button>
+            <button type="submit" class="secondary">{td_string!(l, rooms.lobby.leave).to_string()}</button>
         </form>
     }
 }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::td_string;
 use crate::identity::model::{Avatar, DisplayName, Invalid, UserId};
 pub use crate::ids::{RoomCode, CODE_ALPHABET, CODE_LEN};
 
@@ -30,16 +31,18 @@ impl RoomSettings {
     pub const ROUNDS: std::ops::RangeInclusive<u8> = 1..=30;
     pub const WINDOW_MS: std::ops::RangeInclusive<u16> = 1000..=10_000;
 
-    /// The same settings, or the first reason they are out of bounds.
+    /// The same settings, or the first reason they are out of bounds (in the request's
+    /// language).
     pub fn validate(self) -> Result<Self, Invalid> {
+        let l = crate::lang::locale();
         if !Self::PLAYERS.contains(&self.max_players) {
-            return Err(Invalid("A room holds 2 to 12 players.".into()));
+            return Err(Invalid(td_string!(l, rooms.errors.max_players).to_string()));
         }
         if !Self::ROUNDS.contains(&self.rounds) {
-            return Err(Invalid("A match is 1 to 30 rounds.".into()));
+            return Err(Invalid(td_string!(l, rooms.errors.rounds).to_string()));
         }
         if !Self::WINDOW_MS.contains(&self.window_ms) {
-            return Err(Invalid("A round lasts 1 to 10 seconds.".into()));
+            return Err(Invalid(td_string!(l, rooms.errors.window).to_string()));
         }
         Ok(self)
     }

@@ -14,6 +14,6 @@ use crate::error::AppError;
 pub fn FormError(paths: &'static [&'static str]) -> impl IntoView {
     let message = use_context::<ServerActionError>()
         .filter(|err| paths.contains(&err.path()))
-        .map(|err| ServerFnUrlError::<AppError>::decode_err(err.err()).to_string());
+        .map(|err| ServerFnUrlError::<AppError>::decode_err(err.err()).localized());
     message.map(|m| view! { <p class="error" role="alert" data-testid="form-error">{m}</p> })
 }

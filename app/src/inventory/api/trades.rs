@@ -13,9 +13,11 @@ use super::{limit, thing_id, TRADES_PER_WINDOW};
 #[cfg(feature = "ssr")]
 use crate::{
     error::fail,
+    i18n::td_string,
     identity::session,
     inventory::model::{OfferId, Side, ThingId},
     inventory::trades::Direction,
+    lang::locale,
     store::Db,
 };
 
@@ -29,6 +31,9 @@ pub struct TradesView {
     /// With `?room=`: the room's other players, whom the player may offer to (guests have no
     /// username). Empty when the player is not in that room.
     pub room: Option<RoomChoice>,
+    /// The Devanagari names of the cards in these offers (for a Hindi page).
+    #[serde(default)]
+    pub names: Vec<(crate::ids::ThingId, String)>,
 }
 
 /// The players of a room one may make an offer to.
@@ -48,9 +53,9 @@ fn parse_cards(raw: &str) -> Result<Vec<(ThingId, u32)>, AppError> {
         .map(|part| {
             let (thing, count) = part.split_once(':').unwrap_or((part, "1"));
             let count: u32 = count.trim().parse().map_err(|_| {
-                fail(AppError::BadRequest(format!(
-                    "{part}: how many is a whole number"
-                )))
+                fail(AppError::BadRequest(
+                    td_string!(locale(), inventory.error.not_whole_number, part = part).to_string(),
+                ))
             })?;
             Ok((thing_id(thing.trim())?, count))
         })
@@ -88,7 +93,7 @@ pub async fn make_offer(
         ),
         _ => {
             return Err(fail(AppError::BadRequest(
-                "Name a player by username, or a room and a player in it.".into(),
+                td_string!(locale(), inventory.error.name_a_player).to_string(),
             )))
         }
     };
@@ -108,7 +113,11 @@ pub async fn make_offer(
                 .user_by_username(&username)
                 .await
                 .map_err(fail)?
-                .ok_or_else(|| fail(AppError::NotFound("No player has that username.".into())))?;
+                .ok_or_else(|| {
+                    fail(AppError::NotFound(
+                        td_string!(locale(), inventory.error.no_such_username).to_string(),
+                    ))
+                })?;
             let name = db
                 .profile(&to)
                 .await
@@ -123,7 +132,11 @@ pub async fn make_offer(
                 .await
                 .map_err(fail)?
                 .map(|p| p.display_name.to_string())
-                .ok_or_else(|| fail(AppError::NotFound("There is no such player.".into())))?;
+                .ok_or_else(|| {
+                    fail(AppError::NotFound(
+                        td_string!(locale(), inventory.error.no_such_player).to_string(),
+                    ))
+                })?;
             (them, name)
         }
         Recipient::InRoom(code, them) => {
@@ -133,11 +146,13 @@ pub async fn make_offer(
                 .map_err(fail)?;
             if !names.contains_key(&me.id) {
                 return Err(fail(AppError::Forbidden(
-                    "You can offer to a room's players only from inside the room.".into(),
+                    td_string!(locale(), inventory.error.only_from_inside).to_string(),
                 )));
             }
             let name = names.get(&them).map(ToString::to_string).ok_or_else(|| {
-                fail(AppError::NotFound("That player is not in the room.".into()))
+                fail(AppError::NotFound(
+                    td_string!(locale(), inventory.error.not_in_room).to_string(),
+                ))
             })?;
             (them, name)
         }
@@ -211,7 +226,9 @@ pub async fn read_trades(room: Option<String>) -> Result<TradesView, AppError> {
     .map_err(fail)?;
     let room = match (code, lobby) {
         (Some(_), Some(None)) => {
-            return Err(fail(AppError::NotFound("There is no such room.".into())))
+            return Err(fail(AppError::NotFound(
+                td_string!(locale(), inventory.error.no_such_room).to_string(),
+            )))
         }
         (Some(code), Some(Some(lobby))) => {
             let inside = lobby.players.iter().any(|p| p.user_id == me.id);
@@ -227,7 +244,19 @@ pub async fn read_trades(room: Option<String>) -> Result<TradesView, AppError> {
         }
         _ => None,
     };
+    let mut names: Vec<(ThingId, String)> = incoming
+        .iter()
+        .chain(&outgoing)
+        .flat_map(|o| o.gives.cards.iter().chain(&o.wants.cards))
+        .filter_map(|(thing, _)| {
+            let card = crate::inventory::store::card(thing)?;
+            (!card.hi.is_empty()).then(|| (thing.clone(), card.hi.clone()))
+        })
+        .collect();
+    names.sort();
+    names.dedup();
     Ok(TradesView {
+        names,
         me: me.id,
         incoming,
         outgoing,

@@ -9,42 +9,46 @@ use leptos_router::hooks::use_query_map;
 
 use super::ACTIONS;
 use crate::codec::Base64Json;
+use crate::i18n::{td, td_string};
 use crate::inventory::api::{
     read_trades, AcceptOffer, Buy, CloseOffer, MakeOffer, RoomChoice, TradesView,
 };
-use crate::inventory::model::{Offer, OfferStatus, Side};
+use crate::inventory::model::{Offer, OfferStatus, Side, ThingId};
+use crate::lang::Locale;
 use crate::ui::forms::FormError;
 
 /// `/shop`.
 #[component]
 pub fn ShopPage() -> impl IntoView {
+    let l = crate::lang::locale();
     let shop = Resource::<_, Base64Json>::new_with_options(
         || (),
         |_| crate::inventory::api::shop_view(),
         false,
     );
     view! {
-        <Title text="Shop" />
+        <Title text=td_string!(l, inventory.shop).to_string() />
         <FormError paths=ACTIONS />
-        <Suspense fallback=|| view! { <p class="muted">"Opening the shop…"</p> }>
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, inventory.opening_shop)}</p> }>
             {move || Suspend::new(async move {
                 match shop.await {
                     Ok((items, feathers)) => Either::Left(view! {
                         <section class="shop">
-                            <h1>"Shop"</h1>
-                            <p data-testid="feathers">"🪶 "{feathers}" feathers · "<a href="/inventory">"Your cards"</a></p>
+                            <h1>{td_string!(l, inventory.shop)}</h1>
+                            <p data-testid="feathers">"🪶 "{feathers}{td_string!(l, inventory.feathers_unit)}" · "<a href="/inventory">{td_string!(l, inventory.your_cards)}</a></p>
                             <ul class="cards">
                                 {items.into_iter().map(|item| {
-                                    let left = item.left.map(|l| format!(" · {l} left today"));
+                                    let left = item.left.map(|n| format!(" · {}", td_string!(l, inventory.left_today, n = n)));
+                                    let name = item.name_in(l);
                                     let sold_out = item.left == Some(0);
                                     let id = item.id.clone();
                                     view! {
                                         <li data-testid="shop-item" data-item=id>
                                             <span class="emoji" aria-hidden="true">{item.emoji}</span>" "
-                                            <strong>{item.name}</strong>" · "{item.price}" feathers"{left}
+                                            <strong>{name}</strong>" · "{item.price}{td_string!(l, inventory.feathers_unit)}{left}
                                             <form method="post" action=Buy::PATH class="inline">
                                                 <input type="hidden" name="item" value=item.id />
-                                                <button type="submit" disabled=sold_out data-testid="buy">"Buy"</button>
+                                                <button type="submit" disabled=sold_out data-testid="buy">{td_string!(l, inventory.buy)}</button>
                                             </form>
                                         </li>
                                     }
@@ -53,7 +57,7 @@ pub fn ShopPage() -> impl IntoView {
                         </section>
                     }),
                     Err(err) => Either::Right(view! {
-                        <section class="hero"><h1>"Shop"</h1><p class="error" role="alert">{err.to_string()}</p></section>
+                        <section class="hero"><h1>{td_string!(l, inventory.shop)}</h1><p class="error" role="alert">{err.localized()}</p></section>
                     }),
                 }
             })}
@@ -61,52 +65,81 @@ pub fn ShopPage() -> impl IntoView {
     }
 }
 
-fn side_text(side: &Side) -> String {
+/// What one side of an offer holds, in words. Cards by name: in Hindi their Devanagari name
+/// (from `names`), else the thing's id in words.
+fn side_text(side: &Side, l: Locale, names: &[(ThingId, String)]) -> String {
     let mut parts: Vec<String> = side
         .cards
         .iter()
-        .map(|(thing, count)| format!("{count} × {}", thing.as_str().replace('-', " ")))
+        .map(|(thing, count)| {
+            let hindi = (l == Locale::hi)
+                .then(|| names.iter().find(|(t, _)| t == thing))
+                .flatten();
+            match hindi {
+                Some((_, name)) => format!("{count} × {name}"),
+                None => format!("{count} × {}", thing.as_str().replace('-', " ")),
+            }
+        })
         .collect();
     if side.feathers > 0 {
-        parts.push(format!("{} feathers", side.feathers));
+        parts.push(td_string!(l, inventory.n_feathers, n = side.feathers).to_string());
     }
     if parts.is_empty() {
-        "nothing".into()
+        td_string!(l, inventory.nothing).into()
     } else {
         parts.join(", ")
     }
 }
 
-fn offer_row(offer: Offer, incoming: bool, now_ms: i64) -> impl IntoView {
+fn offer_row(
+    offer: Offer,
+    incoming: bool,
+    now_ms: i64,
+    l: Locale,
+    names: &[(ThingId, String)],
+) -> impl IntoView {
     let open = offer.is_open(now_ms);
-    let status = match offer.status {
-        OfferStatus::Open if !open => "expired",
-        OfferStatus::Open => "open",
-        OfferStatus::Accepted => "accepted",
-        OfferStatus::Declined => "declined",
-        OfferStatus::Cancelled => "cancelled",
+    // The status's slug (for `data-status`) and its words.
+    let (status, status_text) = match offer.status {
+        OfferStatus::Open if !open => ("expired", td_string!(l, inventory.status.expired)),
+        OfferStatus::Open => ("open", td_string!(l, inventory.status.open)),
+        OfferStatus::Accepted => ("accepted", td_string!(l, inventory.status.accepted)),
+        OfferStatus::Declined => ("declined", td_string!(l, inventory.status.declined)),
+        OfferStatus::Cancelled => ("cancelled", td_string!(l, inventory.status.cancelled)),
     };
     let who = if incoming {
-        format!("From {}", offer.from_name)
+        td_string!(l, inventory.from_player, name = offer.from_name.as_str()).to_string()
     } else {
-        format!("To {}", offer.to_name)
+        td_string!(l, inventory.to_player, name = offer.to_name.as_str()).to_string()
     };
+    let (gives, asks) = (
+        side_text(&offer.gives, l, names),
+        side_text(&offer.wants, l, names),
+    );
+    let line = td_string!(
+        l,
+        inventory.offer_line,
+        who = who.as_str(),
+        gives = gives.as_str(),
+        asks = asks.as_str()
+    )
+    .to_string();
     let id = offer.id.to_string();
     let id2 = id.clone();
     view! {
         <li data-testid="offer" data-offer=id.clone() data-status=status>
-            {who}": gives "{side_text(&offer.gives)}", asks "{side_text(&offer.wants)}" · "
-            <span data-testid="offer-status">{status}</span>
+            {line}" · "
+            <span data-testid="offer-status">{status_text}</span>
             {(open && incoming).then(|| view! {
                 <form method="post" action=AcceptOffer::PATH class="inline">
                     <input type="hidden" name="offer" value=id.clone() />
-                    <button type="submit" data-testid="accept">"Accept"</button>
+                    <button type="submit" data-testid="accept">{td_string!(l, inventory.accept)}</button>
                 </form>
             })}
             {open.then(|| view! {
                 <form method="post" action=CloseOffer::PATH class="inline">
                     <input type="hidden" name="offer" value=id2 />
-                    <button type="submit" data-testid="close">{if incoming { "Decline" } else { "Cancel" }}</button>
+                    <button type="submit" data-testid="close">{if incoming { td_string!(l, inventory.decline) } else { td_string!(l, inventory.cancel) }}</button>
                 </form>
             })}
         </li>
@@ -114,25 +147,25 @@ fn offer_row(offer: Offer, incoming: bool, now_ms: i64) -> impl IntoView {
 }
 
 /// The fields of an offer: what each side gives, and for how long.
-fn offer_fields() -> impl IntoView {
+fn offer_fields(l: Locale) -> impl IntoView {
     view! {
-        <label>"You give, cards (e.g. crow:1, kite:2) "<input name="give_cards" maxlength="400" /></label>
-        <label>"You give, feathers "<input name="give_feathers" type="number" min="0" value="0" /></label>
-        <label>"You ask, cards "<input name="want_cards" maxlength="400" /></label>
-        <label>"You ask, feathers "<input name="want_feathers" type="number" min="0" value="0" /></label>
-        <label>"Open for (hours) "<input name="hours" type="number" min="1" max="168" value="24" /></label>
-        <button type="submit">"Offer"</button>
+        <label>{td!(l, inventory.give_cards, <code> = |children: ChildrenFn| view! { <span lang="en">{children()}</span> })}" "<input name="give_cards" maxlength="400" /></label>
+        <label>{td_string!(l, inventory.give_feathers)}" "<input name="give_feathers" type="number" min="0" value="0" /></label>
+        <label>{td_string!(l, inventory.want_cards)}" "<input name="want_cards" maxlength="400" /></label>
+        <label>{td_string!(l, inventory.want_feathers)}" "<input name="want_feathers" type="number" min="0" value="0" /></label>
+        <label>{td_string!(l, inventory.open_for_hours)}" "<input name="hours" type="number" min="1" max="168" value="24" /></label>
+        <button type="submit">{td_string!(l, inventory.offer)}</button>
     }
 }
 
 /// The form to offer to someone in a room (guests have no username to offer to).
-fn room_offer(room: RoomChoice) -> impl IntoView {
+fn room_offer(room: RoomChoice, l: Locale) -> impl IntoView {
     let RoomChoice { code, players } = room;
-    let heading = format!("Offer to someone in room {code}");
+    let heading = td_string!(l, inventory.offer_in_room, code = code.as_str()).to_string();
     if players.is_empty() {
         return Either::Left(view! {
             <h2>{heading}</h2>
-            <p class="muted" data-testid="room-offer-none">"Nobody else in this room for you to offer to."</p>
+            <p class="muted" data-testid="room-offer-none">{td_string!(l, inventory.nobody_in_room)}</p>
         });
     }
     let choices = players
@@ -143,8 +176,8 @@ fn room_offer(room: RoomChoice) -> impl IntoView {
         <h2>{heading}</h2>
         <form method="post" action=MakeOffer::PATH class="card" data-testid="room-offer">
             <input type="hidden" name="room" value=code />
-            <label>"To "<select name="to_player" data-testid="room-player">{choices}</select></label>
-            {offer_fields()}
+            <label>{td_string!(l, inventory.to)}" "<select name="to_player" data-testid="room-player">{choices}</select></label>
+            {offer_fields(l)}
         </form>
     })
 }
@@ -152,6 +185,7 @@ fn room_offer(room: RoomChoice) -> impl IntoView {
 /// `/trades` (and `/trades?room=<code>`, linked from a match's results).
 #[component]
 pub fn TradesPage() -> impl IntoView {
+    let l = crate::lang::locale();
     let query = use_query_map();
     let trades = Resource::<_, Base64Json>::new_with_options(
         move || query.read().get("room"),
@@ -159,29 +193,29 @@ pub fn TradesPage() -> impl IntoView {
         false,
     );
     view! {
-        <Title text="Trades" />
+        <Title text=td_string!(l, inventory.trades).to_string() />
         <FormError paths=ACTIONS />
-        <Suspense fallback=|| view! { <p class="muted">"Reading your offers…"</p> }>
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, inventory.reading_offers)}</p> }>
             {move || Suspend::new(async move {
                 match trades.await {
-                    Ok(TradesView { incoming, outgoing, now_ms, room, .. }) => Either::Left(view! {
+                    Ok(TradesView { incoming, outgoing, now_ms, room, names, .. }) => Either::Left(view! {
                         <section class="trades">
-                            <h1>"Trades"</h1>
-                            <p><a href="/inventory">"Your cards"</a></p>
-                            {room.map(room_offer)}
-                            <h2>"Offers to you"</h2>
-                            <ul data-testid="incoming">{incoming.into_iter().map(|o| offer_row(o, true, now_ms)).collect_view()}</ul>
-                            <h2>"Your offers"</h2>
-                            <ul data-testid="outgoing">{outgoing.into_iter().map(|o| offer_row(o, false, now_ms)).collect_view()}</ul>
-                            <h2>"Make an offer"</h2>
+                            <h1>{td_string!(l, inventory.trades)}</h1>
+                            <p><a href="/inventory">{td_string!(l, inventory.your_cards)}</a></p>
+                            {room.map(|room| room_offer(room, l))}
+                            <h2>{td_string!(l, inventory.offers_to_you)}</h2>
+                            <ul data-testid="incoming">{incoming.into_iter().map(|o| offer_row(o, true, now_ms, l, &names)).collect_view()}</ul>
+                            <h2>{td_string!(l, inventory.your_offers)}</h2>
+                            <ul data-testid="outgoing">{outgoing.into_iter().map(|o| offer_row(o, false, now_ms, l, &names)).collect_view()}</ul>
+                            <h2>{td_string!(l, inventory.make_offer)}</h2>
                             <form method="post" action=MakeOffer::PATH class="card" data-testid="make-offer">
-                                <label>"To (username) "<input name="to" required maxlength="30" /></label>
-                                {offer_fields()}
+                                <label>{td_string!(l, inventory.to_username)}" "<input name="to" required maxlength="30" /></label>
+                                {offer_fields(l)}
                             </form>
                         </section>
                     }),
                     Err(err) => Either::Right(view! {
-                        <section class="hero"><h1>"Trades"</h1><p class="error" role="alert">{err.to_string()}</p></section>
+                        <section class="hero"><h1>{td_string!(l, inventory.trades)}</h1><p class="error" role="alert">{err.localized()}</p></section>
                     }),
                 }
             })}

@@ -1,0 +1,326 @@
+//! The interface's languages over HTTP: a page's language comes from the remembered choice,
+//! else `Accept-Language`, else English; the toggle remembers a choice and goes back; and every
+//! page a player can reach, rendered in Hindi, has no English words left in what a player reads.
+
+mod support;
+
+use axum::http::StatusCode;
+
+use app::rooms::RoomCode;
+use app::store::Db;
+use support::{app_with_catalog, cookie_pair, get_page, post, send, Answer, Call};
+
+const HINDI_BROWSER: &str = "hi-IN,hi;q=0.9,en-US;q=0.8,en;q=0.7";
+
+fn lang_of(page: &Answer) -> &str {
+    let start = page.body.find("<html lang=\"").expect("an <html lang>") + 12;
+    let end = start + page.body[start..].find('"').unwrap();
+    &page.body[start..end]
+}
+
+/// The plain form post the top bar's toggle sends, from the page at `from` (its `Referer`).
+fn toggle(lang: &str, from: &str) -> Call {
+    support::form("/api/lang", &format!("lang={lang}"), None)
+        .header("accept", "text/html,application/xhtml+xml")
+        .header("host", "udd.test")
+        .header("referer", from)
+}
+
+fn lang_cookie(answer: &Answer) -> Option<String> {
+    answer
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("udd_lang="))
+        .map(str::to_owned)
+}
+
+#[tokio::test]
+async fn a_page_speaks_the_browsers_language_unless_a_choice_was_remembered() {
+    let (app, _engine) = app_with_catalog().await;
+    let page = |call: Call| {
+        let app = app.clone();
+        async move { send(&app, call).await }
+    };
+
+    let english = page(get_page("/").header("accept-language", "en-GB,en;q=0.9")).await;
+    assert_eq!(english.status, StatusCode::OK);
+    assert_eq!(lang_of(&english), "en");
+    assert!(english.body.contains(">Boards<"), "{}", english.body);
+
+    let hindi = page(get_page("/").header("accept-language", HINDI_BROWSER)).await;
+    assert_eq!(lang_of(&hindi), "hi");
+    assert!(hindi.body.contains(">बोर्ड<"), "{}", hindi.body);
+    assert!(!hindi.body.contains(">Boards<"));
+    // The toggle offers the other language, named in that language.
+    assert!(hindi.body.contains(r#"lang="en""#) && hindi.body.contains(">English<"));
+
+    let chose_english = page(
+        get_page("/things")
+            .header("accept-language", HINDI_BROWSER)
+            .header("cookie", "udd_lang=en"),
+    )
+    .await;
+    assert_eq!(lang_of(&chose_english), "en");
+    let chose_hindi = page(
+        get_page("/things")
+            .header("accept-language", "en")
+            .header("cookie", "udd_lang=hi"),
+    )
+    .await;
+    assert_eq!(lang_of(&chose_hindi), "hi");
+    let no_header = page(get_page("/things")).await;
+    assert_eq!(lang_of(&no_header), "en");
+}
+
+#[tokio::test]
+async fn the_toggle_remembers_the_choice_and_goes_back_to_the_page() {
+    let (app, _engine) = app_with_catalog().await;
+    let answer = send(&app, toggle("hi", "http://udd.test/things?flies=yes")).await;
+    assert!(answer.status.is_redirection(), "{:?}", answer.status);
+    assert_eq!(answer.header("location"), Some("/things?flies=yes"));
+    let cookie = lang_cookie(&answer).expect("a udd_lang cookie");
+    assert!(cookie.starts_with("udd_lang=hi; Path=/;"), "{cookie}");
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"));
+
+    let after = send(
+        &app,
+        get_page("/things?flies=yes")
+            .header("accept-language", "en")
+            .header("cookie", &cookie_pair(&cookie)),
+    )
+    .await;
+    assert_eq!(lang_of(&after), "hi");
+
+    let back_again = send(&app, toggle("en", "http://udd.test/")).await;
+    assert!(lang_cookie(&back_again)
+        .unwrap()
+        .starts_with("udd_lang=en;"));
+}
+
+#[tokio::test]
+async fn the_toggle_refuses_a_language_we_lack_and_never_leaves_the_site() {
+    let (app, _engine) = app_with_catalog().await;
+    let refused = post(&app, "/api/lang", "lang=fr", None).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.json);
+    assert!(refused.cookie.is_none(), "nothing remembered");
+    let as_a_form = send(&app, toggle("xx", "http://udd.test/")).await;
+    assert!(lang_cookie(&as_a_form).is_none(), "nothing remembered");
+    let missing = post(&app, "/api/lang", "", None).await;
+    assert_eq!(missing.status, StatusCode::BAD_REQUEST);
+
+    for elsewhere in [
+        "https://evil.example/",
+        "http://udd.test.evil.example/",
+        "//evil.example/",
+        "javascript:alert(1)",
+    ] {
+        let answer = send(&app, toggle("hi", elsewhere)).await;
+        assert!(answer.status.is_redirection(), "{elsewhere}");
+        assert_eq!(answer.header("location"), Some("/"), "{elsewhere}");
+    }
+}
+
+/// What a player reads on a page: its text, `<title>`, and the `title`, `aria-label`,
+/// `placeholder` and `alt` attributes and the description and title `<meta>`s; not scripts,
+/// styles, comments, or an element marked `lang="en"` (data that has no Hindi version).
+fn readable(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    let mut skip_until: Option<(String, usize)> = None;
+    while let Some(open) = rest.find('<') {
+        if skip_until.is_none() {
+            out.push_str(&rest[..open]);
+            out.push(' ');
+        }
+        rest = &rest[open..];
+        if let Some(after) = rest.strip_prefix("<!--") {
+            rest = after.find("-->").map_or("", |end| &after[end + 3..]);
+            continue;
+        }
+        let close = rest.find('>').unwrap_or(rest.len() - 1);
+        let tag = &rest[1..close];
+        rest = &rest[close + 1..];
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if let Some((skipped, depth)) = skip_until.as_mut() {
+            if *skipped == name && !tag.ends_with('/') {
+                if tag.starts_with('/') {
+                    *depth -= 1;
+                    if *depth == 0 {
+                        skip_until = None;
+                    }
+                } else {
+                    *depth += 1;
+                }
+            }
+            continue;
+        }
+        if tag.starts_with('/') {
+            continue;
+        }
+        if matches!(name.as_str(), "script" | "style") {
+            let end = format!("</{name}>");
+            rest = rest.find(&end).map_or("", |at| &rest[at + end.len()..]);
+            continue;
+        }
+        let attribute = |attr: &str| {
+            let key = format!(" {attr}=\"");
+            tag.find(&key).map(|at| {
+                let value = &tag[at + key.len()..];
+                &value[..value.find('"').unwrap_or(value.len())]
+            })
+        };
+        if attribute("lang") == Some("en") && name != "html" && !tag.ends_with('/') {
+            skip_until = Some((name, 1));
+            continue;
+        }
+        for attr in ["title", "aria-label", "placeholder", "alt"] {
+            if let Some(value) = attribute(attr) {
+                out.push_str(value);
+                out.push(' ');
+            }
+        }
+        if name == "meta" {
+            let named = attribute("name").or(attribute("property")).unwrap_or("");
+            if named.ends_with("title") || named.ends_with("description") {
+                out.push_str(attribute("content").unwrap_or(""));
+                out.push(' ');
+            }
+        }
+    }
+    out.push_str(rest);
+    out.replace("&amp;", "&")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+}
+
+/// Latin words of three letters or more in `text` (codes and ids, which have digits, aside),
+/// but for the ones a Hindi page keeps.
+fn english_words(text: &str, keep: &[&str]) -> Vec<String> {
+    let mut words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()))
+        .filter(|w| !keep.iter().any(|k| k.eq_ignore_ascii_case(w)))
+        .map(str::to_owned)
+        .collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
+#[test]
+fn the_readable_text_of_a_page_is_what_a_player_sees() {
+    let html = r#"<html lang="hi"><head><title>Kamra · Udd</title><meta name="description" content="Khel"/><script>let hidden = 1;</script><style>.x{}</style></head><body><!-- note --><p title="Sheershak">Namaste <b>Dost</b></p><span lang="en">Bird <i>note</i></span><input placeholder="Naam"/><a aria-label="Ghar" href="/x">Jao</a></body></html>"#;
+    assert_eq!(
+        english_words(&readable(html), &["Udd"]),
+        [
+            "Dost",
+            "Ghar",
+            "Jao",
+            "Kamra",
+            "Khel",
+            "Naam",
+            "Namaste",
+            "Sheershak"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn every_page_in_hindi_reads_in_hindi() {
+    let (app, engine) = app_with_catalog().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let created = post(&app, "/api/rooms/create", "name=Ravi", None).await;
+    let ravi = cookie_pair(&created.cookie.expect("a guest session"));
+    let code = created.json.as_str().unwrap().to_owned();
+    let joined = post(
+        &app,
+        "/api/rooms/join",
+        &format!("code={code}&name=Asha"),
+        None,
+    )
+    .await;
+    assert!(joined.status.is_success(), "{}", joined.json);
+    let lobby_code = code.clone();
+    let started = post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}&seed=9"),
+        Some(&ravi),
+    )
+    .await;
+    assert_eq!(started.status, StatusCode::OK, "{}", started.json);
+    let room_code = RoomCode::parse(&code).unwrap();
+    loop {
+        let room = db.room(&room_code).await.unwrap().unwrap();
+        let game = room.game.as_ref().unwrap();
+        if game.is_finished() {
+            break;
+        }
+        let close = game.closes_at(game.resolved as usize).unwrap();
+        db.resolve_due(&room, close).await.unwrap();
+    }
+    let game = db.room(&room_code).await.unwrap().unwrap().game.unwrap();
+    let ravi_id = game
+        .standings()
+        .into_iter()
+        .find(|(_, p)| p.nickname.as_str() == "Ravi")
+        .map(|(_, p)| p.user_id.as_str().to_owned())
+        .unwrap();
+
+    // Words a Hindi page keeps: the product, the players and the room, the things' calls
+    // ("Kauwa udd!"), and the UTC of a time.
+    let mut keep: Vec<&str> = vec!["Udd", "Ravi", "Asha", &lobby_code, "UTC"];
+    let calls: Vec<String> = app::catalog::seed::SEED
+        .iter()
+        .map(|t| t.hi_latin.to_owned())
+        .collect();
+    keep.extend(calls.iter().map(String::as_str));
+
+    let pages = [
+        "/".to_owned(),
+        "/things".to_owned(),
+        "/things?flies=yes".to_owned(),
+        "/lb".to_owned(),
+        "/lb/best/all/global".to_owned(),
+        "/matches".to_owned(),
+        format!("/matches?room={code}"),
+        "/me".to_owned(),
+        format!("/r/{code}"),
+        format!("/r/{code}/lb"),
+        format!("/r/{code}/m/{}", game.first_round),
+        format!("/p/{ravi_id}"),
+        "/inventory".to_owned(),
+        "/shop".to_owned(),
+        "/trades".to_owned(),
+        "/cards/crow".to_owned(),
+        "/r/ZZZZ".to_owned(),
+        "/no-such-page".to_owned(),
+    ];
+    let mut failures = Vec::new();
+    for path in pages {
+        let page = send(
+            &app,
+            get_page(&path)
+                .header("accept-language", HINDI_BROWSER)
+                .header("cookie", &ravi),
+        )
+        .await;
+        assert_eq!(lang_of(&page), "hi", "{path}");
+        let words = english_words(&readable(&page.body), &keep);
+        if !words.is_empty() {
+            failures.push(format!("{path} ({}): {words:?}", page.status));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "English left on Hindi pages:\n{}",
+        failures.join("\n")
+    );
+}
