@@ -215,7 +215,10 @@ mod tests {
     fn a_remembered_choice_wins_over_the_browser() {
         use http::header::{ACCEPT_LANGUAGE, COOKIE};
         let browser_hindi = (ACCEPT_LANGUAGE, "hi-IN,hi;q=0.9");
-        assert_eq!(of_request(&headers(&[browser_hindi.clone()])), Locale::hi);
+        assert_eq!(
+            of_request(&headers(std::slice::from_ref(&browser_hindi))),
+            Locale::hi
+        );
         assert_eq!(
             of_request(&headers(&[
                 browser_hindi.clone(),

@@ -56,8 +56,8 @@ pub fn absolute(path: &str) -> String {
 
 /// A shareable page's head: its title and description, and the tags that make a shared link
 /// preview with its card: OpenGraph's title, description, type and `og:url`, `og:image` (a
-/// 1200 × 630 PNG at `/og<path>`, see `crate::share`) with its size and type, and Twitter's
-/// large card.
+/// 1200 × 630 PNG at `/og<path>`, in the page's language, see `crate::share`) with its size and
+/// type, and Twitter's large card.
 #[component]
 pub fn ShareTags(
     path: String,
@@ -65,7 +65,12 @@ pub fn ShareTags(
     description: String,
     #[prop(default = "website")] kind: &'static str,
 ) -> impl IntoView {
-    let image = absolute(&format!("/og{path}"));
+    // The card in the page's language (English is the card's default).
+    let lang = match crate::lang::locale() {
+        crate::lang::Locale::en => "",
+        crate::lang::Locale::hi => "?lang=hi",
+    };
+    let image = absolute(&format!("/og{path}{lang}"));
     let url = absolute(&path);
     view! {
         <leptos_meta::Title text=title.clone() />

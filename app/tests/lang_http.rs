@@ -323,4 +323,32 @@ async fn every_page_in_hindi_reads_in_hindi() {
         "English left on Hindi pages:\n{}",
         failures.join("\n")
     );
+
+    // A Hindi page's share card is drawn in Hindi; a language we lack is a 400.
+    let match_path = format!("/r/{code}/m/{}", game.first_round);
+    let page = send(
+        &app,
+        get_page(&match_path)
+            .header("accept-language", HINDI_BROWSER)
+            .header("host", "udd.test"),
+    )
+    .await;
+    let card = format!("/og{match_path}?lang=hi");
+    assert!(
+        page.body.contains(&format!(
+            r#"<meta property="og:image" content="http://udd.test{card}""#
+        )),
+        "{}",
+        page.body
+    );
+    for path in [card, format!("/og/p/{ravi_id}?lang=hi")] {
+        let image = send(&app, get_page(&path)).await;
+        assert_eq!(image.status, StatusCode::OK, "{path}");
+        assert_eq!(image.header("content-type"), Some("image/png"), "{path}");
+    }
+    let english = send(&app, get_page(&format!("/og{match_path}"))).await;
+    let hindi = send(&app, get_page(&format!("/og{match_path}?lang=hi"))).await;
+    assert_ne!(english.body, hindi.body, "the Hindi card is drawn in Hindi");
+    let unknown = send(&app, get_page(&format!("/og{match_path}?lang=fr"))).await;
+    assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
 }

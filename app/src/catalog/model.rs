@@ -18,6 +18,11 @@ things that only fall, jump or are thrown, for flightless birds, and for things 
 through the air inside something else. Story creatures follow their story: a dragon flies, a \
 unicorn does not. A thing is judged as the thing, not by its name.";
 
+/// The published rule in the page's language (`FLYING_RULE` is the English one).
+pub fn flying_rule_in(l: crate::lang::Locale) -> String {
+    crate::i18n::td_string!(l, catalog.flying_rule).to_string()
+}
+
 /// The fewest things a catalog may have: a match draws without repetition from it.
 pub const MIN_CATALOG_SIZE: usize = 150;
 
@@ -88,6 +93,26 @@ impl Category {
             Category::Myth => "Story creature",
         }
     }
+
+    /// The label in the page's language (`label` is the English one).
+    pub fn label_in(self, l: crate::lang::Locale) -> String {
+        use crate::i18n::td_string;
+        match self {
+            Category::Bird => td_string!(l, catalog.category.bird).to_string(),
+            Category::Insect => td_string!(l, catalog.category.insect).to_string(),
+            Category::Mammal => td_string!(l, catalog.category.mammal).to_string(),
+            Category::WaterLife => td_string!(l, catalog.category.water_life).to_string(),
+            Category::ReptileAmphibian => {
+                td_string!(l, catalog.category.reptile_amphibian).to_string()
+            }
+            Category::Machine => td_string!(l, catalog.category.machine).to_string(),
+            Category::Toy => td_string!(l, catalog.category.toy).to_string(),
+            Category::Object => td_string!(l, catalog.category.object).to_string(),
+            Category::Food => td_string!(l, catalog.category.food).to_string(),
+            Category::Nature => td_string!(l, catalog.category.nature).to_string(),
+            Category::Myth => td_string!(l, catalog.category.myth).to_string(),
+        }
+    }
 }
 
 /// A thing as written in the seed source.
@@ -101,6 +126,8 @@ pub struct SeedThing {
     pub flies: bool,
     pub category: Category,
     pub note: Option<&'static str>,
+    /// The note in Hindi (Devanagari): every entry with a `note` has one.
+    pub note_hi: Option<&'static str>,
 }
 
 /// A thing the game can show.
@@ -118,6 +145,10 @@ pub struct Thing {
     pub category: Category,
     /// Why an edge case was ruled the way it was.
     pub note: Option<String>,
+    /// The note in Hindi. Absent from items stored before it existed, and left out of the
+    /// JSON when there is none, so a thing without it serializes as it always did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note_hi: Option<String>,
 }
 
 /// Which things a list shows.
@@ -182,6 +213,7 @@ impl SeedThing {
         for text in [self.en, self.hi, self.hi_latin, self.emoji]
             .into_iter()
             .chain(self.note)
+            .chain(self.note_hi)
         {
             if text.trim().is_empty() || text.chars().any(char::is_control) {
                 return Err(format!("{id}: blank or control characters in {text:?}"));
@@ -196,6 +228,7 @@ impl SeedThing {
             flies: self.flies,
             category: self.category,
             note: self.note.map(str::to_owned),
+            note_hi: self.note_hi.map(str::to_owned),
         })
     }
 }
@@ -248,6 +281,7 @@ mod tests {
             flies,
             category: Category::Bird,
             note: None,
+            note_hi: None,
         }
     }
 

@@ -11,8 +11,10 @@ use leptos_router::location::Url;
 
 use crate::browser;
 use crate::catalog::api::list_things;
-use crate::catalog::model::{matches_search, FlyFilter, Thing, FLYING_RULE};
+use crate::catalog::model::{flying_rule_in, matches_search, FlyFilter, Thing};
 use crate::codec::Base64Json;
+use crate::i18n::td_string;
+use crate::lang::Locale;
 
 fn filter_href(filter: FlyFilter, search: &str) -> String {
     let mut href = format!("/things?flies={}", filter.as_query());
@@ -23,29 +25,47 @@ fn filter_href(filter: FlyFilter, search: &str) -> String {
     href
 }
 
+/// Keeps only the notes a page in `l` shows, so the page and its island carry one language of
+/// them: English pages never the Hindi ones (they stay as they were), Hindi pages the English
+/// one only where there is no Hindi.
+fn notes_for(mut things: Vec<Thing>, l: Locale) -> Vec<Thing> {
+    for thing in &mut things {
+        match l {
+            Locale::en => thing.note_hi = None,
+            Locale::hi if thing.note_hi.is_some() => thing.note = None,
+            Locale::hi => {}
+        }
+    }
+    things
+}
+
 #[component]
 pub fn ThingsPage() -> impl IntoView {
     // The address the page was asked for; in the browser the island keeps it current.
+    let l = crate::lang::locale();
     let query = use_query_map();
     let filter = FlyFilter::from_query(query.read_untracked().get("flies").as_deref());
     let search = query.read_untracked().get("q").unwrap_or_default();
-    let things = OnceResource::<_, Base64Json>::new_with_options(list_things(), false);
+    let things = OnceResource::<_, Base64Json>::new_with_options(
+        async move { list_things().await.map(|all| notes_for(all, l)) },
+        false,
+    );
     view! {
-        <Title text="Things" />
+        <Title text=td_string!(l, catalog.title).to_string() />
         <section class="things-page">
-            <h1>"Things"</h1>
+            <h1>{td_string!(l, catalog.title).to_string()}</h1>
             <details class="rule">
-                <summary>"What counts as flying?"</summary>
-                <p>{FLYING_RULE}</p>
+                <summary>{td_string!(l, catalog.rule_question).to_string()}</summary>
+                <p>{flying_rule_in(l)}</p>
             </details>
-            <Suspense fallback=|| view! { <p class="muted">"Loading things…"</p> }>
+            <Suspense fallback=move || view! { <p class="muted">{td_string!(l, catalog.loading).to_string()}</p> }>
                 {move || {
                     let search = search.clone();
                     Suspend::new(async move {
                         match things.await {
                             Ok(all) => Either::Left(view! { <ThingBrowser all filter search /> }),
                             Err(err) => Either::Right(view! {
-                                <p class="error" role="alert">{err.to_string()}</p>
+                                <p class="error" role="alert">{err.localized()}</p>
                             }),
                         }
                     })
@@ -60,6 +80,7 @@ pub fn ThingsPage() -> impl IntoView {
 /// and the address follows (back and forward too).
 #[island]
 fn ThingBrowser(all: Vec<Thing>, filter: FlyFilter, search: String) -> impl IntoView {
+    let l = crate::lang::locale();
     let filter = RwSignal::new(filter);
     let search = RwSignal::new(search);
     let search_box = NodeRef::<leptos::html::Input>::new();
@@ -82,7 +103,7 @@ fn ThingBrowser(all: Vec<Thing>, filter: FlyFilter, search: String) -> impl Into
     on_cleanup(move || history.remove());
 
     // Plain links without JavaScript; with it, a click filters here and only the address moves.
-    let filter_link = move |target: FlyFilter, label: &'static str| {
+    let filter_link = move |target: FlyFilter, label: String| {
         view! {
             <a
                 href=move || filter_href(target, &search.read())
@@ -105,28 +126,28 @@ fn ThingBrowser(all: Vec<Thing>, filter: FlyFilter, search: String) -> impl Into
 
     view! {
         <div class="controls">
-            <nav class="filters" aria-label="Filter by flying">
-                {filter_link(FlyFilter::All, "All")}
-                {filter_link(FlyFilter::Flies, "Flies")}
-                {filter_link(FlyFilter::Grounded, "Doesn't fly")}
+            <nav class="filters" aria-label=td_string!(l, catalog.filter_label).to_string()>
+                {filter_link(FlyFilter::All, td_string!(l, catalog.filter_all).to_string())}
+                {filter_link(FlyFilter::Flies, td_string!(l, catalog.filter_flies).to_string())}
+                {filter_link(FlyFilter::Grounded, td_string!(l, catalog.filter_grounded).to_string())}
             </nav>
             <form method="get" action="/things" role="search" class="search">
                 <input type="hidden" name="flies" value=move || filter.get().as_query() />
-                <label for="thing-search" class="visually-hidden">"Search things"</label>
+                <label for="thing-search" class="visually-hidden">{td_string!(l, catalog.search_label).to_string()}</label>
                 <input
                     id="thing-search"
                     type="search"
                     name="q"
-                    placeholder="Search in English or Hindi"
+                    placeholder=td_string!(l, catalog.search_placeholder).to_string()
                     maxlength="40"
                     node_ref=search_box
                     value=search.get_untracked()
                     on:input=move |ev| search.set(event_target_value(&ev))
                 />
-                <button type="submit">"Search"</button>
+                <button type="submit">{td_string!(l, catalog.search_button).to_string()}</button>
             </form>
         </div>
-        <ThingList all filter search />
+        <ThingList all filter search l />
     }
 }
 
@@ -135,6 +156,7 @@ fn ThingList(
     all: Vec<Thing>,
     filter: RwSignal<FlyFilter>,
     search: RwSignal<String>,
+    l: Locale,
 ) -> impl IntoView {
     let total = all.len();
     let all = StoredValue::new(all);
@@ -153,31 +175,49 @@ fn ThingList(
     });
     view! {
         <p class="count" role="status" aria-live="polite" data-testid="thing-count">
-            {move || format!("Showing {} of {total} things", visible.read().len())}
+            {move || {
+                td_string!(l, catalog.showing, shown = visible.read().len(), total = total)
+                    .to_string()
+            }}
         </p>
         <ul class="thing-grid">
             <For each=move || visible.get() key=|i| *i let:i>
-                {all.with_value(|things| view! { <ThingCard thing=things[i].clone() /> })}
+                {all.with_value(|things| view! { <ThingCard thing=things[i].clone() l /> })}
             </For>
         </ul>
     }
 }
 
 #[component]
-fn ThingCard(thing: Thing) -> impl IntoView {
-    let verdict = if thing.flies { "Udd!" } else { "No udd" };
+fn ThingCard(thing: Thing, l: Locale) -> impl IntoView {
+    // The call "Udd!" is the same in every language.
+    let verdict = if thing.flies {
+        "Udd!".to_owned()
+    } else {
+        td_string!(l, catalog.no_udd).to_string()
+    };
+    // Both names, the page's language first, each marked with its language.
+    let name = |class: &'static str, lang: &'static str, text: String| {
+        view! { <span class=class lang=lang>{text}</span> }
+    };
+    let (first, second) = match l {
+        Locale::hi => (name("hi", "hi", thing.hi), name("en", "en", thing.en)),
+        Locale::en => (name("en", "en", thing.en), name("hi", "hi", thing.hi)),
+    };
+    // The note in the page's language; one not yet in Hindi shows in English, marked so.
+    let (note, note_lang) = match (l, thing.note_hi) {
+        (Locale::hi, Some(hi)) => (Some(hi), "hi"),
+        _ => (thing.note, "en"),
+    };
     view! {
         <li class="thing" data-testid="thing" data-flies=thing.flies.to_string()>
             <span class="emoji" aria-hidden="true">{thing.emoji}</span>
-            <span class="names">
-                <span class="en">{thing.en}</span>
-                <span class="hi" lang="hi">{thing.hi}</span>
-            </span>
+            <span class="names">{first}{second}</span>
             <span class=if thing.flies { "verdict flies" } else { "verdict grounded" }>
                 {verdict}
             </span>
-            <span class="category">{thing.category.label()}</span>
-            {thing.note.map(|note| view! { <small class="note">{note}</small> })}
+            <span class="category">{thing.category.label_in(l)}</span>
+            {note.map(|note| view! { <small class="note" lang=note_lang>{note}</small> })}
         </li>
     }
 }
@@ -193,5 +233,55 @@ mod tests {
             filter_href(FlyFilter::Grounded, " a&b "),
             "/things?flies=no&q=a%26b"
         );
+    }
+
+    fn with_notes(note: Option<&str>, note_hi: Option<&str>) -> Thing {
+        Thing {
+            id: crate::catalog::model::ThingId::parse("crow").unwrap(),
+            en: "Crow".into(),
+            hi: "कौआ".into(),
+            hi_latin: "Kauwa".into(),
+            emoji: "🐦".into(),
+            flies: true,
+            category: crate::catalog::model::Category::Bird,
+            note: note.map(str::to_owned),
+            note_hi: note_hi.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_page_carries_the_notes_of_its_language() {
+        let both = with_notes(Some("A bird."), Some("एक पक्षी।"));
+        let english_only = with_notes(Some("A bird."), None);
+        let pair = || vec![both.clone(), english_only.clone()];
+        assert_eq!(
+            notes_for(pair(), Locale::en),
+            [with_notes(Some("A bird."), None), english_only.clone()]
+        );
+        assert_eq!(
+            notes_for(pair(), Locale::hi),
+            [with_notes(None, Some("एक पक्षी।")), english_only.clone()]
+        );
+    }
+
+    #[test]
+    fn a_card_shows_the_note_in_the_pages_language_else_marked_english() {
+        let shows = |thing: Thing, l: Locale, note: &str| {
+            let html = Owner::new().with(|| view! { <ThingCard thing l /> }.to_html());
+            assert!(html.contains(note), "{l:?}: {note} not in {html}");
+        };
+        // What a note rendered as before it had a Hindi version, byte for byte.
+        let note = |lang: &'static str, text: &str| {
+            let text = text.to_owned();
+            Owner::new().with(|| view! { <small class="note" lang=lang>{text}</small> }.to_html())
+        };
+        let english = Owner::new().with(|| {
+            view! { <small class="note" lang="en">{"A bird.".to_owned()}</small> }.to_html()
+        });
+        assert_eq!(note("en", "A bird."), english);
+        let both = with_notes(Some("A bird."), Some("एक पक्षी।"));
+        shows(both.clone(), Locale::en, &english);
+        shows(both, Locale::hi, &note("hi", "एक पक्षी।"));
+        shows(with_notes(Some("A bird."), None), Locale::hi, &english);
     }
 }

@@ -30,6 +30,8 @@ struct ThingItem {
     category: Category,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     note: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note_hi: Option<String>,
 }
 
 impl From<&Thing> for ThingItem {
@@ -48,6 +50,7 @@ impl From<&Thing> for ThingItem {
             flies: thing.flies,
             category: thing.category,
             note: thing.note.clone(),
+            note_hi: thing.note_hi.clone(),
         }
     }
 }
@@ -63,6 +66,7 @@ impl From<ThingItem> for Thing {
             flies: item.flies,
             category: item.category,
             note: item.note,
+            note_hi: item.note_hi,
         }
     }
 }
@@ -203,5 +207,36 @@ impl Db {
         .await?
         .map(decode)
         .transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fingerprint_changes_with_the_hindi_note_and_not_without_one() {
+        let seed = crate::catalog::seed::SEED;
+        let things = crate::catalog::model::validate(seed).unwrap();
+        let mut changed = things.clone();
+        let noted = changed.iter_mut().find(|t| t.note_hi.is_some()).unwrap();
+        noted.note_hi = Some("बदला हुआ नोट".into());
+        assert_ne!(fingerprint(&things), fingerprint(&changed));
+
+        // A thing without a Hindi note serializes as it did before the field existed, and an
+        // item stored then still reads.
+        let plain = things.iter().find(|t| t.note.is_none()).unwrap();
+        let json = serde_json::to_value(plain).unwrap();
+        assert!(json.get("note_hi").is_none(), "{json}");
+        let noted = things.iter().find(|t| t.note_hi.is_some()).unwrap();
+        let mut old = serde_dynamo::to_item::<_, Item>(ThingItem::from(noted)).unwrap();
+        assert!(old.remove("note_hi").is_some());
+        assert_eq!(
+            decode(old).unwrap(),
+            Thing {
+                note_hi: None,
+                ..noted.clone()
+            }
+        );
     }
 }

@@ -117,17 +117,30 @@ impl Db {
 }
 
 /// A finished match's share card: the winner, the top five, the room and when.
-pub fn match_card(detail: &MatchDetail) -> crate::share::Card {
+pub fn match_card(detail: &MatchDetail, l: crate::lang::Locale) -> crate::share::Card {
+    use crate::i18n::td_string;
     let summary = &detail.summary;
+    let room = summary.room.to_string();
+    let when = crate::ui::when(summary.finished_at_ms);
     crate::share::Card {
-        kicker: format!(
-            "Match · room {} · {}",
-            summary.room,
-            crate::ui::when(summary.finished_at_ms)
-        ),
+        kicker: td_string!(
+            l,
+            game.card.kicker,
+            room = room.as_str(),
+            when = when.as_str()
+        )
+        .to_string(),
         title: summary.players.first().map_or_else(
-            || "A match of Udd".to_owned(),
-            |w| format!("{} won with {}", w.nickname, w.score),
+            || td_string!(l, game.card.title_none).to_string(),
+            |w| {
+                td_string!(
+                    l,
+                    game.card.title_won,
+                    name = w.nickname.as_str(),
+                    score = w.score
+                )
+                .to_string()
+            },
         ),
         rows: summary
             .players
@@ -140,10 +153,12 @@ pub fn match_card(detail: &MatchDetail) -> crate::share::Card {
                 )
             })
             .collect(),
-        footer: format!(
-            "{} rounds · {} players · Kauwa udd! Tap only if it flies.",
-            summary.rounds,
-            summary.players.len()
-        ),
+        footer: td_string!(
+            l,
+            game.card.footer,
+            rounds = summary.rounds,
+            players = summary.players.len()
+        )
+        .to_string(),
     }
 }

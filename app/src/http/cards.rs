@@ -3,19 +3,22 @@
 //! `/og/lb/<metric>/<period>/<scope>` (a board, the room boards included). A card is drawn from
 //! the same reads as its page, off the async threads, two at a time at most, and kept in memory
 //! for a while (a finished match's for good: it never changes). A malformed address is a 400,
-//! an unknown match, player or empty board a 404.
+//! an unknown match, player or empty board a 404. `?lang=hi` draws it in Hindi (a page in Hindi
+//! names its card so, so a shared link previews in the sharer's language); English otherwise,
+//! and an unknown language is a 400.
 
 use std::future::Future;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::error::AppError;
 use crate::game::detail::match_card;
 use crate::identity::UserId;
+use crate::lang::Locale;
 use crate::leaderboards::model::BoardId;
 use crate::profiles::store::profile_card;
 use crate::rooms::model::RoomCode;
@@ -88,34 +91,63 @@ fn bad(message: &str) -> Response {
     (StatusCode::BAD_REQUEST, message.to_owned()).into_response()
 }
 
+/// A card's query: the language to draw it in.
+#[derive(serde::Deserialize)]
+pub struct CardQuery {
+    lang: Option<String>,
+}
+
+impl CardQuery {
+    /// The language asked for (English when none was); `None` for one we don't have.
+    fn locale(&self) -> Option<Locale> {
+        self.lang
+            .as_deref()
+            .map_or(Some(Locale::en), crate::lang::parse)
+    }
+}
+
 /// `GET /og/r/<CODE>/m/<first>`.
 pub async fn match_image(
     State(state): State<AppState>,
     Path((code, first)): Path<(String, String)>,
+    Query(query): Query<CardQuery>,
 ) -> Response {
     let (Ok(code), Ok(first)) = (RoomCode::parse(&code), first.parse::<u32>()) else {
         return bad("Not a match's address.");
     };
-    let key = format!("m/{code}/{first}");
+    let Some(l) = query.locale() else {
+        return bad("Not a language of ours.");
+    };
+    let key = format!("m/{code}/{first}/{l}");
     let db = state.db.clone();
     answer(&state, key, FOR_GOOD, async move {
-        Ok(db.match_detail(&code, first).await?.map(|d| match_card(&d)))
+        Ok(db
+            .match_detail(&code, first)
+            .await?
+            .map(|d| match_card(&d, l)))
     })
     .await
 }
 
 /// `GET /og/p/<id>`.
-pub async fn profile_image(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+pub async fn profile_image(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<CardQuery>,
+) -> Response {
     let Ok(id) = UserId::parse(&id) else {
         return bad("Not a player's address.");
     };
-    let key = format!("p/{}", id.as_str());
+    let Some(l) = query.locale() else {
+        return bad("Not a language of ours.");
+    };
+    let key = format!("p/{}/{l}", id.as_str());
     let db = state.db.clone();
     answer(&state, key, FRESH_FOR, async move {
         Ok(db
-            .profile_page(&id, None, None)
+            .profile_page_in(&id, None, None, l)
             .await?
-            .map(|p| profile_card(&p)))
+            .map(|p| profile_card(&p, l)))
     })
     .await
 }
@@ -124,14 +156,18 @@ pub async fn profile_image(State(state): State<AppState>, Path(id): Path<String>
 pub async fn board_image(
     State(state): State<AppState>,
     Path((metric, period, scope)): Path<(String, String, String)>,
+    Query(query): Query<CardQuery>,
 ) -> Response {
     let Ok(board) = BoardId::parse(&metric, &period, &scope) else {
         return bad("Not a board's address.");
     };
-    let key = format!("lb/{}", board.key());
+    let Some(l) = query.locale() else {
+        return bad("Not a language of ours.");
+    };
+    let key = format!("lb/{}/{l}", board.key());
     let db = state.db.clone();
     answer(&state, key, FRESH_FOR, async move {
-        db.board_card(&board).await
+        db.board_card(&board, l).await
     })
     .await
 }

@@ -346,7 +346,7 @@ mod tests {
             scope: Scope::Global,
         };
         assert_eq!(
-            board_name(&board, &[monsoon.clone()]),
+            board_name(&board, std::slice::from_ref(&monsoon)),
             "Total points · Monsoon · everyone"
         );
         assert_eq!(

@@ -79,17 +79,24 @@ impl Db {
 }
 
 /// A player's share card: who, their lifetime figures and their best standings.
-pub fn profile_card(profile: &ProfileView) -> crate::share::Card {
+pub fn profile_card(profile: &ProfileView, l: Locale) -> crate::share::Card {
+    use crate::i18n::td_string;
     let kind = match &profile.username {
         Some(username) => format!("@{username}"),
-        None => "Guest".to_owned(),
+        None => td_string!(l, profiles.card.guest).to_string(),
     };
     let stats = &profile.stats;
     let mut rows = vec![
-        ("Matches".to_owned(), stats.matches.to_string()),
-        ("Wins".to_owned(), stats.wins.to_string()),
         (
-            "Best match".to_owned(),
+            td_string!(l, profiles.card.matches).to_string(),
+            stats.matches.to_string(),
+        ),
+        (
+            td_string!(l, profiles.card.wins).to_string(),
+            stats.wins.to_string(),
+        ),
+        (
+            td_string!(l, profiles.card.best).to_string(),
             stats
                 .best_score
                 .map_or_else(|| "–".to_owned(), |b| b.to_string()),
@@ -101,15 +108,19 @@ pub fn profile_card(profile: &ProfileView) -> crate::share::Card {
         boards
             .into_iter()
             .take(2)
-            .map(|b| (b.name.clone(), format!("#{} · {}", b.rank, b.top()))),
+            .map(|b| (b.name.clone(), format!("#{} · {}", b.rank, b.top_in(l)))),
     );
+    let when = crate::ui::when(profile.joined_ms);
     crate::share::Card {
-        kicker: format!(
-            "Player · {kind} · joined {}",
-            crate::ui::when(profile.joined_ms)
-        ),
+        kicker: td_string!(
+            l,
+            profiles.card.kicker,
+            kind = kind.as_str(),
+            when = when.as_str()
+        )
+        .to_string(),
         title: profile.nickname.to_string(),
         rows,
-        footer: "Udd: Kauwa udd! Tap only if it flies.".to_owned(),
+        footer: td_string!(l, profiles.card.footer).to_string(),
     }
 }
