@@ -143,7 +143,7 @@ pub fn App() -> impl IntoView {
                         <A href="/things">{td_string!(l, common.nav_things).to_string()}</A>
                         <A href="/me">{td_string!(l, common.nav_you).to_string()}</A>
                     </nav>
-                    <lang::LanguageToggle />
+                    <ui::language::LanguageToggle />
                 </header>
                 <main>
                     <Routes fallback=NotFound>

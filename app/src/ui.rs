@@ -2,6 +2,7 @@
 //! code a page's address names.
 
 pub mod forms;
+pub mod language;
 pub mod not_found;
 
 use leptos::prelude::*;

@@ -156,7 +156,6 @@ async fn the_leaderboard_page_renders_on_the_server_with_its_preview_tags() {
 #[tokio::test]
 async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profile_without_javascript(
 ) {
-    use app::rooms::RoomCode;
     use app::store::Db;
     use support::{get_page, send};
 
@@ -171,19 +170,7 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
     )
     .await;
     assert_eq!(started.status, StatusCode::OK, "{}", started.json);
-    // Close every round now, as the watchers would once each is due.
-    let room_code = RoomCode::parse(&code).unwrap();
-    loop {
-        let room = db.room(&room_code).await.unwrap().unwrap();
-        let game = room.game.as_ref().unwrap();
-        if game.is_finished() {
-            break;
-        }
-        let close = game.closes_at(game.resolved as usize).unwrap();
-        db.resolve_due(&room, close).await.unwrap();
-    }
-    let room = db.room(&room_code).await.unwrap().unwrap();
-    let game = room.game.clone().unwrap();
+    let game = support::finish_match(&db, &code).await;
     let page = |path: String| {
         let app = app.clone();
         async move { send(&app, get_page(&path)).await }

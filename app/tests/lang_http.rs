@@ -6,7 +6,6 @@ mod support;
 
 use axum::http::StatusCode;
 
-use app::rooms::RoomCode;
 use app::store::Db;
 use support::{app_with_catalog, cookie_pair, get_page, post, send, Answer, Call};
 
@@ -256,17 +255,7 @@ async fn every_page_in_hindi_reads_in_hindi() {
     )
     .await;
     assert_eq!(started.status, StatusCode::OK, "{}", started.json);
-    let room_code = RoomCode::parse(&code).unwrap();
-    loop {
-        let room = db.room(&room_code).await.unwrap().unwrap();
-        let game = room.game.as_ref().unwrap();
-        if game.is_finished() {
-            break;
-        }
-        let close = game.closes_at(game.resolved as usize).unwrap();
-        db.resolve_due(&room, close).await.unwrap();
-    }
-    let game = db.room(&room_code).await.unwrap().unwrap().game.unwrap();
+    let game = support::finish_match(&db, &code).await;
     let ravi_id = game
         .standings()
         .into_iter()
@@ -351,4 +340,25 @@ async fn every_page_in_hindi_reads_in_hindi() {
     assert_ne!(english.body, hindi.body, "the Hindi card is drawn in Hindi");
     let unknown = send(&app, get_page(&format!("/og{match_path}?lang=fr"))).await;
     assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_refusal_at_the_door_is_in_the_browsers_language() {
+    let (app, _engine) = app_with_catalog().await;
+    let from_elsewhere = |lang: &str| {
+        support::form("/api/rooms/create", "name=Ravi", None)
+            .header("host", "udd.test")
+            .header("origin", "https://evil.example")
+            .header("accept-language", lang)
+    };
+    let hindi = send(&app, from_elsewhere(HINDI_BROWSER)).await;
+    assert_eq!(hindi.status, StatusCode::FORBIDDEN);
+    assert!(hindi.body.contains("दूसरी साइट"), "{}", hindi.body);
+    let english = send(&app, from_elsewhere("en")).await;
+    assert_eq!(english.status, StatusCode::FORBIDDEN);
+    assert!(
+        english.body.contains("came from another site"),
+        "{}",
+        english.body
+    );
 }

@@ -178,9 +178,6 @@ pub fn content_security_policy(nonce: &str) -> String {
     )
 }
 
-/// The message of a refused cross-origin request.
-pub const CROSS_ORIGIN_REFUSED: &str =
-    "This request came from another site or page, so it was refused. Use Udd's own pages.";
 
 /// The guard itself (an axum middleware on the whole router).
 pub async fn guard(
@@ -205,7 +202,10 @@ pub async fn guard(
             origin = ?headers.get(header::ORIGIN),
             "refused a cross-origin request"
         );
-        return (StatusCode::FORBIDDEN, CROSS_ORIGIN_REFUSED).into_response();
+        // In the language the request's browser reads (see `crate::lang`).
+        let l = crate::lang::of_request(headers);
+        let refused = crate::i18n::td_string!(l, common.cross_origin_refused).to_string();
+        return (StatusCode::FORBIDDEN, refused).into_response();
     }
     let own_authority = security
         .own_origin_authority(headers)

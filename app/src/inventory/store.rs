@@ -28,6 +28,9 @@ use crate::store::{key_map, DataError, Db, Item, Page};
 pub const MAX_STACK: u32 = 9_999;
 /// Most feathers a wallet can hold.
 pub const MAX_FEATHERS: u64 = 1_000_000_000;
+/// Most kinds of card on one side of a trade offer (checked with the other bounds here, so a
+/// refusal can name it).
+pub const MAX_KINDS: usize = 10;
 /// Cards per inventory page at most.
 pub const MAX_PAGE: i32 = 60;
 
@@ -77,10 +80,7 @@ pub enum Refusal {
     StackFull,
     #[error("too many feathers")]
     TooManyFeathers,
-    #[error(
-        "at most {} kinds of card on a side",
-        crate::inventory::trades::MAX_KINDS
-    )]
+    #[error("at most {} kinds of card on a side", MAX_KINDS)]
     TooManyKinds,
     #[error("{0} is listed twice")]
     ListedTwice(ThingId),
@@ -127,12 +127,9 @@ impl Refusal {
             Refusal::TooManyFeathers => {
                 td_string!(l, inventory.error.too_many_feathers).to_string()
             }
-            Refusal::TooManyKinds => td_string!(
-                l,
-                inventory.error.too_many_kinds,
-                max = crate::inventory::trades::MAX_KINDS
-            )
-            .to_string(),
+            Refusal::TooManyKinds => {
+                td_string!(l, inventory.error.too_many_kinds, max = MAX_KINDS).to_string()
+            }
             Refusal::ListedTwice(thing) => {
                 td_string!(l, inventory.error.listed_twice, thing = thing.as_str()).to_string()
             }

@@ -23,8 +23,7 @@ use crate::store::keys;
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, key_map, Conflict, DataError, Db, Item};
 
-/// Most kinds of card on one side of an offer.
-pub const MAX_KINDS: usize = 10;
+pub use crate::inventory::store::MAX_KINDS;
 /// How long an offer stays open at most.
 pub const MAX_OFFER_SECS: i64 = 7 * 86_400;
 /// How long an offer stays open unless the maker says otherwise.

@@ -200,3 +200,18 @@ pub async fn post(app: &Router, path: &str, form: &str, cookie: Option<&str>) ->
 pub fn cookie_pair(set_cookie: &str) -> String {
     set_cookie.split(';').next().unwrap().to_owned()
 }
+
+/// Plays `code`'s running match to its end at once: closes each round as the watchers would
+/// once it is due. The finished match.
+pub async fn finish_match(db: &Db, code: &str) -> app::game::model::Match {
+    let code = app::rooms::RoomCode::parse(code).unwrap();
+    loop {
+        let room = db.room(&code).await.unwrap().unwrap();
+        let game = room.game.as_ref().unwrap();
+        if game.is_finished() {
+            return game.clone();
+        }
+        let close = game.closes_at(game.resolved as usize).unwrap();
+        db.resolve_due(&room, close).await.unwrap();
+    }
+}
