@@ -10,15 +10,8 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::ids::{InvalidThingId, ThingId};
 
-/// The published rule. Every entry in the seed catalog is judged by it; edge cases carry a note.
-pub const FLYING_RULE: &str = "Udd! when the real thing can travel through the air by itself, \
-held up by flapping wings, gliding lift, a rotor or engine, the wind (a kite) or by being lighter \
-than air (a balloon), even if only briefly (a hen's flutter, a flying fish's glide). No Udd! for \
-things that only fall, jump or are thrown, for flightless birds, and for things that only ride \
-through the air inside something else. Story creatures follow their story: a dragon flies, a \
-unicorn does not. A thing is judged as the thing, not by its name.";
-
-/// The published rule in the page's language (`FLYING_RULE` is the English one).
+/// The published rule, in the page's language: every entry in the seed catalog is judged by it;
+/// edge cases carry a note.
 pub fn flying_rule_in(l: crate::lang::Locale) -> String {
     crate::i18n::td_string!(l, catalog.flying_rule).to_string()
 }
@@ -78,23 +71,7 @@ impl Category {
         Category::ALL.into_iter().find(|c| c.slug() == raw)
     }
 
-    pub fn label(self) -> &'static str {
-        match self {
-            Category::Bird => "Bird",
-            Category::Insect => "Insect",
-            Category::Mammal => "Mammal",
-            Category::WaterLife => "Water life",
-            Category::ReptileAmphibian => "Reptile or amphibian",
-            Category::Machine => "Machine",
-            Category::Toy => "Toy",
-            Category::Object => "Everyday object",
-            Category::Food => "Food",
-            Category::Nature => "Nature",
-            Category::Myth => "Story creature",
-        }
-    }
-
-    /// The label in the page's language (`label` is the English one).
+    /// The label in the page's language.
     pub fn label_in(self, l: crate::lang::Locale) -> String {
         use crate::i18n::td_string;
         match self {

@@ -145,7 +145,7 @@ pub async fn profile_image(
     let db = state.db.clone();
     answer(&state, key, FRESH_FOR, async move {
         Ok(db
-            .profile_page_in(&id, None, None, l)
+            .profile_page(&id, None, None, l)
             .await?
             .map(|p| profile_card(&p, l)))
     })

@@ -178,7 +178,6 @@ pub fn content_security_policy(nonce: &str) -> String {
     )
 }
 
-
 /// The guard itself (an axum middleware on the whole router).
 pub async fn guard(
     State(security): State<Arc<SecurityConfig>>,

@@ -202,25 +202,7 @@ impl Avatar {
         }
     }
 
-    /// What a screen reader says for it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Avatar::Crow => "Crow",
-            Avatar::Parrot => "Parrot",
-            Avatar::Peacock => "Peacock",
-            Avatar::Owl => "Owl",
-            Avatar::Butterfly => "Butterfly",
-            Avatar::Bee => "Bee",
-            Avatar::Kite => "Kite",
-            Avatar::Rocket => "Rocket",
-            Avatar::Elephant => "Elephant",
-            Avatar::Tiger => "Tiger",
-            Avatar::Monkey => "Monkey",
-            Avatar::Frog => "Frog",
-        }
-    }
-
-    /// What a screen reader says for it, in the page's language (`label` is the English one).
+    /// What a screen reader says for it, in the page's language.
     pub fn label_in(self, l: crate::lang::Locale) -> String {
         use crate::i18n::td_string;
         match self {

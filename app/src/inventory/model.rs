@@ -104,11 +104,6 @@ impl Badge {
         }
     }
 
-    /// The badge's name in English (see [`Badge::name`] for a page's language).
-    pub fn label(self) -> &'static str {
-        self.name(Locale::en)
-    }
-
     /// The badge's name in `l`.
     pub fn name(self, l: Locale) -> &'static str {
         match self {

@@ -39,12 +39,7 @@ pub struct ProfileBoard {
 }
 
 impl ProfileBoard {
-    /// "top 12%" (at least 1, whole percents: `rank / entries`, rounded up).
-    pub fn top(&self) -> String {
-        format!("top {}%", self.top_percent())
-    }
-
-    /// [`top`](Self::top) in `l`'s language, for the page.
+    /// "top 12%" in `l`'s language (at least 1, whole percents: `rank / entries`, rounded up).
     pub fn top_in(&self, l: Locale) -> String {
         td_string!(l, profiles.top, percent = self.top_percent()).to_string()
     }
@@ -70,11 +65,11 @@ mod tests {
             entries,
             score: 0,
         };
-        assert_eq!(board(1, 1).top(), "top 100%");
-        assert_eq!(board(1, 1000).top(), "top 1%");
-        assert_eq!(board(120, 1000).top(), "top 12%");
-        assert_eq!(board(121, 1000).top(), "top 13%");
-        assert_eq!(board(3, 0).top(), "top 100%");
+        assert_eq!(board(1, 1).top_in(Locale::en), "top 100%");
+        assert_eq!(board(1, 1000).top_in(Locale::en), "top 1%");
+        assert_eq!(board(120, 1000).top_in(Locale::en), "top 12%");
+        assert_eq!(board(121, 1000).top_in(Locale::en), "top 13%");
+        assert_eq!(board(3, 0).top_in(Locale::en), "top 100%");
         assert_eq!(board(120, 1000).top_in(Locale::en), "top 12%");
         assert_eq!(board(120, 1000).top_in(Locale::hi), "टॉप 12%");
     }

@@ -20,21 +20,11 @@ use crate::store::{DataError, Db};
 pub const MATCHES_PER_PAGE: i32 = 10;
 
 impl Db {
-    /// `user`'s page as `viewer` sees it, with the page of matches after `cursor`; `None` for
-    /// no such player (or a guest whose profile expired). Boards are named in English (what the
-    /// share card shows); the page uses [`Db::profile_page_in`].
-    pub async fn profile_page(
-        &self,
-        user: &UserId,
-        viewer: Option<&UserId>,
-        cursor: Option<&str>,
-    ) -> Result<Option<ProfileView>, DataError> {
-        self.profile_page_in(user, viewer, cursor, Locale::en).await
-    }
-
-    /// [`Db::profile_page`] with the boards named in `locale`'s language.
+    /// `user`'s page as `viewer` sees it, with the page of matches after `cursor` and the boards
+    /// named in `locale`'s language; `None` for no such player (or a guest whose profile
+    /// expired).
     #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
-    pub async fn profile_page_in(
+    pub async fn profile_page(
         &self,
         user: &UserId,
         viewer: Option<&UserId>,

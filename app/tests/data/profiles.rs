@@ -1,6 +1,7 @@
 //! A player's profile page: who, stats, boards with ranks, collection, matches, in one burst of
 //! calls sent at once.
 
+use app::lang::Locale;
 use app::leaderboards::projector::Projector;
 
 use super::game::{close_all, playing, tap_at};
@@ -17,7 +18,7 @@ async fn a_profile_is_seven_calls_sent_at_once_and_shows_what_the_player_did() {
 
     t.calls.reset();
     let page =
-        t.db.profile_page(&host, Some(&others[0]), None)
+        t.db.profile_page(&host, Some(&others[0]), None, Locale::en)
             .await
             .unwrap()
             .expect("the host's page");
@@ -54,7 +55,7 @@ async fn a_profile_is_seven_calls_sent_at_once_and_shows_what_the_player_did() {
     assert!(!page.sets.is_empty());
 
     let own =
-        t.db.profile_page(&host, Some(&host), None)
+        t.db.profile_page(&host, Some(&host), None, Locale::en)
             .await
             .unwrap()
             .unwrap();
@@ -62,7 +63,7 @@ async fn a_profile_is_seven_calls_sent_at_once_and_shows_what_the_player_did() {
     let nobody = app::identity::UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
     assert!(t
         .db
-        .profile_page(&nobody, None, None)
+        .profile_page(&nobody, None, None, Locale::en)
         .await
         .unwrap()
         .is_none());
@@ -79,10 +80,14 @@ async fn a_profiles_matches_page_newest_first_with_a_cursor() {
         close_all(&t, &code).await;
     }
     // size + 1 matches: a full page, then one more.
-    let first = t.db.profile_page(&host, None, None).await.unwrap().unwrap();
+    let first =
+        t.db.profile_page(&host, None, None, Locale::en)
+            .await
+            .unwrap()
+            .unwrap();
     assert_eq!(first.matches.len(), size);
     let rest =
-        t.db.profile_page(&host, None, first.next.as_deref())
+        t.db.profile_page(&host, None, first.next.as_deref(), Locale::en)
             .await
             .unwrap()
             .unwrap();
@@ -94,7 +99,7 @@ async fn a_profiles_matches_page_newest_first_with_a_cursor() {
         .all(|w| w[0].finished_at_ms >= w[1].finished_at_ms && w[0].record_id > w[1].record_id));
     assert!(t
         .db
-        .profile_page(&host, None, Some("forged"))
+        .profile_page(&host, None, Some("forged"), Locale::en)
         .await
         .is_err());
 }
