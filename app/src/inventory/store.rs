@@ -68,54 +68,45 @@ pub enum InventoryError {
     Data(#[from] DataError),
 }
 
-/// Why a change was refused, in a player's words: `Display` is the English (logs, plain HTTP
-/// answers), [`Refusal::localized`] the page's language.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a change was refused, in a player's words (`app/locales/*/inventory.json`): `Display` is
+/// the English (logs, plain HTTP answers), [`Refusal::localized`] the page's language.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
-    #[error("there is no card {0}")]
     NoCard(ThingId),
-    #[error("between 1 and {MAX_STACK} cards")]
     Count,
-    #[error("a stack holds at most {MAX_STACK} cards")]
     StackFull,
-    #[error("too many feathers")]
     TooManyFeathers,
-    #[error("at most {} kinds of card on a side", MAX_KINDS)]
     TooManyKinds,
-    #[error("{0} is listed twice")]
     ListedTwice(ThingId),
-    #[error("an offer is made to someone else")]
     OfferToSelf,
-    #[error("an offer gives or asks something")]
     EmptyOffer,
-    #[error("an offer is open between a minute and a week")]
     OfferLength,
-    #[error("the shop does not sell that")]
     NotSold,
-    #[error("you already have that")]
     AlreadyOwned,
-    #[error("not enough {name} cards ({held} held, {need} needed)")]
     Cards {
         thing: ThingId,
         name: String,
         held: u32,
         need: u32,
     },
-    #[error("not enough feathers ({held} held, {need} needed)")]
-    Feathers { held: u64, need: u64 },
-    #[error("sold out for today")]
+    Feathers {
+        held: u64,
+        need: u64,
+    },
     SoldOutToday,
-    #[error("sold out, already owned, or not enough feathers")]
     CannotBuy,
-    #[error("one side no longer holds what the offer gives")]
     NoLongerHeld,
 }
 
 impl Refusal {
     /// The refusal in the language of the request being answered (English outside one).
     pub fn localized(&self) -> String {
+        self.text(crate::lang::locale())
+    }
+
+    /// The refusal in `l`'s language.
+    fn text(&self, l: crate::lang::Locale) -> String {
         use crate::i18n::td_string;
-        let l = crate::lang::locale();
         match self {
             Refusal::NoCard(thing) => {
                 td_string!(l, inventory.error.no_card, thing = thing.as_str()).to_string()
@@ -164,6 +155,14 @@ impl Refusal {
         }
     }
 }
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text(crate::lang::Locale::en))
+    }
+}
+
+impl std::error::Error for Refusal {}
 
 impl InventoryError {
     /// The HTTP status a server function answers with.
@@ -441,5 +440,28 @@ impl From<InventoryError> for crate::error::AppError {
             }
             InventoryError::Data(err) => err.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod refusal_tests {
+    use super::Refusal;
+    use crate::lang::Locale;
+
+    #[test]
+    fn a_refusal_reads_in_english_for_logs_and_in_the_pages_language_for_players() {
+        let refusal = Refusal::Feathers { held: 1, need: 3 };
+        assert_eq!(
+            refusal.to_string(),
+            "not enough feathers (1 held, 3 needed)"
+        );
+        assert_eq!(
+            refusal.localized(),
+            refusal.to_string(),
+            "English outside a request"
+        );
+        let hindi = refusal.text(Locale::hi);
+        assert!(hindi.contains('1') && hindi.contains('3') && hindi != refusal.to_string());
+        assert_eq!(Refusal::Count.to_string(), "between 1 and 9999 cards");
     }
 }
