@@ -6,26 +6,17 @@ use leptos::server_fn::codec::JsonEncoding;
 use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AppError {
-    #[error("{0}")]
     BadRequest(String),
-    #[error("{0}")]
     NotFound(String),
-    #[error("{0}")]
     Conflict(String),
-    #[error("Start playing or sign in first.")]
     SignInRequired,
-    #[error("{0}")]
     Forbidden(String),
-    #[error("Too many tries. Wait a few minutes and try again.")]
     RateLimited,
-    #[error("The game's database is busy or unreachable. Try again in a moment.")]
     Unavailable,
-    #[error("Something went wrong on our side. Try again.")]
     Internal,
     /// The request itself failed on its way (network, encoding): not an answer from the game.
-    #[error("Could not reach the server: {0}")]
     Transport(String),
 }
 
@@ -47,11 +38,14 @@ impl AppError {
 impl AppError {
     /// The message in the language of the page being rendered (see `crate::lang`): what pages
     /// and islands show. The messages that carry a text were written in the request's language
-    /// by the server; the others are worded here. `Display` stays English, for logs and for
+    /// by the server; the others are worded here. `Display` is the English, for logs and for
     /// plain HTTP answers.
     pub fn localized(&self) -> String {
+        self.in_language(crate::lang::locale())
+    }
+
+    fn in_language(&self, l: crate::lang::Locale) -> String {
         use crate::i18n::td_string;
-        let l = crate::lang::locale();
         match self {
             AppError::BadRequest(message)
             | AppError::NotFound(message)
@@ -67,6 +61,14 @@ impl AppError {
         }
     }
 }
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.in_language(crate::lang::Locale::en))
+    }
+}
+
+impl std::error::Error for AppError {}
 
 impl From<crate::ids::Invalid> for AppError {
     fn from(invalid: crate::ids::Invalid) -> Self {
@@ -143,6 +145,19 @@ mod server {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_english_wording_is_the_locale_files() {
+        assert_eq!(
+            AppError::SignInRequired.to_string(),
+            "Start playing or sign in first."
+        );
+        assert_eq!(
+            AppError::Transport("timed out".into()).to_string(),
+            "Could not reach the server: timed out"
+        );
+        assert_eq!(AppError::Conflict("x".into()).to_string(), "x");
+    }
 
     #[test]
     fn statuses_match_the_kind_of_failure() {
