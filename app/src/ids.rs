@@ -157,6 +157,60 @@ impl RoomCode {
     }
 }
 
+/// What a room is for good: its code and a ULID made when the room is created
+/// (`K7QX2-01KAYZ3NDEKTSV4RRFFQ69G5FA`), never issued again, where the code alone is issued again
+/// once the room has expired. Everything kept past the room (its matches, their list, its
+/// boards, their cards, the match seed) is keyed by it; the code in front is what pages show. A
+/// room made before rooms had ids is known by its code alone (a *legacy* id), the key its kept
+/// items were written under; such a room is given a full id when it next starts a match.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct RoomId(String);
+
+impl RoomId {
+    /// A room id as it appears in a link or a key: `<CODE>-<ULID>`, or a code alone (a legacy
+    /// id). Exactly as written: a link with a lower-case code is not a key.
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let (code, rest) = match raw.split_once('-') {
+            Some((code, ulid)) => (code, Some(ulid)),
+            None => (raw, None),
+        };
+        let code_ok = RoomCode::parse(code).is_ok_and(|c| c.as_str() == code);
+        if code_ok && rest.is_none_or(is_ulid) {
+            Ok(Self(raw.to_owned()))
+        } else {
+            Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.room_id).to_string(),
+            ))
+        }
+    }
+
+    /// The id of a room made before rooms had ids: its code, which its kept items use.
+    pub fn legacy(code: &RoomCode) -> Self {
+        Self(code.as_str().to_owned())
+    }
+
+    /// Whether this is a legacy id (a code alone) rather than a room's own.
+    pub fn is_legacy(&self) -> bool {
+        self.0.len() == CODE_LEN
+    }
+
+    /// The code the room had (another room may have it now).
+    pub fn code(&self) -> RoomCode {
+        RoomCode(self.0[..CODE_LEN].to_owned())
+    }
+
+    /// A new room's id under `code`.
+    #[cfg(feature = "ssr")]
+    pub fn generate(code: &RoomCode) -> Self {
+        Self(format!("{}-{}", code.as_str(), ulid::Ulid::new()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// A thing's id: a lowercase ASCII slug such as `flying-fish`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -256,7 +310,7 @@ macro_rules! string_newtype_conversions {
 }
 pub(crate) use string_newtype_conversions;
 
-string_newtype_conversions!(UserId, Username, Email, RoomCode);
+string_newtype_conversions!(UserId, Username, Email, RoomCode, RoomId);
 
 mod board;
 mod inventory;

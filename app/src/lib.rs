@@ -152,6 +152,7 @@ pub fn App() -> impl IntoView {
                         <Route path=StaticSegment("things") view=ThingsPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("lb")) view=RoomBoardPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("m"), ParamSegment("first")) view=MatchPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("m"), ParamSegment("room"), ParamSegment("first")) view=MatchPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("matches") view=MatchesPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("lb") view=BoardsIndex ssr=SsrMode::Async />
                         <Route path=(StaticSegment("lb"), ParamSegment("metric"), ParamSegment("period"), ParamSegment("scope")) view=BoardPage ssr=SsrMode::Async />

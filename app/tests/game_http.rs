@@ -171,12 +171,18 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
     .await;
     assert_eq!(started.status, StatusCode::OK, "{}", started.json);
     let game = support::finish_match(&db, &code).await;
+    // The match is the room's (by its id), not its code's.
+    let id = db
+        .room_id_of(&app::rooms::RoomCode::parse(&code).unwrap())
+        .await
+        .unwrap();
+    assert!(!id.is_legacy() && id.code().as_str() == code);
     let page = |path: String| {
         let app = app.clone();
         async move { send(&app, get_page(&path)).await }
     };
 
-    let detail = page(format!("/r/{code}/m/{}", game.first_round)).await;
+    let detail = page(format!("/m/{id}/{}", game.first_round)).await;
     assert_eq!(detail.status, StatusCode::OK, "{}", detail.body);
     let html = &detail.body;
     assert_eq!(
@@ -199,7 +205,7 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
     let profile_link = format!("/p/{}", host_id.as_str());
     assert!(html.contains(&profile_link), "names link to profiles");
 
-    let match_link = format!("/r/{code}/m/{}", game.first_round);
+    let match_link = format!("/m/{id}/{}", game.first_round);
     for list in [
         "/matches".to_owned(),
         format!("/matches?room={code}"),
@@ -225,10 +231,10 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
     // Share cards: each page names its own (absolute, from the request's host), a 1200 × 630 PNG.
     let with_host = send(
         &app,
-        get_page(&format!("/r/{code}/m/{}", game.first_round)).header("host", "udd.test"),
+        get_page(&format!("/m/{id}/{}", game.first_round)).header("host", "udd.test"),
     )
     .await;
-    let card = format!("/og/r/{code}/m/{}", game.first_round);
+    let card = format!("/og/m/{id}/{}", game.first_round);
     assert!(
         with_host.body.contains(&format!(
             r#"<meta property="og:image" content="http://udd.test{card}""#
@@ -266,10 +272,17 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
     assert_eq!((word(16), word(20)), (1200, 630));
     for (path, status) in [
         (
-            format!("/og/r/{code}/m/{}", game.first_round + 32),
+            format!("/og/m/{id}/{}", game.first_round + 32),
+            StatusCode::NOT_FOUND,
+        ),
+        (format!("/og/m/{id}/nope"), StatusCode::BAD_REQUEST),
+        // The code's address is a match kept under the code, before rooms had ids: not this.
+        (
+            format!("/og/r/{code}/m/{}", game.first_round),
             StatusCode::NOT_FOUND,
         ),
         (format!("/og/r/{code}/m/nope"), StatusCode::BAD_REQUEST),
+        ("/og/m/k7qx2-x/1".to_owned(), StatusCode::BAD_REQUEST),
         ("/og/p/nope".to_owned(), StatusCode::BAD_REQUEST),
         (
             "/og/p/01ARZ3NDEKTSV4RRFFQ69G5FAV".to_owned(),
@@ -286,10 +299,14 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
 
     for (path, status) in [
         (
-            format!("/r/{code}/m/{}", game.first_round + 32),
+            format!("/m/{id}/{}", game.first_round + 32),
             StatusCode::NOT_FOUND,
         ),
-        (format!("/r/{code}/m/nope"), StatusCode::NOT_FOUND),
+        (format!("/m/{id}/nope"), StatusCode::NOT_FOUND),
+        (
+            format!("/r/{code}/m/{}", game.first_round),
+            StatusCode::NOT_FOUND,
+        ),
         ("/matches?room=bad!".to_owned(), StatusCode::BAD_REQUEST),
         ("/matches?after=forged".to_owned(), StatusCode::BAD_REQUEST),
         (

@@ -256,6 +256,10 @@ async fn every_page_in_hindi_reads_in_hindi() {
     .await;
     assert_eq!(started.status, StatusCode::OK, "{}", started.json);
     let game = support::finish_match(&db, &code).await;
+    let id = db
+        .room_id_of(&app::rooms::RoomCode::parse(&code).unwrap())
+        .await
+        .unwrap();
     let ravi_id = game
         .standings()
         .into_iter()
@@ -283,7 +287,7 @@ async fn every_page_in_hindi_reads_in_hindi() {
         "/me".to_owned(),
         format!("/r/{code}"),
         format!("/r/{code}/lb"),
-        format!("/r/{code}/m/{}", game.first_round),
+        format!("/m/{id}/{}", game.first_round),
         format!("/p/{ravi_id}"),
         "/inventory".to_owned(),
         "/shop".to_owned(),
@@ -314,7 +318,7 @@ async fn every_page_in_hindi_reads_in_hindi() {
     );
 
     // A Hindi page's share card is drawn in Hindi; a language we lack is a 400.
-    let match_path = format!("/r/{code}/m/{}", game.first_round);
+    let match_path = format!("/m/{id}/{}", game.first_round);
     let page = send(
         &app,
         get_page(&match_path)

@@ -15,7 +15,7 @@ use crate::{
     game::timing::TapRejected,
     i18n::td_string,
     identity::session,
-    rooms::model::RoomCode,
+    rooms::model::{RoomCode, RoomId},
     rooms::news::announce,
     store::{epoch_millis, Db},
 };
@@ -140,12 +140,12 @@ pub async fn server_time() -> Result<i64, AppError> {
 }
 
 /// A finished match: its players, every round and what it cost (the page at
-/// `/r/<CODE>/m/<first round>`).
+/// `/m/<room id>/<first round>`; `room` may be a code alone, a match kept before rooms had ids).
 #[server(endpoint = "matches/detail")]
-pub async fn read_match(code: String, first: u32) -> Result<MatchDetail, AppError> {
+pub async fn read_match(room: String, first: u32) -> Result<MatchDetail, AppError> {
     let db = expect_context::<Db>();
-    let code = RoomCode::parse(&code).map_err(fail)?;
-    db.match_detail(&code, first)
+    let room = RoomId::parse(&room).map_err(fail)?;
+    db.match_detail(&room, first)
         .await
         .map_err(fail)?
         .ok_or_else(|| {
@@ -156,7 +156,8 @@ pub async fn read_match(code: String, first: u32) -> Result<MatchDetail, AppErro
 }
 
 /// Finished matches, newest first, a page at a time: everyone's, or one room's when `room` is
-/// given (the page at `/matches`).
+/// given (the page at `/matches`): a room's id, or a code (the room that has it now, else the
+/// matches kept under the code before rooms had ids).
 #[server(endpoint = "matches/recent")]
 pub async fn list_matches(
     room: Option<String>,
@@ -166,8 +167,14 @@ pub async fn list_matches(
     let db = expect_context::<Db>();
     let page = match room.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
         Some(room) => {
-            let code = RoomCode::parse(room).map_err(fail)?;
-            db.room_matches(&code, PAGE, after.as_deref()).await
+            let room = match RoomId::parse(room) {
+                Ok(id) if !id.is_legacy() => id,
+                _ => {
+                    let code = RoomCode::parse(room).map_err(fail)?;
+                    db.room_id_of(&code).await.map_err(fail)?
+                }
+            };
+            db.room_matches(&room, PAGE, after.as_deref()).await
         }
         None => db.recent_matches(PAGE, after.as_deref()).await,
     }

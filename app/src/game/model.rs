@@ -12,7 +12,7 @@ use crate::catalog::ThingId;
 use crate::game::timing::GRACE_MS;
 use crate::identity::{Avatar, DisplayName, UserId};
 use crate::inventory::model::Outcome;
-use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
+use crate::rooms::model::{Lobby, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
 
 /// The 3-2-1 before each reveal.
 pub const COUNTDOWN_MS: i64 = 3000;
@@ -172,6 +172,7 @@ pub struct Room {
 #[derive(Serialize, Deserialize)]
 struct RoomWire {
     code: RoomCode,
+    id: RoomId,
     host_id: UserId,
     settings: RoomSettings,
     state: RoomState,
@@ -187,6 +188,7 @@ impl From<RoomWire> for Room {
         Room {
             lobby: Lobby {
                 code: wire.code,
+                id: wire.id,
                 host_id: wire.host_id,
                 settings: wire.settings,
                 state: wire.state,
@@ -203,6 +205,7 @@ impl From<Room> for RoomWire {
     fn from(room: Room) -> Self {
         let Lobby {
             code,
+            id,
             host_id,
             settings,
             state,
@@ -212,6 +215,7 @@ impl From<Room> for RoomWire {
         } = room.lobby;
         RoomWire {
             code,
+            id,
             host_id,
             settings,
             state,
@@ -275,6 +279,10 @@ pub struct MatchRecord {
     pub nickname: DisplayName,
     pub avatar: Avatar,
     pub room: RoomCode,
+    /// The room itself (see [`RoomId`]); absent on records from before rooms had ids, whose
+    /// matches are keyed by the code: read it with [`MatchRecord::room_id`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room_id: Option<RoomId>,
     pub score: i32,
     pub placement: u32,
     pub players: u32,
@@ -288,10 +296,20 @@ pub struct MatchRecord {
     /// The player's longest run of right judgements in the match.
     #[serde(default)]
     pub best_streak: u32,
-    /// The match's first room round: with `room`, the match's key (its receipt is
-    /// `MATCH#<room>#<first_round>` / `RECEIPT`). 0 on records from before receipts.
+    /// The match's first room round: with the room's id, the match's key (its receipt is
+    /// `MATCH#<room id>#<first_round>` / `RECEIPT`). 0 on records from before receipts.
     #[serde(default)]
     pub first_round: u32,
+}
+
+impl MatchRecord {
+    /// The room the match was played in, for good: its id, or its code on a record from before
+    /// rooms had ids (the key its match was kept under then).
+    pub fn room_id(&self) -> RoomId {
+        self.room_id
+            .clone()
+            .unwrap_or_else(|| RoomId::legacy(&self.room))
+    }
 }
 
 /// Where a match stands at a moment.

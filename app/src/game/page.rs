@@ -19,7 +19,7 @@ use crate::game::timing::GRACE_MS;
 use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::lang::Locale;
-use crate::rooms::model::{RoomCode, RoomState};
+use crate::rooms::model::{RoomId, RoomState};
 
 /// The browser's estimate of the server's clock minus its own, in ms. Three samples; the one
 /// with the shortest round trip wins, assuming the server read its clock halfway through.
@@ -222,7 +222,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
             <div aria-live="polite" data-testid="round-results">
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}
             </div>
-            {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g code=room.with(|r| r.code.clone()) l /> })}
+            {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g room=room.with(|r| r.id.clone()) l /> })}
             {move || game().map(|g| view! { <Standings game=g code=room.with(|r| r.code.to_string()) l /> })}
             <p class="sound">
                 <button type="button" class="small secondary" data-testid="sound"
@@ -365,7 +365,7 @@ fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
 }
 
 #[component]
-fn Podium(game: Match, code: RoomCode, l: Locale) -> impl IntoView {
+fn Podium(game: Match, room: RoomId, l: Locale) -> impl IntoView {
     let places = game
         .standings()
         .into_iter()
@@ -387,7 +387,7 @@ fn Podium(game: Match, code: RoomCode, l: Locale) -> impl IntoView {
     });
     // What the match cost on DynamoDB, as the instances report in.
     let receipt = game.receipt.map(|r| receipt_line(*r, l));
-    let detail = match_path(&code, game.first_round);
+    let detail = match_path(&room, game.first_round);
     view! {
         <div class="podium-wrap" data-testid="podium">
             <h2>{td_string!(l, game.podium.over).to_string()}</h2>

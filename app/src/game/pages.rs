@@ -1,11 +1,12 @@
 //! The pages of finished matches, public and shareable, server-rendered with nothing interactive
 //! (no wasm):
 //!
-//! - `/r/<CODE>/m/<first round>`: one match, every round as a table (the thing, whether it flies,
-//!   each player's tap or hold, reaction, points and streak), the final placings and what the
-//!   match cost;
-//! - `/matches`: every finished match, newest first, a page at a time; `/matches?room=<CODE>`:
-//!   one room's.
+//! - `/m/<room id>/<first round>`: one match, every round as a table (the thing, whether it
+//!   flies, each player's tap or hold, reaction, points and streak), the final placings and what
+//!   the match cost; `/r/<CODE>/m/<first round>`, the address before rooms had ids, still opens
+//!   the match it named;
+//! - `/matches`: every finished match, newest first, a page at a time; `/matches?room=<room id>`
+//!   (or a code: the room that has it now): one room's.
 
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -18,15 +19,18 @@ use crate::game::model::{MatchReceipt, ThingCard};
 use crate::game::sheet::{MatchDetail, MatchList, MatchSummary, Play};
 use crate::i18n::{td, td_string};
 use crate::identity::profile_path;
+use crate::ids::{BoardId, RoomId};
 use crate::lang::Locale;
 use crate::ui::{code_param, when, Missing, ShareTags};
 
-/// `/r/<CODE>/m/<first round>`.
+/// `/m/<room id>/<first round>`, and `/r/<CODE>/m/<first round>` (a match kept under its room's
+/// code, before rooms had ids).
 #[component]
 pub fn MatchPage() -> impl IntoView {
     let l = crate::lang::locale();
     let code = code_param();
     let params = use_params_map();
+    let room = move || params.read().get("room").unwrap_or_else(code);
     // Not a number: no match has it (rounds are numbered from 1).
     let first = move || {
         params
@@ -36,8 +40,8 @@ pub fn MatchPage() -> impl IntoView {
             .unwrap_or(0)
     };
     let detail = Resource::<_, Base64Json>::new_with_options(
-        move || (code(), first()),
-        |(code, first)| read_match(code, first),
+        move || (room(), first()),
+        |(room, first)| read_match(room, first),
         false,
     );
     view! {
@@ -81,6 +85,7 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
         receipt,
     } = detail;
     let code = summary.room.to_string();
+    let room = summary.room_id();
     let finished = when(summary.finished_at_ms);
     let title = td_string!(
         l,
@@ -184,8 +189,8 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
             </div>
             {receipt.map(|r| receipt_line(r, l))}
             <p>
-                <a href=format!("/r/{code}/lb") data-testid="room-board-link">{td_string!(l, game.sheet.room_board).to_string()}</a>" · "
-                <a href=format!("/matches?room={code}")>{td_string!(l, game.sheet.room_matches).to_string()}</a>" · "
+                <a href=BoardId::room_best(&room).href() data-testid="room-board-link">{td_string!(l, game.sheet.room_board).to_string()}</a>" · "
+                <a href=format!("/matches?room={room}")>{td_string!(l, game.sheet.room_matches).to_string()}</a>" · "
                 <a href="/matches">{td_string!(l, game.list.recent).to_string()}</a>
             </p>
         </section>
@@ -280,11 +285,14 @@ pub fn MatchesPage() -> impl IntoView {
 
 #[component]
 fn Matches(list: MatchList, room: Option<String>, l: Locale) -> impl IntoView {
-    let room = room
-        .map(|r| r.trim().to_ascii_uppercase())
-        .filter(|r| !r.is_empty());
+    let room = room.map(|r| r.trim().to_owned()).filter(|r| !r.is_empty());
     let title = match &room {
-        Some(code) => td_string!(l, game.list.in_room, code = code.as_str()).to_string(),
+        Some(room) => {
+            // The room's code, from its id or as typed.
+            let code = RoomId::parse(room)
+                .map_or_else(|_| room.to_ascii_uppercase(), |id| id.code().to_string());
+            td_string!(l, game.list.in_room, code = code.as_str()).to_string()
+        }
         None => td_string!(l, game.list.recent).to_string(),
     };
     let next = list.next.map(|cursor| {
@@ -324,7 +332,7 @@ pub fn MatchTable(matches: Vec<MatchSummary>) -> impl IntoView {
             view! {
                 <tr data-testid="match-row">
                     <td><a href=m.path() data-testid="match-link">{when(m.finished_at_ms)}</a></td>
-                    <td><a href=format!("/r/{room}/lb")>{room.clone()}</a></td>
+                    <td><a href=BoardId::room_best(&m.room_id()).href()>{room}</a></td>
                     <td class="num">{m.players.len()}</td>
                     <td>{podium_line(&m)}</td>
                 </tr>

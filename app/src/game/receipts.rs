@@ -3,7 +3,7 @@
 //! open tally for the match (`Db::tallied`). When the instance sees the match over, or when a
 //! tally has been quiet for [`QUIET`], it adds the tally to the match's receipt, one `ADD` per
 //! instance per match. The receipt is kept for good, apart from the room
-//! (`MATCH#<code>#<first>` / `RECEIPT`), and priced at the operator's on-demand prices.
+//! (`MATCH#<room id>#<first>` / `RECEIPT`), and priced at the operator's on-demand prices.
 //!
 //! Units are the engine's reported consumed capacity: real DynamoDB's own figures; on the
 //! embedded engine, dynoxide's, which follow DynamoDB's published rules (1 KB per write unit,
@@ -22,7 +22,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::game::model::{Match, MatchReceipt};
-use crate::rooms::model::RoomCode;
+use crate::rooms::model::{RoomCode, RoomId};
 use crate::store::keys;
 use crate::store::tx::n;
 use crate::store::{key_map, DataError, Db, Item};
@@ -52,17 +52,20 @@ impl Db {
         self.for_match(code, Match::first_of_round(n))
     }
 
-    /// Adds this instance's open tally for the match to its receipt (nothing if there is none).
+    /// Adds this instance's open tally for the match of room `room` that starts at `first` to
+    /// its receipt (nothing if there is none). Tallies are held by the room's code (a tap names
+    /// only the code; no two live rooms share one), receipts by its id.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn add_to_receipt(&self, code: &RoomCode, first: u32) -> Result<(), DataError> {
-        let Some(units) = self.tallies().take(&tally_key(code, first)) else {
+    pub async fn add_to_receipt(&self, room: &RoomId, first: u32) -> Result<(), DataError> {
+        let code = room.code();
+        let Some(units) = self.tallies().take(&tally_key(&code, first)) else {
             return Ok(());
         };
         let added = self
             .update_item(
                 self.client
                     .update_item()
-                    .set_key(Some(key_map(keys::match_receipt(code, first))))
+                    .set_key(Some(key_map(keys::match_receipt(room, first))))
                     .update_expression("ADD read_units :r, write_units :w, calls :c")
                     .expression_attribute_values(
                         ":r",
@@ -77,17 +80,20 @@ impl Db {
             .await;
         if added.is_err() {
             // Not lost: counted again with what comes next.
-            let key: Arc<str> = tally_key(code, first).into();
+            let key: Arc<str> = tally_key(&code, first).into();
             self.tallies().restore(&key, units);
         }
         added
     }
 
-    /// Adds every tally that has been quiet for [`QUIET`] to its receipt.
+    /// Adds every tally that has been quiet for [`QUIET`] to its receipt: the room's id read
+    /// from its code (one GetItem; the room plays or has just played the match, so the code
+    /// is still its own).
     pub async fn add_quiet_receipts(&self) -> Result<(), DataError> {
         for key in self.tallies().quiet(QUIET) {
             if let Some((code, first)) = parse_key(&key) {
-                self.add_to_receipt(&code, first).await?;
+                let room = self.room_id_of(&code).await?;
+                self.add_to_receipt(&room, first).await?;
             }
         }
         Ok(())
@@ -97,14 +103,14 @@ impl Db {
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn match_receipt(
         &self,
-        code: &RoomCode,
+        room: &RoomId,
         first: u32,
     ) -> Result<Option<MatchReceipt>, DataError> {
         let item = self
             .get(
                 self.client
                     .get_item()
-                    .set_key(Some(key_map(keys::match_receipt(code, first)))),
+                    .set_key(Some(key_map(keys::match_receipt(room, first)))),
             )
             .await?;
         Ok(item.map(|item| self.receipt_from_item(&item)))

@@ -8,11 +8,10 @@
 //! | pattern | how | round trips |
 //! |---|---|---|
 //! | close a round | a consistent GetItem of `ROUND#<n>` (its tap count); UpdateItem of it, conditioned on its not being closed and on that count (a tap that lands in between makes the close read again) | GetItem + UpdateItem |
-//! | finish a match | the match records put (same keys and content whoever writes them, so a repeat changes nothing); META back to the lobby, conditioned on the match still being on | BatchWriteItem + UpdateItem |
+//! | finish a match | the match records put (same keys and content whoever writes them, so a repeat changes nothing) while the summary and rounds are put, each only over nothing or the same match; META back to the lobby, conditioned on the match still being on | BatchWriteItem and 2 PutItems at once, then UpdateItem |
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::game::detail::{rounds_item, summary_item};
 use crate::game::model::{Match, MatchRecord, Room};
 use crate::game::store::Resolution;
 use crate::rooms::items::{open_index, state_value};
@@ -115,16 +114,19 @@ impl Db {
             .last()
             .and_then(|r| r.closed_at_ms)
             .ok_or_else(|| DataError::Internal("finishing a match that is not over".into()))?;
-        let records = self.match_records(code, done, finished_at_ms).await?;
-        let summary = done.summary(code, finished_at_ms);
+        let records = self.match_records(room, done, finished_at_ms).await?;
+        let summary = done.summary(code, &room.id, finished_at_ms);
         let rounds = done.sheet(&summary);
-        let mut puts = records
+        let puts = records
             .into_iter()
             .map(|record| put_request(match_record_item(&record)?))
             .collect::<Result<Vec<_>, DataError>>()?;
-        puts.push(put_request(summary_item(&summary)?)?);
-        puts.push(put_request(rounds_item(&summary, &rounds)?)?);
-        self.batch_write(puts).await?;
+        // The records (their ids are made from the room's id: no other match's), and the match
+        // kept for good, each only over nothing or over this same match.
+        let (records, kept) =
+            futures::join!(self.batch_write(puts), self.keep_match(&summary, &rounds));
+        records?;
+        kept?;
 
         let (gsi2pk, gsi2sk) =
             open_index(room.settings, RoomState::Lobby, room.created_at_ms, code);
@@ -155,15 +157,21 @@ impl Db {
     /// Each player's match record, as [`Db::finish_match`] writes it.
     async fn match_records(
         &self,
-        code: &RoomCode,
+        room: &Room,
         done: &Match,
         finished_at_ms: i64,
     ) -> Result<Vec<MatchRecord>, DataError> {
         let mut records = Vec::with_capacity(done.players.len());
         for (player, outcome) in done.outcomes() {
-            // The same id from any instance: the end's time, then bits of a MAC of the room,
-            // the match and the player (under the table's secret, so ids stay unguessable).
-            let payload = format!("{code}#{}#{}", done.first_round, player.user_id.as_str());
+            // The same id from any instance: the end's time, then bits of a MAC of the room
+            // (its id: a later room with the same code makes other ids), the match and the
+            // player (under the table's secret, so ids stay unguessable).
+            let payload = format!(
+                "{}#{}#{}",
+                room.id,
+                done.first_round,
+                player.user_id.as_str()
+            );
             let tag = self.secret_tag("match-record", payload.as_bytes()).await?;
             let mut random = [0u8; 16];
             random.copy_from_slice(&tag[..16]);
@@ -174,7 +182,8 @@ impl Db {
                 user_id: player.user_id.clone(),
                 nickname: player.nickname.clone(),
                 avatar: player.avatar,
-                room: code.clone(),
+                room: room.code.clone(),
+                room_id: Some(room.id.clone()),
                 score: player.score,
                 placement: outcome.placement,
                 players: outcome.players,

@@ -11,13 +11,18 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::model::{Match, MatchReceipt, ThingCard};
 use crate::identity::{Avatar, DisplayName, UserId};
-use crate::rooms::model::RoomCode;
+use crate::rooms::model::{RoomCode, RoomId};
 
-/// Who played a finished match and how it ended (`MATCH#<code>#<first>` / `SUMMARY`).
+/// Who played a finished match and how it ended (`MATCH#<room id>#<first>` / `SUMMARY`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchSummary {
+    /// The code the room had (what players typed; another room may have it now).
     pub room: RoomCode,
-    /// The match's first room round: with `room`, the match's key.
+    /// The room itself; absent on matches kept before rooms had ids, which are keyed by the
+    /// code: read it with [`MatchSummary::room_id`].
+    #[serde(rename = "rid", default, skip_serializing_if = "Option::is_none")]
+    pub room_id: Option<RoomId>,
+    /// The match's first room round: with the room's id, the match's key.
     #[serde(rename = "first")]
     pub first_round: u32,
     #[serde(rename = "started")]
@@ -99,8 +104,8 @@ pub struct MatchList {
 }
 
 impl Match {
-    /// The summary of this match, over in room `code` at `finished_at_ms`.
-    pub fn summary(&self, code: &RoomCode, finished_at_ms: i64) -> MatchSummary {
+    /// The summary of this match, over in room `id` (code `code`) at `finished_at_ms`.
+    pub fn summary(&self, code: &RoomCode, id: &RoomId, finished_at_ms: i64) -> MatchSummary {
         let players = self
             .outcomes()
             .into_iter()
@@ -114,6 +119,7 @@ impl Match {
             .collect();
         MatchSummary {
             room: code.clone(),
+            room_id: Some(id.clone()),
             first_round: self.first_round,
             started_at_ms: self.started_at_ms,
             finished_at_ms,
@@ -180,13 +186,23 @@ impl MatchDetail {
 }
 
 impl MatchSummary {
-    /// The match's page: `/r/<CODE>/m/<first round>`.
+    /// The room the match was played in, for good: its id, or its code on a match kept before
+    /// rooms had ids (the key it was kept under then).
+    pub fn room_id(&self) -> RoomId {
+        self.room_id
+            .clone()
+            .unwrap_or_else(|| RoomId::legacy(&self.room))
+    }
+
+    /// The match's page: `/m/<room id>/<first round>`.
     pub fn path(&self) -> String {
-        match_path(&self.room, self.first_round)
+        match_path(&self.room_id(), self.first_round)
     }
 }
 
-/// The page of the match that started at room round `first` in room `code`.
-pub fn match_path(code: &RoomCode, first: u32) -> String {
-    format!("/r/{}/m/{first}", code.as_str())
+/// The page of the match that started at room round `first` in room `room`:
+/// `/m/<room id>/<first>`. (Links made before rooms had ids, `/r/<CODE>/m/<first>`, still open
+/// the match they named.)
+pub fn match_path(room: &RoomId, first: u32) -> String {
+    format!("/m/{}/{first}", room.as_str())
 }

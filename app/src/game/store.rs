@@ -18,11 +18,11 @@ use crate::game::rules::{score_round, Decision};
 use crate::game::timing::TapRejected;
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::rooms::items::{lobby_from_items, state_value, ROOM_IDLE_SECS};
-use crate::rooms::model::{RoomCode, RoomState};
+use crate::rooms::model::{RoomCode, RoomId, RoomState};
 use crate::rooms::store::MAX_ATTEMPTS;
 use crate::store::keys::{self, Key};
 use crate::store::tx::{delete_request, n, s};
-use crate::store::{epoch_millis, key_map, sort_key, Conflict, DataError, Db, Item};
+use crate::store::{epoch_millis, epoch_seconds, key_map, sort_key, Conflict, DataError, Db, Item};
 
 // The model's numbering and the keys' slots are one block.
 const _: () = assert!(ROUND_BLOCK == keys::ROUND_SLOTS);
@@ -389,7 +389,14 @@ impl Db {
                 .game
                 .as_ref()
                 .map_or(1, |g| g.first_round + ROUND_BLOCK);
-            let seed = self.match_seed(code, first, chosen).await?;
+            // A room from before rooms had ids is given one now, so this match and the ones
+            // after it are kept under it, apart from any earlier room's with the same code.
+            let id = if room.id.is_legacy() {
+                RoomId::generate(code)
+            } else {
+                room.id.clone()
+            };
+            let seed = self.match_seed(&id, first, chosen).await?;
             // From here on, what the start costs is on the match's receipt.
             let db = self.for_match(code, first);
             let drawn = draw_things(&catalog, usize::from(room.settings.rounds), seed);
@@ -418,7 +425,8 @@ impl Db {
                             "SET #state = :playing, version = version + :one, \
                              match_first = :first, match_window_ms = :window, \
                              match_started_ms = :now, match_rounds = :rounds, \
-                             match_players = :players, match_seed = :seed, #ttl = :ttl \
+                             match_players = :players, match_seed = :seed, #ttl = :ttl, \
+                             room_id = :room \
                              REMOVE GSI2PK, GSI2SK, match_resolved",
                         )
                         .condition_expression(
@@ -437,6 +445,7 @@ impl Db {
                             serde_dynamo::to_attribute_value(&entrants).map_err(DataError::from)?,
                         )
                         .expression_attribute_values(":seed", n(seed))
+                        .expression_attribute_values(":room", s(id.as_str()))
                         .expression_attribute_values(":now", n(now_ms))
                         .expression_attribute_values(":ttl", n(ttl))
                         .expression_attribute_values(":version", n(room.version))
@@ -494,9 +503,15 @@ impl Db {
                 .client
                 .put_item()
                 .set_item(Some(item))
-                .condition_expression("attribute_not_exists(#pk) OR match_first < :first")
+                // An expired round (of this room's, or of an earlier room that had the code
+                // and is not swept yet) counts as absent, as every read has it.
+                .condition_expression(
+                    "attribute_not_exists(#pk) OR match_first < :first OR #ttl <= :now",
+                )
                 .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_values(":first", n(first));
+                .expression_attribute_names("#ttl", keys::TTL)
+                .expression_attribute_values(":first", n(first))
+                .expression_attribute_values(":now", n(epoch_seconds()));
             match self.put(put).await {
                 Ok(()) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
                 Err(err) => Err(err),
@@ -547,10 +562,11 @@ impl Db {
         Ok(true)
     }
 
-    /// The seed of the match starting at room round `first`: a MAC of the room, the round and
-    /// the chosen number under the table's secret.
-    async fn match_seed(&self, code: &RoomCode, first: u32, chosen: u64) -> Result<u64, DataError> {
-        let payload = format!("{code}#{first}#{chosen}");
+    /// The seed of the match starting at room round `first`: a MAC of the room (its id: a later
+    /// room with the same code draws other things), the round and the chosen number under the
+    /// table's secret.
+    async fn match_seed(&self, room: &RoomId, first: u32, chosen: u64) -> Result<u64, DataError> {
+        let payload = format!("{room}#{first}#{chosen}");
         let tag = self.secret_tag("match-seed", payload.as_bytes()).await?;
         let mut bytes = [0u8; 8];
         bytes.copy_from_slice(&tag[..8]);

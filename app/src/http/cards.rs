@@ -21,7 +21,7 @@ use crate::identity::UserId;
 use crate::lang::Locale;
 use crate::leaderboards::model::BoardId;
 use crate::profiles::store::profile_card;
-use crate::rooms::model::RoomCode;
+use crate::rooms::model::{RoomCode, RoomId};
 use crate::share::{self, Card, FRESH_FOR};
 use crate::store::DataError;
 
@@ -106,8 +106,21 @@ impl CardQuery {
     }
 }
 
-/// `GET /og/r/<CODE>/m/<first>`.
+/// `GET /og/m/<room id>/<first>`.
 pub async fn match_image(
+    State(state): State<AppState>,
+    Path((room, first)): Path<(String, String)>,
+    Query(query): Query<CardQuery>,
+) -> Response {
+    let (Ok(room), Ok(first)) = (RoomId::parse(&room), first.parse::<u32>()) else {
+        return bad("Not a match's address.");
+    };
+    match_card_answer(state, room, first, query).await
+}
+
+/// `GET /og/r/<CODE>/m/<first>`: the card of a match kept under its room's code, before rooms
+/// had ids.
+pub async fn legacy_match_image(
     State(state): State<AppState>,
     Path((code, first)): Path<(String, String)>,
     Query(query): Query<CardQuery>,
@@ -115,14 +128,24 @@ pub async fn match_image(
     let (Ok(code), Ok(first)) = (RoomCode::parse(&code), first.parse::<u32>()) else {
         return bad("Not a match's address.");
     };
+    match_card_answer(state, RoomId::legacy(&code), first, query).await
+}
+
+/// A match's card, kept for good under the match's own key (the room's id and its first round).
+async fn match_card_answer(
+    state: AppState,
+    room: RoomId,
+    first: u32,
+    query: CardQuery,
+) -> Response {
     let Some(l) = query.locale() else {
         return bad("Not a language of ours.");
     };
-    let key = format!("m/{code}/{first}/{l}");
+    let key = format!("m/{room}/{first}/{l}");
     let db = state.db.clone();
     answer(&state, key, FOR_GOOD, async move {
         Ok(db
-            .match_detail(&code, first)
+            .match_detail(&room, first)
             .await?
             .map(|d| match_card(&d, l)))
     })

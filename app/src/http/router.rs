@@ -44,7 +44,8 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz/usage", get(usage))
         .route("/api/things", get(api_things))
         .route("/r/{code}/events", get(live_events))
-        .route("/og/r/{code}/m/{first}", get(cards::match_image))
+        .route("/og/m/{room}/{first}", get(cards::match_image))
+        .route("/og/r/{code}/m/{first}", get(cards::legacy_match_image))
         .route("/og/p/{id}", get(cards::profile_image))
         .route("/og/lb/{metric}/{period}/{scope}", get(cards::board_image))
         .leptos_routes_with_context(

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{invalid, Invalid, RoomCode};
+use super::{invalid, Invalid, RoomCode, RoomId};
 use crate::i18n::td_string;
 
 /// What a board ranks.
@@ -206,11 +206,12 @@ impl PeriodKind {
     }
 }
 
-/// Whose matches a board counts.
+/// Whose matches a board counts: everyone's, or one room's (by the room's id: a later room
+/// with the same code has a board of its own; a room from before rooms had ids, by its code).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Scope {
     Global,
-    Room(RoomCode),
+    Room(RoomId),
 }
 
 impl Scope {
@@ -218,7 +219,11 @@ impl Scope {
         match raw {
             "global" => Ok(Scope::Global),
             _ => match raw.strip_prefix("room-") {
-                Some(code) => RoomCode::parse(code).map(Scope::Room),
+                // A room's id; or a code (typed in any case), the board of a room from before
+                // rooms had ids.
+                Some(room) => RoomId::parse(room)
+                    .or_else(|_| RoomCode::parse(room).map(|code| RoomId::legacy(&code)))
+                    .map(Scope::Room),
                 None => Err(invalid(
                     td_string!(crate::lang::locale(), common.invalid.scope).to_string(),
                 )),
@@ -231,7 +236,7 @@ impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Scope::Global => f.write_str("global"),
-            Scope::Room(code) => write!(f, "room-{}", code.as_str()),
+            Scope::Room(room) => write!(f, "room-{}", room.as_str()),
         }
     }
 }
@@ -280,11 +285,11 @@ impl BoardId {
     }
 
     /// A room's all-time board of best scores (the one `/r/<CODE>/lb` shows).
-    pub fn room_best(code: &RoomCode) -> Self {
+    pub fn room_best(room: &RoomId) -> Self {
         Self {
             metric: Metric::Best,
             period: Period::AllTime,
-            scope: Scope::Room(code.clone()),
+            scope: Scope::Room(room.clone()),
         }
     }
 
@@ -331,6 +336,8 @@ mod tests {
             "total.week-2026-W48.global",
             "total.season-2026-q4.global",
             "best.season-monsoon-1.room-K7QX2",
+            "best.all.room-K7QX2-01KAYZ3NDEKTSV4RRFFQ69G5FA",
+            "best.season-2026-q4.room-K7QX2-01KAYZ3NDEKTSV4RRFFQ69G5FA",
         ] {
             let board = BoardId::parse_key(raw).unwrap();
             assert_eq!(board.key(), raw);

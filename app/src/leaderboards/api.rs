@@ -65,7 +65,9 @@ pub async fn current_board(
     view(board, after, at).await
 }
 
-/// A room's all-time board of best scores (the page at `/r/<CODE>/lb`). It outlives the room.
+/// A room's all-time board of best scores (the page at `/r/<CODE>/lb`): the board of the room
+/// that has the code now, else the one kept under the code before rooms had ids. A room's own
+/// pages link to its board's own address (`/lb/best/all/room-<room id>`), which outlives it.
 #[server(endpoint = "rooms/board")]
 pub async fn room_leaderboard(
     code: String,
@@ -73,7 +75,11 @@ pub async fn room_leaderboard(
     at: Option<u64>,
 ) -> Result<BoardView, AppError> {
     let code = RoomCode::parse(&code).map_err(fail)?;
-    view(BoardId::room_best(&code), after, at).await
+    let room = expect_context::<Db>()
+        .room_id_of(&code)
+        .await
+        .map_err(fail)?;
+    view(BoardId::room_best(&room), after, at).await
 }
 
 /// Every board the signed-in player is on, with their rank on each.

@@ -164,7 +164,7 @@ fn slices(results: &[MatchResult]) -> Vec<&[MatchResult]> {
 
 /// The boards a result counts on that are still live at `now_ms`.
 fn live_boards(result: &MatchResult, seasons: &[Season], now_ms: i64) -> Vec<BoardId> {
-    boards_for(result.finished_at_ms, &result.room, seasons)
+    boards_for(result.finished_at_ms, &result.room_id(), seasons)
         .into_iter()
         .filter(|board| match expiry(board, seasons) {
             Some(ttl) => ttl * 1000 > now_ms,

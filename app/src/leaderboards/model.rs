@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::identity::{Avatar, DisplayName, UserId};
-use crate::rooms::RoomCode;
+use crate::rooms::{RoomCode, RoomId};
 
 pub use crate::ids::{BoardId, Day, Metric, Period, PeriodKind, Scope, SeasonId};
 
@@ -64,6 +64,9 @@ pub struct MatchResult {
     pub nickname: DisplayName,
     pub avatar: Avatar,
     pub room: RoomCode,
+    /// The room itself; absent on records from before rooms had ids (see [`MatchResult::room_id`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room_id: Option<RoomId>,
     pub score: i32,
     pub placement: u32,
     pub correct: u32,
@@ -75,6 +78,16 @@ pub struct MatchResult {
     pub right: Vec<crate::ids::ThingId>,
     #[serde(default)]
     pub best_streak: u32,
+}
+
+impl MatchResult {
+    /// The room whose boards the match counts on: its id, or its code on a record from before
+    /// rooms had ids (whose boards were the code's).
+    pub fn room_id(&self) -> RoomId {
+        self.room_id
+            .clone()
+            .unwrap_or_else(|| RoomId::legacy(&self.room))
+    }
 }
 
 /// A line on a board.

@@ -141,7 +141,7 @@ fn RoomMatches(code: String) -> impl IntoView {
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {
                 list.await.ok().filter(|list| !list.matches.is_empty()).map(|mut list| {
-                    let room = list.matches[0].room.to_string();
+                    let room = list.matches[0].room_id();
                     list.matches.truncate(SHOWN);
                     view! {
                         <section data-testid="room-matches">
@@ -226,10 +226,13 @@ fn picker(l: Locale, board: &BoardId) -> impl IntoView {
         .collect_view();
     let scopes = match &board.scope {
         Scope::Global => None,
-        Scope::Room(code) => Some(view! {
-            <a href=link(metric, kind, "global")>{td_string!(l, leaderboards.everyone).to_string()}</a>
-            <a href=link(metric, kind, &format!("room-{code}")) aria-current="page">{td_string!(l, leaderboards.room, code = code.as_str()).to_string()}</a>
-        }),
+        Scope::Room(room) => {
+            let code = room.code();
+            Some(view! {
+                <a href=link(metric, kind, "global")>{td_string!(l, leaderboards.everyone).to_string()}</a>
+                <a href=link(metric, kind, &format!("room-{room}")) aria-current="page">{td_string!(l, leaderboards.room, code = code.as_str()).to_string()}</a>
+            })
+        }
     };
     view! {
         <nav class="board-picker" aria-label=td_string!(l, leaderboards.picker_label).to_string()>
@@ -336,8 +339,8 @@ fn Board(board: BoardView) -> impl IntoView {
         None => td_string!(l, leaderboards.none_counted).to_string(),
     };
     let room = match &summary.board.scope {
-        Scope::Room(code) => Some(view! {
-            <p><a href=format!("/r/{code}")>{td_string!(l, leaderboards.back_to_room).to_string()}</a></p>
+        Scope::Room(room) => Some(view! {
+            <p><a href=format!("/r/{}", room.code())>{td_string!(l, leaderboards.back_to_room).to_string()}</a></p>
         }),
         Scope::Global => None,
     };
@@ -372,11 +375,12 @@ fn Board(board: BoardView) -> impl IntoView {
     }
 }
 
-/// The room leaderboard's link, with share and copy where the browser can.
+/// The room leaderboard's link (its board's own address, `href`: the code's would lead to
+/// another room once the code is issued again), with share and copy where the browser can.
 #[component]
-pub fn BoardLink(code: String) -> impl IntoView {
+pub fn BoardLink(href: String) -> impl IntoView {
     let l = crate::lang::locale();
-    let path = format!("/r/{code}/lb");
+    let path = href;
     let link = StoredValue::new(path.clone());
     let status = RwSignal::new(String::new());
     let share = move |_| {

@@ -8,7 +8,7 @@
 use time::{Date, Month, OffsetDateTime, Time, Weekday};
 
 use crate::i18n::td_string;
-use crate::ids::{BoardId, Day, Metric, Period, PeriodKind, RoomCode, Scope, SeasonId};
+use crate::ids::{BoardId, Day, Metric, Period, PeriodKind, RoomId, Scope, SeasonId};
 use crate::lang::Locale;
 use crate::leaderboards::model::metric_label;
 
@@ -153,7 +153,7 @@ pub fn bounds(period: &Period, seasons: &[Season]) -> Result<Option<(i64, i64)>,
 
 /// The boards one player's finished match counts on: best score on every period in the world
 /// and in the room, and total points on the week, the season and all time in the world.
-pub fn boards_for(finished_ms: i64, room: &RoomCode, seasons: &[Season]) -> Vec<BoardId> {
+pub fn boards_for(finished_ms: i64, room: &RoomId, seasons: &[Season]) -> Vec<BoardId> {
     let periods = PeriodKind::ALL.map(|kind| period_at(kind, seasons, finished_ms));
     let mut boards = Vec::with_capacity(11);
     for scope in [Scope::Global, Scope::Room(room.clone())] {
@@ -204,7 +204,8 @@ pub fn board_name_in(l: Locale, board: &BoardId, seasons: &[Season]) -> String {
     };
     let scope = match &board.scope {
         Scope::Global => td_string!(l, leaderboards.name.everyone).to_string(),
-        Scope::Room(code) => {
+        Scope::Room(room) => {
+            let code = room.code();
             td_string!(l, leaderboards.name.room, code = code.as_str()).to_string()
         }
     };
@@ -231,6 +232,7 @@ pub fn bounds_error_in(l: Locale, message: &'static str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::RoomCode;
 
     const NOV_23_2026_NOON: i64 = 1_795_435_200_000;
 
@@ -298,7 +300,7 @@ mod tests {
 
     #[test]
     fn a_match_counts_on_eleven_boards() {
-        let room = RoomCode::parse("K7QX2").unwrap();
+        let room = RoomId::legacy(&RoomCode::parse("K7QX2").unwrap());
         let boards = boards_for(NOV_23_2026_NOON, &room, &[]);
         let keys: Vec<String> = boards.iter().map(BoardId::key).collect();
         assert_eq!(
@@ -324,7 +326,7 @@ mod tests {
 
     #[test]
     fn boards_are_named_in_english_for_the_projector_and_in_hindi_for_pages() {
-        let room = RoomCode::parse("K7QX2").unwrap();
+        let room = RoomId::legacy(&RoomCode::parse("K7QX2").unwrap());
         let monsoon = Season {
             id: id("monsoon"),
             name: "Monsoon".into(),

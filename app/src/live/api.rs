@@ -93,7 +93,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         .filter(|g| room.state != RoomState::Playing && g.is_finished())
         .map(|g| g.first_round);
     let receipt = match over {
-        Some(first) => db.match_receipt(&code, first).await.map_err(fail)?,
+        Some(first) => db.match_receipt(&room.id, first).await.map_err(fail)?,
         None => None,
     };
     let me = session::current_player(&db).await.map_err(fail)?;

@@ -346,7 +346,7 @@ impl RoomHub {
             return;
         }
         let db = &self.inner.db;
-        if let Err(err) = db.add_to_receipt(code, game.first_round).await {
+        if let Err(err) = db.add_to_receipt(&room.id, game.first_round).await {
             tracing::debug!(%code, error = ?err, "adding to the receipt failed; later");
         }
         let now = epoch_millis();
@@ -360,7 +360,7 @@ impl RoomHub {
         if !due {
             return;
         }
-        match db.match_receipt(code, game.first_round).await {
+        match db.match_receipt(&room.id, game.first_round).await {
             Ok(receipt) => {
                 *view = ReceiptView {
                     first: game.first_round,

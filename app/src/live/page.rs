@@ -166,7 +166,8 @@ fn Controls(lobby: Lobby, played: bool, me: Option<UserId>) -> impl IntoView {
     let is_member = me.as_ref().is_some_and(|id| lobby.player(id).is_some());
     let current = lobby.settings;
     let between = lobby.state == RoomState::Lobby;
-    let board = played.then(|| view! { <BoardLink code=code.clone() /> });
+    let board_href = crate::ids::BoardId::room_best(&lobby.id).href();
+    let board = played.then(|| view! { <BoardLink href=board_href /> });
     match (is_member, is_host) {
         (true, true) => EitherOf3::A(view! {
             {board}

@@ -117,7 +117,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         .into_iter()
         .map(|m| {
             let ended = when(m.finished_at_ms);
-            let link = (m.first_round > 0).then(|| match_path(&m.room, m.first_round));
+            let link = (m.first_round > 0).then(|| match_path(&m.room_id(), m.first_round));
             let ended = match link {
                 Some(href) => Either::Left(
                     view! { <a href=href data-testid="profile-match-link">{ended}</a> },

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 
 use crate::identity::model::{Avatar, DisplayName, UserId};
-use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
+use crate::rooms::model::{Lobby, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
 use crate::store::keys::{self, Key};
 use crate::store::{sort_key, DataError, Item};
 
@@ -25,6 +25,9 @@ pub(crate) struct MetaItem {
     #[serde(rename = "GSI2SK", default, skip_serializing_if = "Option::is_none")]
     pub(crate) gsi2sk: Option<String>,
     pub(crate) code: RoomCode,
+    /// Absent on a room made before rooms had ids (see [`RoomId`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) room_id: Option<RoomId>,
     pub(crate) host_id: UserId,
     pub(crate) max_players: u8,
     pub(crate) rounds: u8,
@@ -106,6 +109,7 @@ pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
     };
     players.sort_by(|a, b| (a.joined_at_ms, &a.user_id).cmp(&(b.joined_at_ms, &b.user_id)));
     Ok(Some(Lobby {
+        id: meta.room_id.unwrap_or_else(|| RoomId::legacy(&meta.code)),
         code: meta.code,
         host_id: meta.host_id,
         settings: RoomSettings {
@@ -174,6 +178,7 @@ mod tests {
         for state in [RoomState::Lobby, RoomState::Playing] {
             let stored: Item = serde_dynamo::to_item(Lobby {
                 code: RoomCode::parse("K7QX2").unwrap(),
+                id: RoomId::generate(&RoomCode::parse("K7QX2").unwrap()),
                 host_id: UserId::nobody(),
                 settings: RoomSettings::default(),
                 state,

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::i18n::td_string;
 use crate::identity::model::{Avatar, DisplayName, Invalid, UserId};
-pub use crate::ids::{RoomCode, CODE_ALPHABET, CODE_LEN};
+pub use crate::ids::{RoomCode, RoomId, CODE_ALPHABET, CODE_LEN};
 
 /// What the host chooses for a room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,6 +69,9 @@ pub struct RoomPlayer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lobby {
     pub code: RoomCode,
+    /// The room itself, for good (its code is issued again after it expires): what its kept
+    /// matches, their list and its boards are keyed by.
+    pub id: RoomId,
     pub host_id: UserId,
     pub settings: RoomSettings,
     pub state: RoomState,

@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
 use crate::identity::model::{Avatar, DisplayName, UserId};
 pub use crate::rooms::items::ROOM_IDLE_SECS;
 use crate::rooms::items::{lobby_from_items, nickname_item, open_index, player_item, MetaItem};
-use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomPlayer, RoomSettings, RoomState};
+use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
 use crate::store::keys::{self, Key};
 use crate::store::tx::internal;
 use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError, Db, Item, Page};
@@ -68,12 +68,15 @@ impl Db {
         let now_ms = epoch_millis();
         let Key { pk, sk } = keys::room_meta(code);
         let (gsi2pk, gsi2sk) = open_index(settings, RoomState::Lobby, now_ms, code);
+        // The room itself, apart from its code (which is issued again once it expires).
+        let id = RoomId::generate(code);
         let meta = MetaItem {
             pk,
             sk,
             gsi2pk,
             gsi2sk,
             code: code.clone(),
+            room_id: Some(id.clone()),
             host_id: host.clone(),
             max_players: settings.max_players,
             rounds: settings.rounds,
@@ -105,6 +108,7 @@ impl Db {
         }
         Ok(Lobby {
             code: code.clone(),
+            id,
             host_id: host.clone(),
             settings,
             state: RoomState::Lobby,
@@ -189,6 +193,28 @@ impl Db {
                 .ok_or_else(|| DataError::Internal("room META has no version".into()))
         })
         .transpose()
+    }
+
+    /// What a room code stands for now: the id of the room that has it, or, when no room has it
+    /// (or the room is from before rooms had ids), the code as a legacy id: what a link made of
+    /// a code alone (`/r/<CODE>/lb`, `/matches?room=<CODE>`) meant when it was made. One
+    /// consistent GetItem of META, projected.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn room_id_of(&self, code: &RoomCode) -> Result<RoomId, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::room_meta(code))))
+                    .projection_expression("room_id, #ttl")
+                    .expression_attribute_names("#ttl", keys::TTL)
+                    .consistent_read(true),
+            )
+            .await?;
+        Ok(item
+            .and_then(|item| item.get("room_id")?.as_s().ok().cloned())
+            .and_then(|id| RoomId::parse(&id).ok())
+            .unwrap_or_else(|| RoomId::legacy(code)))
     }
 
     /// Puts a player in a room: one transaction that counts the seat only while the room has a

@@ -6,7 +6,7 @@
 #[cfg(feature = "ssr")]
 use crate::ids::SessionHash;
 use crate::ids::{
-    BoardId, Day, Email, OfferId, Place, RoomCode, SeasonId, ThingId, UserId, Username,
+    BoardId, Day, Email, OfferId, Place, RoomCode, RoomId, SeasonId, ThingId, UserId, Username,
 };
 
 /// Partition key attribute.
@@ -242,16 +242,18 @@ pub fn round(code: &RoomCode, n: u32) -> Key {
 }
 
 /// The partition of one finished match, kept for good (no `ttl`), apart from the room (whose
-/// partition expires) and read by the match's key alone: `MATCH#<code>#<first round>`. It holds
-/// `SUMMARY`, `ROUNDS` and `RECEIPT`, so the match's page is one Query.
-pub fn match_partition(code: &RoomCode, first: u32) -> String {
-    format!("MATCH#{}#{first:05}", code.as_str())
+/// partition expires) and read by the match's key alone: `MATCH#<room id>#<first round>`. It
+/// holds `SUMMARY`, `ROUNDS` and `RECEIPT`, so the match's page is one Query. The room's id, not
+/// its code: a code is issued again once its room has expired, an id never (a room made before
+/// rooms had ids has its code as its id, so its matches stay where they were written).
+pub fn match_partition(room: &RoomId, first: u32) -> String {
+    format!("MATCH#{}#{first:05}", room.as_str())
 }
 
-/// What a match cost: `MATCH#<code>#<first round>` / `RECEIPT`.
-pub fn match_receipt(code: &RoomCode, first: u32) -> Key {
+/// What a match cost: `MATCH#<room id>#<first round>` / `RECEIPT`.
+pub fn match_receipt(room: &RoomId, first: u32) -> Key {
     Key {
-        pk: match_partition(code, first),
+        pk: match_partition(room, first),
         sk: MATCH_RECEIPT.to_owned(),
     }
 }
@@ -260,19 +262,20 @@ pub const MATCH_RECEIPT: &str = "RECEIPT";
 pub const MATCH_SUMMARY: &str = "SUMMARY";
 pub const MATCH_ROUNDS: &str = "ROUNDS";
 
-/// Who played a match and how it ended: `MATCH#<code>#<first round>` / `SUMMARY`; also on GSI2
-/// [`RECENT_MATCHES`] and on GSI1 [`room_matches`], both sorted by [`match_sort`].
-pub fn match_summary(code: &RoomCode, first: u32) -> Key {
+/// Who played a match and how it ended: `MATCH#<room id>#<first round>` / `SUMMARY`; also on
+/// GSI2 [`RECENT_MATCHES`] and on GSI1 [`room_matches`], both sorted by [`match_sort`].
+pub fn match_summary(room: &RoomId, first: u32) -> Key {
     Key {
-        pk: match_partition(code, first),
+        pk: match_partition(room, first),
         sk: MATCH_SUMMARY.to_owned(),
     }
 }
 
-/// Every round of a match, each player's tap or hold in it: `MATCH#<code>#<first>` / `ROUNDS`.
-pub fn match_rounds(code: &RoomCode, first: u32) -> Key {
+/// Every round of a match, each player's tap or hold in it: `MATCH#<room id>#<first>` /
+/// `ROUNDS`.
+pub fn match_rounds(room: &RoomId, first: u32) -> Key {
     Key {
-        pk: match_partition(code, first),
+        pk: match_partition(room, first),
         sk: MATCH_ROUNDS.to_owned(),
     }
 }
@@ -281,15 +284,16 @@ pub fn match_rounds(code: &RoomCode, first: u32) -> Key {
 /// first by [`match_sort`].
 pub const RECENT_MATCHES: &str = "RECENT";
 
-/// GSI1 partition of one room's finished matches' summaries, newest first by [`match_sort`].
-pub fn room_matches(code: &RoomCode) -> String {
-    format!("ROOMMATCHES#{}", code.as_str())
+/// GSI1 partition of one room's finished matches' summaries, newest first by [`match_sort`]:
+/// `ROOMMATCHES#<room id>` (a later room with the same code has a list of its own).
+pub fn room_matches(room: &RoomId) -> String {
+    format!("ROOMMATCHES#{}", room.as_str())
 }
 
 /// Sort key of a match summary on GSI1 and GSI2: when it ended (13 digits of epoch ms), then its
 /// key, so pages run newest first and two matches ending in one millisecond both appear.
-pub fn match_sort(finished_at_ms: i64, code: &RoomCode, first: u32) -> String {
-    format!("{:013}#{}#{first:05}", finished_at_ms.max(0), code.as_str())
+pub fn match_sort(finished_at_ms: i64, room: &RoomId, first: u32) -> String {
+    format!("{:013}#{}#{first:05}", finished_at_ms.max(0), room.as_str())
 }
 
 /// Where the room's Query starts: everything from `META` on (META, players, rounds), which
@@ -614,14 +618,43 @@ mod tests {
 
     #[test]
     fn match_summaries_sort_by_when_they_ended() {
-        let code = RoomCode::parse("GMSRT").unwrap();
+        let room = RoomId::parse("GMSRT-01KAYZ3NDEKTSV4RRFFQ69G5FA").unwrap();
         assert_eq!(
-            match_sort(1_795_483_938_410, &code, 33),
-            "1795483938410#GMSRT#00033"
+            match_sort(1_795_483_938_410, &room, 33),
+            "1795483938410#GMSRT-01KAYZ3NDEKTSV4RRFFQ69G5FA#00033"
         );
-        assert!(match_sort(999, &code, 1) < match_sort(1_000, &code, 1));
-        assert_eq!(match_partition(&code, 33), "MATCH#GMSRT#00033");
-        assert_eq!(match_summary(&code, 33).pk, match_receipt(&code, 33).pk);
+        assert!(match_sort(999, &room, 1) < match_sort(1_000, &room, 1));
+        assert_eq!(
+            match_partition(&room, 33),
+            "MATCH#GMSRT-01KAYZ3NDEKTSV4RRFFQ69G5FA#00033"
+        );
+        assert_eq!(match_summary(&room, 33).pk, match_receipt(&room, 33).pk);
+        // A match kept before rooms had ids stays where it was written: under the code.
+        let legacy = RoomId::legacy(&RoomCode::parse("GMSRT").unwrap());
+        assert_eq!(match_partition(&legacy, 33), "MATCH#GMSRT#00033");
+        assert_eq!(room_matches(&legacy), "ROOMMATCHES#GMSRT");
+    }
+
+    #[test]
+    fn a_reused_code_keys_nothing_kept_of_the_room_before() {
+        let code = RoomCode::parse("GMSRT").unwrap();
+        let (old, new) = (RoomId::generate(&code), RoomId::generate(&code));
+        assert_ne!(match_partition(&old, 1), match_partition(&new, 1));
+        assert_ne!(room_matches(&old), room_matches(&new));
+        assert_ne!(
+            match_partition(&new, 1),
+            match_partition(&RoomId::legacy(&code), 1)
+        );
+        assert!(!new.is_legacy() && RoomId::legacy(&code).is_legacy());
+        // Ids and codes parse back as what they are; a lower-case code is not a key.
+        assert_eq!(RoomId::parse(new.as_str()).unwrap(), new);
+        assert_eq!(RoomId::parse("GMSRT").unwrap(), RoomId::legacy(&code));
+        assert!(RoomId::parse("gmsrt").is_err());
+        assert!(RoomId::parse("MATCH#X").is_err());
+        assert!(RoomId::parse("GMSRT-").is_err());
+        assert!(RoomId::parse("GMSRT-01kayz3ndektsv4rrffq69g5fa").is_err());
+        assert_eq!(new.code(), code);
+        assert_eq!(RoomId::legacy(&code).code(), code);
     }
 
     fn id(s: &str) -> ThingId {

@@ -14,7 +14,7 @@ use app::leaderboards::period::{boards_for, Season};
 use app::leaderboards::projector::{rebuild_fence, Projector};
 use app::leaderboards::seed::Synthetic;
 use app::leaderboards::{BoardId, Line, Metric, SeasonId};
-use app::rooms::RoomCode;
+use app::rooms::{RoomCode, RoomId};
 use app::store::{epoch_millis, keys, Db, Recorder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -40,6 +40,7 @@ fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> MatchRecord {
         nickname: name("Player"),
         avatar: Avatar::Owl,
         room: room.clone(),
+        room_id: None,
         score,
         placement: if score > 1000 { 1 } else { 2 },
         players: 2,
@@ -84,7 +85,7 @@ struct Brute {
 
 impl Brute {
     fn add(&mut self, r: &MatchRecord, seasons: &[Season]) {
-        for board in boards_for(r.finished_at_ms, &r.room, seasons) {
+        for board in boards_for(r.finished_at_ms, &r.room_id(), seasons) {
             let entries = self.boards.entry(board.clone()).or_default();
             let score = i64::from(r.score);
             match board.metric {
@@ -333,7 +334,7 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
         brute.add(&r, &[]);
     }
     projector(&t).catch_up().await.unwrap();
-    let board = BoardId::room_best(&code);
+    let board = BoardId::room_best(&RoomId::legacy(&code));
     let me = &players[10];
     // The first cursor loads the table's signing secret once: not part of any read's cost.
     t.db.board_lines(&board, Start::Top, 1).await.unwrap();
@@ -509,7 +510,7 @@ async fn a_seeded_board_ranks_as_one_fed_match_by_match() {
         t.db.seed_board(&seeded, &synthetic).await.is_err(),
         "only an empty board"
     );
-    let a = all_lines(&t.db, &BoardId::room_best(&fed)).await;
+    let a = all_lines(&t.db, &BoardId::room_best(&RoomId::legacy(&fed))).await;
     let b = all_lines(&t.db, &seeded).await;
     assert_eq!(
         a,
@@ -523,7 +524,7 @@ async fn a_seeded_board_ranks_as_one_fed_match_by_match() {
     );
     for score in [-500, 0, 1, 999, 2000] {
         assert_eq!(
-            t.db.rank_of(&BoardId::room_best(&fed), score)
+            t.db.rank_of(&BoardId::room_best(&RoomId::legacy(&fed)), score)
                 .await
                 .unwrap(),
             t.db.rank_of(&seeded, score).await.unwrap()
@@ -649,7 +650,7 @@ async fn a_closed_day_keeps_its_top_hundred_once_however_many_closers_run() {
         brute.add(&r, &[]);
     }
     projector(&t).catch_up().await.unwrap();
-    let day = boards_for(three_days_ago, &code, &[])
+    let day = boards_for(three_days_ago, &RoomId::legacy(&code), &[])
         .into_iter()
         .find(|b| {
             b.period.kind() == app::leaderboards::PeriodKind::Day

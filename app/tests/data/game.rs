@@ -52,7 +52,8 @@ pub(super) async fn playing(
 
 /// A room's all-time board of best scores, top 10.
 async fn room_board(t: &TestTable, code: &RoomCode) -> Vec<Line> {
-    t.db.board_lines(&BoardId::room_best(code), Start::Top, 10)
+    let room = t.db.room_id_of(code).await.unwrap();
+    t.db.board_lines(&BoardId::room_best(&room), Start::Top, 10)
         .await
         .unwrap()
         .unwrap()
@@ -698,15 +699,16 @@ async fn recent_matches_everywhere_are_one_summary_per_match_newest_first_a_page
     assert!(t.db.recent_matches(3, Some("forged")).await.is_err());
 
     // One room's: its two, newest first, one Query; another list's cursor is refused.
+    let id = t.db.room_id_of(&code).await.unwrap();
     t.calls.reset();
-    let mine = t.db.room_matches(&code, 10, None).await.unwrap();
+    let mine = t.db.room_matches(&id, 10, None).await.unwrap();
     assert_eq!(t.calls.ops(), vec!["Query"]);
     assert_eq!(mine.items.len(), 2);
     assert!(mine.items.iter().all(|m| m.room == code));
     assert!(mine.items[0].first_round > mine.items[1].first_round);
     assert!(t
         .db
-        .room_matches(&code, 1, first.next.as_deref())
+        .room_matches(&id, 1, first.next.as_deref())
         .await
         .is_err());
 }
@@ -731,9 +733,10 @@ async fn a_finished_match_keeps_every_round_for_good_and_its_page_is_one_query()
         "the last close ended the match"
     );
 
+    let id = t.db.room_id_of(&code).await.unwrap();
     t.calls.reset();
     let detail =
-        t.db.match_detail(&code, finished.first_round)
+        t.db.match_detail(&id, finished.first_round)
             .await
             .unwrap()
             .expect("the match is kept");
@@ -812,7 +815,7 @@ async fn a_finished_match_keeps_every_round_for_good_and_its_page_is_one_query()
         .await
         .unwrap();
     let again =
-        t.db.match_detail(&code, finished.first_round)
+        t.db.match_detail(&id, finished.first_round)
             .await
             .unwrap()
             .unwrap();
@@ -822,13 +825,13 @@ async fn a_finished_match_keeps_every_round_for_good_and_its_page_is_one_query()
     let playing_now = t.db.room(&code).await.unwrap().unwrap();
     assert!(t
         .db
-        .match_detail(&code, game(&playing_now).first_round)
+        .match_detail(&id, game(&playing_now).first_round)
         .await
         .unwrap()
         .is_none());
     // Ending it again writes the same items: still one summary in the room's list.
     t.db.finish_match(&code, &finished, &room).await.unwrap();
-    let listed = t.db.room_matches(&code, 10, None).await.unwrap();
+    let listed = t.db.room_matches(&id, 10, None).await.unwrap();
     assert_eq!(listed.items.len(), 1);
     assert_eq!(listed.items[0], detail.summary);
 }
@@ -854,6 +857,7 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
     let room = t.db.room(&code).await.unwrap().unwrap();
     let first = game(&room).first_round;
+    let id = room.id.clone();
     tap_at(&one.for_match(&code, first), &room, &host, 0, 400, 380)
         .await
         .unwrap();
@@ -884,21 +888,21 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     let (r2, w2) = spent(&two_calls);
     assert!(w1 > 0.0 && w2 > 0.0);
     assert_eq!(
-        t.db.match_receipt(&code, first).await.unwrap(),
+        t.db.match_receipt(&id, first).await.unwrap(),
         None,
         "nothing reported yet"
     );
     let (one_count, two_count) = (one_calls.count(), two_calls.count());
-    one.add_to_receipt(&code, first).await.unwrap();
-    two.add_to_receipt(&code, first).await.unwrap();
+    one.add_to_receipt(&id, first).await.unwrap();
+    two.add_to_receipt(&id, first).await.unwrap();
     // A second report has nothing left to add.
-    two.add_to_receipt(&code, first).await.unwrap();
+    two.add_to_receipt(&id, first).await.unwrap();
     assert_eq!(
         two_calls.count(),
         two_count + 1,
         "one report, then nothing to send"
     );
-    let receipt = t.db.match_receipt(&code, first).await.unwrap().unwrap();
+    let receipt = t.db.match_receipt(&id, first).await.unwrap().unwrap();
     let near = |a: f64, b: f64| (a - b).abs() < 0.01;
     assert!(
         near(receipt.write_units(), w1 + w2),
@@ -917,13 +921,13 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     // Each player's match record leads to it.
     let record = t.db.my_matches(&asha, 10, None).await.unwrap().items[0].clone();
     assert_eq!(
-        t.db.match_receipt(&record.room, record.first_round)
+        t.db.match_receipt(&record.room_id(), record.first_round)
             .await
             .unwrap(),
         Some(receipt)
     );
     // The receipt is apart from the room: it outlives it.
-    let kept = t.partition(&format!("MATCH#{code}#{first:05}")).await;
+    let kept = t.partition(&format!("MATCH#{id}#{first:05}")).await;
     assert_eq!(kept.len(), 3, "the summary, the rounds and the receipt");
 }
 
@@ -932,8 +936,10 @@ async fn a_summary_of_eight_players_is_one_write_unit_on_the_table_and_on_each_i
     use app::game::{MatchSummary, SummaryPlayer};
     use app::identity::DisplayName;
     let t = seeded_table().await;
+    let code = RoomCode::parse("GMSZE").unwrap();
     let summary = MatchSummary {
-        room: RoomCode::parse("GMSZE").unwrap(),
+        room_id: Some(app::rooms::RoomId::generate(&code)),
+        room: code,
         first_round: 99_969,
         started_at_ms: 1_795_483_938_410,
         finished_at_ms: 1_795_484_038_410,

@@ -829,6 +829,7 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
             nickname: super::name("Asha"),
             avatar: app::identity::Avatar::Owl,
             room: room.clone(),
+            room_id: None,
             score: 900 + i,
             placement: 1,
             players: 2,

@@ -13,6 +13,7 @@ mod identity;
 mod inventory;
 mod live;
 mod profiles;
+mod reuse;
 mod rooms;
 mod streams;
 

@@ -147,7 +147,7 @@ async fn ranks(db: &Db, args: &BoardBenchArgs, recorder: &Recorder) -> anyhow::R
     let mut tree_medians = Vec::new();
     for (n, &size) in args.board_sizes.iter().enumerate() {
         let code = RoomCode::from_random([b'A', b'B', b'C', b'D', n as u8]);
-        let board = BoardId::room_best(&code);
+        let board = BoardId::room_best(&app::rooms::RoomId::legacy(&code));
         let players = synthetic_players(size, n as u64 + 7);
         let started = Instant::now();
         db.seed_board(&board, &players).await?;
@@ -230,6 +230,7 @@ async fn lag(db: &Db, engine: &Engine, matches: usize) -> anyhow::Result<()> {
             nickname: DisplayName::parse("Bot")?,
             avatar: Avatar::Crow,
             room: room.clone(),
+            room_id: None,
             score: rng.random_range(-500..5000),
             placement: 1,
             players: 1,

@@ -15,6 +15,7 @@ fn result(who: u8, record: &str, score: i32, at: i64) -> MatchResult {
         nickname: DisplayName::parse("Asha").unwrap(),
         avatar: Avatar::Crow,
         room: RoomCode::parse("K7QX2").unwrap(),
+        room_id: None,
         score,
         placement: 1,
         correct: 3,
@@ -70,7 +71,7 @@ fn a_counted_result_changes_no_total_and_a_lower_score_no_best() {
     let first = result(1, "A", 900, NOON);
     let counted = BTreeSet::from([keys::counted_match(&first.user_id, "A")]);
     let mut read = BTreeMap::new();
-    for board in boards_for(NOON, &first.room, &[]) {
+    for board in boards_for(NOON, &first.room_id(), &[]) {
         let key = keys::board_entry(&board, &first.user_id);
         read.insert(
             key,
