@@ -1,7 +1,8 @@
 //! What the request guard learned about a request, for whatever handles it: the client's
-//! address (through trusted proxies only), whether it came over TLS, and the script nonce of
-//! its page. The guard (in `http`) inserts them as request extensions; the session cookie, the
-//! rate limits and the shell read them.
+//! address (through trusted proxies only), whether it came over TLS, the script nonce of its
+//! page, and the form error it carries when the server sealed it. The guard and the form-error
+//! layer (in `http`) insert them as request extensions; the session cookie, the rate limits,
+//! the shell and the pages' `FormError` read them.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -41,6 +42,14 @@ impl PageOrigin {
 /// This request's script nonce: the pages' scripts carry it and the CSP names it.
 #[derive(Debug, Clone)]
 pub struct CspNonce(pub Arc<str>);
+
+/// The form error (`__path`, `__err`) in this request's address, when this server sealed it for
+/// this browser within the last minute (see `http::form_errors`): the only one a page shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedFormError {
+    pub path: Arc<str>,
+    pub err: Arc<str>,
+}
 
 #[cfg(test)]
 mod tests {

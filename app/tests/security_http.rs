@@ -985,3 +985,250 @@ async fn one_address_cannot_take_every_seat_of_the_public_rooms() {
     let open = send(&app, form("/api/rooms/open", "", None)).await;
     assert!(!open.json().as_array().unwrap().is_empty());
 }
+
+// Errors only the server wrote: a refusal's `__err` is shown only to the browser it was sealed
+// for, within a minute (see `app::http::form_errors`).
+
+const NO_ROOM: &str = "There is no open room with that code. It may have ended.";
+const PHISH: &str = "Your account is locked. Sign in again at udd-support.example";
+
+/// A plain form post (no JavaScript) that the server refuses: joining a room that is not there,
+/// from the home page.
+fn refused_join(cookie: Option<&str>) -> support::Call {
+    form("/api/rooms/join", "code=ZZZZZ&name=Asha", cookie)
+        .header("accept", "text/html")
+        .header("host", HOST)
+        .header("referer", &format!("{OWN_ORIGIN}/"))
+}
+
+/// The page at `address` as the browser holding `cookie` sees it.
+async fn page(app: &Router, address: &str, cookie: Option<&str>) -> Answer {
+    let call = get_page(address).header("host", HOST);
+    let call = match cookie {
+        Some(cookie) => call.header("cookie", cookie),
+        None => call,
+    };
+    let answer = send(app, call).await;
+    assert_eq!(answer.status, StatusCode::OK, "{address}: {}", answer.body);
+    answer
+}
+
+fn shows_an_error(answer: &Answer) -> bool {
+    answer.body.contains(r#"data-testid="form-error""#)
+}
+
+/// `__err` as server_fn writes it (base64 of the error's JSON), percent-encoded for a query.
+fn encoded_err(error: serde_json::Value) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE
+        .encode(error.to_string())
+        .replace('=', "%3D")
+}
+
+/// The `name=value` of the cookie called `name` an answer sets.
+fn set_cookie(answer: &Answer, name: &str) -> Option<String> {
+    answer
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with(&format!("{name}=")))
+        .map(support::cookie_pair)
+}
+
+/// `location` with its `name=…` parameter replaced by `name=value`.
+fn with_param(location: &str, name: &str, value: &str) -> String {
+    let (base, query) = location.split_once('?').unwrap();
+    let query: Vec<String> = query
+        .split('&')
+        .map(|pair| {
+            if pair.starts_with(&format!("{name}=")) {
+                format!("{name}={value}")
+            } else {
+                pair.to_owned()
+            }
+        })
+        .collect();
+    format!("{base}?{}", query.join("&"))
+}
+
+/// A refusal of a visitor without a session: its sealed address and the browser's cookie.
+async fn sealed_refusal(app: &Router) -> (String, Option<String>) {
+    let refused = send(app, refused_join(None)).await;
+    assert!(refused.status.is_redirection(), "{:?}", refused.status);
+    let location = refused.header("location").unwrap().to_owned();
+    assert!(
+        location.starts_with("/?__path=%2Fapi%2Frooms%2Fjoin&__err="),
+        "{location}"
+    );
+    (location, set_cookie(&refused, "udd_form"))
+}
+
+/// The attacker's words as a refusal's `__err`.
+fn phish() -> String {
+    encoded_err(serde_json::json!({ "Forbidden": PHISH }))
+}
+
+#[tokio::test]
+async fn a_forged_error_in_a_link_shows_nothing() {
+    let (app, _engine) = one_instance().await;
+    let forged = format!("/?__path=%2Fapi%2Frooms%2Fjoin&__err={}", phish());
+    for address in [
+        forged.clone(),
+        format!("{forged}&__sig=1.AAAA"),
+        format!("/me?__path=%2Fapi%2Fsign-in&__err={}", phish()),
+    ] {
+        let answer = page(&app, &address, None).await;
+        assert!(!shows_an_error(&answer), "{address}: {}", answer.body);
+        assert!(!answer.body.contains("udd-support"), "{address}");
+    }
+    // Not even with a real refusal's seal, in the browser it was sealed for.
+    let (location, browser) = sealed_refusal(&app).await;
+    let browser = browser.expect("a browser without a session gets a cookie of its own");
+    let sig = location.split("&__sig=").nth(1).unwrap();
+    let answer = page(&app, &format!("{forged}&__sig={sig}"), Some(&browser)).await;
+    assert!(!shows_an_error(&answer), "{}", answer.body);
+    // The real one shows there.
+    let own = page(&app, &location, Some(&browser)).await;
+    assert!(own.body.contains(NO_ROOM), "{}", own.body);
+}
+
+#[tokio::test]
+async fn a_tampered_error_shows_nothing() {
+    let (app, _engine) = one_instance().await;
+    let (location, browser) = sealed_refusal(&app).await;
+    let sig = location.split("&__sig=").nth(1).unwrap_or_default();
+    for address in [
+        // Another error, another form's path, a changed seal.
+        with_param(&location, "__err", &phish()),
+        with_param(&location, "__path", "%2Fapi%2Frooms%2Fcreate"),
+        with_param(&location, "__sig", &format!("{sig}0")),
+        // A second error after the sealed one.
+        format!("{location}&__path=%2Fapi%2Frooms%2Fjoin&__err={}", phish()),
+    ] {
+        let answer = page(&app, &address, browser.as_deref()).await;
+        assert!(!shows_an_error(&answer), "{address}: {}", answer.body);
+        assert!(!answer.body.contains("udd-support"), "{address}");
+    }
+    let own = page(&app, &location, browser.as_deref()).await;
+    assert!(own.body.contains(NO_ROOM), "{}", own.body);
+}
+
+#[tokio::test]
+async fn a_replayed_error_shows_nothing_in_another_browser() {
+    let (app, _engine) = one_instance().await;
+    let (location, browser) = sealed_refusal(&app).await;
+    // Another browser: none of ours, another visitor's, a guest's session.
+    let (_, other) = sealed_refusal(&app).await;
+    let (session, _) = guest(&app, "Bystander", "192.0.2.120").await;
+    for cookie in [None, other.as_deref(), Some(session.as_str())] {
+        let answer = page(&app, &location, cookie).await;
+        assert!(!shows_an_error(&answer), "{cookie:?}: {}", answer.body);
+    }
+    // The browser it was written for sees it, and a browser without a session has a cookie
+    // for this alone.
+    let own = page(&app, &location, browser.as_deref()).await;
+    assert!(own.body.contains(NO_ROOM), "{}", own.body);
+    let refused = send(&app, refused_join(None)).await;
+    let cookie = refused
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("udd_form="))
+        .unwrap()
+        .to_owned();
+    assert!(
+        cookie.contains("; Max-Age=60; HttpOnly; SameSite=Lax"),
+        "{cookie}"
+    );
+}
+
+#[tokio::test]
+async fn a_refusal_is_sealed_for_the_session_on_every_instance_for_a_minute() {
+    use app::http::form_errors::{seal, Binding, LIFETIME_MS};
+    let engine = app::http::engine::Engine::start(app::http::engine::EngineConfig::Embedded {
+        data_dir: None,
+    })
+    .await
+    .unwrap();
+    let db = app::store::Db::new(engine.client.clone(), "udd");
+    db.ensure_table().await.unwrap();
+    let first = support::router_on(db.clone());
+    let second = support::router_on(db.clone());
+
+    let (session, _) = guest(&first, "Asha", "192.0.2.121").await;
+    let refused = send(&first, refused_join(Some(&session))).await;
+    let location = refused.header("location").unwrap().to_owned();
+    assert!(
+        set_cookie(&refused, "udd_form").is_none(),
+        "a session is this browser"
+    );
+    // The other instance shows it too (the secret is the table's), to this session only.
+    for app in [&first, &second] {
+        assert!(page(app, &location, Some(&session))
+            .await
+            .body
+            .contains(NO_ROOM));
+        assert!(!shows_an_error(&page(app, &location, None).await));
+    }
+    let (stranger, _) = guest(&first, "Ravi", "192.0.2.122").await;
+    assert!(!shows_an_error(
+        &page(&second, &location, Some(&stranger)).await
+    ));
+
+    // Sealed more than a minute ago: expired. A second ago: shown.
+    let mut headers = axum::http::HeaderMap::new();
+    headers.insert("cookie", session.parse().unwrap());
+    let binding = Binding::of_request(&headers, false).unwrap();
+    let err = encoded_err(serde_json::json!({ "NotFound": NO_ROOM }));
+    let decoded_err = err.replace("%3D", "=");
+    for (age_ms, shown) in [(LIFETIME_MS + 1_000, false), (1_000, true)] {
+        let at = app::store::epoch_millis() - age_ms;
+        let sig = seal(&db, &binding, "/api/rooms/join", &decoded_err, at)
+            .await
+            .unwrap();
+        let address = format!("/?__path=%2Fapi%2Frooms%2Fjoin&__err={err}&__sig={sig}");
+        let answer = page(&second, &address, Some(&session)).await;
+        assert_eq!(shows_an_error(&answer), shown, "{age_ms} ms old");
+        assert_eq!(answer.body.contains(NO_ROOM), shown, "{age_ms} ms old");
+    }
+}
+
+#[tokio::test]
+async fn usage_is_refused_through_any_proxy_header() {
+    let (app, _engine) = one_instance().await;
+    let usage = |name: Option<&str>| {
+        let call = get_page("/healthz/usage").from("127.0.0.1");
+        match name {
+            Some(name) => call.header(name, "203.0.113.7"),
+            None => call,
+        }
+    };
+    assert_eq!(send(&app, usage(None)).await.status, StatusCode::OK);
+    for name in [
+        "forwarded",
+        "x-forwarded-for",
+        "x-forwarded-host",
+        "x-forwarded-proto",
+        "x-forwarded-port",
+        "x-real-ip",
+        "x-client-ip",
+        "true-client-ip",
+        "cf-connecting-ip",
+        "fastly-client-ip",
+        "x-cluster-client-ip",
+        "x-original-forwarded-for",
+        "forwarded-for",
+        "client-ip",
+        "via",
+    ] {
+        assert_eq!(
+            send(&app, usage(Some(name))).await.status,
+            StatusCode::NOT_FOUND,
+            "{name}"
+        );
+    }
+    let remote = get_page("/healthz/usage").from("198.51.100.1");
+    assert_eq!(send(&app, remote).await.status, StatusCode::NOT_FOUND);
+}

@@ -251,25 +251,28 @@ pub async fn guard(
             HeaderValue::from_static("max-age=31536000"),
         );
     }
-    if let Some(location) = headers.get(header::LOCATION).and_then(|v| v.to_str().ok()) {
-        if let Some(safe) = same_origin_location(location, own_authority.as_deref()) {
-            if safe != location {
-                if let Ok(value) = HeaderValue::from_str(&safe) {
-                    headers.insert(header::LOCATION, value);
-                }
-            }
+    if let Some(location) = headers.get(header::LOCATION) {
+        // Not even visible ASCII (raw bytes a browser might read otherwise): `/`.
+        let safe = match location.to_str() {
+            Ok(location) => same_origin_location(location, own_authority.as_deref()),
+            Err(_) => Some("/".to_owned()),
+        };
+        if let Some(safe) = safe {
+            let value = HeaderValue::from_str(&safe).unwrap_or(HeaderValue::from_static("/"));
+            headers.insert(header::LOCATION, value);
         }
     }
     response
 }
 
-/// A redirect target on our own origin: a path stays as it is; an absolute URL on our own
-/// origin becomes its path; anything else (another site, `//host`, `/\host`) becomes `/`.
-/// `None` when nothing needs changing.
+/// A redirect target on our own origin: a plain path stays as it is; an absolute URL on our
+/// own origin becomes its path; anything else becomes `/`. "Plain" is judged as a browser
+/// reads the address (the URL standard drops tabs and newlines anywhere and reads `\` as `/`),
+/// so nothing dubious passes: another site, `//host`, `/\host`, a control character or DEL
+/// anywhere, a backslash anywhere, a percent-encoded control character or backslash, or an
+/// encoded slash right after the first one. `None` when nothing needs changing.
 pub fn same_origin_location(location: &str, own_authority: Option<&str>) -> Option<String> {
-    let is_plain_path =
-        location.starts_with('/') && !location.starts_with("//") && !location.starts_with("/\\");
-    if is_plain_path {
+    if is_plain_path(location) {
         return None;
     }
     let lower = location.to_ascii_lowercase();
@@ -279,18 +282,43 @@ pub fn same_origin_location(location: &str, own_authority: Option<&str>) -> Opti
     if let (Some(rest), Some(own)) = (rest, own_authority) {
         let authority_len = rest.find(['/', '?', '#']).unwrap_or(rest.len());
         if &rest[..authority_len] == own {
-            // Same origin: keep the path (from the original string, so its case survives).
+            // Same origin: keep the path (from the original string, so its case survives), if
+            // it is a plain one itself.
             let start = location.len() - rest.len() + authority_len;
             let path = &location[start..];
-            let path = if path.starts_with('/') && !path.starts_with("//") {
+            let path = if path.starts_with('/') {
                 path.to_owned()
             } else {
-                format!("/{}", path.trim_start_matches('/'))
+                format!("/{path}")
             };
-            return Some(path);
+            if is_plain_path(&path) {
+                return Some(path);
+            }
         }
     }
     Some("/".to_owned())
+}
+
+/// A path on our origin that every browser reads as one: starts with one `/`, then visible
+/// ASCII only (no control character, DEL, space or backslash), no percent-encoded control
+/// character, DEL or backslash, and no encoded slash or backslash right after the first `/`.
+fn is_plain_path(location: &str) -> bool {
+    let bytes = location.as_bytes();
+    let visible = bytes.iter().all(|&b| b.is_ascii_graphic() && b != b'\\');
+    let encoded = |at: usize| -> Option<u8> {
+        let hex = bytes.get(at + 1..at + 3)?;
+        u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+    };
+    let dubious_escape = bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'%'
+            && encoded(i).is_some_and(|byte| {
+                byte < 0x20 || byte == 0x7F || byte == b'\\' || (i == 1 && byte == b'/')
+            })
+    });
+    bytes.first() == Some(&b'/')
+        && !matches!(bytes.get(1), Some(b'/' | b'\\'))
+        && visible
+        && !dubious_escape
 }
 
 #[cfg(test)]
@@ -393,6 +421,112 @@ mod tests {
         );
         assert_eq!(
             same_origin_location("https://udd.example.evil.example/", own).as_deref(),
+            Some("/")
+        );
+    }
+
+    #[test]
+    fn our_own_absolute_url_with_a_backslash_path_goes_home() {
+        // A browser reads `/\\evil.example` as `//evil.example`: another site.
+        assert_eq!(
+            same_origin_location("http://udd.example/\\evil.example", Some("udd.example"))
+                .as_deref(),
+            Some("/")
+        );
+    }
+
+    #[test]
+    fn a_tab_inside_a_double_slash_goes_home() {
+        // A browser drops the tab and reads `//evil.example`.
+        for location in ["/\t/evil.example", "https://udd.example/\t/evil.example"] {
+            assert_eq!(
+                same_origin_location(location, Some("udd.example")).as_deref(),
+                Some("/"),
+                "{location:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_encoded_backslash_goes_home() {
+        for location in ["/%5Cevil.example", "/%5c%5cevil.example", "/me?to=%5C"] {
+            assert_eq!(
+                same_origin_location(location, Some("udd.example")).as_deref(),
+                Some("/"),
+                "{location:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_double_slash_on_our_own_origin_goes_home() {
+        for location in [
+            "https://udd.example//evil.example/x",
+            "https://udd.example/%2F/evil.example",
+            "/%2F/evil.example",
+        ] {
+            assert_eq!(
+                same_origin_location(location, Some("udd.example")).as_deref(),
+                Some("/"),
+                "{location:?}"
+            );
+        }
+    }
+
+    /// What browsers do with a `Location` (the URL standard): drop tabs and newlines anywhere,
+    /// read `\` as `/`. Each of these would leave our origin, or is dubious, and becomes `/`.
+    #[test]
+    fn a_location_is_normalised_before_it_is_judged() {
+        let own = Some("udd.example");
+        for dubious in [
+            // The same-origin branch: the path after our own host is checked too.
+            "http://udd.example/\\evil.example",
+            "https://udd.example//evil.example/x",
+            "https://udd.example/\t/evil.example",
+            // A raw tab, CR or LF inside `//` (the browser drops it and sees `//evil`).
+            "/\t/evil.example",
+            "/\r\n/evil.example",
+            "/\n/evil.example",
+            // Other C0 controls and DEL anywhere.
+            "/me\u{0}",
+            "/me?x=\u{1f}",
+            "/me\u{7f}",
+            // Backslashes anywhere, and percent-encoded ones.
+            "/me\\x",
+            "/%5Cevil.example",
+            "/%5cevil.example",
+            "/me?to=%5C%5Cevil.example",
+            // Percent-encoded controls, and an encoded slash that makes `//`.
+            "/%09/evil.example",
+            "/me%0d%0aSet-Cookie:x=1",
+            "/%2F/evil.example",
+            "/%2fevil.example",
+            // Leading `//` and `/\`, and a leading space.
+            "//evil.example",
+            "/\\evil.example",
+            " //evil.example",
+        ] {
+            assert_eq!(
+                same_origin_location(dubious, own).as_deref(),
+                Some("/"),
+                "{dubious:?}"
+            );
+        }
+        // What our own redirects look like is kept as it is.
+        for fine in [
+            "/",
+            "/me?__path=%2Fapi%2Fsign-in&__err=eyJDb25mbGljdCI6IngifQ%3D%3D&__sig=1.x",
+            "/r/K7QX2/m/1#podium",
+            "/p/01J0000000000000000000000",
+        ] {
+            assert_eq!(same_origin_location(fine, own), None, "{fine:?}");
+        }
+        assert_eq!(
+            same_origin_location("https://udd.example?x=1", own).as_deref(),
+            Some("/?x=1")
+        );
+        assert_eq!(
+            same_origin_location("https://udd.example", own).as_deref(),
             Some("/")
         );
     }

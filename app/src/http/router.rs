@@ -1,6 +1,6 @@
 //! The axum router around the Leptos routes: `/healthz`, the JSON catalog API, the room's live
-//! events, the layers every response passes (compression, headers, limits, the guard), and the
-//! layer that reports each request's DynamoDB calls.
+//! events, the layers every response passes (compression, headers, limits, the guard, the seal
+//! on form errors), and the layer that reports each request's DynamoDB calls.
 
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -19,7 +19,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::catalog::model::FlyFilter;
 use crate::http::state::AppState;
-use crate::http::{cards, guard, serve};
+use crate::http::{cards, form_errors, guard, serve};
 use crate::live::hub::room_events;
 use crate::request::{ClientAddress, CspNonce};
 use crate::rooms::news::RoomNews;
@@ -67,6 +67,12 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             report_dynamodb_calls,
+        ))
+        // Inside the guard: it reads whether the request came over TLS, and the guard then
+        // keeps the sealed redirect on our origin.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            form_errors::form_errors,
         ))
         .layer(CompressionLayer::new())
         .layer(SetResponseHeaderLayer::if_not_present(
@@ -191,17 +197,38 @@ async fn healthz(
 
 /// `GET /healthz/usage`: the DynamoDB calls and capacity units this process has used since it
 /// started, by operation (what the load generator divides by the work done). Answered only to a
-/// client on this machine (a 404 to anyone else, also through a proxy on this machine).
+/// client on this machine (a 404 to anyone else, also through a proxy on this machine: any
+/// header a proxy adds refuses it).
 async fn usage(State(state): State<AppState>, request: Request) -> Response {
     let peer = request
         .extensions()
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>();
-    let local = peer.is_some_and(|p| p.0.ip().is_loopback())
-        && !request.headers().contains_key("x-forwarded-for");
+    let local =
+        peer.is_some_and(|p| p.0.ip().is_loopback()) && !came_through_a_proxy(request.headers());
     if !local {
         return StatusCode::NOT_FOUND.into_response();
     }
     Json(state.db.usage().report()).into_response()
+}
+
+/// Whether a request carries any header a proxy adds to say whom it forwards (the standard
+/// `Forwarded` and `Via`, every `X-Forwarded-*`, and the client-address headers of common
+/// proxies and CDNs: `X-Real-IP`, `True-Client-IP`, `CF-Connecting-IP`, …).
+fn came_through_a_proxy(headers: &axum::http::HeaderMap) -> bool {
+    headers.keys().any(|name| {
+        let name = name.as_str(); // lower case
+        matches!(
+            name,
+            "forwarded" | "forwarded-for" | "via" | "client-ip" | "x-forwarded" | "x-proxyuser-ip"
+        ) || name.starts_with("x-forwarded-")
+            || name.starts_with("x-original-forwarded")
+            || name.ends_with("-client-ip")
+            || name.ends_with("-real-ip")
+            || name.ends_with("-connecting-ip")
+            || name.ends_with("-forwarded-for")
+            || name.ends_with("-user-ip")
+            || name.ends_with("-external-address")
+    })
 }
 
 #[derive(Debug, Deserialize)]

@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::td_string;
-use crate::ids::{invalid, string_newtype_conversions};
+use crate::ids::invalid;
 pub use crate::ids::{Email, Invalid, UserId, Username};
 use crate::lang::locale;
 
@@ -21,7 +21,19 @@ pub const MAX_NAME_CHARS: usize = 24;
 pub struct DisplayName(String);
 
 impl DisplayName {
+    /// A name a player typed: every rule below, and on the server at most
+    /// `visible::MAX_MARKS_PER_CHARACTER` combining marks on one character.
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        let name = Self::parse_stored(raw)?;
+        #[cfg(feature = "ssr")]
+        crate::identity::visible::check_marks(raw).map_err(invalid)?;
+        Ok(name)
+    }
+
+    /// A name read back (from the table, or an island's props): the rules without the cap on
+    /// combining marks, which came later, so a name stored before it (on a profile or a room
+    /// board, which keep it for good) still loads.
+    fn parse_stored(raw: &str) -> Result<Self, Invalid> {
         if raw
             .chars()
             .any(|c| c.is_control() || is_invisible_format(c))
@@ -239,7 +251,24 @@ impl Avatar {
     }
 }
 
-string_newtype_conversions!(DisplayName);
+impl TryFrom<String> for DisplayName {
+    type Error = Invalid;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse_stored(&raw)
+    }
+}
+
+impl From<DisplayName> for String {
+    fn from(value: DisplayName) -> Self {
+        value.0
+    }
+}
+
+impl fmt::Display for DisplayName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
 
 #[cfg(test)]
 mod tests;

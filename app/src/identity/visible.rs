@@ -2,8 +2,9 @@
 //! Unicode tables; it checks the simpler rules in `model`): every format character is refused
 //! (the emoji joiner only inside an emoji sequence), and so is every character that renders as
 //! nothing (Hangul fillers, the blank Braille pattern, variation selectors outside emoji,
-//! private-use and unassigned code points); and a name needs at least one character that is not
-//! a combining mark.
+//! private-use and unassigned code points); a name needs at least one character that is not
+//! a combining mark; and no character carries more than [`MAX_MARKS_PER_CHARACTER`] combining
+//! marks (a tower of them spills over the lines around the name).
 
 use unicode_properties::{GeneralCategory as Gc, UnicodeEmoji, UnicodeGeneralCategory};
 
@@ -58,4 +59,35 @@ pub(super) fn check(raw: &str) -> Result<(), String> {
     } else {
         Err(td_string!(crate::lang::locale(), identity.errors.name_needs_letter).to_string())
     }
+}
+
+/// The most combining marks (nonspacing `Mn` and enclosing `Me`) one character may carry. Real
+/// names need up to three: in Devanagari a consonant takes a nukta, a vowel sign below or above
+/// and a candrabindu or anusvara (`क़ुँ`), and a virama joins a conjunct (`क्ष`, one mark each);
+/// decomposed Vietnamese takes two (`ễ`). Spacing vowel signs (`Mc`: `ा`, `ि`, `ो`) take room
+/// of their own and are not counted.
+pub const MAX_MARKS_PER_CHARACTER: usize = 3;
+
+/// `Err` holds the player-readable reason, in the page's language, when a character carries
+/// more than [`MAX_MARKS_PER_CHARACTER`] combining marks (counted since the last character
+/// that is not a mark).
+pub(super) fn check_marks(raw: &str) -> Result<(), String> {
+    use crate::i18n::td_string;
+    let mut marks = 0;
+    for c in raw.chars() {
+        match c.general_category() {
+            Gc::NonspacingMark | Gc::EnclosingMark => marks += 1,
+            Gc::SpacingMark => {}
+            _ => marks = 0,
+        }
+        if marks > MAX_MARKS_PER_CHARACTER {
+            return Err(td_string!(
+                crate::lang::locale(),
+                identity.errors.name_marks,
+                max = MAX_MARKS_PER_CHARACTER
+            )
+            .to_string());
+        }
+    }
+    Ok(())
 }

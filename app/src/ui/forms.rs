@@ -1,6 +1,6 @@
 //! What the pages' forms share: the error a plain form post came back with (the server
 //! redirects a failed no-JavaScript post back to the page with the error in the URL; this
-//! shows it).
+//! shows it, when the server sealed it for this browser: see `http::form_errors`).
 
 use leptos::prelude::*;
 use leptos::server::ServerActionError;
@@ -13,7 +13,28 @@ use crate::error::AppError;
 #[component]
 pub fn FormError(paths: &'static [&'static str]) -> impl IntoView {
     let message = use_context::<ServerActionError>()
-        .filter(|err| paths.contains(&err.path()))
+        .filter(|err| paths.contains(&err.path()) && sealed_here(err))
         .map(|err| ServerFnUrlError::<AppError>::decode_err(err.err()).localized());
     message.map(|m| view! { <p class="error" role="alert" data-testid="form-error">{m}</p> })
+}
+
+/// Whether the form-error layer checked this very error's seal on this request (it takes an
+/// unsealed one out of the address before the page sees it; this holds if anything else
+/// provided one).
+#[cfg(feature = "ssr")]
+fn sealed_here(err: &ServerActionError) -> bool {
+    use_context::<http::request::Parts>()
+        .and_then(|parts| {
+            parts
+                .extensions
+                .get::<crate::request::CheckedFormError>()
+                .cloned()
+        })
+        .is_some_and(|checked| *checked.path == *err.path() && *checked.err == *err.err())
+}
+
+/// Pages render on the server; in the browser no error from an address is shown.
+#[cfg(not(feature = "ssr"))]
+fn sealed_here(_: &ServerActionError) -> bool {
+    false
 }

@@ -142,3 +142,52 @@ fn typed_values_refuse_bad_input_when_deserialized() {
     assert!(serde_json::from_str::<Username>("\"A!\"").is_err());
     assert!(serde_json::from_str::<Avatar>("\"dragon\"").is_err());
 }
+
+#[cfg(feature = "ssr")]
+#[test]
+fn a_tower_of_combining_marks_is_refused_and_real_names_are_not() {
+    let tower = format!("a{}", "\u{0301}".repeat(23));
+    let refused = DisplayName::parse(&tower).unwrap_err();
+    assert_eq!(
+        refused.0,
+        "A name can have at most 3 accents or marks on one letter."
+    );
+    // A name stored before the cap (a profile, a room board keep it for good) still loads.
+    let stored: DisplayName = serde_json::from_value(serde_json::json!(tower)).unwrap();
+    assert_eq!(stored.as_str(), tower);
+    assert!(DisplayName::parse("a\u{0301}\u{0302}\u{0303}\u{0304}").is_err());
+    assert!(DisplayName::parse("Asha a\u{0301}\u{0302}\u{0303}\u{0304}").is_err());
+    assert!(
+        DisplayName::parse("a\u{0301}\u{0302}\u{0303}").is_ok(),
+        "three"
+    );
+    assert!(
+        DisplayName::parse("\u{20DD}\u{20DD}\u{20DD}\u{20DD}x").is_err(),
+        "enclosing marks count"
+    );
+    // Hindi and other names that need their marks: conjuncts (a virama each), nukta, vowel
+    // signs below and above, candrabindu and anusvara; a nukta, a vowel sign and a candrabindu
+    // on one consonant (क़ुँ) is three.
+    for good in [
+        "अर्जुन",
+        "क्षितिज",
+        "श्रीनिवास",
+        "सिद्धार्थ",
+        "पृथ्वीराज",
+        "हृषीकेश",
+        "ज्ञानेश्वर",
+        "लक्ष्मी",
+        "प्रियंका",
+        "कुँवर",
+        "आँचल",
+        "फ़िरोज़",
+        "\u{0915}\u{093C}\u{0941}\u{0901}\u{0935}\u{0930}",
+        "स्त्री",
+        "कौआ",
+        "Nguye\u{0302}\u{0303}n",
+        "สมศักดิ์",
+        "Zoë",
+    ] {
+        assert!(DisplayName::parse(good).is_ok(), "{good:?}");
+    }
+}

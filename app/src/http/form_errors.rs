@@ -1,0 +1,492 @@
+//! Errors only the server wrote. A plain form post the server refuses comes back to its page
+//! with the refusal in the URL (`?__path=<server function>&__err=<base64>`: server_fn's
+//! redirect), and the page shows it. Anyone can write such a URL, so the server seals the ones
+//! it writes and shows only those:
+//!
+//! - On the way out, a redirect carrying `__path`/`__err` gets `__sig=<ms>.<mac>`: an HMAC,
+//!   under the table's shared secret (`Db::secret_tag`, so every instance checks what another
+//!   sealed), of the browser it is for, the path, the error and the time.
+//! - On the way in, a request whose query mentions an error keeps `__path`/`__err` only when
+//!   the seal is this browser's and at most [`LIFETIME_MS`] old; otherwise they are taken out of
+//!   the request before the page reads them, so Leptos provides no `ServerActionError`. The
+//!   page's `FormError` also shows only the error this layer checked ([`CheckedFormError`]).
+//!
+//! "This browser" is its session cookie when it has one (after the refused request: a refusal
+//! that started or ended a session counts the new state). A visitor without a session gets a
+//! random `udd_form` cookie with the redirect (HttpOnly, SameSite=Lax, for [`LIFETIME_MS`]),
+//! and the seal names it: another browser, which cannot read that cookie, cannot show the error,
+//! and an attacker's link carries no cookie at all.
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Uri};
+use axum::middleware::Next;
+use axum::response::Response;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+
+use crate::http::state::AppState;
+use crate::identity::auth::{constant_time_eq, SessionToken};
+use crate::identity::session::{token_from_headers, COOKIE_NAME, SECURE_COOKIE_NAME};
+pub use crate::request::CheckedFormError;
+use crate::request::OverTls;
+use crate::store::{epoch_millis, Db};
+
+/// How long a sealed error is shown after the server wrote it.
+pub const LIFETIME_MS: i64 = 60_000;
+/// How far in the future a seal may be dated (another instance's clock running ahead).
+const CLOCK_SKEW_MS: i64 = 2_000;
+
+/// The cookie that names a browser without a session (plain HTTP, and over TLS).
+pub const BROWSER_COOKIE_NAME: &str = "udd_form";
+pub const SECURE_BROWSER_COOKIE_NAME: &str = "__Host-udd_form";
+
+const PATH: &str = "__path";
+const ERR: &str = "__err";
+const SIG: &str = "__sig";
+const PURPOSE: &str = "form-error";
+
+/// The browser a sealed error is for.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Binding {
+    /// Its session cookie.
+    Session(SessionToken),
+    /// Its `udd_form` cookie (a browser without a session).
+    Browser(String),
+}
+
+impl std::fmt::Debug for Binding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Binding::Session(_) => "Binding::Session(..)",
+            Binding::Browser(_) => "Binding::Browser(..)",
+        })
+    }
+}
+
+impl Binding {
+    fn bytes(&self) -> Vec<u8> {
+        match self {
+            Binding::Session(token) => [b"session:", token.as_str().as_bytes()].concat(),
+            Binding::Browser(id) => [b"browser:", id.as_bytes()].concat(),
+        }
+    }
+
+    /// The browser a request comes from: its session, else its `udd_form` cookie, else none.
+    pub fn of_request(headers: &HeaderMap, secure: bool) -> Option<Self> {
+        if let Some(token) = token_from_headers(headers, secure) {
+            return Some(Binding::Session(token));
+        }
+        let name = browser_cookie_name(secure);
+        let mut values = headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|h| h.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .filter(|(n, _)| *n == name)
+            .map(|(_, v)| v);
+        let first = values.next()?;
+        // Two of them: one was planted; believe neither (as with the session cookie).
+        (values.next().is_none() && is_browser_id(first))
+            .then(|| Binding::Browser(first.to_owned()))
+    }
+}
+
+fn browser_cookie_name(secure: bool) -> &'static str {
+    if secure {
+        SECURE_BROWSER_COOKIE_NAME
+    } else {
+        BROWSER_COOKIE_NAME
+    }
+}
+
+fn is_browser_id(raw: &str) -> bool {
+    raw.len() == 22
+        && raw
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+fn tag_payload(binding: &Binding, path: &str, err: &str, at_ms: i64) -> Vec<u8> {
+    let at = at_ms.to_string();
+    let mut payload = Vec::new();
+    for field in [
+        &binding.bytes()[..],
+        path.as_bytes(),
+        err.as_bytes(),
+        at.as_bytes(),
+    ] {
+        payload.extend_from_slice(&(field.len() as u64).to_be_bytes());
+        payload.extend_from_slice(field);
+    }
+    payload
+}
+
+/// The `__sig` value for `err` from the server function at `path`, written at `at_ms` for
+/// `binding`'s browser.
+pub async fn seal(
+    db: &Db,
+    binding: &Binding,
+    path: &str,
+    err: &str,
+    at_ms: i64,
+) -> Result<String, crate::store::DataError> {
+    let tag = db
+        .secret_tag(PURPOSE, &tag_payload(binding, path, err, at_ms))
+        .await?;
+    Ok(format!("{at_ms}.{}", URL_SAFE_NO_PAD.encode(tag)))
+}
+
+/// Whether `sig` seals `path` and `err` for `binding`'s browser, written within the last
+/// [`LIFETIME_MS`] before `now_ms`.
+pub async fn is_sealed(
+    db: &Db,
+    binding: &Binding,
+    path: &str,
+    err: &str,
+    sig: &str,
+    now_ms: i64,
+) -> bool {
+    let Some((at, tag)) = sig.split_once('.') else {
+        return false;
+    };
+    let Ok(at_ms) = at.parse::<i64>() else {
+        return false;
+    };
+    let age = now_ms.saturating_sub(at_ms);
+    if !(-CLOCK_SKEW_MS..=LIFETIME_MS).contains(&age) || at != at_ms.to_string() {
+        return false;
+    }
+    let Ok(tag) = URL_SAFE_NO_PAD.decode(tag) else {
+        return false;
+    };
+    match db
+        .secret_tag(PURPOSE, &tag_payload(binding, path, err, at_ms))
+        .await
+    {
+        Ok(expected) => constant_time_eq(&tag, &expected),
+        Err(err) => {
+            tracing::warn!(error = ?err, "could not check a form error's seal");
+            false
+        }
+    }
+}
+
+/// A query string split into what belongs to a form error and the rest.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Query {
+    others: Vec<(String, String)>,
+    paths: Vec<String>,
+    errs: Vec<String>,
+    sigs: Vec<String>,
+}
+
+impl Query {
+    fn parse(raw: &str) -> Self {
+        let mut query = Query::default();
+        for (key, value) in form_urlencoded::parse(raw.as_bytes()) {
+            let value = value.into_owned();
+            match &*key {
+                PATH => query.paths.push(value),
+                ERR => query.errs.push(value),
+                SIG => query.sigs.push(value),
+                _ => query.others.push((key.into_owned(), value)),
+            }
+        }
+        query
+    }
+
+    fn mentions_error(raw: &str) -> bool {
+        raw.contains(PATH) || raw.contains(ERR) || raw.contains(SIG)
+    }
+
+    /// The one path, error and seal it carries; `None` when any is missing or repeated.
+    fn single(&self) -> Option<(&str, &str, &str)> {
+        match (&self.paths[..], &self.errs[..], &self.sigs[..]) {
+            ([path], [err], [sig]) => Some((path, err, sig)),
+            _ => None,
+        }
+    }
+
+    /// The query with `error` (path, error and, when given, seal) as its only form error.
+    fn with(&self, error: Option<(&str, &str, Option<&str>)>) -> String {
+        let mut out = form_urlencoded::Serializer::new(String::new());
+        for (key, value) in &self.others {
+            out.append_pair(key, value);
+        }
+        if let Some((path, err, sig)) = error {
+            out.append_pair(PATH, path);
+            out.append_pair(ERR, err);
+            if let Some(sig) = sig {
+                out.append_pair(SIG, sig);
+            }
+        }
+        out.finish()
+    }
+}
+
+/// `uri` with `query` (none when empty).
+fn with_query(uri: &Uri, query: &str) -> Option<Uri> {
+    let path = uri.path();
+    let path_and_query = if query.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{path}?{query}")
+    };
+    let mut parts = uri.clone().into_parts();
+    parts.path_and_query = Some(path_and_query.parse().ok()?);
+    Uri::from_parts(parts).ok()
+}
+
+/// A `Location` split around its query: before `?`, the query, and the `#…` after it.
+fn split_location(location: &str) -> (&str, &str, &str) {
+    let (rest, fragment) = match location.find('#') {
+        Some(i) => location.split_at(i),
+        None => (location, ""),
+    };
+    match rest.split_once('?') {
+        Some((base, query)) => (base, query, fragment),
+        None => (rest, "", fragment),
+    }
+}
+
+fn join_location(base: &str, query: &str, fragment: &str) -> String {
+    if query.is_empty() {
+        format!("{base}{fragment}")
+    } else {
+        format!("{base}?{query}{fragment}")
+    }
+}
+
+/// What a response leaves the browser's session as: `Some(token)` when it sets one,
+/// `Some(None)` when it clears it, `None` when it does not touch it.
+fn session_after(headers: &HeaderMap, secure: bool) -> Option<Option<SessionToken>> {
+    let name = if secure {
+        SECURE_COOKIE_NAME
+    } else {
+        COOKIE_NAME
+    };
+    headers
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.split(';').next()?.trim().split_once('='))
+        .filter(|(n, _)| *n == name)
+        .map(|(_, value)| SessionToken::from_cookie(value))
+        .last()
+}
+
+fn new_browser_id() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// The layer (an axum middleware inside the request guard, which tells it whether the request
+/// came over TLS and afterwards keeps the sealed redirect on our origin).
+pub async fn form_errors(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let secure = request
+        .extensions()
+        .get::<OverTls>()
+        .is_some_and(|tls| tls.0);
+    let binding = Binding::of_request(request.headers(), secure);
+    let now = epoch_millis();
+
+    if let Some(raw) = request.uri().query().filter(|q| Query::mentions_error(q)) {
+        let query = Query::parse(raw);
+        let checked = match (query.single(), &binding) {
+            (Some((path, err, sig)), Some(binding)) => {
+                is_sealed(&state.db, binding, path, err, sig, now).await
+            }
+            _ => false,
+        };
+        let kept = query
+            .single()
+            .filter(|_| checked)
+            .map(|(path, err, _)| (path, err, None));
+        if let Some(uri) = with_query(request.uri(), &query.with(kept)) {
+            *request.uri_mut() = uri;
+        }
+        if let Some((path, err, _)) = kept {
+            request.extensions_mut().insert(CheckedFormError {
+                path: path.into(),
+                err: err.into(),
+            });
+        } else {
+            tracing::debug!("dropped a form error this server did not seal for this browser");
+        }
+    }
+
+    let mut response = next.run(request).await;
+    if response.status().is_redirection() {
+        seal_location(&state.db, &mut response, binding, secure, now).await;
+    }
+    response
+}
+
+/// Seals the form error a redirect carries (server_fn appends `__path`/`__err` to the page's
+/// address, after any the page already had: the last pair is this refusal), or strips a stale
+/// seal from one that carries none.
+async fn seal_location(
+    db: &Db,
+    response: &mut Response,
+    request_binding: Option<Binding>,
+    secure: bool,
+    now: i64,
+) {
+    let Some(location) = response
+        .headers()
+        .get(header::LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+    else {
+        return;
+    };
+    let (base, raw, fragment) = split_location(&location);
+    if !Query::mentions_error(raw) {
+        return;
+    }
+    let query = Query::parse(raw);
+    let error = query.paths.last().zip(query.errs.last());
+    let mut browser_cookie = None;
+    let sealed = match error {
+        None => None,
+        Some((path, err)) => {
+            let binding = match session_after(response.headers(), secure) {
+                Some(after) => after.map(Binding::Session),
+                None => request_binding.filter(|b| matches!(b, Binding::Session(_))),
+            }
+            .or_else(|| {
+                let id = new_browser_id()?;
+                browser_cookie = Some(id.clone());
+                Some(Binding::Browser(id))
+            });
+            match binding {
+                Some(binding) => match seal(db, &binding, path, err, now).await {
+                    Ok(sig) => Some((path.as_str(), err.as_str(), sig)),
+                    Err(err) => {
+                        tracing::warn!(error = ?err, "could not seal a form error");
+                        None
+                    }
+                },
+                None => None,
+            }
+        }
+    };
+    let query = query.with(
+        sealed
+            .as_ref()
+            .map(|(path, err, sig)| (*path, *err, Some(sig.as_str()))),
+    );
+    let headers = response.headers_mut();
+    match HeaderValue::from_str(&join_location(base, &query, fragment)) {
+        Ok(value) => {
+            headers.insert(header::LOCATION, value);
+        }
+        Err(_) => {
+            headers.insert(header::LOCATION, HeaderValue::from_static("/"));
+        }
+    }
+    if let (Some(id), Some(_)) = (browser_cookie, sealed) {
+        let cookie = format!(
+            "{}={id}; Path=/; Max-Age={}; HttpOnly; SameSite=Lax{}",
+            browser_cookie_name(secure),
+            LIFETIME_MS / 1000,
+            if secure { "; Secure" } else { "" }
+        );
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            headers.append(header::SET_COOKIE, value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_keeps_one_error_and_everything_else() {
+        let query =
+            Query::parse("a=1&__path=%2Fapi%2Fx&__err=e1&b=two+words&__path=%2Fapi%2Fy&__err=e2");
+        assert_eq!(query.paths, ["/api/x", "/api/y"]);
+        assert_eq!(query.errs, ["e1", "e2"]);
+        assert_eq!(query.single(), None, "two errors are none");
+        assert_eq!(
+            query.with(Some(("/api/y", "e2=", Some("1.x")))),
+            "a=1&b=two+words&__path=%2Fapi%2Fy&__err=e2%3D&__sig=1.x"
+        );
+        assert_eq!(query.with(None), "a=1&b=two+words");
+        let one = Query::parse("__path=/api/x&__err=e&__sig=5.t");
+        assert_eq!(one.single(), Some(("/api/x", "e", "5.t")));
+        assert_eq!(Query::parse("__path=/api/x&__err=e").single(), None);
+    }
+
+    #[test]
+    fn a_location_splits_around_its_query() {
+        assert_eq!(
+            split_location("http://h/me?a=1#top"),
+            ("http://h/me", "a=1", "#top")
+        );
+        assert_eq!(split_location("/me#x?y"), ("/me", "", "#x?y"));
+        assert_eq!(join_location("/me", "", "#x"), "/me#x");
+        assert_eq!(join_location("/me", "a=1", ""), "/me?a=1");
+    }
+
+    #[test]
+    fn a_browser_is_its_session_else_its_form_cookie() {
+        let token = "a".repeat(43);
+        let id = "b".repeat(22);
+        let headers = |cookie: &str| {
+            let mut map = HeaderMap::new();
+            map.insert(header::COOKIE, HeaderValue::from_str(cookie).unwrap());
+            map
+        };
+        assert!(matches!(
+            Binding::of_request(
+                &headers(&format!("udd_form={id}; udd_session={token}")),
+                false
+            ),
+            Some(Binding::Session(_))
+        ));
+        assert_eq!(
+            Binding::of_request(&headers(&format!("udd_form={id}")), false),
+            Some(Binding::Browser(id.clone()))
+        );
+        assert_eq!(
+            Binding::of_request(&headers(&format!("udd_form={id}")), true),
+            None
+        );
+        assert_eq!(Binding::of_request(&headers("udd_form=short"), false), None);
+        assert_eq!(
+            Binding::of_request(&headers(&format!("udd_form={id}; udd_form={id}")), false),
+            None
+        );
+    }
+
+    #[test]
+    fn a_response_sets_clears_or_leaves_the_session() {
+        let token = "c".repeat(43);
+        let mut headers = HeaderMap::new();
+        assert_eq!(session_after(&headers, false), None);
+        headers.append(
+            header::SET_COOKIE,
+            HeaderValue::from_str(&format!("udd_session={token}; Path=/; HttpOnly")).unwrap(),
+        );
+        assert_eq!(
+            session_after(&headers, false)
+                .flatten()
+                .map(|t| t.as_str().to_owned()),
+            Some(token)
+        );
+        assert_eq!(session_after(&headers, true), None);
+        headers.append(
+            header::SET_COOKIE,
+            HeaderValue::from_static("udd_session=; Path=/; Max-Age=0"),
+        );
+        assert!(matches!(session_after(&headers, false), Some(None)));
+    }
+}
