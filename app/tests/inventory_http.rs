@@ -41,6 +41,66 @@ fn count(html: &str, needle: &str) -> usize {
     html.matches(needle).count()
 }
 
+/// Writes each player's record of one finished match they played together (as a match's end
+/// writes them).
+async fn play_together(db: &Db, client: &aws_sdk_dynamodb::Client, players: &[&UserId]) {
+    let finished_at_ms = app::store::epoch_millis();
+    for (i, user) in players.iter().enumerate() {
+        let record = app::game::model::MatchRecord {
+            record_id: ulid::Ulid::new().to_string(),
+            user_id: (*user).clone(),
+            nickname: app::identity::DisplayName::parse("Player").unwrap(),
+            avatar: app::identity::Avatar::Owl,
+            room: app::rooms::RoomCode::parse("K7QX2").unwrap(),
+            score: 100,
+            placement: i as u32 + 1,
+            players: players.len() as u32,
+            correct: 1,
+            rounds: 5,
+            average_reaction_ms: None,
+            finished_at_ms,
+            right: Vec::new(),
+            best_streak: 1,
+            first_round: 1,
+        };
+        client
+            .put_item()
+            .table_name(db.table_name())
+            .set_item(Some(
+                app::game::resolve::match_record_item(&record).unwrap(),
+            ))
+            .send()
+            .await
+            .unwrap();
+    }
+}
+
+/// The offer ids of a list on a trades page, in order.
+fn offer_ids(html: &str, list: &str) -> Vec<String> {
+    let Some(start) = html.find(&format!(r#"data-testid="{list}""#)) else {
+        return Vec::new();
+    };
+    let rest = &html[start..];
+    let rest = &rest[..rest.find("</ul>").unwrap_or(rest.len())];
+    rest.split(r#"data-offer=""#)
+        .skip(1)
+        .map(|r| r.split('"').next().unwrap().to_owned())
+        .collect()
+}
+
+/// The address of a link on a page, by its test id.
+fn link(html: &str, test_id: &str) -> Option<String> {
+    let at = html.find(&format!(r#"data-testid="{test_id}""#))?;
+    let open = html[..at].rfind('<')?;
+    let close = at + html[at..].find('>')?;
+    let href = html[open..close]
+        .split(r#"href=""#)
+        .nth(1)?
+        .split('"')
+        .next()?;
+    Some(href.replace("&amp;", "&"))
+}
+
 #[tokio::test]
 async fn the_inventory_pages_work_without_javascript() {
     let (app, engine) = app().await;
@@ -341,6 +401,8 @@ async fn trading_is_limited_per_player_across_instances_and_a_refused_offer_make
     db.grant_rewards(&asha, &rewards(vec![thing("crow")], 0))
         .await
         .unwrap();
+    // They have played together, so Asha's offers are not capped as a stranger's.
+    play_together(&db, &engine.client, &[&asha, &ravi]).await;
 
     // Nothing is held while an offer is open, so one crow may be offered many times: the limit
     // is what stops a flood, on whichever instance each request lands.
@@ -395,6 +457,31 @@ async fn trading_is_limited_per_player_across_instances_and_a_refused_offer_make
             .is_some_and(|o| o.status == app::inventory::OfferStatus::Open),
         "a refused cancel changes nothing"
     );
+    // Declining what others sent never spends Ravi's own trade limit: he declines every one
+    // of Asha's offers, more than his limit's worth of actions, and can still make his own.
+    for (i, offer) in incoming.iter().enumerate().skip(1) {
+        let declined = post(
+            &apps[i % 2],
+            "/api/trades/close",
+            &format!("offer={}", offer.id),
+            Some(&ravi_cookie),
+        )
+        .await;
+        assert_eq!(
+            declined.status,
+            StatusCode::OK,
+            "decline {i}: {}",
+            declined.json
+        );
+    }
+    let own = post(
+        &apps[0],
+        "/api/trades/offer",
+        &format!("to_player={asha}&want_cards=crow:1"),
+        Some(&ravi_cookie),
+    )
+    .await;
+    assert_eq!(own.status, StatusCode::OK, "{}", own.json);
 }
 
 #[tokio::test]
@@ -546,4 +633,230 @@ async fn offers_go_to_someone_in_your_room_and_from_a_cards_page_without_javascr
     .await;
     assert_eq!(from_card.status, StatusCode::OK, "{}", from_card.json);
     assert_eq!(offers_to(asha).await, 1);
+}
+
+/// The `<li>` of one offer on a trades page.
+fn offer_row<'a>(html: &'a str, id: &str) -> &'a str {
+    let start = html
+        .find(&format!(r#"data-offer="{id}""#))
+        .expect("the offer's row");
+    let rest = &html[start..];
+    &rest[..rest.find("</li>").unwrap_or(rest.len())]
+}
+
+#[tokio::test]
+async fn offers_from_strangers_cannot_bury_a_real_one_and_every_maker_is_told_apart() {
+    let (app, engine) = support::app_with_catalog().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let claim = |cookie: String, username: &'static str| {
+        let app = app.clone();
+        async move {
+            let claimed = post(
+                &app,
+                "/api/claim",
+                &format!("username={username}&password=correct+horse"),
+                Some(&cookie),
+            )
+            .await;
+            assert_eq!(claimed.status, StatusCode::OK, "{}", claimed.json);
+            cookie_pair(&claimed.cookie.unwrap())
+        }
+    };
+    let (asha_guest, asha) = guest(&app, "Asha").await;
+    let asha_cookie = claim(asha_guest, "asha_real").await;
+    let (ravi_guest, _ravi) = guest(&app, "Ravi").await;
+    let ravi_cookie = claim(ravi_guest, "ravi").await;
+
+    // Asha and Ravi play a match together.
+    let created = post(&app, "/api/rooms/create", "name=Asha", Some(&asha_cookie)).await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.json);
+    let code = created.json.as_str().unwrap().to_owned();
+    let joined = post(
+        &app,
+        "/api/rooms/join",
+        &format!("code={code}&name=Ravi"),
+        Some(&ravi_cookie),
+    )
+    .await;
+    assert_eq!(joined.status, StatusCode::OK, "{}", joined.json);
+    let started = post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}&seed=9"),
+        Some(&asha_cookie),
+    )
+    .await;
+    assert_eq!(started.status, StatusCode::OK, "{}", started.json);
+    support::finish_match(&db, &code).await;
+    db.grant_rewards(&asha, &rewards(vec![thing("crow")], 68))
+        .await
+        .unwrap();
+    let real = post(
+        &app,
+        "/api/trades/offer",
+        "to=ravi&give_cards=crow:1&want_feathers=5",
+        Some(&asha_cookie),
+    )
+    .await;
+    assert_eq!(real.status, StatusCode::OK, "{}", real.json);
+    let real = real.json["id"].as_str().unwrap().to_owned();
+
+    // 22 guests he never played with, the first also called Asha, each offer something.
+    let cap = app::inventory::trades::STRANGER_OFFERS;
+    let (mut made, mut impostor) = (Vec::new(), None);
+    for i in 0..22 {
+        let name = if i == 0 {
+            "Asha".to_owned()
+        } else {
+            format!("Guest{i}")
+        };
+        let (cookie, id) = guest(&app, &name).await;
+        let reply = post(
+            &app,
+            "/api/trades/offer",
+            "to=ravi&want_feathers=1",
+            Some(&cookie),
+        )
+        .await;
+        if i < cap {
+            assert_eq!(reply.status, StatusCode::OK, "offer {i}: {}", reply.json);
+            made.push(reply.json["id"].as_str().unwrap().to_owned());
+        } else {
+            assert_eq!(
+                reply.status,
+                StatusCode::CONFLICT,
+                "offer {i}: {}",
+                reply.json
+            );
+            assert!(
+                reply.json.to_string().contains("not played with"),
+                "{}",
+                reply.json
+            );
+        }
+        if i == 0 {
+            impostor = Some((id, made[0].clone()));
+        }
+    }
+    let (impostor, impostor_offer) = impostor.unwrap();
+    let page = send(&app, with_cookie("/trades", &ravi_cookie)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let shown = offer_ids(&page.body, "incoming");
+    assert_eq!(shown.len(), cap + 1);
+    assert!(shown.contains(&real), "the real offer is not buried");
+    // Two makers called Asha: each row links to its maker's profile, with the username where
+    // there is one.
+    let row = offer_row(&page.body, &real);
+    assert!(row.contains(&format!(r#"href="/p/{asha}""#)), "{row}");
+    assert!(row.contains("@asha_real"), "{row}");
+    let row = offer_row(&page.body, &impostor_offer);
+    assert!(row.contains(&format!(r#"href="/p/{impostor}""#)), "{row}");
+    assert!(!row.contains('@'), "a guest has no username: {row}");
+
+    // More offers than a page: the older ones are a link away, without JavaScript.
+    let mut all = shown.clone();
+    for i in 0..25 {
+        let reply = post(
+            &app,
+            "/api/trades/offer",
+            "to=ravi&give_cards=crow:1&want_feathers=2",
+            Some(&asha_cookie),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK, "offer {i}: {}", reply.json);
+        all.push(reply.json["id"].as_str().unwrap().to_owned());
+    }
+    all.sort();
+    let first = send(&app, with_cookie("/trades", &ravi_cookie)).await;
+    let mut seen = offer_ids(&first.body, "incoming");
+    assert_eq!(seen.len(), 20, "a page of 20");
+    assert!(link(&first.body, "incoming-newest").is_none());
+    let older = link(&first.body, "incoming-older").expect("an older-offers link");
+    let second = send(&app, with_cookie(&older, &ravi_cookie)).await;
+    assert_eq!(second.status, StatusCode::OK);
+    seen.extend(offer_ids(&second.body, "incoming"));
+    assert!(
+        link(&second.body, "incoming-older").is_none(),
+        "the last page"
+    );
+    assert_eq!(
+        link(&second.body, "incoming-newest").as_deref(),
+        Some("/trades")
+    );
+    seen.sort();
+    assert_eq!(seen, all, "every offer, on one page or the next");
+    // The same over the API, with the cursor; a forged cursor is a 400.
+    let cursor = older
+        .split("incoming_after=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap()
+        .to_owned();
+    let api = post(
+        &app,
+        "/api/trades/mine",
+        &format!("incoming_after={cursor}"),
+        Some(&ravi_cookie),
+    )
+    .await;
+    assert_eq!(api.status, StatusCode::OK, "{}", api.json);
+    assert_eq!(
+        api.json["incoming"].as_array().unwrap().len(),
+        all.len() - 20
+    );
+    assert!(api.json["incoming_next"].is_null());
+    let forged = post(
+        &app,
+        "/api/trades/mine",
+        &format!("incoming_after=x{cursor}"),
+        Some(&ravi_cookie),
+    )
+    .await;
+    assert_eq!(forged.status, StatusCode::BAD_REQUEST);
+
+    // A stale offer is refused as no longer held, without what the maker has.
+    let offer_feathers = || async {
+        let reply = post(
+            &app,
+            "/api/trades/offer",
+            "to=ravi&give_feathers=68",
+            Some(&asha_cookie),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
+        reply.json["id"].as_str().unwrap().to_owned()
+    };
+    let stale = offer_feathers().await;
+    let spent = offer_feathers().await;
+    let accept = |id: String, cookie: String| {
+        let app = app.clone();
+        async move {
+            post(
+                &app,
+                "/api/trades/accept",
+                &format!("offer={id}"),
+                Some(&cookie),
+            )
+            .await
+        }
+    };
+    assert_eq!(
+        accept(spent, ravi_cookie.clone()).await.status,
+        StatusCode::OK
+    );
+    for (cookie, words) in [
+        (ravi_cookie.clone(), "no longer holds"),
+        (format!("{ravi_cookie}; udd_lang=hi"), "अब वह नहीं है"),
+    ] {
+        let refused = accept(stale.clone(), cookie).await;
+        assert_eq!(refused.status, StatusCode::CONFLICT);
+        let told = refused.json.to_string();
+        assert!(told.contains(words), "{told}");
+        assert!(
+            !told.contains("68") && !told.contains("held,"),
+            "no amounts: {told}"
+        );
+    }
 }

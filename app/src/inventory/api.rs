@@ -17,8 +17,12 @@ use crate::{
     inventory::model::ThingId, lang::locale, store::Db,
 };
 
-/// Trade actions (offers, accepts, declines, cancels) one player may make per window.
+/// Trade actions (offers, accepts, cancels) one player may make per window.
 pub const TRADES_PER_WINDOW: u32 = 30;
+/// Declines of offers made to one player per window: a limit of their own, so offers one did
+/// not ask for never spend one's trade limit (and generous: at most
+/// [`crate::inventory::trades::STRANGER_OFFERS`] of them come from strangers at once).
+pub const DECLINES_PER_WINDOW: u32 = 300;
 /// Purchases and sales one player may make per window.
 pub const SHOP_PER_WINDOW: u32 = 60;
 pub const WINDOW_SECS: i64 = 600;

@@ -173,6 +173,17 @@ pub struct Offer {
     pub status: OfferStatus,
     pub made_ms: i64,
     pub expires_ms: i64,
+    /// The maker's username when they made it (a guest has none): with the maker's id, what
+    /// tells two makers of one display name apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_username: Option<crate::ids::Username>,
+    /// The recipient's username, where the maker named them by it or their profile had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_username: Option<crate::ids::Username>,
+    /// Made by a player the recipient had not played with: while open (and unexpired) it holds
+    /// one of the recipient's places for such offers (`STRANGER_OFFERS`, `trades.rs`).
+    #[serde(default)]
+    pub from_stranger: bool,
 }
 
 impl Offer {

@@ -53,7 +53,7 @@ pub enum InventoryError {
     /// The request itself is wrong (unknown card, bad quantity): 400.
     #[error("{0}")]
     Invalid(Refusal),
-    /// Not enough cards or feathers for it: 409.
+    /// Not enough cards or feathers for it (or no place left for it): 409.
     #[error("{0}")]
     NotEnough(Refusal),
     /// The offer is no longer open, or expired: 409.
@@ -96,6 +96,11 @@ pub enum Refusal {
     SoldOutToday,
     CannotBuy,
     NoLongerHeld,
+    /// The maker of an offer no longer holds what it gives (told without what they hold).
+    MakerNoLongerHolds,
+    /// The recipient has [`crate::inventory::trades::STRANGER_OFFERS`] open offers from players
+    /// they have not played with.
+    StrangerOffersFull,
 }
 
 impl Refusal {
@@ -152,6 +157,15 @@ impl Refusal {
             Refusal::SoldOutToday => td_string!(l, inventory.error.sold_out_today).to_string(),
             Refusal::CannotBuy => td_string!(l, inventory.error.cannot_buy).to_string(),
             Refusal::NoLongerHeld => td_string!(l, inventory.error.no_longer_held).to_string(),
+            Refusal::MakerNoLongerHolds => {
+                td_string!(l, inventory.error.maker_no_longer_holds).to_string()
+            }
+            Refusal::StrangerOffersFull => td_string!(
+                l,
+                inventory.error.stranger_offers_full,
+                max = crate::inventory::trades::STRANGER_OFFERS
+            )
+            .to_string(),
         }
     }
 }

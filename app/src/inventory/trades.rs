@@ -9,19 +9,37 @@
 //! offered twice can be traded once: the second accept finds it gone and is refused, changing
 //! nothing. Only bag cards can be offered; the bank is safe from trades.
 //!
+//! **Offers from strangers are capped.** A player has at most [`STRANGER_OFFERS`] open offers
+//! from players they have not played with. *Played with*: the two were both players of one
+//! finished match among each one's [`PLAYED_WITH_SCAN`] latest (their match records, two
+//! Queries), or the offer is made from a room both are players of now (the room form). The
+//! places are one item per recipient, `TRADES#<id>` / `FROM_STRANGERS`, holding the open
+//! offers' ids with when each expires: a stranger's offer is put in one transaction with that
+//! item rewritten, conditioned on the version read (so of any number of racing senders, at most
+//! the cap's worth get in), leaving out the offers that expired since, so an offer that just
+//! expires frees its place with no write at all. Accepting, declining or cancelling such an
+//! offer takes its id out in the same transaction that closes it.
+//!
 //! | pattern | method | calls |
 //! |---|---|---|
-//! | make an offer | `Db::make_offer` | BatchGetItem (the maker's stacks and wallet), PutItem (new) |
-//! | accept | `Db::accept_offer` | BatchGetItem (offer, both sides' stacks and wallets), TransactWriteItems |
-//! | decline / cancel | `Db::close_offer` | UpdateItem (open, and addressed to / made by this player) |
-//! | offers to me / from me | `Db::offers` | Query GSI1 / GSI2 `TRADES#<id>`, newest first |
+//! | make an offer | `Db::make_offer` | BatchGetItem (the maker's stacks and wallet) beside two Queries (both players' latest matches); PutItem, or for a stranger GetItem (consistent) + TransactWriteItems (the offer, the places) |
+//! | accept | `Db::accept_offer` | GetItem, BatchGetItem (offer, both sides' stacks and wallets), TransactWriteItems |
+//! | decline / cancel | `Db::close_offer` | GetItem, UpdateItem (open, and addressed to / made by this player); a stranger's: TransactWriteItems (that, and its place) |
+//! | offers to me / from me | `Db::offers_page` | Query GSI1 / GSI2 `TRADES#<id>`, newest first, from a signed cursor |
 
+use std::collections::{BTreeMap, HashSet};
+
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
+
+use crate::ids::Username;
 use crate::inventory::changes::{Changes, Holdings};
 use crate::inventory::model::{Offer, OfferId, OfferStatus, Place, Side, UserId};
-use crate::inventory::store::{card, check_count, InventoryError, Refusal, MAX_FEATHERS};
+use crate::inventory::store::{
+    card, check_count, number, stack_key, InventoryError, Refusal, MAX_FEATHERS,
+};
 use crate::store::keys;
 use crate::store::tx::{n, s, update};
-use crate::store::{epoch_millis, key_map, Conflict, DataError, Db, Item};
+use crate::store::{epoch_millis, key_map, Conflict, DataError, Db, Item, Page};
 
 pub use crate::inventory::store::MAX_KINDS;
 /// How long an offer stays open at most.
@@ -30,6 +48,14 @@ pub const MAX_OFFER_SECS: i64 = 7 * 86_400;
 pub const DEFAULT_OFFER_SECS: i64 = 86_400;
 /// An answered or expired offer is kept this long for the lists, then TTL removes it.
 pub const KEEP_CLOSED_SECS: i64 = 7 * 86_400;
+/// Open offers one player can have at once from players they have not played with.
+pub const STRANGER_OFFERS: usize = 10;
+/// How many of each player's latest finished matches "played with" looks through.
+pub const PLAYED_WITH_SCAN: i32 = 50;
+/// Offers per page of a list at most.
+pub const MAX_OFFERS_PAGE: i32 = 50;
+/// Tries of a stranger's offer against racing writers of the recipient's places.
+const PLACE_ATTEMPTS: u32 = 24;
 
 /// Which list of offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +64,34 @@ pub enum Direction {
     Incoming,
     /// Offers the player made (GSI2).
     Outgoing,
+}
+
+/// One side of an offer as it is made: the player, the name the offer shows for them, and
+/// their username where they have one.
+#[derive(Debug, Clone, Copy)]
+pub struct Party<'a> {
+    pub id: &'a UserId,
+    pub name: &'a str,
+    pub username: Option<&'a Username>,
+}
+
+impl<'a> From<(&'a UserId, &'a str)> for Party<'a> {
+    fn from((id, name): (&'a UserId, &'a str)) -> Self {
+        Party {
+            id,
+            name,
+            username: None,
+        }
+    }
+}
+
+/// What the maker's caller knows of the two players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Met {
+    /// Nothing: [`Db::played_together`] looks.
+    Unknown,
+    /// Both are players of one room now (the caller read both PLAYER items).
+    InRoomNow,
 }
 
 fn check_side(side: &Side) -> Result<(), InventoryError> {
@@ -88,19 +142,76 @@ fn decode_offer(item: Item) -> Result<Offer, DataError> {
     Ok(serde_dynamo::from_item(item)?)
 }
 
+/// Whether the maker of `offer` holds what it gives, by a read of both sides.
+fn maker_holds(offer: &Offer, held: &Holdings) -> bool {
+    let cards = offer.gives.cards.iter().all(|(thing, count)| {
+        card(thing).is_some_and(|card| {
+            let key = stack_key(&offer.from, Place::Bag, card);
+            held.cards.get(&key).copied().unwrap_or(0) >= *count
+        })
+    });
+    let feathers = offer.gives.feathers == 0
+        || held.feathers.get(&offer.from).copied().unwrap_or(0) >= offer.gives.feathers;
+    cards && feathers
+}
+
+/// A recipient's places for offers from strangers, as read: the item's version (none before
+/// the first such offer) and the offers in it with when each expires.
+fn read_places(item: Option<&Item>) -> (Option<i64>, BTreeMap<String, i64>) {
+    let Some(item) = item else {
+        return (None, BTreeMap::new());
+    };
+    let open = item
+        .get("open")
+        .and_then(|v| v.as_m().ok())
+        .map(|open| {
+            open.iter()
+                .filter_map(|(id, expires)| {
+                    Some((id.clone(), expires.as_n().ok()?.parse::<i64>().ok()?))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (number(item, "version"), open)
+}
+
+/// A short, random pause before trying a stranger's offer again, so racing senders spread out.
+async fn pause(attempt: u32) {
+    let most = 4u64 << attempt.min(4);
+    let ms = rand::random_range(1..=most);
+    tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+}
+
 impl Db {
     /// Makes an offer from `from` to `to`, open for `secs`. Refused when the maker does not
-    /// hold what they give now (they may still lose it before an accept: see the module).
-    #[allow(clippy::too_many_arguments)]
-    pub async fn make_offer(
+    /// hold what they give now (they may still lose it before an accept: see the module), and
+    /// when `to` has not played with `from` and already has [`STRANGER_OFFERS`] open offers
+    /// from such players.
+    pub async fn make_offer<'a>(
         &self,
-        from: (&UserId, &str),
-        to: (&UserId, &str),
+        from: impl Into<Party<'a>>,
+        to: impl Into<Party<'a>>,
         gives: Side,
         wants: Side,
         secs: i64,
     ) -> Result<Offer, InventoryError> {
-        if from.0 == to.0 {
+        self.make_offer_as(from.into(), to.into(), gives, wants, secs, Met::Unknown)
+            .await
+    }
+
+    /// [`Db::make_offer`], saying what the caller knows of the two players: an offer between
+    /// players of one room ([`Met::InRoomNow`], which the caller has read) is never a
+    /// stranger's.
+    pub async fn make_offer_as(
+        &self,
+        from: Party<'_>,
+        to: Party<'_>,
+        gives: Side,
+        wants: Side,
+        secs: i64,
+        met: Met,
+    ) -> Result<Offer, InventoryError> {
+        if from.id == to.id {
             return Err(InventoryError::Invalid(Refusal::OfferToSelf));
         }
         if gives.is_empty() && wants.is_empty() {
@@ -112,28 +223,38 @@ impl Db {
         check_side(&gives)?;
         check_side(&wants)?;
         let now = epoch_millis();
-        let offer = Offer {
+        let mut offer = Offer {
             id: OfferId::generate(),
-            from: from.0.clone(),
-            from_name: from.1.to_owned(),
-            to: to.0.clone(),
-            to_name: to.1.to_owned(),
+            from: from.id.clone(),
+            from_name: from.name.to_owned(),
+            to: to.id.clone(),
+            to_name: to.name.to_owned(),
             gives,
             wants,
             status: OfferStatus::Open,
             made_ms: now,
             expires_ms: now + secs * 1000,
+            from_username: from.username.cloned(),
+            to_username: to.username.cloned(),
+            from_stranger: false,
         };
-        // The maker must hold what they give: checked against a consistent read.
+        // The maker must hold what they give: checked against a consistent read, beside the
+        // look at whether the two have played together.
         let mut mine = Changes::default();
         for (thing, count) in &offer.gives.cards {
             mine.give_cards(&offer.from, Place::Bag, thing, *count);
         }
         mine.pay(&offer.from, offer.gives.feathers);
-        let held = self.holdings(mine.keys()?).await?;
+        let met = async {
+            match met {
+                Met::InRoomNow => Ok(true),
+                Met::Unknown => self.played_together(&offer.from, &offer.to).await,
+            }
+        };
+        let (held, met) = futures::try_join!(self.holdings(mine.keys()?), met)?;
         mine.actions(self, &held.cards, &held.feathers)?;
+        offer.from_stranger = !met;
 
-        let key = keys::offer(&offer.id);
         let mut item: Item = serde_dynamo::to_item(&offer).map_err(DataError::from)?;
         item.insert(keys::GSI1PK.into(), s(keys::offers_of(&offer.to)));
         item.insert(keys::GSI1SK.into(), s(keys::offer_sort(&offer.id)));
@@ -143,12 +264,119 @@ impl Db {
             keys::TTL.into(),
             n(offer.expires_ms / 1000 + KEEP_CLOSED_SECS),
         );
-        if !self.put_if_absent(key, item).await? {
-            return Err(InventoryError::Data(DataError::Internal(
-                "an offer id was taken".into(),
-            )));
+        if offer.from_stranger {
+            self.put_stranger_offer(&offer, item).await?;
+        } else if !self.put_if_absent(keys::offer(&offer.id), item).await? {
+            return Err(taken());
         }
         Ok(offer)
+    }
+
+    /// Whether two players were both players of one finished match among each one's
+    /// [`PLAYED_WITH_SCAN`] latest: two Queries of their match records, side by side.
+    pub async fn played_together(&self, one: &UserId, other: &UserId) -> Result<bool, DataError> {
+        let (mine, theirs) = futures::try_join!(
+            self.my_matches(one, PLAYED_WITH_SCAN, None),
+            self.my_matches(other, PLAYED_WITH_SCAN, None)
+        )?;
+        // A match is its room, its first round and when it ended (the same on every player's
+        // record of it).
+        let matches: HashSet<(String, u32, i64)> = mine
+            .items
+            .iter()
+            .map(|r| (r.room.to_string(), r.first_round, r.finished_at_ms))
+            .collect();
+        Ok(theirs
+            .items
+            .iter()
+            .any(|r| matches.contains(&(r.room.to_string(), r.first_round, r.finished_at_ms))))
+    }
+
+    /// How many open offers `user` has from players they have not played with: one GetItem.
+    pub async fn offers_from_strangers(&self, user: &UserId) -> Result<usize, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::offers_from_strangers(user))))
+                    .consistent_read(true),
+            )
+            .await?;
+        let now = epoch_millis();
+        let (_, open) = read_places(item.as_ref());
+        Ok(open.values().filter(|expires| **expires > now).count())
+    }
+
+    /// Puts a stranger's offer in one of its recipient's places: reads the places, and writes
+    /// the offer with the places rewritten (the expired left out, this one in) in one
+    /// transaction conditioned on the version read; a racing writer makes it read again.
+    async fn put_stranger_offer(
+        &self,
+        offer: &Offer,
+        mut item: Item,
+    ) -> Result<(), InventoryError> {
+        let key = keys::offer(&offer.id);
+        item.insert(keys::PK.into(), s(key.pk));
+        item.insert(keys::SK.into(), s(key.sk));
+        let places = keys::offers_from_strangers(&offer.to);
+        for attempt in 0..PLACE_ATTEMPTS {
+            let read = self
+                .get(
+                    self.client
+                        .get_item()
+                        .set_key(Some(key_map(places.clone())))
+                        .consistent_read(true),
+                )
+                .await?;
+            let (version, mut open) = read_places(read.as_ref());
+            let now = epoch_millis();
+            open.retain(|_, expires| *expires > now);
+            if open.len() >= STRANGER_OFFERS {
+                return Err(InventoryError::NotEnough(Refusal::StrangerOffersFull));
+            }
+            open.insert(offer.id.to_string(), offer.expires_ms);
+            let open = AttributeValue::M(open.into_iter().map(|(id, at)| (id, n(at))).collect());
+            let write = update(places.clone())
+                .update_expression("SET #open = :open, version = :next")
+                .expression_attribute_names("#open", "open")
+                .expression_attribute_values(":open", open)
+                .expression_attribute_values(":next", n(version.unwrap_or(0) + 1));
+            let write = match version {
+                Some(version) => write
+                    .condition_expression("version = :read")
+                    .expression_attribute_values(":read", n(version)),
+                None => write
+                    .condition_expression("attribute_not_exists(#pk)")
+                    .expression_attribute_names("#pk", keys::PK),
+            };
+            let actions = vec![self.put_new(item.clone())?, self.update_action(write)?];
+            match self.transact(actions).await {
+                Ok(()) => return Ok(()),
+                Err(DataError::Conflict(conflict)) => match conflict.failed_condition() {
+                    Some(0) => return Err(taken()),
+                    // The places changed since the read, or another transaction held them.
+                    Some(_) => pause(attempt).await,
+                    None if conflict == Conflict::TransactionConflict => pause(attempt).await,
+                    None => return Err(InventoryError::Data(DataError::Conflict(conflict))),
+                },
+                Err(err) => return Err(err.into()),
+            }
+        }
+        Err(InventoryError::Data(DataError::Conflict(
+            Conflict::TransactionConflict,
+        )))
+    }
+
+    /// The action that gives back the place a stranger's offer held, in the transaction that
+    /// closes it (a version change, so a sender who read the places before reads again).
+    fn free_place(&self, offer: &Offer) -> Result<TransactWriteItem, DataError> {
+        self.update_action(
+            update(keys::offers_from_strangers(&offer.to))
+                .update_expression("REMOVE #open.#offer ADD version :one")
+                .expression_attribute_names("#open", "open")
+                .expression_attribute_names("#offer", offer.id.as_str())
+                .expression_attribute_values(":one", n(1)),
+        )
     }
 
     /// One offer, as stored (an expired one reads as closed, whatever TTL has done).
@@ -165,8 +393,10 @@ impl Db {
     }
 
     /// Accepts offer `id` as `me`: one transaction that closes the offer (if still open,
-    /// unexpired and made to `me`) and moves both sides' cards and feathers (if both still
-    /// hold them). Of any number of racing accepts, one succeeds.
+    /// unexpired and made to `me`), gives back a stranger's place, and moves both sides' cards
+    /// and feathers (if both still hold them). Of any number of racing accepts, one succeeds.
+    /// A maker who no longer holds what they give is refused as "no longer held", without
+    /// telling the accepter what the maker has.
     pub async fn accept_offer(&self, id: &OfferId, me: &UserId) -> Result<Offer, InventoryError> {
         let offer = self.offer(id).await?.ok_or(InventoryError::NotFound)?;
         if &offer.to != me {
@@ -178,7 +408,7 @@ impl Db {
         }
         let changes = trade_changes(&offer);
         let close = || -> Result<Vec<_>, InventoryError> {
-            Ok(vec![self.update_action(
+            let mut actions = vec![self.update_action(
                 update(keys::offer(id))
                     .update_expression("SET #status = :accepted, answered_ms = :now")
                     .condition_expression("#status = :open AND expires_ms > :now AND #to = :me")
@@ -188,7 +418,11 @@ impl Db {
                     .expression_attribute_values(":open", s("open"))
                     .expression_attribute_values(":now", n(epoch_millis()))
                     .expression_attribute_values(":me", s(me.as_str())),
-            )?])
+            )?];
+            if offer.from_stranger {
+                actions.push(self.free_place(&offer)?);
+            }
+            Ok(actions)
         };
         let offer_key = keys::offer(id);
         let still_open = |held: &Holdings| {
@@ -196,10 +430,12 @@ impl Db {
                 .others
                 .get(&offer_key)
                 .and_then(|item| item.get("status")?.as_s().ok().cloned());
-            if open.as_deref() == Some("open") {
-                close()
-            } else {
+            if open.as_deref() != Some("open") {
                 Err(InventoryError::Closed)
+            } else if !maker_holds(&offer, held) {
+                Err(InventoryError::NotEnough(Refusal::MakerNoLongerHolds))
+            } else {
+                close()
             }
         };
         match self
@@ -221,14 +457,24 @@ impl Db {
         }
     }
 
-    /// Declines (as the one it was made to) or cancels (as its maker) an open offer: one
-    /// conditional UpdateItem.
+    /// Declines (as the one it was made to) or cancels (as its maker) an open offer: a GetItem,
+    /// then [`Db::close_read_offer`].
     pub async fn close_offer(
         &self,
         id: &OfferId,
         me: &UserId,
     ) -> Result<OfferStatus, InventoryError> {
         let offer = self.offer(id).await?.ok_or(InventoryError::NotFound)?;
+        self.close_read_offer(&offer, me).await
+    }
+
+    /// Declines or cancels an offer already read: one conditional UpdateItem, or for a
+    /// stranger's offer one transaction of that and its place given back.
+    pub async fn close_read_offer(
+        &self,
+        offer: &Offer,
+        me: &UserId,
+    ) -> Result<OfferStatus, InventoryError> {
         let (status, who) = if &offer.to == me {
             (OfferStatus::Declined, "to")
         } else if &offer.from == me {
@@ -240,21 +486,47 @@ impl Db {
             OfferStatus::Declined => "declined",
             _ => "cancelled",
         };
-        let request = self
-            .client
-            .update_item()
-            .table_name(self.table_name())
-            .set_key(Some(key_map(keys::offer(id))))
-            .update_expression("SET #status = :closed, answered_ms = :now")
-            .condition_expression("#status = :open AND #who = :me")
-            .expression_attribute_names("#status", "status")
-            .expression_attribute_names("#who", who)
-            .expression_attribute_values(":closed", s(value))
-            .expression_attribute_values(":open", s("open"))
-            .expression_attribute_values(":now", n(epoch_millis()))
-            .expression_attribute_values(":me", s(me.as_str()));
-        match crate::store::send_recorded!(self, "UpdateItem", request) {
-            Ok(_) => Ok(status),
+        const SET: &str = "SET #status = :closed, answered_ms = :now";
+        const CONDITION: &str = "#status = :open AND #who = :me";
+        let values = [
+            (":closed", s(value)),
+            (":open", s("open")),
+            (":now", n(epoch_millis())),
+            (":me", s(me.as_str())),
+        ];
+        let outcome = if offer.from_stranger {
+            let mut close = update(keys::offer(&offer.id))
+                .update_expression(SET)
+                .condition_expression(CONDITION)
+                .expression_attribute_names("#status", "status")
+                .expression_attribute_names("#who", who);
+            for (name, value) in values {
+                close = close.expression_attribute_values(name, value);
+            }
+            let actions = vec![self.update_action(close)?, self.free_place(offer)?];
+            match self.transact(actions).await {
+                Err(DataError::Conflict(conflict)) if conflict.failed_condition() == Some(0) => {
+                    Err(DataError::Conflict(Conflict::ConditionFailed))
+                }
+                other => other,
+            }
+        } else {
+            let mut request = self
+                .client
+                .update_item()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::offer(&offer.id))))
+                .update_expression(SET)
+                .condition_expression(CONDITION)
+                .expression_attribute_names("#status", "status")
+                .expression_attribute_names("#who", who);
+            for (name, value) in values {
+                request = request.expression_attribute_values(name, value);
+            }
+            crate::store::send_recorded!(self, "UpdateItem", request).map(drop)
+        };
+        match outcome {
+            Ok(()) => Ok(status),
             Err(DataError::Conflict(Conflict::ConditionFailed)) => Err(InventoryError::Closed),
             Err(err) => Err(err.into()),
         }
@@ -267,18 +539,67 @@ impl Db {
         direction: Direction,
         limit: i32,
     ) -> Result<Vec<Offer>, DataError> {
-        let index = match direction {
-            Direction::Incoming => keys::Keyed::Gsi1,
-            Direction::Outgoing => keys::Keyed::Gsi2,
+        Ok(self.offers_page(user, direction, limit, None).await?.items)
+    }
+
+    /// A page of the offers made to or by a player, newest first, from `cursor` (a signed
+    /// cursor of this player's list in this direction) on: one Query, of one more offer than
+    /// the page, so a page ends with a next cursor only when an older offer exists.
+    pub async fn offers_page(
+        &self,
+        user: &UserId,
+        direction: Direction,
+        limit: i32,
+        cursor: Option<&str>,
+    ) -> Result<Page<Offer>, DataError> {
+        let (index, scope) = match direction {
+            Direction::Incoming => (keys::Keyed::Gsi1, format!("offers-to:{user}")),
+            Direction::Outgoing => (keys::Keyed::Gsi2, format!("offers-from:{user}")),
         };
-        let (items, _) = self
+        let limit = limit.clamp(1, MAX_OFFERS_PAGE);
+        let start = match cursor {
+            Some(cursor) => Some(self.cursor_key().await?.open(&scope, cursor)?),
+            None => None,
+        };
+        let (mut items, _) = self
             .query_page(
                 self.query_prefix(index, keys::offers_of(user), "OFFER#")
                     .scan_index_forward(false)
-                    .limit(limit.clamp(1, 50)),
-                None,
+                    .limit(limit + 1),
+                start,
             )
             .await?;
-        items.into_iter().map(decode_offer).collect()
+        let next = if items.len() > limit as usize {
+            items.truncate(limit as usize);
+            let last = items.last().map(|item| page_key(item, index));
+            match last {
+                Some(last) => Some(self.cursor_key().await?.seal(&scope, &last)?),
+                None => None,
+            }
+        } else {
+            None
+        };
+        Ok(Page {
+            items: items
+                .into_iter()
+                .map(decode_offer)
+                .collect::<Result<_, _>>()?,
+            next,
+        })
     }
+}
+
+/// The `LastEvaluatedKey` a Query of `index` would give after `item`: the table's key and the
+/// index's.
+fn page_key(item: &Item, index: keys::Keyed) -> Item {
+    let (_, pk, sk) = index.attributes();
+    [keys::PK, keys::SK, pk, sk]
+        .into_iter()
+        .filter_map(|name| Some((name.to_owned(), item.get(name)?.clone())))
+        .collect()
+}
+
+/// An offer id that was taken: a bug or a ULID collision, never the player's doing.
+fn taken() -> InventoryError {
+    InventoryError::Data(DataError::Internal("an offer id was taken".into()))
 }

@@ -561,6 +561,15 @@ pub fn offer_sort(id: &OfferId) -> String {
     format!("OFFER#{}", id.as_str())
 }
 
+/// The open offers a player has from players they have not played with, each with when it
+/// expires (a capped set: `trades.rs`): `TRADES#<id>` / `FROM_STRANGERS`.
+pub fn offers_from_strangers(user: &UserId) -> Key {
+    Key {
+        pk: offers_of(user),
+        sk: "FROM_STRANGERS".to_owned(),
+    }
+}
+
 /// The shop: `SHOP` / `ITEM#<item>` for what it sells.
 pub const SHOP: &str = "SHOP";
 

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use app::catalog::Category;
 use app::identity::UserId;
 use app::inventory::shop::ShopKind;
-use app::inventory::store::{InventoryError, CARDS};
-use app::inventory::trades::Direction;
+use app::inventory::store::{InventoryError, Refusal, CARDS};
+use app::inventory::trades::{Direction, Met, Party, STRANGER_OFFERS};
 use app::inventory::{Badge, OfferStatus, Place, Rewards, Side, ThingId};
 use app::store::{keys, Db};
 use rand::{Rng, SeedableRng};
@@ -606,10 +606,19 @@ async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothi
     t.db.move_cards(&asha, &thing("crow"), 1, Place::Bag)
         .await
         .unwrap();
-    assert!(matches!(
-        t.db.accept_offer(&third.id, &ravi).await,
-        Err(InventoryError::NotEnough(_))
-    ));
+    let refused = t.db.accept_offer(&third.id, &ravi).await;
+    assert!(
+        matches!(
+            refused,
+            Err(InventoryError::NotEnough(Refusal::MakerNoLongerHolds))
+        ),
+        "{refused:?}"
+    );
+    let told = refused.unwrap_err().to_string();
+    assert!(
+        told.contains("no longer holds") && !told.chars().any(|c| c.is_ascii_digit()),
+        "what the maker holds is not the accepter's to know: {told}"
+    );
     assert_eq!(qty(&t.db, &ravi, Place::Bag, "bee").await, 1);
     assert_eq!(qty(&t.db, &asha, Place::Bank, "crow").await, 1);
     assert_eq!(
@@ -976,4 +985,345 @@ async fn who_might_trade_a_card_lists_bag_spares_newest_first_in_one_query() {
         t.db.card_holders(&thing("no-such-thing"), 60).await,
         Err(InventoryError::Invalid(_))
     ));
+}
+
+/// Writes each player's record of one finished match they all played (as a match's end
+/// writes them): after it, they have played together.
+async fn play_together(t: &TestTable, players: &[&UserId], code: &str) {
+    use app::game::model::MatchRecord;
+    use app::game::resolve::match_record_item;
+    let room = app::rooms::RoomCode::parse(code).unwrap();
+    let finished_at_ms = app::store::epoch_millis();
+    for (i, user) in players.iter().enumerate() {
+        let record = MatchRecord {
+            record_id: ulid::Ulid::new().to_string(),
+            user_id: (*user).clone(),
+            nickname: super::name("Player"),
+            avatar: app::identity::Avatar::Owl,
+            room: room.clone(),
+            score: 100,
+            placement: i as u32 + 1,
+            players: players.len() as u32,
+            correct: 1,
+            rounds: 5,
+            average_reaction_ms: None,
+            finished_at_ms,
+            right: Vec::new(),
+            best_streak: 1,
+            first_round: 1,
+        };
+        t.engine
+            .client
+            .put_item()
+            .table_name(t.db.table_name())
+            .set_item(Some(match_record_item(&record).unwrap()))
+            .send()
+            .await
+            .unwrap();
+    }
+}
+
+/// An offer of nothing for one feather: the maker need hold nothing.
+fn ask_a_feather() -> (Side, Side) {
+    (
+        Side::default(),
+        Side {
+            cards: Vec::new(),
+            feathers: 1,
+        },
+    )
+}
+
+#[tokio::test]
+async fn thirty_racing_strangers_leave_at_most_the_cap_of_offers_open() {
+    let t = test_table().await;
+    let ravi = player(&t, "Ravi").await;
+    let mut senders = Vec::new();
+    for i in 0..30 {
+        senders.push(player(&t, &format!("Guest {i}")).await);
+    }
+    let other = Db::new(t.engine.client.clone(), t.db.table_name());
+    let start = Arc::new(tokio::sync::Barrier::new(senders.len()));
+    let tasks: Vec<_> = senders
+        .iter()
+        .enumerate()
+        .map(|(i, sender)| {
+            let db = if i % 2 == 0 {
+                t.db.clone()
+            } else {
+                other.clone()
+            };
+            let (sender, ravi, start) = (sender.clone(), ravi.clone(), start.clone());
+            tokio::spawn(async move {
+                let (gives, wants) = ask_a_feather();
+                start.wait().await;
+                db.make_offer((&sender, "Guest"), (&ravi, "Ravi"), gives, wants, 3_600)
+                    .await
+            })
+        })
+        .collect();
+    let (mut made, mut full) = (0, 0);
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(offer) => {
+                assert!(offer.from_stranger);
+                made += 1;
+            }
+            Err(InventoryError::NotEnough(Refusal::StrangerOffersFull)) => full += 1,
+            Err(InventoryError::Data(app::store::DataError::Conflict(_))) => {}
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+    let now = app::store::epoch_millis();
+    let open =
+        t.db.offers(&ravi, Direction::Incoming, 50)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|o| o.is_open(now))
+            .count();
+    eprintln!("{made} offers made, {full} refused as over the cap");
+    assert!(open <= STRANGER_OFFERS, "{open} open offers from strangers");
+    assert_eq!(
+        open, made,
+        "every offer made is open; no refused one was kept"
+    );
+    assert_eq!(t.db.offers_from_strangers(&ravi).await.unwrap(), open);
+    assert_eq!(made, STRANGER_OFFERS, "the places fill up despite the race");
+    assert_eq!(full + made, 30, "the others are refused as over the cap");
+}
+
+#[tokio::test]
+async fn a_strangers_offer_holds_a_place_until_it_is_declined_cancelled_accepted_or_expires() {
+    let t = test_table().await;
+    let ravi = player(&t, "Ravi").await;
+    let asha = player(&t, "Asha").await;
+    let kiran = player(&t, "Kiran").await;
+    let mut strangers = Vec::new();
+    for i in 0..14 {
+        strangers.push(player(&t, &format!("Guest {i}")).await);
+    }
+    t.db.grant_rewards(&ravi, &feathers(10)).await.unwrap();
+    play_together(&t, &[&asha, &ravi, &strangers[13]], "K7QX2").await;
+    // Another match, without Ravi: Kiran has not played with him.
+    play_together(&t, &[&kiran, &asha], "GMSRT").await;
+    let offer_from = |from: &UserId| {
+        let (db, from, ravi) = (t.db.clone(), from.clone(), ravi.clone());
+        async move {
+            let (gives, wants) = ask_a_feather();
+            db.make_offer((&from, "Guest"), (&ravi, "Ravi"), gives, wants, 3_600)
+                .await
+        }
+    };
+    let places = || t.db.offers_from_strangers(&ravi);
+    let incoming = || async {
+        t.db.offers(&ravi, Direction::Incoming, 50)
+            .await
+            .unwrap()
+            .len()
+    };
+
+    let mut offers = Vec::new();
+    t.calls.reset();
+    offers.push(offer_from(&strangers[0]).await.unwrap());
+    let mut calls = t.calls.ops();
+    calls.sort();
+    assert_eq!(
+        calls,
+        vec![
+            "BatchGetItem",
+            "GetItem",
+            "Query",
+            "Query",
+            "TransactWriteItems"
+        ],
+        "the maker's holdings, both players' latest matches, the places; one transaction"
+    );
+    for stranger in &strangers[1..STRANGER_OFFERS] {
+        offers.push(offer_from(stranger).await.unwrap());
+    }
+    assert!(offers.iter().all(|o| o.from_stranger));
+    assert_eq!(places().await.unwrap(), STRANGER_OFFERS);
+    let refused = offer_from(&strangers[10]).await;
+    assert!(
+        matches!(
+            refused,
+            Err(InventoryError::NotEnough(Refusal::StrangerOffersFull))
+        ),
+        "{refused:?}"
+    );
+    assert!(refused
+        .unwrap_err()
+        .to_string()
+        .contains(&STRANGER_OFFERS.to_string()));
+    assert_eq!(
+        incoming().await,
+        STRANGER_OFFERS,
+        "the refused offer made nothing"
+    );
+
+    // Players he has played with, or shares a room with now, are not strangers and take no place.
+    let friend = offer_from(&asha).await.unwrap();
+    let played = offer_from(&strangers[13]).await.unwrap();
+    let (gives, wants) = ask_a_feather();
+    let roommate =
+        t.db.make_offer_as(
+            Party {
+                id: &kiran,
+                name: "Kiran",
+                username: None,
+            },
+            Party {
+                id: &ravi,
+                name: "Ravi",
+                username: None,
+            },
+            gives,
+            wants,
+            3_600,
+            Met::InRoomNow,
+        )
+        .await
+        .unwrap();
+    assert!(!friend.from_stranger && !played.from_stranger && !roommate.from_stranger);
+    assert_eq!(places().await.unwrap(), STRANGER_OFFERS);
+    assert_eq!(
+        t.db.close_offer(&friend.id, &ravi).await.unwrap(),
+        OfferStatus::Declined
+    );
+    assert_eq!(
+        places().await.unwrap(),
+        STRANGER_OFFERS,
+        "a friend's decline frees none"
+    );
+
+    // A decline frees a place.
+    assert_eq!(
+        t.db.close_offer(&offers[0].id, &ravi).await.unwrap(),
+        OfferStatus::Declined
+    );
+    assert_eq!(places().await.unwrap(), STRANGER_OFFERS - 1);
+    offer_from(&strangers[10]).await.unwrap();
+    assert!(offer_from(&strangers[11]).await.is_err(), "full again");
+    // So does a cancel.
+    assert_eq!(
+        t.db.close_offer(&offers[1].id, &strangers[1])
+            .await
+            .unwrap(),
+        OfferStatus::Cancelled
+    );
+    assert_eq!(places().await.unwrap(), STRANGER_OFFERS - 1);
+    offer_from(&strangers[11]).await.unwrap();
+    // And an accept, in its one transaction.
+    t.calls.reset();
+    t.db.accept_offer(&offers[2].id, &ravi).await.unwrap();
+    assert_eq!(
+        t.calls.ops(),
+        vec!["GetItem", "BatchGetItem", "TransactWriteItems"]
+    );
+    assert_eq!(t.db.feathers(&ravi).await.unwrap(), 9);
+    assert_eq!(places().await.unwrap(), STRANGER_OFFERS - 1);
+    offer_from(&strangers[0]).await.unwrap();
+    assert!(offer_from(&strangers[12]).await.is_err(), "full again");
+
+    // An offer that just expires frees its place with no write: the next sender leaves it out.
+    let expired = &offers[3];
+    let past =
+        aws_sdk_dynamodb::types::AttributeValue::N((app::store::epoch_millis() - 1).to_string());
+    let places_key = keys::offers_from_strangers(&ravi);
+    for (key, expression) in [
+        (keys::offer(&expired.id), "SET expires_ms = :past"),
+        (places_key, "SET #open.#offer = :past"),
+    ] {
+        let mut request = t
+            .engine
+            .client
+            .update_item()
+            .table_name(t.db.table_name())
+            .key("PK", aws_sdk_dynamodb::types::AttributeValue::S(key.pk))
+            .key("SK", aws_sdk_dynamodb::types::AttributeValue::S(key.sk))
+            .update_expression(expression)
+            .expression_attribute_values(":past", past.clone());
+        if expression.contains("#open") {
+            request = request
+                .expression_attribute_names("#open", "open")
+                .expression_attribute_names("#offer", expired.id.as_str());
+        }
+        request.send().await.unwrap();
+    }
+    assert_eq!(places().await.unwrap(), STRANGER_OFFERS - 1);
+    offer_from(&strangers[12]).await.unwrap();
+    assert_eq!(places().await.unwrap(), STRANGER_OFFERS);
+    let now = app::store::epoch_millis();
+    let open_from_strangers =
+        t.db.offers(&ravi, Direction::Incoming, 50)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|o| o.from_stranger && o.is_open(now))
+            .count();
+    assert_eq!(open_from_strangers, STRANGER_OFFERS);
+}
+
+#[tokio::test]
+async fn offer_lists_page_with_signed_cursors_so_no_offer_is_buried() {
+    let t = test_table().await;
+    let ravi = player(&t, "Ravi").await;
+    let asha = player(&t, "Asha").await;
+    play_together(&t, &[&asha, &ravi], "K7QX2").await;
+    let mut made = Vec::new();
+    for _ in 0..25 {
+        let (gives, wants) = ask_a_feather();
+        let offer =
+            t.db.make_offer((&asha, "Asha"), (&ravi, "Ravi"), gives, wants, 3_600)
+                .await
+                .unwrap();
+        made.push(offer.id.to_string());
+    }
+    made.sort();
+    made.reverse();
+    // The first cursor (which reads the table's signing secret once).
+    let first =
+        t.db.offers_page(&ravi, Direction::Incoming, 5, None)
+            .await
+            .unwrap()
+            .next
+            .unwrap();
+    for (user, direction, per_page, sizes) in [
+        (&ravi, Direction::Incoming, 20, vec![20, 5]),
+        (&asha, Direction::Outgoing, 10, vec![10, 10, 5]),
+        (&ravi, Direction::Incoming, 25, vec![25]),
+    ] {
+        let (mut seen, mut got_sizes, mut cursor) = (Vec::new(), Vec::new(), None::<String>);
+        loop {
+            t.calls.reset();
+            let page =
+                t.db.offers_page(user, direction, per_page, cursor.as_deref())
+                    .await
+                    .unwrap();
+            assert_eq!(t.calls.ops(), vec!["Query"], "a page is one Query");
+            got_sizes.push(page.items.len());
+            seen.extend(page.items.iter().map(|o| o.id.to_string()));
+            match page.next {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(got_sizes, sizes, "{direction:?} by {per_page}");
+        assert_eq!(seen, made, "every offer once, newest first");
+    }
+    // A cursor belongs to one player's list in one direction.
+    for (user, direction) in [(&asha, Direction::Incoming), (&ravi, Direction::Outgoing)] {
+        assert!(matches!(
+            t.db.offers_page(user, direction, 5, Some(&first)).await,
+            Err(app::store::DataError::BadCursor)
+        ));
+    }
+    for junk in ["", "abc.def", "e30.AAAA"] {
+        assert!(matches!(
+            t.db.offers_page(&ravi, Direction::Incoming, 5, Some(junk))
+                .await,
+            Err(app::store::DataError::BadCursor)
+        ));
+    }
 }

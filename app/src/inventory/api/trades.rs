@@ -1,6 +1,7 @@
 //! Trades over HTTP: make an offer (to a username, a player id, or someone in your room),
-//! accept, decline or cancel, and the lists of offers. Every trade action counts against the
-//! player's trade limit.
+//! accept, decline or cancel, and the lists of offers, a page at a time. Offers, accepts and
+//! cancels count against the player's trade limit; declines against a generous limit of their
+//! own, so offers from others cannot spend one's trade limit.
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -9,14 +10,14 @@ use crate::error::AppError;
 use crate::inventory::model::Offer;
 
 #[cfg(feature = "ssr")]
-use super::{limit, thing_id, TRADES_PER_WINDOW};
+use super::{limit, thing_id, DECLINES_PER_WINDOW, TRADES_PER_WINDOW};
 #[cfg(feature = "ssr")]
 use crate::{
     error::fail,
     i18n::td_string,
     identity::session,
     inventory::model::{OfferId, Side, ThingId},
-    inventory::trades::Direction,
+    inventory::trades::{Direction, Met, Party},
     lang::locale,
     store::Db,
 };
@@ -27,6 +28,10 @@ pub struct TradesView {
     pub me: crate::ids::UserId,
     pub incoming: Vec<Offer>,
     pub outgoing: Vec<Offer>,
+    /// The cursor of the next (older) page of offers to the player, if there is one.
+    pub incoming_next: Option<String>,
+    /// The cursor of the next (older) page of the player's own offers, if there is one.
+    pub outgoing_next: Option<String>,
     pub now_ms: i64,
     /// With `?room=`: the room's other players, whom the player may offer to (guests have no
     /// username). Empty when the player is not in that room.
@@ -107,7 +112,7 @@ pub async fn make_offer(
     };
     let secs = i64::from(hours.unwrap_or(24).clamp(1, 168)) * 3_600;
     limit(&db, "trade", &me.id, TRADES_PER_WINDOW).await?;
-    let (to, to_name) = match recipient {
+    let (to, to_name, to_username, met) = match recipient {
         Recipient::Username(username) => {
             let to = db
                 .user_by_username(&username)
@@ -124,20 +129,20 @@ pub async fn make_offer(
                 .map_err(fail)?
                 .map(|p| p.display_name.to_string())
                 .unwrap_or_else(|| username.to_string());
-            (to, name)
+            (to, name, Some(username), Met::Unknown)
         }
         Recipient::Player(them) => {
-            let name = db
-                .profile(&them)
-                .await
-                .map_err(fail)?
-                .map(|p| p.display_name.to_string())
-                .ok_or_else(|| {
-                    fail(AppError::NotFound(
-                        td_string!(locale(), inventory.error.no_such_player).to_string(),
-                    ))
-                })?;
-            (them, name)
+            let profile = db.profile(&them).await.map_err(fail)?.ok_or_else(|| {
+                fail(AppError::NotFound(
+                    td_string!(locale(), inventory.error.no_such_player).to_string(),
+                ))
+            })?;
+            (
+                them,
+                profile.display_name.to_string(),
+                profile.username,
+                Met::Unknown,
+            )
         }
         Recipient::InRoom(code, them) => {
             let names = db
@@ -154,15 +159,26 @@ pub async fn make_offer(
                     td_string!(locale(), inventory.error.not_in_room).to_string(),
                 ))
             })?;
-            (them, name)
+            // Both are players of the room now: they have played together.
+            (them, name, None, Met::InRoomNow)
         }
     };
-    db.make_offer(
-        (&me.id, &me.display_name.to_string()),
-        (&to, &to_name),
+    let from_name = me.display_name.to_string();
+    db.make_offer_as(
+        Party {
+            id: &me.id,
+            name: &from_name,
+            username: me.username.as_ref(),
+        },
+        Party {
+            id: &to,
+            name: &to_name,
+            username: to_username.as_ref(),
+        },
         gives,
         wants,
         secs,
+        met,
     )
     .await
     .map_err(fail)
@@ -192,20 +208,41 @@ pub async fn accept_offer(offer: String) -> Result<Offer, AppError> {
     db.accept_offer(&offer, &me.id).await.map_err(fail)
 }
 
-/// Declines an offer made to the player, or cancels one the player made.
+/// Declines an offer made to the player (counted against their declines, not their trade
+/// limit), or cancels one the player made (a trade action).
 #[server(endpoint = "trades/close")]
 pub async fn close_offer(offer: String) -> Result<(), AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
     let offer = offer_id(&offer)?;
-    limit(&db, "trade", &me.id, TRADES_PER_WINDOW).await?;
-    db.close_offer(&offer, &me.id).await.map_err(fail)?;
+    let found = db.offer(&offer).await.map_err(fail)?;
+    match found {
+        Some(found) if found.to == me.id => {
+            limit(&db, "decline", &me.id, DECLINES_PER_WINDOW).await?;
+            db.close_read_offer(&found, &me.id).await.map_err(fail)?;
+        }
+        found => {
+            limit(&db, "trade", &me.id, TRADES_PER_WINDOW).await?;
+            let found =
+                found.ok_or_else(|| fail(crate::inventory::store::InventoryError::NotFound))?;
+            db.close_read_offer(&found, &me.id).await.map_err(fail)?;
+        }
+    }
     Ok(())
 }
 
-/// The offers to and from the player: two Queries; with a room, one more Query of its players.
+/// Offers per page of each list.
+pub const OFFERS_PER_PAGE: i32 = 20;
+
+/// The offers to and from the player, a page of each (from `incoming_after` and
+/// `outgoing_after`, the cursors of older pages): two Queries; with a room, one more Query of
+/// its players.
 #[server(endpoint = "trades/mine")]
-pub async fn read_trades(room: Option<String>) -> Result<TradesView, AppError> {
+pub async fn read_trades(
+    room: Option<String>,
+    incoming_after: Option<String>,
+    outgoing_after: Option<String>,
+) -> Result<TradesView, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
     let code = match room.as_deref().map(str::trim) {
@@ -218,12 +255,27 @@ pub async fn read_trades(room: Option<String>) -> Result<TradesView, AppError> {
             None => Ok(None),
         }
     };
+    fn cursor(raw: &Option<String>) -> Option<&str> {
+        raw.as_deref().map(str::trim).filter(|c| !c.is_empty())
+    }
     let (incoming, outgoing, lobby) = futures::try_join!(
-        db.offers(&me.id, Direction::Incoming, 20),
-        db.offers(&me.id, Direction::Outgoing, 20),
+        db.offers_page(
+            &me.id,
+            Direction::Incoming,
+            OFFERS_PER_PAGE,
+            cursor(&incoming_after)
+        ),
+        db.offers_page(
+            &me.id,
+            Direction::Outgoing,
+            OFFERS_PER_PAGE,
+            cursor(&outgoing_after)
+        ),
         room_read
     )
     .map_err(fail)?;
+    let (incoming_next, outgoing_next) = (incoming.next, outgoing.next);
+    let (incoming, outgoing) = (incoming.items, outgoing.items);
     let room = match (code, lobby) {
         (Some(_), Some(None)) => {
             return Err(fail(AppError::NotFound(
@@ -260,6 +312,8 @@ pub async fn read_trades(room: Option<String>) -> Result<TradesView, AppError> {
         me: me.id,
         incoming,
         outgoing,
+        incoming_next,
+        outgoing_next,
         now_ms: crate::store::epoch_millis(),
         room,
     })

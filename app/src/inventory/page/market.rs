@@ -112,6 +112,18 @@ fn offer_row(
     } else {
         td_string!(l, inventory.to_player, name = offer.to_name.as_str()).to_string()
     };
+    // The other player, told apart from any other of the same name: their profile, named by
+    // their username where they have one.
+    let (them, username) = if incoming {
+        (&offer.from, &offer.from_username)
+    } else {
+        (&offer.to, &offer.to_username)
+    };
+    let profile = crate::identity::model::profile_path(them);
+    let handle = match username {
+        Some(username) => format!("@{username}"),
+        None => td_string!(l, inventory.profile).to_owned(),
+    };
     let (gives, asks) = (
         side_text(&offer.gives, l, names),
         side_text(&offer.wants, l, names),
@@ -129,6 +141,7 @@ fn offer_row(
     view! {
         <li data-testid="offer" data-offer=id.clone() data-status=status>
             {line}" · "
+            <a href=profile data-testid="offer-player">{handle}</a>" · "
             <span data-testid="offer-status">{status_text}</span>
             {(open && incoming).then(|| view! {
                 <form method="post" action=AcceptOffer::PATH class="inline">
@@ -182,31 +195,85 @@ fn room_offer(room: RoomChoice, l: Locale) -> impl IntoView {
     })
 }
 
-/// `/trades` (and `/trades?room=<code>`, linked from a match's results).
+/// The links under a list of offers: back to its newest page (when on an older one), and on
+/// to its older offers (when there are more). Plain links: they work without JavaScript.
+fn pager(
+    l: Locale,
+    list: &'static str,
+    newest: Option<String>,
+    older: Option<String>,
+) -> impl IntoView {
+    (newest.is_some() || older.is_some()).then(|| {
+        view! {
+            <p class="pager" data-list=list>
+                {newest.map(|href| view! { <a href=href data-testid=format!("{list}-newest")>{td_string!(l, inventory.newest_offers)}</a>" " })}
+                {older.map(|href| view! { <a href=href rel="next" data-testid=format!("{list}-older")>{td_string!(l, inventory.older_offers)}</a> })}
+            </p>
+        }
+    })
+}
+
+/// `/trades` (and `/trades?room=<code>`, linked from a match's results; `incoming_after` and
+/// `outgoing_after` page each list on its own).
 #[component]
 pub fn TradesPage() -> impl IntoView {
     let l = crate::lang::locale();
     let query = use_query_map();
     let trades = Resource::<_, Base64Json>::new_with_options(
-        move || query.read().get("room"),
-        read_trades,
+        move || {
+            let query = query.read();
+            (
+                query.get("room"),
+                query.get("incoming_after"),
+                query.get("outgoing_after"),
+            )
+        },
+        |(room, incoming_after, outgoing_after)| read_trades(room, incoming_after, outgoing_after),
         false,
     );
+    // A link to this page with the given room and cursors (each list pages on its own).
+    let link = move |incoming: Option<&str>, outgoing: Option<&str>| {
+        let room = query.read_untracked().get("room");
+        let mut params = Vec::new();
+        for (name, value) in [
+            ("room", room.as_deref()),
+            ("incoming_after", incoming),
+            ("outgoing_after", outgoing),
+        ] {
+            if let Some(value) = value.filter(|v| !v.is_empty()) {
+                params.push(format!("{name}={}", super::urlencode(value)));
+            }
+        }
+        if params.is_empty() {
+            "/trades".to_owned()
+        } else {
+            format!("/trades?{}", params.join("&"))
+        }
+    };
     view! {
         <Title text=td_string!(l, inventory.trades).to_string() />
         <FormError paths=ACTIONS />
         <Suspense fallback=move || view! { <p class="muted">{td_string!(l, inventory.reading_offers)}</p> }>
             {move || Suspend::new(async move {
+                let (incoming_after, outgoing_after) = {
+                    let query = query.read_untracked();
+                    (
+                        query.get("incoming_after").filter(|c| !c.is_empty()),
+                        query.get("outgoing_after").filter(|c| !c.is_empty()),
+                    )
+                };
                 match trades.await {
-                    Ok(TradesView { incoming, outgoing, now_ms, room, names, .. }) => Either::Left(view! {
+                    Ok(TradesView { incoming, outgoing, incoming_next, outgoing_next, now_ms, room, names, .. }) => Either::Left(view! {
                         <section class="trades">
                             <h1>{td_string!(l, inventory.trades)}</h1>
                             <p><a href="/inventory">{td_string!(l, inventory.your_cards)}</a></p>
                             {room.map(|room| room_offer(room, l))}
                             <h2>{td_string!(l, inventory.offers_to_you)}</h2>
                             <ul data-testid="incoming">{incoming.into_iter().map(|o| offer_row(o, true, now_ms, l, &names)).collect_view()}</ul>
+                            {pager(l, "incoming", incoming_after.is_some().then(|| link(None, outgoing_after.as_deref())), incoming_next.map(|next| link(Some(&next), outgoing_after.as_deref())))}
                             <h2>{td_string!(l, inventory.your_offers)}</h2>
                             <ul data-testid="outgoing">{outgoing.into_iter().map(|o| offer_row(o, false, now_ms, l, &names)).collect_view()}</ul>
+                            {pager(l, "outgoing", outgoing_after.is_some().then(|| link(incoming_after.as_deref(), None)), outgoing_next.map(|next| link(incoming_after.as_deref(), Some(&next))))}
                             <h2>{td_string!(l, inventory.make_offer)}</h2>
                             <form method="post" action=MakeOffer::PATH class="card" data-testid="make-offer">
                                 <label>{td_string!(l, inventory.to_username)}" "<input name="to" required maxlength="30" /></label>
