@@ -8,4 +8,6 @@ pub mod model;
 pub mod page;
 
 #[cfg(feature = "ssr")]
+pub mod card;
+#[cfg(feature = "ssr")]
 pub mod store;

@@ -4,22 +4,14 @@
 //! `app/fonts` (Noto Sans and Noto Sans Devanagari, Regular and Bold; no system fonts), so names
 //! in Latin and Devanagari render the same on every machine. Characters none of those fonts has
 //! (emoji among them: a colour emoji font would be 10 MB) are left out of the picture; the page
-//! itself still shows them. Cards are cached in memory for [`FRESH_FOR`] (a finished match's
-//! never changes), and answered with `Cache-Control: public, max-age=300`.
+//! itself still shows them. Cards are served, kept and limited by `crate::http::cards`.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::OnceLock;
 
 use resvg::{tiny_skia, usvg};
 
 pub const WIDTH: u32 = 1200;
 pub const HEIGHT: u32 = 630;
-
-/// How long a drawn card is served from memory.
-pub const FRESH_FOR: Duration = Duration::from_secs(60);
-/// Cards kept in memory at most (each about 30–60 KB).
-const CACHED: usize = 256;
 
 const FONTS: [&[u8]; 4] = [
     include_bytes!("../fonts/NotoSans-Regular.ttf"),
@@ -178,43 +170,15 @@ fn options() -> &'static usvg::Options<'static> {
 
 /// The card as a 1200 × 630 PNG.
 pub fn render(card: &Card) -> Result<Vec<u8>, String> {
-    let tree = usvg::Tree::from_str(&svg(card), options()).map_err(|e| e.to_string())?;
+    render_svg(&svg(card))
+}
+
+/// A card's SVG (see [`svg`]) as a 1200 × 630 PNG.
+pub fn render_svg(svg: &str) -> Result<Vec<u8>, String> {
+    let tree = usvg::Tree::from_str(svg, options()).map_err(|e| e.to_string())?;
     let mut pixmap = tiny_skia::Pixmap::new(WIDTH, HEIGHT).ok_or("no pixmap")?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| e.to_string())
-}
-
-/// Drawn cards by address, each with when it was drawn.
-#[derive(Debug, Clone, Default)]
-pub struct CardCache(Arc<Mutex<HashMap<String, Drawn>>>);
-
-/// A drawn card and when it was drawn.
-type Drawn = (Instant, Arc<[u8]>);
-
-impl CardCache {
-    /// The card at `key` if drawn less than `fresh` ago.
-    pub fn get(&self, key: &str, fresh: Duration) -> Option<Arc<[u8]>> {
-        let cards = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        cards
-            .get(key)
-            .filter(|(at, _)| at.elapsed() < fresh)
-            .map(|(_, png)| Arc::clone(png))
-    }
-
-    /// Keeps `png` for `key`, making room by dropping the oldest card.
-    pub fn put(&self, key: String, png: Arc<[u8]>) {
-        let mut cards = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if cards.len() >= CACHED && !cards.contains_key(&key) {
-            if let Some(oldest) = cards
-                .iter()
-                .min_by_key(|(_, (at, _))| *at)
-                .map(|(k, _)| k.clone())
-            {
-                cards.remove(&oldest);
-            }
-        }
-        cards.insert(key, (Instant::now(), png));
-    }
 }
 
 #[cfg(test)]
@@ -267,19 +231,5 @@ mod tests {
         });
         assert!(svg.contains("&lt;script&gt;&amp;&quot;&apos;"));
         assert!(!svg.contains("<script>"));
-    }
-
-    #[test]
-    fn the_cache_keeps_cards_while_fresh_and_drops_the_oldest_when_full() {
-        let cache = CardCache::default();
-        let png: Arc<[u8]> = Arc::from(&b"png"[..]);
-        cache.put("a".into(), png.clone());
-        assert!(cache.get("a", FRESH_FOR).is_some());
-        assert!(cache.get("a", Duration::ZERO).is_none());
-        for i in 0..CACHED {
-            cache.put(format!("k{i}"), png.clone());
-        }
-        assert!(cache.get("a", FRESH_FOR).is_none(), "the oldest went");
-        assert!(cache.get(&format!("k{}", CACHED - 1), FRESH_FOR).is_some());
     }
 }

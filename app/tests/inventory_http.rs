@@ -52,6 +52,7 @@ async fn play_together(db: &Db, client: &aws_sdk_dynamodb::Client, players: &[&U
             nickname: app::identity::DisplayName::parse("Player").unwrap(),
             avatar: app::identity::Avatar::Owl,
             room: app::rooms::RoomCode::parse("K7QX2").unwrap(),
+            room_id: None,
             score: 100,
             placement: i as u32 + 1,
             players: players.len() as u32,

@@ -1232,3 +1232,129 @@ async fn usage_is_refused_through_any_proxy_header() {
     let remote = get_page("/healthz/usage").from("198.51.100.1");
     assert_eq!(send(&app, remote).await.status, StatusCode::NOT_FOUND);
 }
+
+// Share cards within a budget.
+
+/// The DynamoDB calls an answer reports in `Server-Timing` (which the operator turned on).
+fn calls_of(answer: &Answer) -> usize {
+    let timing = answer.header("server-timing").expect("Server-Timing is on");
+    timing
+        .split("desc=\"")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{timing}"))
+}
+
+#[tokio::test]
+async fn a_client_cycling_card_addresses_is_refused_past_its_budget_while_a_bystander_is_served() {
+    use app::http::cards::budget::BURST;
+    let (apps, _engine) = instances(
+        false,
+        1,
+        SecurityConfig {
+            server_timing: true,
+            ..SecurityConfig::default()
+        },
+    )
+    .await;
+    let app = &apps[0];
+    let mut players = Vec::new();
+    for i in 0..7 {
+        let (_, profile) = guest(app, &format!("Known{i}"), &format!("192.0.2.{}", 60 + i)).await;
+        players.push(profile["id"].as_str().unwrap().to_owned());
+    }
+    let theirs = players.pop().unwrap();
+    // Known players' cards in both languages, among unknown players, matches and empty boards:
+    // every address a new one, so none is in the cache.
+    let mut cycle = Vec::new();
+    for i in 0..(BURST as usize + 12) {
+        cycle.push(match i % 4 {
+            0 if i / 4 < 2 * players.len() => {
+                let (id, lang) = (&players[i / 8], if i % 8 == 0 { "en" } else { "hi" });
+                (format!("/og/p/{id}?lang={lang}"), StatusCode::OK)
+            }
+            1 => (
+                format!("/og/r/K7QX2/m/{}", 1 + 32 * i),
+                StatusCode::NOT_FOUND,
+            ),
+            2 if i < 8 => (
+                format!("/og/lb/{}/all/global", ["best", "total"][i / 4]),
+                StatusCode::NOT_FOUND,
+            ),
+            _ => (
+                format!("/og/p/01ARZ3NDEKTSV4RRFFQ69G{i:04}"),
+                StatusCode::NOT_FOUND,
+            ),
+        });
+    }
+    let attacker = "198.51.100.66";
+    let mut served = 0;
+    let mut refused = Vec::new();
+    for (path, expected) in &cycle {
+        let answer = send(app, get_page(path).from(attacker)).await;
+        if answer.status == StatusCode::TOO_MANY_REQUESTS {
+            let wait: u64 = answer
+                .header("retry-after")
+                .and_then(|s| s.parse().ok())
+                .expect("a 429 says when to come back");
+            assert!((1..=120).contains(&wait), "Retry-After: {wait}");
+            assert_eq!(calls_of(&answer), 0, "a refusal reads nothing");
+            refused.push(path.clone());
+        } else {
+            assert!(refused.is_empty(), "{path} served after a refusal");
+            assert_eq!(answer.status, *expected, "{path}: {}", answer.body);
+            if answer.status == StatusCode::OK {
+                assert_eq!(answer.header("content-type"), Some("image/png"));
+            }
+            assert!(
+                calls_of(&answer) <= 3,
+                "{path}: {} calls",
+                calls_of(&answer)
+            );
+            served += 1;
+        }
+    }
+    // The budget, and not one more (a miss earned back while the test runs, at most).
+    assert!(
+        (BURST as usize..=BURST as usize + 1).contains(&served),
+        "{served} served, {refused:?}"
+    );
+    assert!(refused.len() >= 10, "{refused:?}");
+
+    // What the cache answers is never refused: a card drawn, a player known to be missing.
+    for (path, expected) in [&cycle[0], &cycle[3]] {
+        let again = send(app, get_page(path).from(attacker)).await;
+        assert_eq!(again.status, *expected, "{path}");
+        assert_eq!(calls_of(&again), 0, "{path}: from the cache");
+    }
+
+    // A bystander (another address) gets cards, pages and the 404s of their own misses.
+    let bystander = "203.0.113.66";
+    let card = send(app, get_page(&format!("/og/p/{theirs}")).from(bystander)).await;
+    assert_eq!(card.status, StatusCode::OK, "{}", card.body);
+    assert_eq!(card.header("content-type"), Some("image/png"));
+    let calls = calls_of(&card);
+    assert!((1..=3).contains(&calls), "the card's read: {calls} calls");
+    let tag = card.header("etag").expect("a card's ETag").to_owned();
+    let held = send(
+        app,
+        get_page(&format!("/og/p/{theirs}"))
+            .header("if-none-match", &tag)
+            .from(bystander),
+    )
+    .await;
+    assert_eq!(held.status, StatusCode::NOT_MODIFIED);
+    assert_eq!(calls_of(&held), 0);
+    let missing = send(app, get_page(&refused[0]).from(bystander)).await;
+    assert_ne!(
+        missing.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refused[0]
+    );
+    for page in [format!("/p/{theirs}"), "/things".to_owned(), "/".to_owned()] {
+        let answer = send(app, get_page(&page).from(bystander)).await;
+        assert_eq!(answer.status, StatusCode::OK, "{page}");
+    }
+}

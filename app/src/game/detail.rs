@@ -8,6 +8,7 @@
 //! | pattern | how | round trips |
 //! |---|---|---|
 //! | a match's page (AP8) | Query `MATCH#<room id>#<first>` (summary, rounds, receipt) | Query |
+//! | a match's share card | GetItem `MATCH#<room id>#<first>` / `SUMMARY` | GetItem |
 //! | recent matches everywhere (AP7) | Query GSI2 `RECENT`, newest first | Query per page |
 //! | a room's matches | Query GSI1 `ROOMMATCHES#<room id>`, newest first | Query per page |
 //!
@@ -23,7 +24,7 @@ use crate::game::sheet::{MatchDetail, MatchSummary, RoundSheet};
 use crate::rooms::model::RoomId;
 use crate::store::keys::{self, Key, Keyed};
 use crate::store::tx::{n, s};
-use crate::store::{sort_key, Conflict, DataError, Db, Item, Page};
+use crate::store::{key_map, sort_key, Conflict, DataError, Db, Item, Page};
 
 /// The `ROUNDS` item's stored shape.
 #[derive(Serialize, Deserialize)]
@@ -139,6 +140,24 @@ impl Db {
         }))
     }
 
+    /// A finished match's summary alone, what its share card draws: one GetItem. `None` for a
+    /// match that is not over.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn match_summary(
+        &self,
+        room: &RoomId,
+        first: u32,
+    ) -> Result<Option<MatchSummary>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::match_summary(room, first)))),
+            )
+            .await?;
+        Ok(item.map(serde_dynamo::from_item).transpose()?)
+    }
+
     /// Every finished match, newest first, a page at a time (one Query of GSI2 `RECENT`).
     #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
     pub async fn recent_matches(
@@ -170,9 +189,8 @@ impl Db {
 }
 
 /// A finished match's share card: the winner, the top five, the room and when.
-pub fn match_card(detail: &MatchDetail, l: crate::lang::Locale) -> crate::share::Card {
+pub fn match_card(summary: &MatchSummary, l: crate::lang::Locale) -> crate::share::Card {
     use crate::i18n::td_string;
-    let summary = &detail.summary;
     let room = summary.room.to_string();
     let when = crate::ui::when(summary.finished_at_ms);
     crate::share::Card {

@@ -1,67 +1,178 @@
 //! `GET /og/…`: each shareable page's card (see `crate::share`), at its page's address behind
 //! `/og`: `/og/r/<CODE>/m/<first>` (a match), `/og/p/<id>` (a profile) and
-//! `/og/lb/<metric>/<period>/<scope>` (a board, the room boards included). A card is drawn from
-//! the same reads as its page, off the async threads, two at a time at most, and kept in memory
-//! for a while (a finished match's for good: it never changes). A malformed address is a 400,
-//! an unknown match, player or empty board a 404. `?lang=hi` draws it in Hindi (a page in Hindi
-//! names its card so, so a shared link previews in the sharer's language); English otherwise,
-//! and an unknown language is a 400.
+//! `/og/lb/<metric>/<period>/<scope>` (a board, the room boards included). `?lang=hi` draws it
+//! in Hindi (a page in Hindi names its card so, so a shared link previews in the sharer's
+//! language); English otherwise, and an unknown language is a 400. A malformed address is a 400,
+//! an unknown match, player or empty board a 404.
+//!
+//! Within a budget: a card is read with the narrow read it needs (a match 1 call, a profile
+//! ≤ 3, a board ≤ 3), and what the read shows is believed for [`FRESH_FOR`] (nothing to show
+//! for [`NOTHING_FOR`]) without reading again. The picture is kept by what it draws (see
+//! [`cache`]), so reading a card again draws it only if it changed; its digest is its `ETag`
+//! (a matching `If-None-Match` is a 304). Answers that miss the cache, 404s included, spend
+//! from the client's budget (see [`budget`]), and past it are a 429 with `Retry-After`; what
+//! the cache answers never is. At most two cards are drawn at once per instance, off the async
+//! threads.
+
+pub mod budget;
+pub mod cache;
 
 use std::future::Future;
-use std::sync::{Arc, OnceLock};
+use std::net::IpAddr;
+use std::sync::OnceLock;
 use std::time::Duration;
 
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use sha2::{Digest as _, Sha256};
 
 use crate::error::AppError;
 use crate::game::detail::match_card;
 use crate::identity::UserId;
 use crate::lang::Locale;
 use crate::leaderboards::model::BoardId;
-use crate::profiles::store::profile_card;
+use crate::request::ClientAddress;
 use crate::rooms::model::{RoomCode, RoomId};
-use crate::share::{self, Card, FRESH_FOR};
-use crate::store::DataError;
+use crate::share::{self, Card};
+use crate::store::{DataError, Db, Recorder};
 
 use crate::http::state::AppState;
+
+pub use budget::MissBudget;
+pub use cache::{CardCache, Digest};
+
+/// How long what a card address showed is believed before it is read again.
+pub const FRESH_FOR: Duration = Duration::from_secs(60);
+/// How long an address with nothing to show (an unknown player or match, an empty board) is
+/// believed so.
+pub const NOTHING_FOR: Duration = Duration::from_secs(30);
 
 /// Cards drawn at once, per instance (each takes a core for some milliseconds).
 const DRAWING: usize = 2;
 
-/// A finished match's card never changes.
-const FOR_GOOD: Duration = Duration::from_secs(365 * 24 * 3600);
-
-fn png(bytes: Arc<[u8]>) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, HeaderValue::from_static("image/png")),
-            (
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("public, max-age=300"),
-            ),
-        ],
-        bytes.to_vec(),
-    )
-        .into_response()
+/// An instance's share cards: the cache and each client's budget of misses.
+#[derive(Debug, Clone, Default)]
+pub struct Cards {
+    pub cache: CardCache,
+    pub budget: MissBudget,
 }
 
-/// The card at `key`: from memory while fresh, else read (`card`), drawn and kept.
-async fn answer(
-    state: &AppState,
-    key: String,
-    fresh: Duration,
-    card: impl Future<Output = Result<Option<Card>, DataError>>,
-) -> Response {
-    if let Some(bytes) = state.cards.get(&key, fresh) {
-        return png(bytes);
+/// One card asked for: its address in the cache, how long what it shows is believed, and the
+/// read that finds what it draws (`None`: nothing to show).
+pub struct Source<F> {
+    pub address: String,
+    pub fresh_for: Duration,
+    pub read: F,
+}
+
+/// What a card draws, as a digest of its SVG.
+pub fn digest_of(svg: &str) -> Digest {
+    Sha256::digest(svg.as_bytes()).into()
+}
+
+/// The `ETag` of a card that draws `digest` (its first 16 bytes, in hex).
+fn etag(digest: &Digest) -> HeaderValue {
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a header value")
+}
+
+/// Whether the browser's `If-None-Match` names `tag` (or `*`).
+fn not_modified_since(headers: &HeaderMap, tag: &HeaderValue) -> bool {
+    let Ok(tag) = tag.to_str() else {
+        return false;
+    };
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim())
+        .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == tag)
+}
+
+fn cached(status: StatusCode, digest: &Digest, body: Option<Bytes>) -> Response {
+    let mut response = match body {
+        Some(png) => (
+            [(header::CONTENT_TYPE, HeaderValue::from_static("image/png"))],
+            png,
+        )
+            .into_response(),
+        None => status.into_response(),
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=300"),
+    );
+    headers.insert(header::ETAG, etag(digest));
+    response
+}
+
+fn nothing() -> Response {
+    AppError::NotFound("Nothing to show here.".into()).into_response()
+}
+
+fn too_many(wait: Duration) -> Response {
+    let mut response = AppError::RateLimited.into_response();
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+    response
+}
+
+/// The card at `source`: from the cache while what its address showed is believed, else (if
+/// the client's budget allows) read, and drawn unless a picture of the same is kept.
+pub async fn answer<F>(
+    cards: &Cards,
+    client: Option<IpAddr>,
+    headers: &HeaderMap,
+    source: Source<F>,
+) -> Response
+where
+    F: Future<Output = Result<Option<Card>, DataError>>,
+{
+    let Source {
+        address,
+        fresh_for,
+        read,
+    } = source;
+    match cards.cache.seen(&address) {
+        Some(None) => return nothing(),
+        Some(Some(digest)) => {
+            if not_modified_since(headers, &etag(&digest)) {
+                return cached(StatusCode::NOT_MODIFIED, &digest, None);
+            }
+            if let Some(png) = cards.cache.picture(&digest) {
+                return cached(StatusCode::OK, &digest, Some(png));
+            }
+        }
+        None => {}
     }
-    let card = match card.await {
+    if let Err(wait) = cards.budget.spend(client) {
+        tracing::debug!("a client is past its budget of share cards");
+        return too_many(wait);
+    }
+    let card = match read.await {
         Ok(Some(card)) => card,
-        Ok(None) => return AppError::NotFound("Nothing to show here.".into()).into_response(),
+        Ok(None) => {
+            cards.cache.saw(address, None, NOTHING_FOR);
+            return nothing();
+        }
         Err(err) => return AppError::from(err).into_response(),
     };
+    let svg = share::svg(&card);
+    let digest = digest_of(&svg);
+    cards.cache.saw(address, Some(digest), fresh_for);
+    if not_modified_since(headers, &etag(&digest)) {
+        return cached(StatusCode::NOT_MODIFIED, &digest, None);
+    }
+    if let Some(png) = cards.cache.picture(&digest) {
+        return cached(StatusCode::OK, &digest, Some(png));
+    }
     static DRAWERS: OnceLock<tokio::sync::Semaphore> = OnceLock::new();
     let Ok(_turn) = DRAWERS
         .get_or_init(|| tokio::sync::Semaphore::new(DRAWING))
@@ -70,11 +181,11 @@ async fn answer(
     else {
         return AppError::Unavailable.into_response();
     };
-    match tokio::task::spawn_blocking(move || share::render(&card)).await {
-        Ok(Ok(bytes)) => {
-            let bytes: Arc<[u8]> = bytes.into();
-            state.cards.put(key, Arc::clone(&bytes));
-            png(bytes)
+    match tokio::task::spawn_blocking(move || share::render_svg(&svg)).await {
+        Ok(Ok(png)) => {
+            let png = Bytes::from(png);
+            cards.cache.keep(digest, png.clone());
+            cached(StatusCode::OK, &digest, Some(png))
         }
         Ok(Err(err)) => {
             tracing::error!(%err, "a share card failed to draw");
@@ -106,55 +217,93 @@ impl CardQuery {
     }
 }
 
+/// The state's store handle, recording into the request's recorder (`Server-Timing`).
+fn request_db(state: &AppState, recorder: Option<Extension<Recorder>>) -> Db {
+    match recorder {
+        Some(Extension(recorder)) => state.db.recording(recorder),
+        None => state.db.clone(),
+    }
+}
+
+/// The match card of room `room`'s match from round `first`: its place in the cache and its
+/// read (one GetItem of the kept summary). A room id is never issued again and a kept match
+/// never changes, so what a room id's card shows is believed for [`KEPT_FOR`]; a legacy id (a
+/// code, a match kept before rooms had ids) for [`FRESH_FOR`].
+fn match_source(
+    db: Db,
+    room: RoomId,
+    first: u32,
+    l: Locale,
+) -> Source<impl Future<Output = Result<Option<Card>, DataError>>> {
+    Source {
+        address: format!("m/{room}/{first}/{l}"),
+        fresh_for: if room.is_legacy() {
+            FRESH_FOR
+        } else {
+            KEPT_FOR
+        },
+        read: async move {
+            Ok(db
+                .match_summary(&room, first)
+                .await?
+                .map(|summary| match_card(&summary, l)))
+        },
+    }
+}
+
+/// How long what a kept match's card shows is believed: the match never changes.
+pub const KEPT_FOR: Duration = Duration::from_secs(24 * 3600);
+
 /// `GET /og/m/<room id>/<first>`.
 pub async fn match_image(
     State(state): State<AppState>,
+    client: Option<Extension<ClientAddress>>,
+    recorder: Option<Extension<Recorder>>,
+    headers: HeaderMap,
     Path((room, first)): Path<(String, String)>,
     Query(query): Query<CardQuery>,
 ) -> Response {
     let (Ok(room), Ok(first)) = (RoomId::parse(&room), first.parse::<u32>()) else {
         return bad("Not a match's address.");
     };
-    match_card_answer(state, room, first, query).await
+    let Some(l) = query.locale() else {
+        return bad("Not a language of ours.");
+    };
+    let source = match_source(request_db(&state, recorder), room, first, l);
+    answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
 }
 
 /// `GET /og/r/<CODE>/m/<first>`: the card of a match kept under its room's code, before rooms
 /// had ids.
 pub async fn legacy_match_image(
     State(state): State<AppState>,
+    client: Option<Extension<ClientAddress>>,
+    recorder: Option<Extension<Recorder>>,
+    headers: HeaderMap,
     Path((code, first)): Path<(String, String)>,
     Query(query): Query<CardQuery>,
 ) -> Response {
     let (Ok(code), Ok(first)) = (RoomCode::parse(&code), first.parse::<u32>()) else {
         return bad("Not a match's address.");
     };
-    match_card_answer(state, RoomId::legacy(&code), first, query).await
-}
-
-/// A match's card, kept for good under the match's own key (the room's id and its first round).
-async fn match_card_answer(
-    state: AppState,
-    room: RoomId,
-    first: u32,
-    query: CardQuery,
-) -> Response {
     let Some(l) = query.locale() else {
         return bad("Not a language of ours.");
     };
-    let key = format!("m/{room}/{first}/{l}");
-    let db = state.db.clone();
-    answer(&state, key, FOR_GOOD, async move {
-        Ok(db
-            .match_detail(&room, first)
-            .await?
-            .map(|d| match_card(&d, l)))
-    })
-    .await
+    let source = match_source(
+        request_db(&state, recorder),
+        RoomId::legacy(&code),
+        first,
+        l,
+    );
+    answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
 }
 
 /// `GET /og/p/<id>`.
 pub async fn profile_image(
     State(state): State<AppState>,
+    client: Option<Extension<ClientAddress>>,
+    recorder: Option<Extension<Recorder>>,
+    headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<CardQuery>,
 ) -> Response {
@@ -164,20 +313,21 @@ pub async fn profile_image(
     let Some(l) = query.locale() else {
         return bad("Not a language of ours.");
     };
-    let key = format!("p/{}/{l}", id.as_str());
-    let db = state.db.clone();
-    answer(&state, key, FRESH_FOR, async move {
-        Ok(db
-            .profile_page(&id, None, None, l)
-            .await?
-            .map(|p| profile_card(&p, l)))
-    })
-    .await
+    let db = request_db(&state, recorder);
+    let source = Source {
+        address: format!("p/{}/{l}", id.as_str()),
+        fresh_for: FRESH_FOR,
+        read: async move { db.profile_card(&id, l).await },
+    };
+    answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
 }
 
 /// `GET /og/lb/<metric>/<period>/<scope>`.
 pub async fn board_image(
     State(state): State<AppState>,
+    client: Option<Extension<ClientAddress>>,
+    recorder: Option<Extension<Recorder>>,
+    headers: HeaderMap,
     Path((metric, period, scope)): Path<(String, String, String)>,
     Query(query): Query<CardQuery>,
 ) -> Response {
@@ -187,10 +337,176 @@ pub async fn board_image(
     let Some(l) = query.locale() else {
         return bad("Not a language of ours.");
     };
-    let key = format!("lb/{}/{l}", board.key());
-    let db = state.db.clone();
-    answer(&state, key, FRESH_FOR, async move {
-        db.board_card(&board, l).await
-    })
-    .await
+    let db = request_db(&state, recorder);
+    let source = Source {
+        address: format!("lb/{}/{l}", board.key()),
+        fresh_for: FRESH_FOR,
+        read: async move { db.board_card(&board, l).await },
+    };
+    answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    fn card(title: &str) -> Card {
+        Card {
+            kicker: "Player".into(),
+            title: title.into(),
+            rows: vec![("Matches".into(), "3".into())],
+            footer: "udd".into(),
+        }
+    }
+
+    /// A source at `address` whose read counts itself in `reads` and finds `found`.
+    fn source<'a>(
+        address: &str,
+        fresh_for: Duration,
+        reads: &'a AtomicUsize,
+        found: Option<Card>,
+    ) -> Source<impl Future<Output = Result<Option<Card>, DataError>> + 'a> {
+        Source {
+            address: address.into(),
+            fresh_for,
+            read: async move {
+                reads.fetch_add(1, Ordering::SeqCst);
+                Ok(found)
+            },
+        }
+    }
+
+    fn tag(response: &Response) -> String {
+        response.headers()[header::ETAG]
+            .to_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    #[tokio::test]
+    async fn a_card_is_drawn_again_only_when_what_it_draws_changes() {
+        let cards = Cards::default();
+        let none = HeaderMap::new();
+        let reads = AtomicUsize::new(0);
+        let first = answer(
+            &cards,
+            None,
+            &none,
+            source("p/a/en", Duration::ZERO, &reads, Some(card("Asha"))),
+        )
+        .await;
+        assert_eq!(first.status(), StatusCode::OK);
+        let asha = tag(&first);
+        let digest = digest_of(&share::svg(&card("Asha")));
+        let kept = cards.cache.picture(&digest).expect("kept by what it draws");
+
+        // Not believed any more (fresh for zero): read again; the same drawing, from the cache.
+        let again = answer(
+            &cards,
+            None,
+            &none,
+            source("p/a/en", FRESH_FOR, &reads, Some(card("Asha"))),
+        )
+        .await;
+        assert_eq!(
+            (again.status(), tag(&again)),
+            (StatusCode::OK, asha.clone())
+        );
+        assert_eq!(reads.load(Ordering::SeqCst), 2);
+        assert!(cards.cache.picture(&digest).is_some_and(|p| p == kept));
+
+        // Now believed: no read; a browser holding it gets a 304.
+        let mut holding = HeaderMap::new();
+        holding.insert(header::IF_NONE_MATCH, HeaderValue::from_str(&asha).unwrap());
+        let same = answer(
+            &cards,
+            None,
+            &holding,
+            source("p/a/en", FRESH_FOR, &reads, None),
+        )
+        .await;
+        assert_eq!(same.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(tag(&same), asha);
+        assert_eq!(reads.load(Ordering::SeqCst), 2, "nothing read");
+
+        // What it draws changed: a new picture, a new tag.
+        let other = answer(
+            &cards,
+            None,
+            &holding,
+            source("p/b/en", FRESH_FOR, &reads, Some(card("Ravi"))),
+        )
+        .await;
+        assert_eq!(other.status(), StatusCode::OK);
+        assert_ne!(tag(&other), asha);
+    }
+
+    #[tokio::test]
+    async fn misses_spend_the_budget_and_hits_and_remembered_nothing_do_not() {
+        let cards = Cards {
+            budget: MissBudget::new(3, 1),
+            ..Cards::default()
+        };
+        let none = HeaderMap::new();
+        let reads = AtomicUsize::new(0);
+        let me = Some("192.0.2.7".parse().unwrap());
+        let shown = answer(
+            &cards,
+            me,
+            &none,
+            source("p/a/en", FRESH_FOR, &reads, Some(card("Asha"))),
+        )
+        .await;
+        assert_eq!(shown.status(), StatusCode::OK);
+        let gone = answer(&cards, me, &none, source("p/x/en", FRESH_FOR, &reads, None)).await;
+        assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+        let gone = answer(&cards, me, &none, source("p/y/en", FRESH_FOR, &reads, None)).await;
+        assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+        let refused = answer(&cards, me, &none, source("p/z/en", FRESH_FOR, &reads, None)).await;
+        assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+        let wait: u64 = refused.headers()[header::RETRY_AFTER]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((1..=60).contains(&wait), "{wait}");
+        assert_eq!(
+            reads.load(Ordering::SeqCst),
+            3,
+            "the refused one read nothing"
+        );
+        // From the cache: a card and a remembered 404, never refused, never read.
+        let hit = answer(&cards, me, &none, source("p/a/en", FRESH_FOR, &reads, None)).await;
+        assert_eq!(hit.status(), StatusCode::OK);
+        let remembered = answer(&cards, me, &none, source("p/x/en", FRESH_FOR, &reads, None)).await;
+        assert_eq!(remembered.status(), StatusCode::NOT_FOUND);
+        assert_eq!(reads.load(Ordering::SeqCst), 3);
+        let bystander = Some("192.0.2.8".parse().unwrap());
+        let theirs = answer(
+            &cards,
+            bystander,
+            &none,
+            source("p/z/en", FRESH_FOR, &reads, Some(card("Zoe"))),
+        )
+        .await;
+        assert_eq!(theirs.status(), StatusCode::OK);
+    }
+
+    #[test]
+    fn if_none_match_is_a_list_of_tags_weak_or_strong() {
+        let tag = etag(&[7; 32]);
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::IF_NONE_MATCH, HeaderValue::from_str(v).unwrap());
+            not_modified_since(&h, &tag)
+        };
+        let t = tag.to_str().unwrap().to_owned();
+        assert!(with(&t));
+        assert!(with(&format!("\"x\", W/{t}")));
+        assert!(with("*"));
+        assert!(!with("\"0707\""));
+        assert!(!not_modified_since(&HeaderMap::new(), &tag));
+    }
 }

@@ -23,8 +23,8 @@ pub struct AppState {
     pub security: Arc<SecurityConfig>,
     /// This instance's throttle on taps.
     pub taps: TapThrottle,
-    /// Share cards this instance drew lately.
-    pub cards: crate::share::CardCache,
+    /// This instance's share cards: kept by what they draw, and each client's budget of misses.
+    pub cards: crate::http::cards::Cards,
 }
 
 impl AppState {
@@ -48,7 +48,7 @@ impl AppState {
             hub,
             security: Arc::new(SecurityConfig::default()),
             taps: TapThrottle::default(),
-            cards: crate::share::CardCache::default(),
+            cards: crate::http::cards::Cards::default(),
         }
     }
 

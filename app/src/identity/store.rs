@@ -49,6 +49,11 @@ impl From<ProfileItem> for Profile {
     }
 }
 
+/// A profile from its stored item (`USER#<id>` / `PROFILE`), as a batch read returns it.
+pub(crate) fn profile_from_item(item: crate::store::Item) -> Result<Profile, DataError> {
+    Ok(serde_dynamo::from_item::<_, ProfileItem>(item)?.into())
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct SessionItem {
     #[serde(rename = "PK")]

@@ -284,12 +284,12 @@ impl Db {
         let matches: HashSet<(String, u32, i64)> = mine
             .items
             .iter()
-            .map(|r| (r.room.to_string(), r.first_round, r.finished_at_ms))
+            .map(|r| (r.room_id().to_string(), r.first_round, r.finished_at_ms))
             .collect();
         Ok(theirs
             .items
             .iter()
-            .any(|r| matches.contains(&(r.room.to_string(), r.first_round, r.finished_at_ms))))
+            .any(|r| matches.contains(&(r.room_id().to_string(), r.first_round, r.finished_at_ms))))
     }
 
     /// How many open offers `user` has from players they have not played with: one GetItem.

@@ -1,19 +1,34 @@
 //! A board's share card (see `crate::share`): its name, its top five and how many are on it.
 
 use crate::i18n::td_string;
+use crate::ids::Period;
 use crate::lang::Locale;
 use crate::leaderboards::lines::Start;
 use crate::leaderboards::model::BoardId;
-use crate::leaderboards::period::board_name_in;
+use crate::leaderboards::period::{board_name_in, is_quarter_id};
 use crate::share::Card;
 use crate::store::{DataError, Db};
 
+/// Whether `board`'s name needs the season list: a season the operator started and named (a
+/// default quarter season and every other period are named without it).
+pub fn named_by_the_operator(board: &BoardId) -> bool {
+    matches!(&board.period, Period::Season(id) if !is_quarter_id(id))
+}
+
 impl Db {
-    /// A board's share card in `l`'s language: seasons, the top lines and the root (three
-    /// calls, sent at once); `None` for a board nobody is on yet.
+    /// A board's share card in `l`'s language: the top lines and the root, and the seasons only
+    /// when the board is an operator's season (two or three calls, sent at once); `None` for a
+    /// board nobody is on yet.
     pub async fn board_card(&self, board: &BoardId, l: Locale) -> Result<Option<Card>, DataError> {
+        let seasons = async {
+            if named_by_the_operator(board) {
+                self.seasons().await
+            } else {
+                Ok(Vec::new())
+            }
+        };
         let (seasons, lines, entries) = tokio::try_join!(
-            self.seasons(),
+            seasons,
             self.board_lines(board, Start::Top, 5),
             self.board_entries(board),
         )?;

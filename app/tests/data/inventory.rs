@@ -1001,6 +1001,7 @@ async fn play_together(t: &TestTable, players: &[&UserId], code: &str) {
             nickname: super::name("Player"),
             avatar: app::identity::Avatar::Owl,
             room: room.clone(),
+            room_id: None,
             score: 100,
             placement: i as u32 + 1,
             players: players.len() as u32,

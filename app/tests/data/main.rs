@@ -4,6 +4,7 @@
 //! creates its own table, so tests never see each other's items.
 
 mod boards;
+mod cards;
 mod catalog;
 mod conflicts;
 #[path = "../support/faults.rs"]
