@@ -20,8 +20,8 @@ use crate::{
 /// Trade actions (offers, accepts, cancels) one player may make per window.
 pub const TRADES_PER_WINDOW: u32 = 30;
 /// Declines of offers made to one player per window: a limit of their own, so offers one did
-/// not ask for never spend one's trade limit (and generous: at most
-/// [`crate::inventory::trades::STRANGER_OFFERS`] of them come from strangers at once).
+/// not ask for never spend one's trade limit (and generous: at most `STRANGER_OFFERS` of them
+/// come from strangers at once, see `trades.rs`).
 pub const DECLINES_PER_WINDOW: u32 = 300;
 /// Purchases and sales one player may make per window.
 pub const SHOP_PER_WINDOW: u32 = 60;
