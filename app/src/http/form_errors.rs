@@ -273,7 +273,7 @@ fn session_after(headers: &HeaderMap, secure: bool) -> Option<Option<SessionToke
         .filter_map(|v| v.split(';').next()?.trim().split_once('='))
         .filter(|(n, _)| *n == name)
         .map(|(_, value)| SessionToken::from_cookie(value))
-        .last()
+        .next_back()
 }
 
 fn new_browser_id() -> Option<String> {
