@@ -67,10 +67,14 @@ fn paging() -> impl Fn() -> (Option<String>, Option<u64>) + Copy + Send + Sync +
     }
 }
 
-/// `/lb/<metric>/<period>/<scope>`.
+/// `/lb/<metric>/<period>/<scope>`; a room's board lists the room's last matches too.
 #[component]
 pub fn BoardPage() -> impl IntoView {
     let params = use_params_map();
+    let room = params
+        .read_untracked()
+        .get("scope")
+        .and_then(|s| s.strip_prefix("room-").map(str::to_owned));
     let paging = paging();
     let key = move || {
         let p = params.read();
@@ -83,7 +87,10 @@ pub fn BoardPage() -> impl IntoView {
         |(metric, period, scope, after, at)| read_board(metric, period, scope, after, at),
         false,
     );
-    view! { <BoardOrError view /> }
+    view! {
+        <BoardOrError view />
+        {room.map(|code| view! { <RoomMatches code /> })}
+    }
 }
 
 /// `/lb?metric=…&period=…&scope=…`: the current board of that kind.
