@@ -141,6 +141,9 @@ pub fn App() -> impl IntoView {
                         <A href="/lb">{td_string!(l, common.nav_boards).to_string()}</A>
                         <A href="/matches">{td_string!(l, common.nav_matches).to_string()}</A>
                         <A href="/things">{td_string!(l, common.nav_things).to_string()}</A>
+                        <A href="/inventory">{td_string!(l, common.nav_cards).to_string()}</A>
+                        <A href="/shop">{td_string!(l, common.nav_shop).to_string()}</A>
+                        <A href="/trades">{td_string!(l, common.nav_trades).to_string()}</A>
                         <A href="/me">{td_string!(l, common.nav_you).to_string()}</A>
                     </nav>
                     <ui::language::LanguageToggle />
