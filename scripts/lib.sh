@@ -131,6 +131,16 @@ build_site() {
     "$SITE/pkg/udd_bg.wasm" -o "$SITE/pkg/udd.wasm"
   rm "$SITE/pkg/udd_bg.wasm"
   cp style/main.css "$SITE/pkg/udd.css"
+  # Each bundle file named after its contents (`udd.<16 hex of its SHA-256>.wasm`), so browsers
+  # keep it for a year without asking again (`immutable`): a new build is a new name. The server
+  # reads the names from pkg/assets.txt once, at start.
+  local file hash
+  : > "$SITE/pkg/assets.txt"
+  for file in udd.js udd.wasm udd.css; do
+    hash=$(sha256sum "$SITE/pkg/$file" | cut -c1-16)
+    mv "$SITE/pkg/$file" "$SITE/pkg/${file%.*}.$hash.${file##*.}"
+    echo "$file ${file%.*}.$hash.${file##*.}" >> "$SITE/pkg/assets.txt"
+  done
   cp -r public/. "$SITE/"
   # Served as-is to browsers that accept brotli (leptos_axum's static handler looks for .br).
   find "$SITE" -type f \( -name '*.js' -o -name '*.wasm' -o -name '*.css' -o -name '*.svg' -o -name '*.ico' \) \

@@ -4,6 +4,7 @@
 // Shared by every feature: the wire error, the resource codec, the typed ids, the browser's
 // APIs, page pieces.
 mod browser;
+pub mod bundle;
 pub mod codec;
 pub mod error;
 pub mod ids;
@@ -37,7 +38,7 @@ pub mod store;
 
 use i18n::td_string;
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
+use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
@@ -62,6 +63,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8" />
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <AutoReload options=options.clone() />
+                <link rel="stylesheet" href=format!("/{}/{}", options.site_pkg_dir, bundle::Bundle::of(&options).css) />
                 <IslandScripts options />
                 <MetaTags />
             </head>
@@ -90,17 +92,12 @@ pub fn wake_islands() {
 fn IslandScripts(options: LeptosOptions) -> impl IntoView {
     let nonce = leptos::nonce::use_nonce();
     let pkg = format!("/{}", options.site_pkg_dir);
-    let name = options.output_name.to_string();
-    // `cargo leptos` names the wasm `<name>_bg.wasm` unless LEPTOS_OUTPUT_NAME was set when
-    // the server was built (the project's own build sets it, as the browser tests do).
-    let wasm = if option_env!("LEPTOS_OUTPUT_NAME").is_none() {
-        format!("{name}_bg")
-    } else {
-        name.clone()
-    };
+    let bundle = bundle::Bundle::of(&options);
     let script = format!(
-        "{}({pkg:?},{name:?},{wasm:?})",
-        include_str!("islands.js").trim_end().trim_end_matches(';')
+        "{}({pkg:?},{:?},{:?})",
+        include_str!("islands.js").trim_end().trim_end_matches(';'),
+        bundle.js,
+        bundle.wasm,
     );
     view! { <script type="module" nonce=nonce>{script}</script> }
 }
@@ -125,7 +122,6 @@ pub fn App() -> impl IntoView {
     let l = lang::locale();
 
     view! {
-        <Stylesheet id="leptos" href="/pkg/udd.css" />
         <Link rel="icon" href="/favicon.svg" type_="image/svg+xml" />
         <Meta name="description" content=td_string!(l, common.description).to_string() />
         <Meta name="theme-color" content="#1d3557" />

@@ -91,9 +91,9 @@ pub fn ShareTags(
     }
 }
 
-/// A moment as players read it on a page: `2026-11-24 01:37 UTC` (the calendar worked out
-/// here, so pages need no date crate in the browser's bundle).
-pub fn when(ms: i64) -> String {
+/// A moment's UTC calendar date and time of day: (year, month, day, hour, minute), the calendar
+/// worked out here, so pages need no date crate in the browser's bundle.
+fn civil(ms: i64) -> (i64, i64, i64, i64, i64) {
     let minutes = ms.div_euclid(60_000);
     let (days, minute_of_day) = (minutes.div_euclid(1440), minutes.rem_euclid(1440));
     // Days since 1970-01-01 to a civil date (Howard Hinnant's `civil_from_days`).
@@ -106,11 +106,26 @@ pub fn when(ms: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year}-{month:02}-{day:02} {:02}:{:02} UTC",
-        minute_of_day / 60,
-        minute_of_day % 60
-    )
+    (year, month, day, minute_of_day / 60, minute_of_day % 60)
+}
+
+/// A moment as players read it without JavaScript: `2026-11-24 01:37 UTC`.
+pub fn when(ms: i64) -> String {
+    let (year, month, day, hour, minute) = civil(ms);
+    format!("{year}-{month:02}-{day:02} {hour:02}:{minute:02} UTC")
+}
+
+/// The same moment for `<time datetime>`: `2026-11-24T01:37Z`.
+pub fn when_iso(ms: i64) -> String {
+    let (year, month, day, hour, minute) = civil(ms);
+    format!("{year}-{month:02}-{day:02}T{hour:02}:{minute:02}Z")
+}
+
+/// A moment on a page: written in UTC by the server, and in the player's own time zone and
+/// language by the loader script every page runs (`islands.js`, no wasm) when JavaScript is on.
+#[component]
+pub fn Moment(ms: i64) -> impl IntoView {
+    view! { <time datetime=when_iso(ms) data-local="">{when(ms)}</time> }
 }
 
 #[cfg(test)]
@@ -123,5 +138,6 @@ mod tests {
         assert_eq!(when(951_782_400_000), "2000-02-29 00:00 UTC");
         assert_eq!(when(1_795_483_938_410), "2026-11-24 01:32 UTC");
         assert_eq!(when(-60_000), "1969-12-31 23:59 UTC");
+        assert_eq!(super::when_iso(1_795_483_938_410), "2026-11-24T01:32Z");
     }
 }

@@ -89,6 +89,27 @@ async fn a_board_page_shows_exact_ranks_pages_and_the_readers_neighbours() {
         mine.body
     );
     assert_eq!(count(&mine.body, r#"data-testid="around-me""#), 1);
+    assert_eq!(
+        count(&mine.body, r#"aria-current="true""#),
+        1,
+        "her row is marked once, in the rows around her"
+    );
+    // A page of the board that shows her among its lines: no second table of the same rows.
+    let hers = send(
+        &app,
+        get_page(&format!("/lb/best/all/global?at={}", above + 1)).header("cookie", &cookie),
+    )
+    .await;
+    assert!(hers.body.contains("my-standing"), "{}", hers.body);
+    assert_eq!(count(&hers.body, r#"data-testid="around-me""#), 0);
+    assert_eq!(count(&hers.body, r#"aria-current="true""#), 1);
+    let marked = hers
+        .body
+        .split("<tr")
+        .find(|row| row.contains(r#"aria-current="true""#))
+        .and_then(|row| row.split("</tr>").next())
+        .expect("a marked row");
+    assert!(marked.contains(">Asha<"), "{marked}");
 
     let jump = send(&app, get_page("/lb/best/all/global?at=45")).await;
     assert_eq!(jump.status, StatusCode::OK);

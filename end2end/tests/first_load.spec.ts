@@ -4,6 +4,7 @@
 // `./udd test` runs this spec, so a bundle that grows past the budget fails the test command.
 import { expect, test, type Page } from "./fixtures/test";
 import { HomePage } from "./fixtures/home_page";
+import { createHash } from "node:crypto";
 
 /** Wasm + JS + CSS of a page with islands, brotli bytes as served. */
 const ISLAND_PAGE_BUDGET = 200_000;
@@ -73,4 +74,32 @@ test("each page's first load is within its budget, and pages without islands loa
     }
   }
   console.log(`first load, brotli bytes as served:\n${rows.join("\n")}`);
+});
+
+test("the bundle's files are named after their contents and kept for a year; pages are never kept", async ({ page }, info) => {
+  test.skip(info.project.use.javaScriptEnabled === false, "the wasm and its script load only with JavaScript");
+  const responses: import("@playwright/test").Response[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname.startsWith("/pkg/")) responses.push(response);
+  });
+  const html = await page.goto("/things");
+  await expect(page.locator(".app")).toHaveAttribute("data-hydrated", "true");
+  await page.waitForLoadState("networkidle");
+  expect(html?.headers()["cache-control"], "a page is never stored").toBe("no-store");
+  const kinds = new Set<string>();
+  for (const response of responses) {
+    const name = new URL(response.url()).pathname.slice("/pkg/".length);
+    const match = /^udd\.([0-9a-f]{16})\.(wasm|js|css)$/.exec(name);
+    expect(match, `${name} is named after its contents`).not.toBeNull();
+    kinds.add(match![2]);
+    expect(response.status(), name).toBe(200);
+    expect(response.headers()["cache-control"], name).toBe("public, max-age=31536000, immutable");
+    // The name's hash is the first 16 hex digits of the SHA-256 of the bytes served.
+    const digest = createHash("sha256").update(await response.body()).digest("hex");
+    expect(match![1], `${name}'s hash is its contents'`).toBe(digest.slice(0, 16));
+  }
+  expect([...kinds].sort()).toEqual(["css", "js", "wasm"]);
+  // The plain names are gone: nothing can be served unhashed and then kept stale.
+  const plain = await page.request.get("/pkg/udd.wasm");
+  expect(plain.headers()["cache-control"] ?? "").not.toContain("immutable");
 });

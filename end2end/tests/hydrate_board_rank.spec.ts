@@ -27,15 +27,20 @@ test("a player sees their rank and the players around them after a match", async
   await expect(board.scores).toHaveText(standings.map(([, s]) => String(s)).sort((a, b) => Number(b) - Number(a)));
   const myRank = standings[0][0] === "Ranked" || standings[0][1] === standings[1][1] ? 1 : 2;
   await expect(board.myRank).toHaveText(new RegExp(`^You are #${myRank} of 2 \\(top \\d+\\.\\d%\\)\\.$`));
-  await expect(board.aroundMe).toHaveCount(2);
-  await expect(board.aroundMe.filter({ hasText: "Rival" })).toHaveCount(1);
+  // Both are in the top lines already: no second table of the same rows, their own row marked.
+  await expect(board.aroundMe).toHaveCount(0);
+  await expect(board.myRow).toHaveCount(1);
+  await expect(board.myRow).toContainText("Ranked");
+  await expect(board.rows.filter({ hasText: "Rival" })).toHaveCount(1);
   await expect(board.facts).toContainText(/Updated \d+ (s|min) ago/);
 
   // Everyone's all-time board has them too, with their neighbours from every other match.
   await mine.goto("/lb?metric=best&period=all&scope=global");
   await expect(board.standing).toBeVisible();
   await expect(board.myRank).toHaveText(/^You are #\d+ of \d+/);
-  await expect(board.aroundMe.filter({ hasText: "Ranked" })).toHaveCount(1);
+  // Their row is marked once: among the top lines, or in the rows around them below.
+  await expect(board.myRow).toHaveCount(1);
+  await expect(board.myRow).toContainText("Ranked");
 
   // The shared link, fresh, without JavaScript or a session.
   const visitor = await browser.newContext({ baseURL: SECOND_INSTANCE, javaScriptEnabled: false });

@@ -38,7 +38,7 @@ test("text typed before hydration survives it and filters the list", async ({ pa
   // Hold the wasm back so the player types into the static page first.
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/pkg/udd.wasm", async (route) => {
+  await page.route(/\/pkg\/udd\.[0-9a-f]{16}\.wasm$/, async (route) => {
     await held;
     await route.continue();
   });

@@ -110,7 +110,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
     // The whole app on a loopback port, as a browser reaches it.
     let leptos_options = get_configuration(None)?.leptos_options;
     let site_root = leptos_options.site_root.to_string();
-    let state = AppState::new(leptos_options, db.clone(), "embedded");
+    let state = AppState::new(leptos_options.clone(), db.clone(), "embedded");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let server = tokio::spawn(async move { axum::serve(listener, router(state)).await });
@@ -196,16 +196,23 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
 
     // First load: each page's HTML, then what it loads: the stylesheet always, the wasm and its
     // JavaScript only when the page has an island (the loader in the head looks first).
+    // The bundle's files under the content-hashed names the build gave them.
+    let bundle = app::bundle::Bundle::of(&leptos_options);
     let mut assets = std::collections::HashMap::new();
-    for asset in ["/pkg/udd.wasm", "/pkg/udd.js", "/pkg/udd.css"] {
-        let (body, encoding) = fetch(asset, true)
+    for (kind, file) in [
+        ("wasm", &bundle.wasm),
+        ("js", &bundle.js),
+        ("css", &bundle.css),
+    ] {
+        let asset = format!("/pkg/{file}");
+        let (body, encoding) = fetch(&asset, true)
             .await
             .with_context(|| format!("{asset} (run `./udd build` first; site root {site_root})"))?;
         ensure!(
             encoding.as_deref() == Some("br"),
             "{asset} is not served brotli-compressed"
         );
-        assets.insert(asset, body.len() as u64);
+        assets.insert(kind, body.len() as u64);
     }
     let room = format!("/r/{code}");
     let board = format!("/r/{code}/lb");
@@ -221,11 +228,11 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         let (html_br, _) = fetch(path, true).await?;
         let islands = String::from_utf8_lossy(&html).contains("<leptos-island");
         let (wasm, js) = if islands {
-            (assets["/pkg/udd.wasm"], assets["/pkg/udd.js"])
+            (assets["wasm"], assets["js"])
         } else {
             (0, 0)
         };
-        pages.push((name, html_br.len() as u64, wasm, js, assets["/pkg/udd.css"]));
+        pages.push((name, html_br.len() as u64, wasm, js, assets["css"]));
     }
     server.abort();
     engine.stop().await;

@@ -69,6 +69,10 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
     let now = RwSignal::new(browser::now_ms() as i64);
     let my_tap = RwSignal::new(None::<MyTap>);
     let sound = RwSignal::new(false);
+    // True once the island runs in the browser: the tap and sound buttons are drawn only then,
+    // so a page without JavaScript shows no control that does nothing.
+    let awake = RwSignal::new(false);
+    Effect::new(move |_| awake.set(true));
     // Browser-clock moment each round's thing was first drawn, for the reaction time.
     let shown_at = StoredValue::new(None::<(u32, f64)>);
     let me = StoredValue::new(me);
@@ -197,7 +201,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
     };
 
     let tap_button = move || {
-        (playing() && !game().is_some_and(|g| g.is_finished())).then(|| {
+        (awake.get() && playing() && !game().is_some_and(|g| g.is_finished())).then(|| {
             let open = current().is_some_and(|(_, _, r)| r.thing.is_some());
             view! {
                 <button type="button" class="udd" data-testid="udd" disabled=move || !open
@@ -224,7 +228,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
             </div>
             {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g room=room.with(|r| r.id.clone()) l /> })}
             {move || game().map(|g| view! { <Standings game=g code=room.with(|r| r.code.to_string()) l /> })}
-            <p class="sound">
+            <p class="sound" hidden=move || !awake.get()>
                 <button type="button" class="small secondary" data-testid="sound"
                     aria-pressed=move || sound.get().to_string()
                     on:click=move |_| sound.update(|on| *on = !*on)>

@@ -21,7 +21,7 @@ use crate::i18n::{td, td_string};
 use crate::identity::profile_path;
 use crate::ids::{BoardId, RoomId};
 use crate::lang::Locale;
-use crate::ui::{code_param, when, Missing, ShareTags};
+use crate::ui::{code_param, when, Missing, Moment, ShareTags};
 
 /// `/m/<room id>/<first round>`, and `/r/<CODE>/m/<first round>` (a match kept under its room's
 /// code, before rooms had ids).
@@ -130,6 +130,11 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
         .iter()
         .map(|p| view! { <th scope="col">{p.nickname.to_string()}</th> })
         .collect_view();
+    let names: Vec<String> = summary
+        .players
+        .iter()
+        .map(|p| p.nickname.to_string())
+        .collect();
     let rows = rounds
         .into_iter()
         .enumerate()
@@ -137,7 +142,8 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
             let plays = round
                 .plays
                 .into_iter()
-                .map(|play| play_cell(play, l))
+                .enumerate()
+                .map(|(p, play)| play_cell(play, names.get(p).cloned().unwrap_or_default(), l))
                 .collect_view();
             let emoji = round.thing.emoji.clone();
             let verdict = if round.flies {
@@ -148,11 +154,11 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
             view! {
                 <tr data-testid="match-round">
                     <th scope="row" class="num">{i + 1}</th>
-                    <td>
+                    <td class="thing">
                         <span class="emoji" aria-hidden="true">{emoji}</span>" "
                         {thing_names(round.thing, l)}
                     </td>
-                    <td data-testid="round-flies">{verdict}</td>
+                    <td class="verdict-cell" data-testid="round-flies">{verdict}</td>
                     {plays}
                 </tr>
             }
@@ -163,7 +169,7 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
         <section class="match-sheet" data-testid="match-page">
             <h1>{title}</h1>
             <p class="muted">{description}</p>
-            <table class="standings" data-testid="match-players">
+            <table class="table standings" data-testid="match-players">
                 <caption>{td_string!(l, game.sheet.placings).to_string()}</caption>
                 <thead><tr>
                     <th>"#"</th>
@@ -176,7 +182,7 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
                 <tbody>{places}</tbody>
             </table>
             <div class="scroll">
-                <table class="rounds" data-testid="match-rounds">
+                <table class="rounds stacked" data-testid="match-rounds">
                     <caption>{td_string!(l, game.sheet.rounds_caption).to_string()}</caption>
                     <thead><tr>
                         <th>"#"</th>
@@ -198,7 +204,8 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
 }
 
 /// One player's round: "tap 312 ms" or "held", the points, and the run when it is 2 or more.
-fn play_cell(play: Play, l: Locale) -> impl IntoView {
+/// `player` labels the cell where the table is read as a list of rounds (on a phone).
+fn play_cell(play: Play, player: String, l: Locale) -> impl IntoView {
     let what = play.reaction_ms.map_or_else(
         || td_string!(l, game.sheet.held).to_string(),
         |ms| td_string!(l, game.sheet.tap_ms, ms = ms).to_string(),
@@ -214,7 +221,7 @@ fn play_cell(play: Play, l: Locale) -> impl IntoView {
         .fastest
         .then(|| format!(" · {}", td_string!(l, game.sheet.fastest)));
     view! {
-        <td class:right=play.correct class:wrong=!play.correct data-testid="play">
+        <td class:right=play.correct class:wrong=!play.correct data-testid="play" data-label=player>
             {what}<br /><strong>{points}</strong>{run}{fastest}
         </td>
     }
@@ -331,7 +338,7 @@ pub fn MatchTable(matches: Vec<MatchSummary>) -> impl IntoView {
             let room = m.room.to_string();
             view! {
                 <tr data-testid="match-row">
-                    <td><a href=m.path() data-testid="match-link">{when(m.finished_at_ms)}</a></td>
+                    <td><a href=m.path() data-testid="match-link"><Moment ms=m.finished_at_ms /></a></td>
                     <td><a href=BoardId::room_best(&m.room_id()).href()>{room}</a></td>
                     <td class="num">{m.players.len()}</td>
                     <td>{podium_line(&m)}</td>

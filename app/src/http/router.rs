@@ -68,6 +68,7 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             report_dynamodb_calls,
         ))
+        .layer(middleware::from_fn(keep_hashed_files))
         // Inside the guard: it reads whether the request came over TLS, and the guard then
         // keeps the sealed redirect on our origin.
         .layer(middleware::from_fn_with_state(
@@ -95,6 +96,40 @@ pub fn router(state: AppState) -> Router {
         ))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
+}
+
+/// A bundle file named after its contents (`/pkg/udd.<16 hex>.wasm`, see [`crate::bundle`]) never
+/// changes, so browsers keep it for a year without asking again. Everything else keeps its
+/// own caching (pages are `no-store`, see the guard).
+async fn keep_hashed_files(request: Request, next: Next) -> Response {
+    let hashed = is_hashed_bundle_file(request.uri().path());
+    let mut response = next.run(request).await;
+    if hashed && response.status() == StatusCode::OK {
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=31536000, immutable"),
+        );
+    }
+    response
+}
+
+/// `/pkg/<stem>.<16 lowercase hex>.<extension>`, as `./udd build` names bundle files.
+fn is_hashed_bundle_file(path: &str) -> bool {
+    let Some(name) = path.strip_prefix("/pkg/") else {
+        return false;
+    };
+    let mut parts = name.rsplitn(3, '.');
+    let (Some(extension), Some(hash), Some(stem)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    !stem.is_empty()
+        && !stem.contains('/')
+        && !extension.is_empty()
+        && hash.len() == 16
+        && hash
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// `GET /r/<CODE>/events`: the room's live stream (see [`room_events`]).
@@ -258,6 +293,29 @@ async fn api_things(
                 Json(serde_json::json!({ "error": err.to_string() })),
             )
                 .into_response()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_hashed_bundle_file;
+
+    #[test]
+    fn only_a_bundle_file_named_after_its_contents_is_kept_for_a_year() {
+        assert!(is_hashed_bundle_file("/pkg/udd.0123456789abcdef.wasm"));
+        assert!(is_hashed_bundle_file("/pkg/udd.0123456789abcdef.css"));
+        for plain in [
+            "/pkg/udd.wasm",
+            "/pkg/udd.css",
+            "/pkg/udd.0123456789ABCDEF.js",
+            "/pkg/udd.0123456789abcde.js",
+            "/pkg/a/udd.0123456789abcdef.js",
+            "/favicon.svg",
+            "/udd.0123456789abcdef.js",
+            "/pkg/.0123456789abcdef.js",
+        ] {
+            assert!(!is_hashed_bundle_file(plain), "{plain}");
         }
     }
 }

@@ -25,18 +25,20 @@ pub fn AccountPage() -> impl IntoView {
     view! {
         <Title text=td_string!(l, identity.title).to_string() />
         <section class="account" data-testid="account">
-            <h1>{td_string!(l, identity.title).to_string()}</h1>
+            <h1 class="page-head">{td_string!(l, identity.title).to_string()}</h1>
             <FormError paths=FORM_PATHS />
             <Suspense fallback=move || view! { <p class="muted">{td_string!(l, identity.loading).to_string()}</p> }>
                 {move || Suspend::new(async move {
                     match profile.await {
                         Ok(Some(player)) if player.is_guest() => EitherOf3::A(view! {
                             <Who player l />
+                            <Places l />
                             <ClaimForm l />
                             <SignInForm l heading=td_string!(l, identity.have_account).to_string() />
                         }),
                         Ok(Some(player)) => EitherOf3::B(view! {
                             <Who player l />
+                            <Places l />
                             <form method="post" action=SignOut::PATH>
                                 <button type="submit" class="secondary">{td_string!(l, identity.sign_out).to_string()}</button>
                             </form>
@@ -69,6 +71,58 @@ fn Who(player: Profile, l: Locale) -> impl IntoView {
                 <p><a href=crate::identity::profile_path(&player.id) data-testid="my-profile">{td_string!(l, identity.your_profile).to_string()}</a></p>
             </div>
         </div>
+    }
+}
+
+/// Where a player goes from here: their cards, the shop, trades, the boards and the matches.
+#[component]
+fn Places(l: Locale) -> impl IntoView {
+    let places = [
+        (
+            "/inventory",
+            "🃏",
+            td_string!(l, identity.places.cards).to_string(),
+            td_string!(l, identity.places.cards_hint).to_string(),
+        ),
+        (
+            "/shop",
+            "🪶",
+            td_string!(l, identity.places.shop).to_string(),
+            td_string!(l, identity.places.shop_hint).to_string(),
+        ),
+        (
+            "/trades",
+            "🤝",
+            td_string!(l, identity.places.trades).to_string(),
+            td_string!(l, identity.places.trades_hint).to_string(),
+        ),
+        (
+            "/lb",
+            "🏆",
+            td_string!(l, identity.places.boards).to_string(),
+            td_string!(l, identity.places.boards_hint).to_string(),
+        ),
+        (
+            "/matches",
+            "🎯",
+            td_string!(l, identity.places.matches).to_string(),
+            td_string!(l, identity.places.matches_hint).to_string(),
+        ),
+    ];
+    view! {
+        <nav aria-label=td_string!(l, identity.places.label).to_string()>
+            <ul class="tiles places" data-testid="places">
+                {places.into_iter().map(|(href, emoji, name, hint)| view! {
+                    <li class="tile">
+                        <a class="tile-head" href=href>
+                            <span class="emoji" aria-hidden="true">{emoji}</span>
+                            <span class="name">{name}</span>
+                        </a>
+                        <p class="meta">{hint}</p>
+                    </li>
+                }).collect_view()}
+            </ul>
+        </nav>
     }
 }
 

@@ -243,9 +243,9 @@ fn picker(l: Locale, board: &BoardId) -> impl IntoView {
     };
     view! {
         <nav class="board-picker" aria-label=td_string!(l, leaderboards.picker_label).to_string()>
-            <p class="tabs" data-testid="metric-links">{metrics}</p>
-            <p class="tabs" data-testid="period-links">{periods}</p>
-            {scopes.map(|s| view! { <p class="tabs" data-testid="scope-links">{s}</p> })}
+            <div class="tabs" data-testid="metric-links">{metrics}</div>
+            <div class="tabs" data-testid="period-links">{periods}</div>
+            {scopes.map(|s| view! { <div class="tabs" data-testid="scope-links">{s}</div> })}
         </nav>
     }
 }
@@ -253,7 +253,7 @@ fn picker(l: Locale, board: &BoardId) -> impl IntoView {
 fn row(line: Line, totals: bool, me: Option<&crate::identity::UserId>) -> impl IntoView {
     let mine = me.is_some_and(|id| *id == line.user_id);
     view! {
-        <tr data-testid="board-entry" class:me=mine>
+        <tr data-testid="board-entry" class:me=mine aria-current=mine.then_some("true")>
             <td class="num" data-testid="board-rank">{line.rank}</td>
             <td><span class="avatar" aria-hidden="true">{line.avatar.emoji()}</span>" "<a href=profile_path(&line.user_id)>{line.nickname.to_string()}</a></td>
             <td class="num" data-testid="board-score">{line.score}</td>
@@ -271,7 +271,7 @@ fn table(
 ) -> impl IntoView {
     let rows = lines.into_iter().map(|l| row(l, totals, me)).collect_view();
     view! {
-        <table class="standings" data-testid=testid>
+        <table class="table standings" data-testid=testid>
             <thead><tr>
                 <th>"#"</th><th>{td_string!(l, leaderboards.col_player).to_string()}</th><th>{if totals {
                     td_string!(l, leaderboards.col_points).to_string()
@@ -285,7 +285,9 @@ fn table(
     }
 }
 
-fn standing(l: Locale, mine: Standing, entries: u64, totals: bool) -> impl IntoView {
+/// The reader's rank, and the players around them unless their row is already among the lines
+/// shown (the board would then show the same rows twice): there their row is marked instead.
+fn standing(l: Locale, mine: Standing, entries: u64, totals: bool, shown: bool) -> impl IntoView {
     let Standing { me, above, below } = mine;
     let percent = format!("{:.1}", top_percent(me.rank, entries));
     let headline = td_string!(
@@ -299,10 +301,10 @@ fn standing(l: Locale, mine: Standing, entries: u64, totals: bool) -> impl IntoV
     let id = me.user_id.clone();
     let lines: Vec<Line> = above.into_iter().chain([me]).chain(below).collect();
     view! {
-        <section class="mine" data-testid="my-standing">
+        <section class="section mine" data-testid="my-standing">
             <h2>{td_string!(l, leaderboards.you).to_string()}</h2>
             <p data-testid="my-rank">{headline}</p>
-            {table(l, lines, totals, Some(&id), "around-me")}
+            {(!shown).then(|| table(l, lines, totals, Some(&id), "around-me"))}
         </section>
     }
 }
@@ -354,9 +356,12 @@ fn Board(board: BoardView) -> impl IntoView {
     let next_link = next.map(|cursor| {
         view! { <p><a href=format!("{href}?after={cursor}") rel="next" data-testid="next-page">{td_string!(l, leaderboards.next_page).to_string()}</a></p> }
     });
+    let shown = me
+        .as_ref()
+        .is_some_and(|id| lines.iter().any(|line| line.user_id == *id));
     let body = if lines.is_empty() {
         EitherOf3::A(
-            view! { <p class="muted" data-testid="board-empty">{td_string!(l, leaderboards.empty).to_string()}</p> },
+            view! { <p class="empty" data-testid="board-empty">{td_string!(l, leaderboards.empty).to_string()}" "<a href="/">{td_string!(l, leaderboards.play_to_get_on).to_string()}</a></p> },
         )
     } else if mine.is_some() {
         EitherOf3::B(table(l, lines, totals, me.as_ref(), "board"))
@@ -366,17 +371,20 @@ fn Board(board: BoardView) -> impl IntoView {
     view! {
         <ShareTags path=href.clone() title=title.clone() description=description />
         <section class="board" data-testid="board-page">
-            <h1>{summary.name.clone()}</h1>
+            <div class="page-head"><h1>{summary.name.clone()}</h1></div>
             <p class="muted" data-testid="board-facts">{facts.join(" · ")}" · "<span data-testid="board-updated">{updated}</span></p>
             {picker(l, &summary.board)}
-            {mine.map(|m| standing(l, m, summary.entries, totals))}
+            {mine.map(|m| standing(l, m, summary.entries, totals, shown))}
             {body}
             {next_link}
-            <form method="get" action=href.clone() class="jump">
-                <label>{td_string!(l, leaderboards.go_to_position).to_string()}<input type="number" name="at" min="1" inputmode="numeric" required /></label>
-                " "<button type="submit" class="small secondary">{td_string!(l, leaderboards.go).to_string()}</button>
+            <form method="get" action=href.clone() class="jump actions">
+                <label class="field">{td_string!(l, leaderboards.go_to_position).to_string()}
+                    <input type="number" name="at" min="1" inputmode="numeric" required
+                        placeholder=td_string!(l, leaderboards.position_hint).to_string() />
+                </label>
+                <button type="submit" class="secondary">{td_string!(l, leaderboards.go).to_string()}</button>
             </form>
-            <p class="muted">{td_string!(l, leaderboards.permanent_link).to_string()}<a href=href.clone() lang="en" data-testid="board-address">{href.clone()}</a></p>
+            <p class="muted share">{td_string!(l, leaderboards.permanent_link).to_string()}<a href=href.clone() lang="en" data-testid="board-address">{href.clone()}</a></p>
             {room}
         </section>
     }

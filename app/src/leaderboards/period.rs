@@ -184,6 +184,20 @@ pub fn board_name(board: &BoardId, seasons: &[Season]) -> String {
 /// A board's name in `l`'s language. An operator's season keeps the name it was given; a
 /// default season is named as its quarter.
 pub fn board_name_in(l: Locale, board: &BoardId, seasons: &[Season]) -> String {
+    let (metric, period, scope) = board_parts_in(l, board, seasons);
+    td_string!(
+        l,
+        leaderboards.name.full,
+        metric = metric.as_str(),
+        period = period.as_str(),
+        scope = scope.as_str()
+    )
+    .to_string()
+}
+
+/// A board's name in its three parts (metric, period, scope), in `l`'s language: a page that
+/// lists many boards groups them by metric and scope and names each by its period.
+pub fn board_parts_in(l: Locale, board: &BoardId, seasons: &[Season]) -> (String, String, String) {
     let metric = metric_label(l, board.metric);
     let period = match &board.period {
         Period::AllTime => td_string!(l, leaderboards.name.all_time).to_string(),
@@ -209,14 +223,7 @@ pub fn board_name_in(l: Locale, board: &BoardId, seasons: &[Season]) -> String {
             td_string!(l, leaderboards.name.room, code = code.as_str()).to_string()
         }
     };
-    td_string!(
-        l,
-        leaderboards.name.full,
-        metric = metric.as_str(),
-        period = period.as_str(),
-        scope = scope.as_str()
-    )
-    .to_string()
+    (metric, period, scope)
 }
 
 /// Why [`bounds`] refused a period, in `l`'s language.

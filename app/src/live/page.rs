@@ -57,6 +57,11 @@ pub fn RoomPage() -> impl IntoView {
                 match page.await {
                     Ok(page) => Either::Left(view! {
                         <FormError paths=FORM_PATHS />
+                        // The match's controls appear only once the island is awake, so without
+                        // JavaScript there is nothing dead to press: this note says why.
+                        <noscript>
+                            <p class="notice" data-testid="needs-js">{td_string!(l, rooms.room.needs_js).to_string()}</p>
+                        </noscript>
                         <LiveRoom page />
                     }),
                     Err(err) => Either::Right(view! {

@@ -14,7 +14,6 @@ use crate::identity::{DisplayName, UserId, Username};
 use crate::lang::Locale;
 use crate::leaderboards::card::named_by_the_operator;
 use crate::leaderboards::model::{BoardId, PlayerStats};
-use crate::leaderboards::period::board_name_in;
 use crate::leaderboards::store::{decode_entries, path_keys, EntryItem, Nodes};
 use crate::profiles::model::{ProfileBoard, ProfileView};
 use crate::share::Card;
@@ -165,12 +164,9 @@ impl Db {
         let boards = entries
             .iter()
             .zip(boards)
-            .map(|(entry, board)| ProfileBoard {
-                name: board_name_in(l, &board, &seasons),
-                href: board.href(),
-                rank: nodes.rank(&board, entry.value()),
-                entries: nodes.total(&board),
-                score: entry.score,
+            .map(|(entry, board)| {
+                let place = (nodes.rank(&board, entry.value()), nodes.total(&board));
+                ProfileBoard::new(l, &board, &seasons, (place.0, place.1, entry.score))
             })
             .collect();
         Ok(Some(CardFacts {

@@ -32,6 +32,10 @@ pub struct ProfileView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProfileBoard {
     pub name: String,
+    /// The board's metric and scope ("Best match · everyone"): the profile groups by it.
+    pub group: String,
+    /// The board's period ("all time", "2026-W48"): its name within its group.
+    pub period: String,
     pub href: String,
     pub rank: u64,
     pub entries: u64,
@@ -39,6 +43,26 @@ pub struct ProfileBoard {
 }
 
 impl ProfileBoard {
+    /// `board`'s line for a player at `rank` of `entries` with `score`, named in `l`'s language.
+    pub fn new(
+        l: Locale,
+        board: &crate::leaderboards::model::BoardId,
+        seasons: &[crate::leaderboards::period::Season],
+        (rank, entries, score): (u64, u64, i64),
+    ) -> Self {
+        let (metric, period, scope) =
+            crate::leaderboards::period::board_parts_in(l, board, seasons);
+        ProfileBoard {
+            name: crate::leaderboards::period::board_name_in(l, board, seasons),
+            group: format!("{metric} · {scope}"),
+            period,
+            href: board.href(),
+            rank,
+            entries,
+            score,
+        }
+    }
+
     /// "top 12%" in `l`'s language (at least 1, whole percents: `rank / entries`, rounded up).
     pub fn top_in(&self, l: Locale) -> String {
         td_string!(l, profiles.top, percent = self.top_percent()).to_string()
@@ -60,6 +84,8 @@ mod tests {
     fn the_top_share_rounds_up_and_never_reads_zero() {
         let board = |rank, entries| ProfileBoard {
             name: String::new(),
+            group: String::new(),
+            period: String::new(),
             href: String::new(),
             rank,
             entries,

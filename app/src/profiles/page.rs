@@ -10,8 +10,8 @@ use crate::game::sheet::match_path;
 use crate::i18n::td_string;
 use crate::identity::profile_path;
 use crate::profiles::api::read_profile;
-use crate::profiles::model::ProfileView;
-use crate::ui::{when, Missing, ShareTags};
+use crate::profiles::model::{ProfileBoard, ProfileView};
+use crate::ui::{when, Missing, Moment, ShareTags};
 
 #[component]
 pub fn ProfilePage() -> impl IntoView {
@@ -92,19 +92,47 @@ fn Profile(profile: ProfileView) -> impl IntoView {
     .to_string();
     let title = td_string!(l, profiles.title, name = name.as_str()).to_string();
     let path = profile_path(&user_id);
-    let board_rows = boards
+    // The boards grouped by metric and scope (in the order they came), each named by its period.
+    let mut groups: Vec<(String, Vec<ProfileBoard>)> = Vec::new();
+    for board in boards {
+        match groups.iter_mut().find(|(name, _)| *name == board.group) {
+            Some((_, members)) => members.push(board),
+            None => groups.push((board.group.clone(), vec![board])),
+        }
+    }
+    let no_boards = groups.is_empty();
+    let board_groups = groups
         .into_iter()
-        .map(|b| {
-            let top = b.top_in(l);
-            let rank =
-                td_string!(l, profiles.rank_of, rank = b.rank, entries = b.entries).to_string();
+        .map(|(group, members)| {
+            let rows = members
+                .into_iter()
+                .map(|b| {
+                    let top = b.top_in(l);
+                    let rank = td_string!(l, profiles.rank_of, rank = b.rank, entries = b.entries)
+                        .to_string();
+                    view! {
+                        <tr data-testid="profile-board">
+                            <td><a href=b.href title=b.name>{b.period}</a></td>
+                            <td class="num" data-testid="profile-rank">{rank}</td>
+                            <td class="num">{top}</td>
+                            <td class="num">{b.score}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
             view! {
-                <tr data-testid="profile-board">
-                    <td><a href=b.href>{b.name}</a></td>
-                    <td class="num" data-testid="profile-rank">{rank}</td>
-                    <td class="num">{top}</td>
-                    <td class="num">{b.score}</td>
-                </tr>
+                <li class="tile" data-testid="profile-board-group">
+                    <h3 class="name">{group}</h3>
+                    <table class="table">
+                        <thead><tr>
+                            <th>{td_string!(l, profiles.col.period).to_string()}</th>
+                            <th class="num">{td_string!(l, profiles.col.rank).to_string()}</th>
+                            <th class="num">{td_string!(l, profiles.col.top).to_string()}</th>
+                            <th class="num">{td_string!(l, profiles.col.score).to_string()}</th>
+                        </tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </li>
             }
         })
         .collect_view();
@@ -116,13 +144,13 @@ fn Profile(profile: ProfileView) -> impl IntoView {
     let match_rows = matches
         .into_iter()
         .map(|m| {
-            let ended = when(m.finished_at_ms);
+            let at = m.finished_at_ms;
             let link = (m.first_round > 0).then(|| match_path(&m.room_id(), m.first_round));
             let ended = match link {
                 Some(href) => Either::Left(
-                    view! { <a href=href data-testid="profile-match-link">{ended}</a> },
+                    view! { <a href=href data-testid="profile-match-link"><Moment ms=at /></a> },
                 ),
-                None => Either::Right(ended),
+                None => Either::Right(view! { <Moment ms=at /> }),
             };
             let place = td_string!(
                 l,
@@ -174,19 +202,12 @@ fn Profile(profile: ProfileView) -> impl IntoView {
                 <div><dt>{td_string!(l, profiles.stat.right_calls).to_string()}</dt><dd>{format!("{}/{}", stats.correct, stats.rounds)}</dd></div>
             </dl>
             <h2>{td_string!(l, profiles.boards).to_string()}</h2>
-            <table class="standings" data-testid="profile-boards">
-                <thead><tr>
-                    <th>{td_string!(l, profiles.col.board).to_string()}</th>
-                    <th>{td_string!(l, profiles.col.rank).to_string()}</th>
-                    <th>{td_string!(l, profiles.col.top).to_string()}</th>
-                    <th>{td_string!(l, profiles.col.score).to_string()}</th>
-                </tr></thead>
-                <tbody>{board_rows}</tbody>
-            </table>
+            {no_boards.then(|| view! { <p class="empty">{td_string!(l, profiles.no_boards).to_string()}</p> })}
+            <ul class="tiles board-groups" data-testid="profile-boards">{board_groups}</ul>
             <h2>{td_string!(l, profiles.collection).to_string()}</h2>
             <ul class="sets" data-testid="profile-sets">{set_rows}</ul>
             <h2>{td_string!(l, profiles.matches).to_string()}</h2>
-            <table class="standings" data-testid="profile-matches">
+            <table class="table standings" data-testid="profile-matches">
                 <thead><tr>
                     <th>{td_string!(l, profiles.col.ended).to_string()}</th>
                     <th>{td_string!(l, profiles.col.room).to_string()}</th>

@@ -12,7 +12,6 @@
 
 use crate::identity::UserId;
 use crate::lang::Locale;
-use crate::leaderboards::period::board_name_in;
 use crate::profiles::model::{ProfileBoard, ProfileView};
 use crate::store::{DataError, Db};
 
@@ -44,12 +43,13 @@ impl Db {
         };
         let boards = boards
             .into_iter()
-            .map(|b| ProfileBoard {
-                name: board_name_in(locale, &b.board, &seasons),
-                href: b.board.href(),
-                rank: b.line.rank,
-                entries: b.entries,
-                score: b.line.score,
+            .map(|b| {
+                ProfileBoard::new(
+                    locale,
+                    &b.board,
+                    &seasons,
+                    (b.line.rank, b.entries, b.line.score),
+                )
             })
             .collect();
         Ok(Some(ProfileView {

@@ -1,0 +1,173 @@
+// Every page fits a phone: at 360 px (and at 1280 px) in English and in Hindi, with JavaScript
+// on and off (the two projects), no page scrolls sideways, no link or button overlaps another
+// control, and no two controls on one line touch (links that "run together"). Each page is
+// also photographed, signed in with cards, an offer waiting and a finished match, into
+// target/screens/<project>/ for people to look at (not compared): the README's pictures come
+// from there.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { expect, test, type Browser, type Page } from "./fixtures/test";
+import { AccountPage } from "./fixtures/account_page";
+import { HomePage } from "./fixtures/home_page";
+import { roomOfTwo } from "./fixtures/game_page";
+import { FIRST_INSTANCE } from "./fixtures/instances";
+import { grant } from "./fixtures/operator";
+
+const SCREENS = path.resolve(__dirname, "../../target/screens");
+const WIDTHS = [360, 1280];
+
+type Clash = { kind: string; a: string; b?: string };
+
+/** Every visible link, button and field, with each of its line boxes; pairs that overlap, and
+ * pairs on one line with less than 2 px between them; and whether the page scrolls sideways. */
+async function clashes(page: Page): Promise<Clash[]> {
+  return page.evaluate(() => {
+    const found: { kind: string; a: string; b?: string }[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth + 1) {
+      const wide = [...document.querySelectorAll<HTMLElement>("body *")]
+        .filter((el) => el.getBoundingClientRect().right > doc.clientWidth + 1)
+        .slice(0, 3)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
+      found.push({ kind: `scrolls sideways (${doc.scrollWidth} > ${doc.clientWidth})`, a: wide.join(", ") });
+    }
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()} "${(el.textContent || (el as HTMLInputElement).name || "").trim().slice(0, 30)}"`;
+    const controls = [...document.querySelectorAll("a, button, input:not([type=hidden]), select, textarea, summary")]
+      .filter((el) => {
+        const style = getComputedStyle(el);
+        if (style.visibility === "hidden" || style.display === "none") return false;
+        if (el.closest(".visually-hidden, [hidden], details:not([open]) > :not(summary)")) return false;
+        // The avatar picker's radios are hidden behind their emoji on purpose.
+        if (el instanceof HTMLInputElement && el.type === "radio" && style.opacity === "0") return false;
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && box.height > 0;
+      });
+    const boxes = controls.map((el) => ({
+      el,
+      rects: [...el.getClientRects()].filter((r) => r.width > 0 && r.height > 0),
+    }));
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], b = boxes[j];
+        if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+        // A control inside a label, and the label's own link: one control.
+        if (a.el.closest("label") && a.el.closest("label") === b.el.closest("label")) continue;
+        let verdict: string | undefined;
+        for (const r of a.rects) {
+          for (const s of b.rects) {
+            const x = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+            const y = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+            if (x > 1 && y > 1) verdict = "overlap";
+            else if (!verdict && y > Math.min(r.height, s.height) / 2 && x > -2) verdict = "touch";
+          }
+        }
+        if (verdict) found.push({ kind: verdict, a: name(a.el), b: name(b.el) });
+      }
+    }
+    return found;
+  });
+}
+
+/** A player with an account, on the first instance, in a context with JavaScript (the set-up
+ * works the same in both projects). */
+async function player(browser: Browser, name: string, tag: string) {
+  const username = `${name.toLowerCase()}_${tag}_${Date.now() % 1_000_000}`;
+  const context = await browser.newContext({ baseURL: FIRST_INSTANCE, javaScriptEnabled: true });
+  const page = await context.newPage();
+  await new HomePage(page).goto();
+  await new HomePage(page).createRoom(name);
+  const account = new AccountPage(page);
+  await account.goto();
+  await account.claim(username, "correct horse battery");
+  await expect(account.kind).toContainText(`@${username}`);
+  return { context, page, username };
+}
+
+for (const lang of ["en", "hi"] as const) {
+  test(`every page fits 360 px and 1280 px, and is photographed (${lang})`, async ({ browser }, info) => {
+    test.setTimeout(240_000);
+    const project = info.project.name;
+    const tag = `${project.replace(/[^a-z]/g, "")}${lang}`;
+    // A finished match between two players, so the room, the match page, the boards and the
+    // profiles have something on them.
+    const { hostContext, friendContext, host, friend, code } = await roomOfTwo(browser, "Meera", "Kabir");
+    await host.startMatch(1, 3000, 7);
+    await friend.thingOfRound(1);
+    await friend.udd.click();
+    await expect(host.podium).toBeVisible({ timeout: 15_000 });
+    const matchHref = await host.page.getByTestId("match-detail-link").getAttribute("href");
+    const boardHref = await host.page.getByTestId("board-link").getAttribute("href");
+    await friendContext.close();
+
+    // The player whose pages these are: an account, cards, feathers, and an offer waiting.
+    const me = await player(browser, "Asha", tag);
+    const other = await player(browser, "Ravi", tag);
+    grant(me.username, ["crow", "sparrow", "bulbul", "elephant", "kite", "flying-squirrel"], 40);
+    grant(other.username, ["peacock"], 10);
+    await other.page.goto(`/trades`);
+    const offer = other.page.getByTestId("make-offer");
+    await offer.getByLabel("To (username)").fill(me.username);
+    await offer.getByLabel("You give, cards").fill("peacock:1");
+    await offer.getByRole("button").last().click();
+    await other.page.waitForLoadState("load");
+    const profileHref = await (async () => {
+      await me.page.goto("/me");
+      return me.page.getByTestId("my-profile").getAttribute("href");
+    })();
+    await me.context.close();
+    await other.context.close();
+    await hostContext.close();
+
+    // The pages, seen by a fresh context signed in as `me` with this project's JavaScript.
+    const context = await browser.newContext({
+      baseURL: FIRST_INSTANCE,
+      javaScriptEnabled: info.project.use.javaScriptEnabled,
+      extraHTTPHeaders: info.project.use.extraHTTPHeaders,
+    });
+    await context.addCookies([{ name: "udd_lang", value: lang, url: FIRST_INSTANCE }]);
+    const page = await context.newPage();
+    await page.goto("/me");
+    await page.getByTestId("sign-in").getByRole("textbox").first().fill(me.username);
+    await page.getByTestId("sign-in").locator('input[type="password"]').fill("correct horse battery");
+    await page.getByTestId("sign-in").getByRole("button").click();
+    await expect(page.getByTestId("my-profile")).toBeVisible();
+
+    const pages: [string, string][] = [
+      ["home", "/"],
+      ["room", `/r/${code}`],
+      ["things", "/things"],
+      ["boards", "/lb"],
+      ["board", boardHref!],
+      ["matches", "/matches"],
+      ["match", matchHref!],
+      ["you", "/me"],
+      ["profile", profileHref!],
+      ["bag", "/inventory"],
+      ["bank", "/inventory?place=bank"],
+      ["card", "/cards/crow"],
+      ["shop", "/shop"],
+      ["trades", "/trades"],
+      ["missing", "/no-such-page"],
+    ];
+    const dir = path.join(SCREENS, project);
+    fs.mkdirSync(dir, { recursive: true });
+    const problems: string[] = [];
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const [name, href] of pages) {
+        await page.goto(href);
+        if (info.project.use.javaScriptEnabled) {
+          await expect(page.locator(".app")).toHaveAttribute("data-hydrated", "true");
+        }
+        await expect(page.locator("html")).toHaveAttribute("lang", lang);
+        await page.screenshot({ path: path.join(dir, `${name}-${lang}-${width}.png`), fullPage: true });
+        for (const clash of await clashes(page)) {
+          problems.push(`${name} at ${width} px (${lang}): ${clash.kind}: ${clash.a}${clash.b ? ` and ${clash.b}` : ""}`);
+        }
+      }
+    }
+    await context.close();
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+}
