@@ -44,6 +44,7 @@ pub struct ProfileBoard {
 
 impl ProfileBoard {
     /// `board`'s line for a player at `rank` of `entries` with `score`, named in `l`'s language.
+    #[cfg(feature = "ssr")]
     pub fn new(
         l: Locale,
         board: &crate::leaderboards::model::BoardId,
