@@ -139,8 +139,17 @@ fn Profile(profile: ProfileView) -> impl IntoView {
     let set_rows = sets
         .into_iter()
         .filter(|s| s.held > 0)
-        .map(|s| view! { <li>{format!("{} {}/{}", s.category.label_in(l), s.held, s.of)}</li> })
+        .map(|s| {
+            let share = s.held.saturating_mul(100) / s.of.max(1);
+            view! {
+                <li class="tile">
+                    <span class="name">{s.category.label_in(l)}" "<span class="meta">{format!("{}/{}", s.held, s.of)}</span></span>
+                    <div class="meter" role="presentation"><span style=format!("width:{share}%")></span></div>
+                </li>
+            }
+        })
         .collect_view();
+    let no_matches = matches.is_empty();
     let match_rows = matches
         .into_iter()
         .map(|m| {
@@ -205,9 +214,10 @@ fn Profile(profile: ProfileView) -> impl IntoView {
             {no_boards.then(|| view! { <p class="empty">{td_string!(l, profiles.no_boards).to_string()}</p> })}
             <ul class="tiles board-groups" data-testid="profile-boards">{board_groups}</ul>
             <h2>{td_string!(l, profiles.collection).to_string()}</h2>
-            <ul class="sets" data-testid="profile-sets">{set_rows}</ul>
+            <ul class="tiles sets" data-testid="profile-sets">{set_rows}</ul>
             <h2>{td_string!(l, profiles.matches).to_string()}</h2>
-            <table class="table standings" data-testid="profile-matches">
+            {no_matches.then(|| view! { <p class="empty">{td_string!(l, profiles.no_matches).to_string()}</p> })}
+            <table class="table standings" data-testid="profile-matches" hidden=no_matches>
                 <thead><tr>
                     <th>{td_string!(l, profiles.col.ended).to_string()}</th>
                     <th>{td_string!(l, profiles.col.room).to_string()}</th>
