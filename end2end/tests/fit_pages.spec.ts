@@ -91,7 +91,7 @@ for (const lang of ["en", "hi"] as const) {
     const tag = `${project.replace(/[^a-z]/g, "")}${lang}`;
     // A finished match between two players, so the room, the match page, the boards and the
     // profiles have something on them.
-    const { hostContext, friendContext, host, friend, code } = await roomOfTwo(browser, "Meera", "Kabir");
+    const { hostContext, friendContext, host, friend, code } = await roomOfTwo(browser, "Meera", "Kabir", true);
     await host.startMatch(1, 3000, 7);
     await friend.thingOfRound(1);
     await friend.udd.click();

@@ -162,6 +162,10 @@ test("three players on two instances play a match that scores by the rules", asy
   const plainPage = await plain.newPage();
   await plainPage.goto(`/r/${code}`);
   await expect(plainPage.getByTestId("receipt")).toContainText("write and");
+  // Without JavaScript the page says the match needs it, and shows no control that does nothing.
+  await expect(plainPage.getByTestId("needs-js")).toBeVisible();
+  await expect(plainPage.getByTestId("sound")).toBeHidden();
+  await expect(plainPage.getByTestId("udd")).toHaveCount(0);
   await plain.close();
 
   // The room leaderboard: opened fresh, without JavaScript or a session.
