@@ -155,7 +155,7 @@ test("three players on two instances play a match that scores by the rules", asy
   // It grows as each instance reports in: three players, three rounds, so once both have,
   // the start (META and three rounds), the taps, the three closes and the end are all on it.
   const writes = async () =>
-    Number(/cost (\d+\.\d) write/.exec(await fast.page.getByTestId("receipt").innerText())![1]);
+    Number(/cost (\d+\.\d) write/.exec((await fast.page.getByTestId("receipt").textContent()) ?? "")![1]);
   await expect.poll(writes, { timeout: 10_000 }).toBeGreaterThanOrEqual(3 + 3 + 3);
   // And it is there for a visitor without JavaScript (the server renders it).
   const plain = await browser.newContext({ baseURL: SECOND_INSTANCE, javaScriptEnabled: false });

@@ -396,8 +396,12 @@ fn Podium(game: Match, room: RoomId, l: Locale) -> impl IntoView {
         <div class="podium-wrap" data-testid="podium">
             <h2>{td_string!(l, game.podium.over).to_string()}</h2>
             <ol class="podium">{places}</ol>
-            {seed}
-            {receipt}
+            // Operators' figures, behind a disclosure.
+            <details class="ops" data-testid="match-details">
+                <summary>{td_string!(l, game.podium.details).to_string()}</summary>
+                {seed}
+                {receipt}
+            </details>
             <p><a href=detail data-testid="match-detail-link">{td_string!(l, game.podium.every_round).to_string()}</a></p>
         </div>
     }

@@ -193,7 +193,12 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            {receipt.map(|r| receipt_line(r, l))}
+            {receipt.map(|r| view! {
+                <details class="ops">
+                    <summary>{td_string!(l, game.podium.details).to_string()}</summary>
+                    {receipt_line(r, l)}
+                </details>
+            })}
             <p>
                 <a href=BoardId::room_best(&room).href() data-testid="room-board-link">{td_string!(l, game.sheet.room_board).to_string()}</a>" · "
                 <a href=format!("/matches?room={room}")>{td_string!(l, game.sheet.room_matches).to_string()}</a>" · "
