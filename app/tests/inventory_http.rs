@@ -866,6 +866,7 @@ async fn offers_from_strangers_cannot_bury_a_real_one_and_every_maker_is_told_ap
 fn browser_post(path: &str, body: &str, cookie: &str, from: &str) -> support::Call {
     support::form(path, body, Some(cookie))
         .header("accept", "text/html,application/xhtml+xml")
+        .header("host", "127.0.0.1:3000")
         .header("referer", &format!("http://127.0.0.1:3000{from}"))
 }
 
