@@ -1,10 +1,12 @@
 // A look bought in the shop and worn is seen by the other players: player A buys and wears a
 // look, opens a room, and player B (another browser, on the other server instance) sees it
-// around A's avatar in the lobby. With and without JavaScript.
+// around A's avatar in the lobby (with and without JavaScript), then, with JavaScript, on the
+// match's standings and on the podium.
 import { expect, test } from "./fixtures/test";
 import { AccountPage } from "./fixtures/account_page";
 import { HomePage } from "./fixtures/home_page";
 import { RoomPage } from "./fixtures/room_page";
+import { GamePage } from "./fixtures/game_page";
 import { ShopPage } from "./fixtures/shop_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 import { grant } from "./fixtures/operator";
@@ -45,6 +47,20 @@ test("a look worn by one player is seen by another in the room", async ({ browse
   await expect(asha.locator(".avatar")).toHaveAttribute("data-look", "look-night");
   await expect(asha.locator(".avatar")).toHaveClass(/look-night/);
   await expect(room.players.filter({ hasText: "Ravi" }).locator(".avatar")).not.toHaveAttribute("data-look", /./);
+
+  if (info.project.name === "js") {
+    const host = new GamePage(a);
+    const friend = new GamePage(b);
+    await host.waitForHydration();
+    await friend.waitForHydration();
+    await host.expectPlayers(["Asha", "Ravi"], 5_000);
+    await host.startMatch(1, 1000, 5);
+    const onBoard = friend.standings.filter({ hasText: "Asha" }).locator(".avatar");
+    await expect(onBoard).toHaveAttribute("data-look", "look-night", { timeout: 15_000 });
+    await expect(friend.podium).toBeVisible({ timeout: 20_000 });
+    const onPodium = friend.podium.getByTestId("podium-place").filter({ hasText: "Asha" }).locator(".avatar");
+    await expect(onPodium).toHaveAttribute("data-look", "look-night");
+  }
   expect([...shop.problems, ...room.problems]).toEqual([]);
   await aContext.close();
   await bContext.close();

@@ -170,6 +170,7 @@ fn Inventory(
             }
         })
         .collect_view();
+    let (held_all, of_all) = sets.iter().fold((0, 0), |(h, o), s| (h + s.held, o + s.of));
     let progress = sets
         .iter()
         .map(|s| {
@@ -187,14 +188,13 @@ fn Inventory(
         Sort::Category => view! { <a href=address(place, None, Sort::Name, None, None) data-testid="sort-toggle">{td_string!(l, inventory.sort_by_name)}</a> }.into_any(),
         Sort::Name => view! { <a href=address(place, None, Sort::Category, None, None) data-testid="sort-toggle">{td_string!(l, inventory.sort_by_category)}</a> }.into_any(),
     };
-    let place_word = match place {
-        Place::Bag => td_string!(l, inventory.bag),
-        Place::Bank => td_string!(l, inventory.bank),
-    };
     let empty = stacks.is_empty().then(|| match &search {
         Some(q) => view! {
             <div class="empty" role="status" data-testid="no-match">
-                <p>{td_string!(l, inventory.no_match, place = place_word, q = q.as_str()).to_string()}</p>
+                <p>{match place {
+                    Place::Bag => td_string!(l, inventory.no_match_bag, q = q.as_str()).to_string(),
+                    Place::Bank => td_string!(l, inventory.no_match_bank, q = q.as_str()).to_string(),
+                }}</p>
                 <p><a href=address(place, None, Sort::Category, None, None) data-testid="clear-search">{td_string!(l, inventory.clear_search)}</a></p>
             </div>
         }
@@ -249,7 +249,7 @@ fn Inventory(
             {confirm_box}
             <nav aria-label=td_string!(l, inventory.places) class="tabs">{places}</nav>
             <details class="sets">
-                <summary>{td_string!(l, inventory.sets)}</summary>
+                <summary>{td_string!(l, inventory.sets_summary, held = held_all, of = of_all).to_string()}</summary>
                 <ul class="set-list" data-testid="sets">{progress}</ul>
             </details>
             <nav aria-label=td_string!(l, inventory.categories) class="tabs" data-testid="category-tabs">{tabs}</nav>
