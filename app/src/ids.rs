@@ -315,4 +315,4 @@ string_newtype_conversions!(UserId, Username, Email, RoomCode, RoomId);
 mod board;
 mod inventory;
 pub use board::{BoardId, Day, Metric, Period, PeriodKind, Scope, SeasonId};
-pub use inventory::{OfferId, Place};
+pub use inventory::{Look, OfferId, Place};

@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod model;
+pub mod notice;
 pub mod page;
 pub mod rules;
 

@@ -275,7 +275,7 @@ async fn a_trade_over_http_and_every_bad_request_is_a_clear_4xx_that_changes_not
             "/api/shop/buy",
             "item=look-golden-feather",
             &asha_cookie,
-            409,
+            400,
         ),
         (
             "/api/trades/offer",
@@ -860,4 +860,297 @@ async fn offers_from_strangers_cannot_bury_a_real_one_and_every_maker_is_told_ap
             "no amounts: {told}"
         );
     }
+}
+
+/// A plain form post from a browser without JavaScript, sent from the page at `from`.
+fn browser_post(path: &str, body: &str, cookie: &str, from: &str) -> support::Call {
+    support::form(path, body, Some(cookie))
+        .header("accept", "text/html,application/xhtml+xml")
+        .header("host", "127.0.0.1:3000")
+        .header("referer", &format!("http://127.0.0.1:3000{from}"))
+}
+
+/// The cards in a player's bag: (thing, count), in key order.
+async fn bag(db: &Db, user: &UserId) -> Vec<(String, u32)> {
+    db.cards(user, Place::Bag, None, None, 60)
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .map(|s| (s.thing.to_string(), s.qty))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_shop_refuses_what_you_cannot_afford_and_a_pack_shows_what_it_gave() {
+    let (app, engine) = app().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    db.seed_shop().await.unwrap();
+    let (cookie, me) = guest(&app, "Asha").await;
+    db.grant_rewards(&me, &rewards(vec![thing("crow"), thing("crow")], 12))
+        .await
+        .unwrap();
+    let before = (db.feathers(&me).await.unwrap(), bag(&db, &me).await);
+    assert_eq!(before.0, 12);
+
+    // The page: a pack of 20 feathers cannot be bought with 12; the button says so.
+    let shop = send(&app, with_cookie("/shop", &cookie)).await;
+    let pack = shop
+        .body
+        .split(r#"data-item="pack-3""#)
+        .nth(1)
+        .expect("the pack's tile")
+        .split("</li>")
+        .next()
+        .unwrap()
+        .to_owned();
+    assert!(pack.contains("disabled"), "Buy is disabled: {pack}");
+    assert!(pack.contains("Need 🪶 8 more"), "{pack}");
+
+    // The server refuses it too (JSON and a plain form post), and nothing changes.
+    let refused = post(&app, "/api/shop/buy", "item=pack-3", Some(&cookie)).await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.json);
+    let plain = send(
+        &app,
+        browser_post("/api/shop/buy", "item=pack-3", &cookie, "/shop"),
+    )
+    .await;
+    let location = plain.header("location").unwrap_or_default().to_owned();
+    assert!(
+        location.contains("__err="),
+        "refused, back with the error: {location}"
+    );
+    assert!(!location.contains("note="), "no success notice: {location}");
+    assert_eq!(
+        (db.feathers(&me).await.unwrap(), bag(&db, &me).await),
+        before,
+        "feathers and bag unchanged"
+    );
+
+    // Rich enough: a plain form post lands back on /shop with a sealed notice, and the page
+    // shows the pack's cards as the purchase wrote them (the bag holds them now).
+    db.grant_rewards(&me, &rewards(vec![], 100)).await.unwrap();
+    let bought = send(
+        &app,
+        browser_post("/api/shop/buy", "item=pack-3", &cookie, "/shop"),
+    )
+    .await;
+    assert!(bought.status.is_redirection(), "{:?}", bought.status);
+    let location = bought.header("location").unwrap().to_owned();
+    assert!(location.starts_with("/shop?note="), "{location}");
+    assert_eq!(db.feathers(&me).await.unwrap(), 112 - 20);
+    let page = send(&app, with_cookie(&location, &cookie)).await;
+    assert!(page.body.contains(r#"role="status""#), "a notice");
+    assert!(
+        page.body.contains("Bought Pack of 3 cards for 🪶 20."),
+        "{}",
+        page.body
+    );
+    let shown: Vec<String> = page
+        .body
+        .split(r#"data-testid="opened-card" data-thing=""#)
+        .skip(1)
+        .map(|r| r.split('"').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(shown.len(), 3, "the pack's three cards");
+    let held = bag(&db, &me).await;
+    for thing in &shown {
+        let now = held.iter().find(|(t, _)| t == thing).map_or(0, |(_, n)| *n);
+        let was = before
+            .1
+            .iter()
+            .find(|(t, _)| t == thing)
+            .map_or(0, |(_, n)| *n);
+        assert!(now > was, "{thing} came with the pack");
+    }
+    // Someone else's browser, or a forged seal, shows neither the notice nor the pack.
+    let (other, _) = guest(&app, "Mallory").await;
+    let theirs = send(&app, with_cookie(&location, &other)).await;
+    assert!(!theirs.body.contains("opened-card") && !theirs.body.contains("Bought"));
+    let forged = location.replace("nsig=", "nsig=1");
+    let forged = send(&app, with_cookie(&forged, &cookie)).await;
+    assert!(!forged.body.contains("opened-card") && !forged.body.contains("Bought"));
+}
+
+#[tokio::test]
+async fn selling_the_last_card_of_a_kind_needs_a_confirmation() {
+    let (app, engine) = app().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let (cookie, me) = guest(&app, "Asha").await;
+    db.grant_rewards(&me, &rewards(vec![thing("crow"), thing("crow")], 0))
+        .await
+        .unwrap();
+
+    // Two crows: one sells straight away, with a notice of what it earned.
+    let sold = send(
+        &app,
+        browser_post(
+            "/api/inventory/sell",
+            "thing=crow&count=1",
+            &cookie,
+            "/inventory?place=bag",
+        ),
+    )
+    .await;
+    let location = sold.header("location").unwrap().to_owned();
+    assert!(
+        location.starts_with("/inventory?place=bag&note="),
+        "{location}"
+    );
+    let page = send(&app, with_cookie(&location, &cookie)).await;
+    assert!(page.body.contains("Sold 1 Crow for 🪶 2."), "{}", page.body);
+    assert_eq!(db.feathers(&me).await.unwrap(), 2);
+
+    // The last one: its Sell button goes to a step that asks first.
+    let bag_page = send(&app, with_cookie("/inventory?place=bag", &cookie)).await;
+    assert!(
+        bag_page.body.contains("Sell one · 🪶 2"),
+        "the price on the button"
+    );
+    let ask = send(
+        &app,
+        with_cookie("/inventory?place=bag&confirm=crow", &cookie),
+    )
+    .await;
+    assert!(
+        ask.body.contains("This is your last Crow in the bag"),
+        "{}",
+        ask.body
+    );
+
+    // Without the confirmation the server refuses it: 400, nothing changed.
+    let refused = post(
+        &app,
+        "/api/inventory/sell",
+        "thing=crow&count=1",
+        Some(&cookie),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.json);
+    assert_eq!(bag(&db, &me).await, vec![("crow".to_owned(), 1)]);
+    assert_eq!(db.feathers(&me).await.unwrap(), 2);
+
+    // Confirmed: sold.
+    let done = post(
+        &app,
+        "/api/inventory/sell",
+        "thing=crow&count=1&confirm=yes",
+        Some(&cookie),
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.json);
+    assert!(bag(&db, &me).await.is_empty());
+    assert_eq!(db.feathers(&me).await.unwrap(), 4);
+
+    // A move says what it did too.
+    db.grant_rewards(&me, &rewards(vec![thing("crow")], 0))
+        .await
+        .unwrap();
+    let moved = send(
+        &app,
+        browser_post(
+            "/api/inventory/move",
+            "thing=crow&count=1&from=bag",
+            &cookie,
+            "/inventory",
+        ),
+    )
+    .await;
+    let page = send(
+        &app,
+        with_cookie(moved.header("location").unwrap(), &cookie),
+    )
+    .await;
+    assert!(
+        page.body.contains("Moved 1 Crow to the bank."),
+        "{}",
+        page.body
+    );
+}
+
+#[tokio::test]
+async fn searching_finds_any_word_of_a_name_and_an_empty_result_says_so() {
+    let (app, engine) = app().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let (cookie, me) = guest(&app, "Asha").await;
+    let two_words = app::inventory::store::CARDS
+        .values()
+        .find(|c| c.name.contains(' '))
+        .expect("a card whose name has two words")
+        .clone();
+    db.grant_rewards(
+        &me,
+        &rewards(vec![thing("crow"), two_words.thing.clone()], 0),
+    )
+    .await
+    .unwrap();
+    let last_word = two_words.name.rsplit(' ').next().unwrap().to_lowercase();
+    let found = send(
+        &app,
+        with_cookie(&format!("/inventory?place=bag&q={last_word}"), &cookie),
+    )
+    .await;
+    assert!(
+        found
+            .body
+            .contains(&format!(r#"data-thing="{}""#, two_words.thing)),
+        "{last_word} finds {}",
+        two_words.name
+    );
+    assert!(!found.body.contains(r#"data-thing="crow""#));
+    let none = send(&app, with_cookie("/inventory?place=bag&q=zzzz", &cookie)).await;
+    assert!(none.body.contains(r#"data-testid="no-match""#));
+    assert!(none.body.contains("match “zzzz”"), "{}", none.body);
+    assert!(none.body.contains(r#"data-testid="clear-search""#));
+    assert!(!none.body.contains("Nothing here yet"));
+}
+
+#[tokio::test]
+async fn only_a_look_you_own_can_be_worn_and_the_room_shows_it() {
+    let (app, engine) = app().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    db.seed_shop().await.unwrap();
+    let (cookie, me) = guest(&app, "Asha").await;
+    db.grant_rewards(&me, &rewards(vec![], 100)).await.unwrap();
+
+    let refused = post(&app, "/api/shop/wear", "look=look-night", Some(&cookie)).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.json);
+    let unknown = post(&app, "/api/shop/wear", "look=look-crown", Some(&cookie)).await;
+    assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
+    assert_eq!(db.profile(&me).await.unwrap().unwrap().look, None);
+
+    let bought = post(&app, "/api/shop/buy", "item=look-night", Some(&cookie)).await;
+    assert_eq!(bought.status, StatusCode::OK, "{}", bought.json);
+    let shop = send(&app, with_cookie("/shop", &cookie)).await;
+    let tile = shop
+        .body
+        .split(r#"data-item="look-night""#)
+        .nth(1)
+        .unwrap()
+        .split("</li>")
+        .next()
+        .unwrap()
+        .to_owned();
+    assert!(tile.contains(r#"data-testid="owned""#) && tile.contains(r#"data-testid="wear""#));
+
+    let worn = post(&app, "/api/shop/wear", "look=look-night", Some(&cookie)).await;
+    assert_eq!(worn.status, StatusCode::OK, "{}", worn.json);
+    assert_eq!(
+        db.profile(&me).await.unwrap().unwrap().look,
+        Some(app::ids::Look::Night)
+    );
+    let shop = send(&app, with_cookie("/shop", &cookie)).await;
+    assert!(shop.body.contains(r#"data-testid="wearing""#));
+
+    // In a room, the others see it on the lobby's player list.
+    let created = post(&app, "/api/rooms/create", "name=Asha", Some(&cookie)).await;
+    let code = created.json.as_str().unwrap().to_owned();
+    let (ravi, _) = guest(&app, "Ravi").await;
+    let lobby = send(&app, with_cookie(&format!("/r/{code}"), &ravi)).await;
+    assert_eq!(
+        count(&lobby.body, r#"data-look="look-night""#),
+        1,
+        "{}",
+        lobby.body
+    );
 }

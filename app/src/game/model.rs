@@ -83,6 +83,9 @@ pub struct MatchPlayer {
     pub user_id: UserId,
     pub nickname: DisplayName,
     pub avatar: Avatar,
+    /// The look they wore when the match started (see `RoomPlayer::look`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<crate::ids::Look>,
     pub score: i32,
     pub streak: u32,
     pub correct: u32,

@@ -332,7 +332,7 @@ fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
             view! {
                 <tr data-testid="standing">
                     <td>{outcome.placement}</td>
-                    <td><span class="avatar" aria-hidden="true">{p.avatar.emoji()}</span>" "{p.nickname.to_string()}</td>
+                    <td><span class=crate::ids::Look::avatar_class(p.look) aria-hidden="true" data-look=p.look.map(|look| look.id())>{p.avatar.emoji()}</span>" "{p.nickname.to_string()}</td>
                     <td class="num" data-testid="score">{p.score}</td>
                     <td class="num">{p.correct}</td>
                     <td class="num">{reaction}</td>
@@ -377,7 +377,7 @@ fn Podium(game: Match, room: RoomId, l: Locale) -> impl IntoView {
         .map(|(place, p)| {
             view! {
                 <li class=format!("place place-{place}") data-testid="podium-place">
-                    <span class="avatar" aria-hidden="true">{p.avatar.emoji()}</span>
+                    <span class=crate::ids::Look::avatar_class(p.look) aria-hidden="true" data-look=p.look.map(|look| look.id())>{p.avatar.emoji()}</span>
                     <span class="nickname">{p.nickname.to_string()}</span>
                     <strong>{p.score}</strong>
                     <span class="rank">{place}</span>

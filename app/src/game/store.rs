@@ -140,6 +140,8 @@ pub(crate) struct Entrant {
     pub(crate) user_id: UserId,
     pub(crate) nickname: DisplayName,
     pub(crate) avatar: Avatar,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) look: Option<crate::ids::Look>,
 }
 
 impl Entrant {
@@ -149,6 +151,7 @@ impl Entrant {
             user_id: self.user_id,
             nickname: self.nickname,
             avatar: self.avatar,
+            look: self.look,
             score: 0,
             streak: 0,
             correct: 0,
@@ -414,6 +417,7 @@ impl Db {
                     user_id: p.user_id.clone(),
                     nickname: p.nickname.clone(),
                     avatar: p.avatar,
+                    look: p.look,
                 })
                 .collect();
             let started = db

@@ -148,6 +148,10 @@ pub struct Profile {
     pub username: Option<Username>,
     /// Milliseconds since the epoch.
     pub created_at_ms: i64,
+    /// The look the player wears (one they bought in the shop), copied onto their place in a
+    /// room when they join it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<crate::ids::Look>,
 }
 
 impl Profile {

@@ -35,6 +35,9 @@ struct ProfileItem {
     /// Guests only: when the profile expires unless a session is used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     ttl: Option<i64>,
+    /// The look worn (a shop item's id; see [`Db::wear_look_action`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    look: Option<String>,
 }
 
 impl From<ProfileItem> for Profile {
@@ -45,6 +48,7 @@ impl From<ProfileItem> for Profile {
             avatar: item.avatar,
             username: item.username,
             created_at_ms: item.created_at_ms,
+            look: item.look.as_deref().and_then(crate::ids::Look::parse),
         }
     }
 }
@@ -141,6 +145,29 @@ pub(crate) fn session_item(user: &UserId, hash: &SessionHash, now_ms: i64) -> Se
 }
 
 impl Db {
+    /// The action that sets the look `user` wears on their profile (or takes it off): the
+    /// inventory checks in the same transaction that they own it. Joins copy it from there onto
+    /// the player's place in a room.
+    pub fn wear_look_action(
+        &self,
+        user: &UserId,
+        look: Option<crate::ids::Look>,
+    ) -> Result<TransactWriteItem, DataError> {
+        let update = crate::store::tx::update(keys::user_profile(user))
+            .condition_expression("attribute_exists(#pk)")
+            .expression_attribute_names("#pk", keys::PK)
+            .expression_attribute_names("#look", "look");
+        let update = match look {
+            Some(look) => update
+                .update_expression("SET #look = :look")
+                .expression_attribute_values(":look", AttributeValue::S(look.id().to_owned())),
+            None => update.update_expression("REMOVE #look"),
+        };
+        self.update_action(update)
+    }
+}
+
+impl Db {
     /// A new guest with a first session, in one transaction.
     #[tracing::instrument(skip(self, session), err(level = "debug"))]
     pub async fn create_guest(
@@ -174,6 +201,7 @@ impl Db {
             username: None,
             created_at_ms: now_ms,
             ttl: Some(now_ms / 1000 + SESSION_LIFETIME_SECS + GUEST_GRACE_SECS),
+            look: None,
         };
         let actions = vec![
             self.put_new(serde_dynamo::to_item(&profile)?)?,

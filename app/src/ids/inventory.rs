@@ -52,6 +52,44 @@ impl fmt::Display for Place {
     }
 }
 
+/// A look a player can wear (bought in the shop): a frame or a colour around their avatar that
+/// other players see in a room's lobby, on the match board and on the podium. Stored by its shop
+/// item's id; an id this list does not know reads as no look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Look {
+    #[serde(rename = "look-night")]
+    Night,
+    #[serde(rename = "look-monsoon")]
+    Monsoon,
+    #[serde(rename = "look-golden-feather")]
+    GoldenFeather,
+}
+
+impl Look {
+    pub const ALL: [Look; 3] = [Look::Night, Look::Monsoon, Look::GoldenFeather];
+
+    /// The shop item's id, which is also the look's CSS class.
+    pub fn id(self) -> &'static str {
+        match self {
+            Look::Night => "look-night",
+            Look::Monsoon => "look-monsoon",
+            Look::GoldenFeather => "look-golden-feather",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Look> {
+        Look::ALL.into_iter().find(|l| l.id() == raw)
+    }
+
+    /// The avatar's classes with this look worn (`avatar` alone without one).
+    pub fn avatar_class(look: Option<Look>) -> String {
+        match look {
+            Some(look) => format!("avatar worn {}", look.id()),
+            None => "avatar".to_owned(),
+        }
+    }
+}
+
 /// A trade offer's id: a ULID, so offers sort by when they were made.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]

@@ -47,17 +47,26 @@ pub struct InventoryView {
     pub stacks: Vec<Stack>,
     pub next: Option<String>,
     pub feathers: u64,
+    /// What the player's last action did (a sealed notice; see `inventory::notice`).
+    pub notice: Option<String>,
+    /// The card whose last one in the bag the player asked to sell: the page asks first.
+    pub confirm: Option<crate::inventory::model::Card>,
 }
 
 /// A page of the player's bag or bank: one Query (by category, or by name on LSI1 when sorted
-/// by name or searched) beside one GetItem of the wallet.
+/// by name; a search reads the whole place on LSI1 and keeps the names with a word starting
+/// with each word searched) beside one GetItem of the wallet.
 #[server(endpoint = "inventory/view")]
+#[allow(clippy::too_many_arguments)]
 pub async fn read_inventory(
     place: Option<String>,
     category: Option<String>,
     sort: Option<String>,
     q: Option<String>,
     after: Option<String>,
+    confirm: Option<String>,
+    note: Option<String>,
+    nsig: Option<String>,
 ) -> Result<InventoryView, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
@@ -87,6 +96,13 @@ pub async fn read_inventory(
     let after = after.filter(|a| !a.is_empty());
     // The page's one Query and the wallet's GetItem, side by side: one round trip.
     let list = async {
+        if let Some(q) = &search {
+            return db
+                .search_cards(&me.id, place, q)
+                .await
+                .map(|items| crate::store::Page { items, next: None })
+                .map_err(AppError::from);
+        }
         match sort {
             Sort::Name => {
                 db.cards_by_name(&me.id, place, search.as_deref(), after.as_deref(), 30)
@@ -101,6 +117,12 @@ pub async fn read_inventory(
     };
     let wallet = async { db.feathers(&me.id).await.map_err(AppError::from) };
     let (page, feathers) = futures::try_join!(list, wallet).map_err(fail)?;
+    let notice = crate::inventory::notice::open(&db, note.as_deref(), nsig.as_deref())
+        .await
+        .map(|n| n.text(locale()));
+    let confirm = confirm
+        .and_then(|c| ThingId::parse(&c).ok())
+        .and_then(|t| crate::inventory::store::card(&t).cloned());
     Ok(InventoryView {
         place,
         category: category.map(|c| c.slug().to_owned()),
@@ -109,6 +131,8 @@ pub async fn read_inventory(
         stacks: page.items,
         next: page.next,
         feathers,
+        notice,
+        confirm,
     })
 }
 
@@ -127,6 +151,9 @@ pub struct CardView {
     /// `None` for a visitor.
     pub mine: Option<(u32, u32)>,
     pub holders: Vec<Holder>,
+    /// What the player's last action did (a sealed notice).
+    #[serde(default)]
+    pub notice: Option<String>,
 }
 
 /// Holders a card's page shows at most.
@@ -135,7 +162,11 @@ pub const HOLDERS_SHOWN: usize = 12;
 /// A card's page: one BatchGetItem of the player's two stacks beside one Query of the card's
 /// holders, then one BatchGetItem of the holders' names.
 #[server(endpoint = "inventory/card")]
-pub async fn read_card(thing: String) -> Result<CardView, AppError> {
+pub async fn read_card(
+    thing: String,
+    note: Option<String>,
+    nsig: Option<String>,
+) -> Result<CardView, AppError> {
     let db = expect_context::<Db>();
     let thing = ThingId::parse(&thing)
         .ok()
@@ -172,7 +203,11 @@ pub async fn read_card(thing: String) -> Result<CardView, AppError> {
     } else {
         db.profiles(&ids).await.map_err(fail)?
     };
+    let notice = crate::inventory::notice::open(&db, note.as_deref(), nsig.as_deref())
+        .await
+        .map(|n| n.text(locale()));
     Ok(CardView {
+        notice,
         card: thing.clone(),
         mine,
         holders: others
@@ -222,38 +257,147 @@ pub async fn move_cards(thing: String, count: u32, from: String) -> Result<(), A
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
     let from = Place::parse(&from).map_err(fail)?;
-    db.move_cards(&me.id, &thing_id(&thing)?, count, from)
+    let thing = thing_id(&thing)?;
+    db.move_cards(&me.id, &thing, count, from)
         .await
-        .map_err(fail)
+        .map_err(fail)?;
+    let to = from.other();
+    let notice = crate::inventory::notice::Notice::Moved {
+        thing,
+        n: count,
+        to,
+    };
+    crate::inventory::notice::redirect_with(&db, &notice, "/inventory").await;
+    Ok(())
 }
 
-/// Sells bag cards back to the shop; the feathers earned.
+/// Sells bag cards back to the shop; the feathers earned. Selling the last of a kind in the
+/// bag needs `confirm=yes` (the page asks first); without it: 400, nothing changed.
 #[server(endpoint = "inventory/sell")]
-pub async fn sell_cards(thing: String, count: u32) -> Result<u64, AppError> {
+pub async fn sell_cards(
+    thing: String,
+    count: u32,
+    confirm: Option<String>,
+) -> Result<u64, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
     let thing = thing_id(&thing)?;
     limit(&db, "shop", &me.id, SHOP_PER_WINDOW).await?;
-    db.sell_cards(&me.id, &thing, count).await.map_err(fail)
-}
-
-/// What the shop sells, with today's stock, and the player's feathers (none for a visitor).
-#[server(endpoint = "shop/view")]
-pub async fn shop_view() -> Result<(Vec<crate::inventory::model::ShopItem>, u64), AppError> {
-    let db = expect_context::<Db>();
-    let items = db.shop().await.map_err(fail)?;
-    let feathers = match session::current_player(&db).await.map_err(fail)? {
-        Some(me) => db.feathers(&me.id).await.map_err(fail)?,
-        None => 0,
+    let confirmed = confirm.as_deref() == Some("yes");
+    let feathers = db
+        .sell_cards(&me.id, &thing, count, confirmed)
+        .await
+        .map_err(fail)?;
+    let notice = crate::inventory::notice::Notice::Sold {
+        thing,
+        n: count,
+        feathers,
     };
-    Ok((items, feathers))
+    crate::inventory::notice::redirect_with(&db, &notice, "/inventory").await;
+    Ok(feathers)
 }
 
-/// Buys an item from the shop.
+/// The shop as one player sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShopPageView {
+    pub items: Vec<crate::inventory::model::ShopItem>,
+    pub feathers: u64,
+    pub signed_in: bool,
+    /// The looks the player owns (shop item ids).
+    pub owned: Vec<String>,
+    pub wearing: Option<crate::ids::Look>,
+    /// What the player's last action did (a sealed notice).
+    pub notice: Option<String>,
+    /// The cards of the pack just bought (read back from what the purchase wrote).
+    pub opened: Vec<crate::inventory::model::Card>,
+}
+
+/// How long after buying a pack the shop page shows its cards.
+pub const OPENED_PACK_MS: i64 = 60_000;
+
+/// What the shop sells, with today's stock: one Query. For a player also their wallet (GetItem)
+/// and looks (Query `LOOK#`), side by side; after a pack's purchase, the pack (GetItem).
+#[server(endpoint = "shop/view")]
+pub async fn shop_view(
+    note: Option<String>,
+    nsig: Option<String>,
+) -> Result<ShopPageView, AppError> {
+    let db = expect_context::<Db>();
+    let me = session::current_player(&db).await.map_err(fail)?;
+    let items = async { db.shop().await.map_err(AppError::from) };
+    let mine = async {
+        match &me {
+            Some(me) => {
+                let (feathers, owned) = futures::try_join!(db.feathers(&me.id), db.looks(&me.id))?;
+                Ok::<_, AppError>((feathers, owned))
+            }
+            None => Ok((0, Vec::new())),
+        }
+    };
+    let (items, (feathers, owned)) = futures::try_join!(items, mine).map_err(fail)?;
+    let notice = crate::inventory::notice::open(&db, note.as_deref(), nsig.as_deref()).await;
+    let mut opened = Vec::new();
+    if let (Some(me), Some(crate::inventory::notice::Notice::Bought { item, .. })) = (&me, &notice)
+    {
+        opened = db
+            .last_pack(&me.id, item, OPENED_PACK_MS)
+            .await
+            .map_err(fail)?
+            .iter()
+            .filter_map(|t| crate::inventory::store::card(t).cloned())
+            .collect();
+    }
+    Ok(ShopPageView {
+        items,
+        feathers,
+        signed_in: me.is_some(),
+        owned,
+        wearing: me.as_ref().and_then(|me| me.look),
+        notice: notice.map(|n| n.text(locale())),
+        opened,
+    })
+}
+
+/// Buys an item from the shop. Feathers short: 400, nothing changed.
 #[server(endpoint = "shop/buy")]
 pub async fn buy(item: String) -> Result<crate::inventory::model::Bought, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
     limit(&db, "shop", &me.id, SHOP_PER_WINDOW).await?;
-    db.buy(&me.id, &item, rand::random()).await.map_err(fail)
+    let bought = db.buy(&me.id, &item, rand::random()).await.map_err(fail)?;
+    let notice = crate::inventory::notice::Notice::Bought {
+        item: bought.item.clone(),
+        paid: bought.paid,
+    };
+    crate::inventory::notice::redirect_with(&db, &notice, "/shop").await;
+    Ok(bought)
+}
+
+/// Wears a look the player owns (`look` empty: takes it off). One they do not own: 403; an
+/// unknown one: 400; nothing changed either way.
+#[server(endpoint = "shop/wear")]
+pub async fn wear_look(look: String) -> Result<(), AppError> {
+    let db = expect_context::<Db>();
+    let me = session::require_player(&db).await.map_err(fail)?;
+    let look = match look.trim() {
+        "" => None,
+        raw => Some(crate::ids::Look::parse(raw).ok_or_else(|| {
+            fail(AppError::BadRequest(
+                td_string!(locale(), inventory.error.no_such_look).to_string(),
+            ))
+        })?),
+    };
+    limit(&db, "shop", &me.id, SHOP_PER_WINDOW).await?;
+    match db.wear(&me.id, look).await {
+        Ok(()) => {}
+        Err(crate::inventory::store::InventoryError::Forbidden) => {
+            return Err(fail(AppError::Forbidden(
+                td_string!(locale(), inventory.error.look_not_owned).to_string(),
+            )))
+        }
+        Err(err) => return Err(fail(err)),
+    }
+    let notice = crate::inventory::notice::Notice::Wore { look };
+    crate::inventory::notice::redirect_with(&db, &notice, "/shop").await;
+    Ok(())
 }

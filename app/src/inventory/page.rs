@@ -18,14 +18,16 @@ use crate::codec::Base64Json;
 use crate::i18n::{td, td_string};
 use crate::inventory::api::{
     my_sets, read_card, read_inventory, AcceptOffer, Buy, CardView, CloseOffer, InventoryView,
-    MakeOffer, MoveCards, SellCards, Sort,
+    MakeOffer, MoveCards, SellCards, Sort, WearLook,
 };
 use crate::inventory::model::{Place, Stack};
 use crate::lang::Locale;
 use crate::ui::forms::FormError;
 
 mod market;
-pub use market::{ShopPage, TradesPage};
+mod shop;
+pub use market::TradesPage;
+pub use shop::ShopPage;
 
 /// The address of an inventory page with these choices.
 fn address(
@@ -69,6 +71,7 @@ const ACTIONS: &[&str] = &[
     MakeOffer::PATH,
     AcceptOffer::PATH,
     CloseOffer::PATH,
+    WearLook::PATH,
 ];
 
 /// `/inventory`.
@@ -79,16 +82,20 @@ pub fn InventoryPage() -> impl IntoView {
     let key = move || {
         let q = query.read();
         (
-            q.get("place"),
-            q.get("category"),
-            q.get("sort"),
-            q.get("q"),
-            q.get("after"),
+            (q.get("place"), q.get("category"), q.get("sort"), q.get("q")),
+            (
+                q.get("after"),
+                q.get("confirm"),
+                q.get("note"),
+                q.get("nsig"),
+            ),
         )
     };
     let page = Resource::<_, Base64Json>::new_with_options(
         key,
-        |(place, category, sort, q, after)| read_inventory(place, category, sort, q, after),
+        |((place, category, sort, q), (after, confirm, note, nsig))| {
+            read_inventory(place, category, sort, q, after, confirm, note, nsig)
+        },
         false,
     );
     let sets = Resource::<_, Base64Json>::new_with_options(|| (), |_| my_sets(), false);
@@ -112,6 +119,11 @@ pub fn InventoryPage() -> impl IntoView {
     }
 }
 
+/// A notice the server wrote after the player's last action.
+pub(crate) fn notice_view(notice: Option<String>) -> impl IntoView {
+    notice.map(|text| view! { <p class="notice ok" role="status" data-testid="notice">{text}</p> })
+}
+
 #[component]
 fn Inventory(
     view: InventoryView,
@@ -126,6 +138,8 @@ fn Inventory(
         stacks,
         next,
         feathers,
+        notice,
+        confirm,
     } = view;
     let title = match place {
         Place::Bag => td_string!(l, inventory.your_bag),
@@ -140,7 +154,7 @@ fn Inventory(
                 Place::Bag => td_string!(l, inventory.bag),
                 Place::Bank => td_string!(l, inventory.bank),
             };
-            view! { <a href=address(p, None, Sort::Category, None, None) aria-current=current>{label}</a> }
+            view! { <a href=address(p, None, Sort::Category, None, None) aria-current=current data-testid="place-tab">{label}</a> }
         })
         .collect_view();
     let tabs = std::iter::once(None)
@@ -149,13 +163,24 @@ fn Inventory(
             let slug = c.map(Category::slug);
             let current = (slug == cat.as_deref() && search.is_none()).then_some("page");
             let label = c.map_or_else(|| td_string!(l, inventory.all).to_owned(), |c| c.label_in(l));
-            let progress = c.and_then(|c| sets.iter().find(|s| s.category == c)).map(|s| {
-                format!(" {}/{}", s.held, s.of)
-            });
             view! {
                 <a href=address(place, slug, Sort::Category, None, None) aria-current=current data-testid="category-tab">
-                    {label}{progress}
+                    {label}
                 </a>
+            }
+        })
+        .collect_view();
+    let (held_all, of_all) = sets.iter().fold((0, 0), |(h, o), s| (h + s.held, o + s.of));
+    let progress = sets
+        .iter()
+        .map(|s| {
+            let pct = if s.of == 0 { 0 } else { s.held * 100 / s.of };
+            view! {
+                <li class="set" data-testid="set" data-category=s.category.slug()>
+                    <span class="set-name">{s.category.label_in(l)}</span>
+                    <span class="set-count">{td_string!(l, inventory.set_progress, held = s.held, of = s.of).to_string()}</span>
+                    <span class="meter" role="img" aria-label=td_string!(l, inventory.set_progress, held = s.held, of = s.of).to_string()><span style=format!("width: {pct}%")></span></span>
+                </li>
             }
         })
         .collect_view();
@@ -163,10 +188,47 @@ fn Inventory(
         Sort::Category => view! { <a href=address(place, None, Sort::Name, None, None) data-testid="sort-toggle">{td_string!(l, inventory.sort_by_name)}</a> }.into_any(),
         Sort::Name => view! { <a href=address(place, None, Sort::Category, None, None) data-testid="sort-toggle">{td_string!(l, inventory.sort_by_category)}</a> }.into_any(),
     };
-    let empty = stacks.is_empty();
-    let rows = stacks
+    let empty = stacks.is_empty().then(|| match &search {
+        Some(q) => view! {
+            <div class="empty" role="status" data-testid="no-match">
+                <p>{match place {
+                    Place::Bag => td_string!(l, inventory.no_match_bag, q = q.as_str()).to_string(),
+                    Place::Bank => td_string!(l, inventory.no_match_bank, q = q.as_str()).to_string(),
+                }}</p>
+                <p><a href=address(place, None, Sort::Category, None, None) data-testid="clear-search">{td_string!(l, inventory.clear_search)}</a></p>
+            </div>
+        }
+        .into_any(),
+        None => view! {
+            <div class="empty" data-testid="no-cards">
+                <p>{match place { Place::Bag => td_string!(l, inventory.empty_place), Place::Bank => td_string!(l, inventory.empty_bank) }}</p>
+                <p><a href="/">{td_string!(l, inventory.play_to_earn)}</a>" · "<a href="/shop">{td_string!(l, inventory.shop)}</a></p>
+            </div>
+        }
+        .into_any(),
+    });
+    let back = address(place, category.as_deref(), sort, search.as_deref(), None);
+    let confirm_box = confirm.map(|card| {
+        let price = crate::inventory::rules::sell_price(card.rarity);
+        let thing = card.thing.to_string();
+        view! {
+            <div class="notice confirm" role="alert" data-testid="confirm-sell">
+                <p>{td_string!(l, inventory.confirm_last, name = card.name_in(l), n = price).to_string()}</p>
+                <div class="actions">
+                    <form method="post" action=SellCards::PATH>
+                        <input type="hidden" name="thing" value=thing />
+                        <input type="hidden" name="count" value="1" />
+                        <input type="hidden" name="confirm" value="yes" />
+                        <button type="submit" class="danger" data-testid="confirm-sell-button">{td_string!(l, inventory.confirm_sell)}</button>
+                    </form>
+                    <a href=back.clone() class="button secondary" data-testid="keep-it">{td_string!(l, inventory.keep_it)}</a>
+                </div>
+            </div>
+        }
+    });
+    let tiles = stacks
         .into_iter()
-        .map(|s| stack_row(s, place, l))
+        .map(|s| stack_tile(s, place, &back, l))
         .collect_view();
     let next_link = next.map(|n| {
         view! {
@@ -175,24 +237,39 @@ fn Inventory(
     });
     view! {
         <section class="inventory">
-            <h1>{title}</h1>
-            <p data-testid="feathers">"🪶 "{feathers}{td_string!(l, inventory.feathers_unit)}" · "<a href="/shop">{td_string!(l, inventory.shop)}</a>" · "<a href="/trades">{td_string!(l, inventory.trades)}</a></p>
+            <header class="page-head">
+                <h1>{title}</h1>
+                <p class="actions" data-testid="feathers">
+                    <strong>"🪶 "{feathers}{td_string!(l, inventory.feathers_unit)}</strong>
+                    <a href="/shop">{td_string!(l, inventory.shop)}</a>
+                    <a href="/trades">{td_string!(l, inventory.trades)}</a>
+                </p>
+            </header>
+            {notice_view(notice)}
+            {confirm_box}
             <nav aria-label=td_string!(l, inventory.places) class="tabs">{places}</nav>
+            <details class="sets">
+                <summary>{td_string!(l, inventory.sets_summary, held = held_all, of = of_all).to_string()}</summary>
+                <ul class="set-list" data-testid="sets">{progress}</ul>
+            </details>
             <nav aria-label=td_string!(l, inventory.categories) class="tabs" data-testid="category-tabs">{tabs}</nav>
-            <form method="get" action="/inventory" class="inline" data-testid="search">
+            <form method="get" action="/inventory" class="search-form" data-testid="search">
                 <input type="hidden" name="place" value=place.as_str() />
-                <label>{td_string!(l, inventory.name_starts_with)}" "<input type="search" name="q" maxlength="40" value=search.clone().unwrap_or_default() /></label>
+                <label class="field">{td_string!(l, inventory.search_words)}
+                    <input type="search" name="q" maxlength="40" value=search.clone().unwrap_or_default() />
+                    <span class="hint">{td_string!(l, inventory.search_hint)}</span>
+                </label>
                 <button type="submit">{td_string!(l, inventory.search)}</button>
             </form>
             <p>{sort_link}</p>
-            {empty.then(|| view! { <p class="muted" data-testid="no-cards">{td_string!(l, inventory.no_cards)}</p> })}
-            <ul class="cards" data-testid="cards">{rows}</ul>
+            {empty}
+            <ul class="tiles" data-testid="cards">{tiles}</ul>
             {next_link}
         </section>
     }
 }
 
-fn stack_row(stack: Stack, place: Place, l: Locale) -> impl IntoView {
+fn stack_tile(stack: Stack, place: Place, back: &str, l: Locale) -> impl IntoView {
     let thing = stack.thing.to_string();
     let (thing2, thing3) = (thing.clone(), thing.clone());
     let link = format!("/cards/{thing}");
@@ -201,27 +278,100 @@ fn stack_row(stack: Stack, place: Place, l: Locale) -> impl IntoView {
         Place::Bag => td_string!(l, inventory.to_bank),
         Place::Bank => td_string!(l, inventory.to_bag),
     };
-    view! {
-        <li class="card-stack" data-testid="card" data-thing=thing.clone()>
-            <span class="emoji" aria-hidden="true">{stack.emoji}</span>
-            " "<strong><a href=link data-testid="card-name">{name}</a></strong>
-            " × "<span data-testid="card-qty">{stack.qty}</span>
-            " · "{stack.category.label_in(l)}" · "{stack.rarity.label(l)}
-            <form method="post" action=MoveCards::PATH class="inline">
-                <input type="hidden" name="thing" value=thing2 />
-                <input type="hidden" name="count" value="1" />
-                <input type="hidden" name="from" value=place.as_str() />
-                <button type="submit" data-testid="move">{to}</button>
-            </form>
-            {(place == Place::Bag).then(|| view! {
-                <form method="post" action=SellCards::PATH class="inline">
+    let price = crate::inventory::rules::sell_price(stack.rarity);
+    let sell_label = td_string!(l, inventory.sell_for, n = price).to_string();
+    let rarity_class = rarity_class(stack.rarity);
+    // The last one in the bag: the button goes to a step that asks first (a plain link-like
+    // GET form, so it works without JavaScript); the server refuses it unconfirmed anyway.
+    let sell = (place == Place::Bag).then(|| {
+        if stack.qty == 1 {
+            let (base, query) = back.split_once('?').unwrap_or((back, ""));
+            let hidden = form_urlencoded_pairs(query)
+                .into_iter()
+                .filter(|(k, _)| k != "confirm")
+                .map(|(k, v)| view! { <input type="hidden" name=k value=v /> })
+                .collect_view();
+            view! {
+                <form method="get" action=base.to_owned()>
+                    {hidden}
+                    <input type="hidden" name="confirm" value=thing3 />
+                    <button type="submit" class="secondary" data-testid="sell">{sell_label}</button>
+                </form>
+            }
+            .into_any()
+        } else {
+            view! {
+                <form method="post" action=SellCards::PATH>
                     <input type="hidden" name="thing" value=thing3 />
                     <input type="hidden" name="count" value="1" />
-                    <button type="submit" data-testid="sell">{td_string!(l, inventory.sell_one)}</button>
+                    <button type="submit" class="secondary" data-testid="sell">{sell_label}</button>
                 </form>
-            })}
+            }
+            .into_any()
+        }
+    });
+    view! {
+        <li class="tile" data-testid="card" data-thing=thing.clone()>
+            <div class="tile-head">
+                <span class="emoji" aria-hidden="true">{stack.emoji}</span>
+                <div>
+                    <a class="name" href=link data-testid="card-name">{name}</a>
+                    <div class="meta">
+                        <span class=rarity_class>{stack.rarity.label(l)}</span>" "
+                        {stack.category.label_in(l)}
+                    </div>
+                </div>
+                <strong class="tile-count">"× "<span data-testid="card-qty">{stack.qty}</span></strong>
+            </div>
+            <div class="actions">
+                <form method="post" action=MoveCards::PATH>
+                    <input type="hidden" name="thing" value=thing2 />
+                    <input type="hidden" name="count" value="1" />
+                    <input type="hidden" name="from" value=place.as_str() />
+                    <button type="submit" class="small" data-testid="move">{to}</button>
+                </form>
+                {sell}
+            </div>
         </li>
     }
+}
+
+/// The classes of a rarity's label (the visual system's `.rarity`).
+pub(crate) fn rarity_class(rarity: crate::inventory::model::Rarity) -> &'static str {
+    use crate::inventory::model::Rarity;
+    match rarity {
+        Rarity::Common => "rarity",
+        Rarity::Rare => "rarity rare",
+        Rarity::Epic => "rarity epic",
+        Rarity::Legendary => "rarity legendary",
+    }
+}
+
+/// The pairs of a query string (as this page writes them: `%XX`-encoded, no `+`).
+fn form_urlencoded_pairs(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (percent_decode(k), percent_decode(v)))
+        .collect()
+}
+
+fn percent_decode(raw: &str) -> String {
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&raw[i + 1..i + 3], 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// `/cards/<thing>`: a card, how many the player holds, and who might trade it.
@@ -229,9 +379,17 @@ fn stack_row(stack: Stack, place: Place, l: Locale) -> impl IntoView {
 pub fn CardPage() -> impl IntoView {
     let l = crate::lang::locale();
     let params = use_params_map();
+    let query = use_query_map();
     let card = Resource::<_, Base64Json>::new_with_options(
-        move || params.read().get("thing").unwrap_or_default(),
-        read_card,
+        move || {
+            let q = query.read();
+            (
+                params.read().get("thing").unwrap_or_default(),
+                q.get("note"),
+                q.get("nsig"),
+            )
+        },
+        |(thing, note, nsig)| read_card(thing, note, nsig),
         false,
     );
     view! {
@@ -256,35 +414,76 @@ fn CardDetail(view: CardView, l: Locale) -> impl IntoView {
         card,
         mine,
         holders,
+        notice,
     } = view;
     let signed_in = mine.is_some();
-    let held = match mine {
-        Some((bag, bank)) => view! {
-            <p data-testid="card-held" data-bag=bag data-bank=bank>
-                {td!(l, inventory.held, bag = move || bag, bank = move || bank, <strong> = |children: ChildrenFn| view! { <strong>{children()}</strong> })}
-            </p>
-        }
-        .into_any(),
-        None => view! { <p class="muted">{td_string!(l, inventory.start_collecting)}</p> }.into_any(),
-    };
     let thing = card.thing.to_string();
-    let offer_at = crate::inventory::rules::sell_price(card.rarity) * 2;
+    let price = crate::inventory::rules::sell_price(card.rarity);
+    let held = match mine {
+        Some((bag, bank)) => {
+            let (t1, t2, t3) = (thing.clone(), thing.clone(), thing.clone());
+            view! {
+                <p data-testid="card-held" data-bag=bag data-bank=bank>
+                    {td!(l, inventory.held, bag = move || bag, bank = move || bank, <strong> = |children: ChildrenFn| view! { <strong>{children()}</strong> })}
+                </p>
+                <div class="actions">
+                    {(bag > 0).then(|| view! {
+                        <form method="post" action=MoveCards::PATH>
+                            <input type="hidden" name="thing" value=t1 />
+                            <input type="hidden" name="count" value="1" />
+                            <input type="hidden" name="from" value="bag" />
+                            <button type="submit" class="small" data-testid="move">{td_string!(l, inventory.to_bank)}</button>
+                        </form>
+                    })}
+                    {(bank > 0).then(|| view! {
+                        <form method="post" action=MoveCards::PATH>
+                            <input type="hidden" name="thing" value=t2 />
+                            <input type="hidden" name="count" value="1" />
+                            <input type="hidden" name="from" value="bank" />
+                            <button type="submit" class="small" data-testid="move-back">{td_string!(l, inventory.to_bag)}</button>
+                        </form>
+                    })}
+                    {(bag > 1).then(|| view! {
+                        <form method="post" action=SellCards::PATH>
+                            <input type="hidden" name="thing" value=t3.clone() />
+                            <input type="hidden" name="count" value="1" />
+                            <button type="submit" class="secondary" data-testid="sell">{td_string!(l, inventory.sell_for, n = price).to_string()}</button>
+                        </form>
+                    })}
+                    {(bag == 1).then(|| view! {
+                        <form method="get" action="/inventory">
+                            <input type="hidden" name="place" value="bag" />
+                            <input type="hidden" name="confirm" value=t3.clone() />
+                            <button type="submit" class="secondary" data-testid="sell">{td_string!(l, inventory.sell_for, n = price).to_string()}</button>
+                        </form>
+                    })}
+                </div>
+            }
+            .into_any()
+        }
+        None => {
+            view! { <p class="muted">{td_string!(l, inventory.start_collecting)}</p> }.into_any()
+        }
+    };
+    let offer_at = price * 2;
+    let empty_holders = holders.is_empty();
     let rows = holders
         .into_iter()
         .map(|holder| {
             let form = signed_in.then(|| {
                 view! {
-                    <form method="post" action=MakeOffer::PATH class="inline">
+                    <form method="post" action=MakeOffer::PATH class="actions">
                         <input type="hidden" name="to_player" value=holder.id.to_string() />
                         <input type="hidden" name="want_cards" value=format!("{thing}:1") />
                         <label>{td_string!(l, inventory.offer_before)}" "<input name="give_feathers" type="number" min="1" value=offer_at size="4" />{td_string!(l, inventory.offer_after)}</label>
-                        <button type="submit" data-testid="offer-for-one">{td_string!(l, inventory.offer)}</button>
+                        <button type="submit" class="small" data-testid="offer-for-one">{td_string!(l, inventory.offer)}</button>
                     </form>
                 }
             });
             view! {
-                <li data-testid="holder" data-player=holder.id.to_string()>
-                    {td_string!(l, inventory.holder_has, name = holder.name.as_str(), qty = holder.qty).to_string()}" "{form}
+                <li class="tile" data-testid="holder" data-player=holder.id.to_string()>
+                    <span>{td_string!(l, inventory.holder_has, name = holder.name.as_str(), qty = holder.qty).to_string()}</span>
+                    {form}
                 </li>
             }
         })
@@ -292,13 +491,27 @@ fn CardDetail(view: CardView, l: Locale) -> impl IntoView {
     view! {
         <Title text=card.name_in(l).to_owned() />
         <section class="card-detail">
-            <h1><span class="emoji" aria-hidden="true">{card.emoji.clone()}</span>" "{card.name_in(l).to_owned()}</h1>
-            <p>{card.category.label_in(l)}" · "{card.rarity.label(l)}" · "{td_string!(l, inventory.sells_back, n = crate::inventory::rules::sell_price(card.rarity)).to_string()}</p>
-            {held}
-            <h2>{td_string!(l, inventory.who_might_trade)}</h2>
-            <p class="muted">{td_string!(l, inventory.who_might_trade_help)}</p>
-            <ul data-testid="holders">{rows}</ul>
-            <p><a href="/inventory">{td_string!(l, inventory.your_cards)}</a>" · "<a href="/trades">{td_string!(l, inventory.trades)}</a></p>
+            <header class="page-head">
+                <h1><span class="emoji" aria-hidden="true">{card.emoji.clone()}</span>" "{card.name_in(l).to_owned()}</h1>
+                <p class="actions">
+                    <a href="/inventory">{td_string!(l, inventory.your_cards)}</a>
+                    <a href="/trades">{td_string!(l, inventory.trades)}</a>
+                </p>
+            </header>
+            {notice_view(notice)}
+            <div class="tile card-tile">
+                <div class="meta">
+                    <span class=rarity_class(card.rarity)>{card.rarity.label(l)}</span>" "
+                    {card.category.label_in(l)}" · "{td_string!(l, inventory.sells_back, n = price).to_string()}
+                </div>
+                {held}
+            </div>
+            <section class="section">
+                <h2>{td_string!(l, inventory.who_might_trade)}</h2>
+                <p class="hint">{td_string!(l, inventory.who_might_trade_help)}</p>
+                {empty_holders.then(|| view! { <p class="empty" data-testid="no-holders">{td_string!(l, inventory.nobody_spare)}</p> })}
+                <ul class="tiles" data-testid="holders">{rows}</ul>
+            </section>
         </section>
     }
 }

@@ -85,6 +85,18 @@ pub fn rewards(outcome: &Outcome) -> Rewards {
     }
 }
 
+/// Whether every word of `query` starts a word of `name` (both folded): "squirrel" and "fly squ"
+/// match "Flying squirrel"; an empty query matches nothing.
+pub fn name_matches(name: &str, query: &str) -> bool {
+    let name = fold_name(name);
+    let words: Vec<&str> = name.split('-').collect();
+    let query = fold_name(query);
+    !query.is_empty()
+        && query
+            .split('-')
+            .all(|q| words.iter().any(|w| w.starts_with(q)))
+}
+
 /// A name folded for the alphabetical index and prefix search: lower case, letters and digits
 /// kept, every run of anything else one `-`. "Hawk cuckoo!" → "hawk-cuckoo". The joiner sorts
 /// above the key's `#` that ends the name, so "bee" comes before "bee-eater", as in a dictionary.

@@ -9,9 +9,12 @@
 //! | buy | `Db::buy` | BatchGetItem (today's stock, the look, wallet, stacks), TransactWriteItems |
 //! | sell a card | `Db::sell_cards` | BatchGetItem (stack, wallet), TransactWriteItems |
 //! | looks a player owns | `Db::looks` | Query `begins_with(SK, LOOK#)` |
+//! | wear a look (or none) | `Db::wear` | TransactWriteItems (ConditionCheck `LOOK#<item>`, Update `USER#<id>`/`PROFILE`) |
+//! | the last pack opened | `Db::last_pack` | GetItem `PACK` (only on the page after a pack's purchase) |
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
 
+use crate::ids::Look;
 use crate::inventory::changes::{Changes, Holdings};
 pub use crate::inventory::model::{Bought, ShopItem, ShopKind};
 use crate::inventory::model::{Place, ThingId, UserId};
@@ -173,6 +176,27 @@ impl Db {
                     )?,
                 );
             }
+            if !cards.is_empty() {
+                // What the pack gave, for the page the buyer lands on (read back from here).
+                let key = keys::last_pack(user);
+                let mut item = Item::new();
+                item.insert(keys::PK.into(), s(key.pk));
+                item.insert(keys::SK.into(), s(key.sk));
+                item.insert("item".into(), s(item_id));
+                item.insert(
+                    "cards".into(),
+                    aws_sdk_dynamodb::types::AttributeValue::L(
+                        cards.iter().map(|t| s(t.as_str())).collect(),
+                    ),
+                );
+                item.insert("bought_ms".into(), n(epoch_millis()));
+                let put = aws_sdk_dynamodb::types::Put::builder()
+                    .table_name(self.table_name())
+                    .set_item(Some(item))
+                    .build()
+                    .map_err(crate::store::tx::internal)?;
+                actions.push(TransactWriteItem::builder().put(put).build());
+            }
             if matches!(listed.kind, ShopKind::Look) {
                 if held.others.contains_key(&look_key) {
                     return Err(InventoryError::Invalid(Refusal::AlreadyOwned));
@@ -192,6 +216,10 @@ impl Db {
                 cards,
                 paid: listed.price,
             }),
+            // Feathers short: the request cannot be met as it is (the page disables it): 400.
+            Err(InventoryError::NotEnough(refusal @ Refusal::Feathers { .. })) => {
+                Err(InventoryError::Invalid(refusal))
+            }
             Err(InventoryError::Data(DataError::Conflict(conflict))) => {
                 match conflict.failed_condition() {
                     Some(_) => Err(InventoryError::NotEnough(Refusal::CannotBuy)),
@@ -204,11 +232,15 @@ impl Db {
 
     /// Sells `count` of `thing` from the bag back to the shop: one transaction after one
     /// consistent read. Returns the feathers earned.
+    ///
+    /// Selling every card of a kind left in the bag needs `confirmed` (the page asks first):
+    /// without it the sale is refused (400) and nothing changes.
     pub async fn sell_cards(
         &self,
         user: &UserId,
         thing: &ThingId,
         count: u32,
+        confirmed: bool,
     ) -> Result<u64, InventoryError> {
         check_count(count)?;
         let card =
@@ -217,8 +249,75 @@ impl Db {
         let mut changes = Changes::default();
         changes.give_cards(user, Place::Bag, thing, count);
         changes.earn(user, earned);
-        self.apply(&changes).await?;
+        let bag = crate::inventory::store::stack_key(user, Place::Bag, card);
+        self.apply_changes(&changes, Vec::new(), |held| {
+            if !confirmed && held.cards.get(&bag).copied() == Some(count) {
+                return Err(InventoryError::Invalid(Refusal::LastCard(thing.clone())));
+            }
+            Ok(Vec::new())
+        })
+        .await?;
         Ok(earned)
+    }
+
+    /// Wears `look` (or takes any off with `None`): one transaction that checks `user` owns it
+    /// and sets it on their profile. Not owned: refused (403), nothing changes.
+    pub async fn wear(&self, user: &UserId, look: Option<Look>) -> Result<(), InventoryError> {
+        let mut actions = Vec::new();
+        if let Some(look) = look {
+            actions.push(self.check_action(
+                keys::look(user, look.id()),
+                "attribute_exists(PK)",
+                &[],
+            )?);
+        }
+        actions.push(self.wear_look_action(user, look)?);
+        match self.transact(actions).await {
+            Ok(()) => Ok(()),
+            Err(DataError::Conflict(conflict)) if conflict.failed_condition().is_some() => {
+                Err(InventoryError::Forbidden)
+            }
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// The cards of the last pack `user` opened, if it was `item` and bought within the last
+    /// `max_age_ms`: one GetItem.
+    pub async fn last_pack(
+        &self,
+        user: &UserId,
+        item: &str,
+        max_age_ms: i64,
+    ) -> Result<Vec<ThingId>, DataError> {
+        let found = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(crate::store::key_map(keys::last_pack(user))))
+                    .consistent_read(true),
+            )
+            .await?;
+        let Some(found) = found else {
+            return Ok(Vec::new());
+        };
+        let same = found
+            .get("item")
+            .and_then(|v| v.as_s().ok())
+            .map(String::as_str)
+            == Some(item);
+        let fresh = number(&found, "bought_ms").is_some_and(|at| epoch_millis() - at <= max_age_ms);
+        if !same || !fresh {
+            return Ok(Vec::new());
+        }
+        Ok(found
+            .get("cards")
+            .and_then(|v| v.as_l().ok())
+            .map(|list| {
+                list.iter()
+                    .filter_map(|v| ThingId::parse(v.as_s().ok()?).ok())
+                    .collect()
+            })
+            .unwrap_or_default())
     }
 
     /// The looks a player owns: one Query.

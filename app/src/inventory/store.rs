@@ -4,6 +4,7 @@
 //! |---|---|---|
 //! | a place's cards, by category then thing, paged | `Db::cards` | Query `INV#<id>`, `begins_with(SK, <place>#[<category>#])` |
 //! | a place's cards by name, or by a name prefix | `Db::cards_by_name` | Query LSI1, `begins_with(LSI1SK, <place>#<folded prefix>)` |
+//! | a place's cards with a word of the name starting with each searched word | `Db::search_cards` | Query LSI1 `begins_with(LSI1SK, <place>#)` (the whole place, ≤ one stack per thing), filtered in the server |
 //! | one stack | `Db::stack` | GetItem |
 //! | set completion per category | `Db::set_progress` | Query `INV#<id>` (keys and two attributes) |
 //! | feathers | `Db::feathers` | GetItem `WALLET` |
@@ -83,6 +84,8 @@ pub enum Refusal {
     OfferLength,
     NotSold,
     AlreadyOwned,
+    /// Selling the last of a card in the bag without confirming it.
+    LastCard(ThingId),
     Cards {
         thing: ThingId,
         name: String,
@@ -134,6 +137,12 @@ impl Refusal {
             Refusal::OfferLength => td_string!(l, inventory.error.offer_length).to_string(),
             Refusal::NotSold => td_string!(l, inventory.error.not_sold).to_string(),
             Refusal::AlreadyOwned => td_string!(l, inventory.error.already_owned).to_string(),
+            Refusal::LastCard(thing) => td_string!(
+                l,
+                inventory.error.last_card,
+                name = card(thing).map_or(thing.as_str(), |c| c.name_in(l))
+            )
+            .to_string(),
             Refusal::Cards {
                 thing,
                 name,
@@ -273,6 +282,31 @@ impl Db {
             .query_prefix(keys::Keyed::Lsi1, keys::inventory_partition(user), start)
             .limit(limit.clamp(1, MAX_PAGE));
         self.stack_page(request, &scope, cursor).await
+    }
+
+    /// `user`'s cards in `place` with a name (English or Hindi) that has a word starting with
+    /// each word of `query` ("squirrel" finds "Flying squirrel"), in name order: one Query of
+    /// the whole place on LSI1 (at most one stack per catalog thing), filtered here.
+    pub async fn search_cards(
+        &self,
+        user: &UserId,
+        place: Place,
+        query: &str,
+    ) -> Result<Vec<Stack>, DataError> {
+        let items = self
+            .query_all(self.query_prefix(
+                keys::Keyed::Lsi1,
+                keys::inventory_partition(user),
+                keys::card_prefix(place, None),
+            ))
+            .await?;
+        Ok(decode_stacks(items)?
+            .into_iter()
+            .filter(|stack| {
+                crate::inventory::rules::name_matches(&stack.name, query)
+                    || crate::inventory::rules::name_matches(&stack.hi, query)
+            })
+            .collect())
     }
 
     async fn stack_page(

@@ -126,7 +126,7 @@ pub async fn create_room(
         getrandom::fill(&mut bytes).map_err(|_| fail(AppError::Internal))?;
         let code = RoomCode::from_random(bytes);
         match db
-            .create_room(&code, &player.id, &nickname, avatar, settings)
+            .create_room_looking(&code, &player.id, &nickname, avatar, player.look, settings)
             .await
         {
             Ok(_) => {
@@ -179,7 +179,7 @@ pub async fn join_room(
         .as_ref()
         .map(|g| g.actions.clone())
         .unwrap_or_default();
-    db.join_room_with(&code, &player.id, &nickname, avatar, extra)
+    db.join_room_looking(&code, &player.id, &nickname, avatar, player.look, extra)
         .await
         .map_err(fail)?;
     if let Some(guest) = guest {

@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 
 use crate::identity::model::{Avatar, DisplayName, UserId};
+use crate::ids::Look;
 use crate::rooms::model::{Lobby, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
 use crate::store::keys::{self, Key};
 use crate::store::{sort_key, DataError, Item};
@@ -51,6 +52,9 @@ pub(crate) struct PlayerItem {
     pub(crate) user_id: UserId,
     pub(crate) nickname: DisplayName,
     pub(crate) avatar: Avatar,
+    /// The look the player wore when they joined (a shop item's id; unknown ids read as none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) look: Option<String>,
     pub(crate) joined_at_ms: i64,
     pub(crate) ttl: i64,
 }
@@ -125,6 +129,7 @@ pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
                 user_id: player.user_id,
                 nickname: player.nickname,
                 avatar: player.avatar,
+                look: player.look.as_deref().and_then(Look::parse),
                 joined_at_ms: player.joined_at_ms,
             })
             .collect(),
@@ -138,6 +143,7 @@ pub(crate) fn player_item(
     user: &UserId,
     nickname: &DisplayName,
     avatar: Avatar,
+    look: Option<Look>,
     now_ms: i64,
 ) -> PlayerItem {
     let Key { pk, sk } = keys::room_player(code, user);
@@ -148,6 +154,7 @@ pub(crate) fn player_item(
         user_id: user.clone(),
         nickname: nickname.clone(),
         avatar,
+        look: look.map(|l| l.id().to_owned()),
         joined_at_ms: now_ms,
         ttl: now_ms / 1000 + ROOM_IDLE_SECS,
     }

@@ -62,6 +62,9 @@ pub struct RoomPlayer {
     pub user_id: UserId,
     pub nickname: DisplayName,
     pub avatar: Avatar,
+    /// The look they wear (copied from their profile when they joined).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<crate::ids::Look>,
     pub joined_at_ms: i64,
 }
 

@@ -10,6 +10,7 @@
 use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
 
 use crate::identity::model::{Avatar, DisplayName, UserId};
+use crate::ids::Look;
 pub use crate::rooms::items::ROOM_IDLE_SECS;
 use crate::rooms::items::{lobby_from_items, nickname_item, open_index, player_item, MetaItem};
 use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
@@ -56,13 +57,28 @@ pub enum RoomConflict {
 impl Db {
     /// Opens a room under `code` with its creator as host and first player. A code in use is
     /// [`RoomConflict::CodeTaken`]: the caller draws another.
-    #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn create_room(
         &self,
         code: &RoomCode,
         host: &UserId,
         nickname: &DisplayName,
         avatar: Avatar,
+        settings: RoomSettings,
+    ) -> Result<Lobby, RoomConflict> {
+        self.create_room_looking(code, host, nickname, avatar, None, settings)
+            .await
+    }
+
+    /// [`Db::create_room`] with the look the host wears (copied from their profile onto their
+    /// place in the room, so the lobby shows it without another read).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn create_room_looking(
+        &self,
+        code: &RoomCode,
+        host: &UserId,
+        nickname: &DisplayName,
+        avatar: Avatar,
+        look: Option<Look>,
         settings: RoomSettings,
     ) -> Result<Lobby, RoomConflict> {
         let now_ms = epoch_millis();
@@ -91,7 +107,7 @@ impl Db {
         let actions = vec![
             self.put_new(serde_dynamo::to_item(&meta).map_err(DataError::from)?)?,
             self.put_new(
-                serde_dynamo::to_item(player_item(code, host, nickname, avatar, now_ms))
+                serde_dynamo::to_item(player_item(code, host, nickname, avatar, look, now_ms))
                     .map_err(DataError::from)?,
             )?,
             self.put_new(
@@ -116,6 +132,7 @@ impl Db {
                 user_id: host.clone(),
                 nickname: nickname.clone(),
                 avatar,
+                look,
                 joined_at_ms: now_ms,
             }],
             version: 1,
@@ -234,13 +251,28 @@ impl Db {
 
     /// [`Db::join_room`] with `extra` actions in the same transaction, after the join's own: a
     /// guest made for the join (`Db::guest_actions`) exists only if the join succeeds.
-    #[tracing::instrument(skip(self, extra), err(level = "debug"))]
     pub async fn join_room_with(
         &self,
         code: &RoomCode,
         user: &UserId,
         nickname: &DisplayName,
         avatar: Avatar,
+        extra: Vec<TransactWriteItem>,
+    ) -> Result<Joined, RoomConflict> {
+        self.join_room_looking(code, user, nickname, avatar, None, extra)
+            .await
+    }
+
+    /// [`Db::join_room_with`] with the look the player wears, copied onto their place in the
+    /// room (the lobby then shows it from the Query it already makes).
+    #[tracing::instrument(skip(self, extra), err(level = "debug"))]
+    pub async fn join_room_looking(
+        &self,
+        code: &RoomCode,
+        user: &UserId,
+        nickname: &DisplayName,
+        avatar: Avatar,
+        look: Option<Look>,
         extra: Vec<TransactWriteItem>,
     ) -> Result<Joined, RoomConflict> {
         let now_ms = epoch_millis();
@@ -270,7 +302,7 @@ impl Db {
         let mut actions = vec![
             TransactWriteItem::builder().update(seat).build(),
             self.put_new(
-                serde_dynamo::to_item(player_item(code, user, nickname, avatar, now_ms))
+                serde_dynamo::to_item(player_item(code, user, nickname, avatar, look, now_ms))
                     .map_err(DataError::from)?,
             )?,
             self.put_new(

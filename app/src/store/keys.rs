@@ -541,6 +541,15 @@ pub fn look(user: &UserId, item: &str) -> Key {
 
 pub const LOOK_PREFIX: &str = "LOOK#";
 
+/// The cards of the last pack a player opened: `INV#<id>` / `PACK` (written by the purchase,
+/// read back by the shop page that shows it).
+pub fn last_pack(user: &UserId) -> Key {
+    Key {
+        pk: inventory_partition(user),
+        sk: "PACK".to_owned(),
+    }
+}
+
 /// A trade offer: `OFFER#<id>` / `OFFER`, in a partition of its own so racing accepts meet on
 /// one item.
 pub fn offer(id: &OfferId) -> Key {

@@ -269,8 +269,11 @@ async fn the_shop_sells_within_the_wallet_and_the_days_stock() {
     let poor = player(&t, "Poor").await;
     let refused = t.db.buy(&poor, &pack.id, 1).await;
     assert!(
-        matches!(refused, Err(InventoryError::NotEnough(_))),
-        "{refused:?}"
+        matches!(
+            refused,
+            Err(InventoryError::Invalid(Refusal::Feathers { .. }))
+        ),
+        "feathers short is a bad request (400): {refused:?}"
     );
     assert_eq!(t.db.feathers(&poor).await.unwrap(), 0);
 
@@ -719,7 +722,7 @@ async fn a_thousand_random_operations_conserve_every_card_and_feather() {
                     let _ = db.move_cards(me, card, rng.random_range(1..3), place).await;
                 }
                 3 => {
-                    if let Ok(earned) = db.sell_cards(me, card, 1).await {
+                    if let Ok(earned) = db.sell_cards(me, card, 1, true).await {
                         let mut l = ledger.lock().await;
                         *l.cards_sold.entry(card.clone()).or_default() += 1;
                         l.feathers_minted += earned as i64;

@@ -8,6 +8,7 @@ fn user(i: u8) -> UserId {
 
 fn player(i: u8, score: i32, correct: u32, taps: u32, total: u64) -> MatchPlayer {
     MatchPlayer {
+        look: None,
         user_id: user(i),
         nickname: DisplayName::parse(&format!("p{i}")).unwrap(),
         avatar: Avatar::default(),
