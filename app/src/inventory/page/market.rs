@@ -373,7 +373,6 @@ fn pick_tile(
 }
 
 /// A feathers field of the offer form.
-#[allow(clippy::too_many_arguments)]
 fn feathers_field(
     name: &'static str,
     label: String,
