@@ -119,6 +119,9 @@ fn page_title(page: String) -> String {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    // Who is signed in is read once per page, however many parts of it ask.
+    #[cfg(feature = "ssr")]
+    provide_context(identity::session::SessionMemo::default());
     let l = lang::locale();
 
     view! {
@@ -139,7 +142,7 @@ pub fn App() -> impl IntoView {
                         <A href="/things">{td_string!(l, common.nav_things).to_string()}</A>
                         <A href="/inventory">{td_string!(l, common.nav_cards).to_string()}</A>
                         <A href="/shop">{td_string!(l, common.nav_shop).to_string()}</A>
-                        <A href="/trades">{td_string!(l, common.nav_trades).to_string()}</A>
+                        <A href="/trades">{td_string!(l, common.nav_trades).to_string()}<inventory::page::OffersWaiting /></A>
                         <A href="/me">{td_string!(l, common.nav_you).to_string()}</A>
                     </nav>
                     <ui::language::LanguageToggle />

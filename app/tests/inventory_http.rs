@@ -522,13 +522,21 @@ async fn offers_go_to_someone_in_your_room_and_from_a_cards_page_without_javascr
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.body.contains(r#"data-testid="room-offer""#));
     assert!(
-        page.body.contains(&format!(r#"value="{ravi}""#)),
+        page.body
+            .contains(&format!(r#"href="/trades?with={ravi}&amp;room={code}""#)),
         "Ravi to choose"
     );
-    assert!(
-        !page.body.contains(&format!(r#"<option value="{asha}""#)),
-        "not herself"
-    );
+    assert!(!page.body.contains(&format!("with={asha}")), "not herself");
+    // Choosing him opens the form, which offers inside the room.
+    let form = send(
+        &app,
+        with_cookie(&format!("/trades?with={ravi}&room={code}"), &asha_cookie),
+    )
+    .await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form
+        .body
+        .contains(&format!(r#"name="room" value="{code}""#)));
     let outsider = send(
         &app,
         with_cookie(&format!("/trades?room={code}"), &mallory_cookie),
@@ -609,7 +617,12 @@ async fn offers_go_to_someone_in_your_room_and_from_a_cards_page_without_javascr
     );
     assert_eq!(count(&card.body, r#"data-testid="holder""#), 1);
     assert!(card.body.contains(&format!(r#"data-player="{asha}""#)));
-    assert!(card.body.contains(r#"data-testid="offer-for-one""#));
+    // Asking for one of hers: the form with her crow picked.
+    let ask = link(&card.body, "offer-for-one").expect("a link to the form");
+    assert_eq!(ask, format!("/trades?with={asha}&want%5Bcrow%5D=1"));
+    let form = send(&app, with_cookie(&ask, &ravi_cookie)).await;
+    let crow = tag(&form.body, "want-crow").expect("her crow");
+    assert!(crow.contains(r#"value="1""#), "{crow}");
     // A visitor sees who holds it, and no forms.
     let visitor = send(&app, get_page("/cards/crow")).await;
     assert_eq!(visitor.status, StatusCode::OK);
@@ -1153,4 +1166,454 @@ async fn only_a_look_you_own_can_be_worn_and_the_room_shows_it() {
         "{}",
         lobby.body
     );
+/// A browser's plain form post (no JavaScript) from a page of ours, as `cookie`: the answer is
+/// a redirect.
+async fn browser_send(
+    app: &axum::Router,
+    path: &str,
+    body: &str,
+    cookie: &str,
+    page: &str,
+) -> support::Answer {
+    send(
+        app,
+        support::form(path, body, Some(cookie))
+            .header("accept", "text/html,application/xhtml+xml")
+            .header("host", "udd.test")
+            .header("referer", &format!("http://udd.test{page}")),
+    )
+    .await
+}
+
+/// The `Location` of a redirect.
+fn location(answer: &support::Answer) -> String {
+    assert!(
+        answer.status.is_redirection(),
+        "{}: {}",
+        answer.status,
+        answer.body
+    );
+    answer.header("location").unwrap().to_owned()
+}
+
+/// The opening tag of the element with this test id.
+fn tag<'a>(html: &'a str, test_id: &str) -> Option<&'a str> {
+    let at = html.find(&format!(r#"data-testid="{test_id}""#))?;
+    let open = html[..at].rfind('<')?;
+    let close = at + html[at..].find('>')?;
+    Some(&html[open..=close])
+}
+
+/// The count of offers waiting in the top bar (none shown: 0).
+fn waiting_badge(html: &str) -> u32 {
+    tag(html, "offers-waiting").map_or(0, |t| {
+        t.split(r#"data-count=""#)
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    })
+}
+
+#[tokio::test]
+async fn trades_are_made_by_picking_cards_and_every_bad_pick_is_a_clear_4xx_that_changes_nothing() {
+    let (app, engine) = support::app_with_catalog().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let claim = |cookie: String, username: &'static str| {
+        let app = app.clone();
+        async move {
+            let claimed = post(
+                &app,
+                "/api/claim",
+                &format!("username={username}&password=correct+horse"),
+                Some(&cookie),
+            )
+            .await;
+            assert_eq!(claimed.status, StatusCode::OK, "{}", claimed.json);
+            cookie_pair(&claimed.cookie.unwrap())
+        }
+    };
+    let (asha_guest, asha) = guest(&app, "Asha").await;
+    let asha_cookie = claim(asha_guest, "asha_k").await;
+    let (ravi_guest, ravi) = guest(&app, "Ravi").await;
+    let ravi_cookie = claim(ravi_guest, "ravi").await;
+    let (mallory_cookie, _) = guest(&app, "Mallory").await;
+    db.grant_rewards(&asha, &rewards(vec![thing("crow"), thing("crow")], 5))
+        .await
+        .unwrap();
+    db.grant_rewards(&ravi, &rewards(vec![thing("kite")], 20))
+        .await
+        .unwrap();
+
+    let state = || async {
+        let mut held = Vec::new();
+        for user in [&asha, &ravi] {
+            for card in ["crow", "kite"] {
+                held.push(
+                    db.stack(user, Place::Bag, &thing(card))
+                        .await
+                        .unwrap()
+                        .map_or(0, |s| s.qty),
+                );
+            }
+        }
+        (
+            held,
+            db.feathers(&asha).await.unwrap(),
+            db.feathers(&ravi).await.unwrap(),
+        )
+    };
+    let before = state().await;
+    assert_eq!(before, (vec![2, 0, 0, 1], 5, 20));
+    for (body, want, words) in [
+        // Cards she does not hold.
+        (
+            "to=@ravi&give%5Bcrow%5D=3".to_owned(),
+            409,
+            "not enough Crow",
+        ),
+        (
+            "to=ravi&give%5Bkite%5D=1".to_owned(),
+            409,
+            "not enough Kite",
+        ),
+        // Negative, huge, not numbers.
+        ("to=ravi&give%5Bcrow%5D=-1".to_owned(), 400, "whole number"),
+        (
+            "to=ravi&give%5Bcrow%5D=99999999999".to_owned(),
+            400,
+            "at most 9999",
+        ),
+        ("to=ravi&give%5Bcrow%5D=abc".to_owned(), 400, "whole number"),
+        ("to=ravi&give%5Bcrow%5D=1.5".to_owned(), 400, "whole number"),
+        ("to=ravi&want%5Bkite%5D=-1".to_owned(), 400, "whole number"),
+        ("to=ravi&give_feathers=-5".to_owned(), 400, "whole number"),
+        ("to=ravi&give_feathers=lots".to_owned(), 400, "whole number"),
+        (
+            "to=ravi&give_feathers=6".to_owned(),
+            409,
+            "not enough feathers",
+        ),
+        (
+            "to=ravi&want_feathers=99999999999999".to_owned(),
+            400,
+            "at most",
+        ),
+        // Cards the other player does not hold.
+        (
+            "to=ravi&want%5Bkite%5D=2".to_owned(),
+            409,
+            "do not have that many Kite",
+        ),
+        (
+            "to=ravi&want%5Bcrow%5D=1".to_owned(),
+            409,
+            "do not have that many Crow",
+        ),
+        // No such card; nothing picked; the hours out of range.
+        (
+            "to=ravi&give%5Bno-such-thing%5D=1".to_owned(),
+            400,
+            "no such card",
+        ),
+        ("to=ravi".to_owned(), 400, "Pick at least one"),
+        (
+            "to=ravi&give%5Bcrow%5D=0&want%5Bkite%5D=".to_owned(),
+            400,
+            "Pick at least one",
+        ),
+        (
+            "to=ravi&give%5Bcrow%5D=1&hours=0".to_owned(),
+            400,
+            "1 to 168 hours",
+        ),
+        (
+            "to=ravi&give%5Bcrow%5D=1&hours=999".to_owned(),
+            400,
+            "1 to 168 hours",
+        ),
+        // To herself, by username or id; to nobody.
+        (
+            "to=@asha_k&give%5Bcrow%5D=1".to_owned(),
+            400,
+            "someone else",
+        ),
+        (
+            format!("to_player={asha}&give%5Bcrow%5D=1"),
+            400,
+            "someone else",
+        ),
+        (
+            "to=@nobody_here&give%5Bcrow%5D=1".to_owned(),
+            404,
+            "No player has that username",
+        ),
+    ] {
+        let reply = post(&app, "/api/trades/offer", &body, Some(&asha_cookie)).await;
+        assert_eq!(reply.status.as_u16(), want, "{body}: {}", reply.json);
+        assert!(
+            reply.json.to_string().contains(words),
+            "{body}: {}",
+            reply.json
+        );
+    }
+    assert_eq!(state().await, before, "nothing changed");
+    assert_eq!(db.offers_waiting(&ravi).await.unwrap(), 0, "no offer made");
+    let page = send(&app, with_cookie("/trades", &ravi_cookie)).await;
+    assert_eq!(waiting_badge(&page.body), 0);
+    assert!(tag(&page.body, "incoming-empty").is_some(), "says so");
+
+    // `@name` and a name are both accepted: two crows and three feathers for Ravi's kite.
+    let offer = post(
+        &app,
+        "/api/trades/offer",
+        "to=@ravi&give%5Bcrow%5D=2&give_feathers=3&want%5Bkite%5D=1&want%5Bcrow%5D=0",
+        Some(&asha_cookie),
+    )
+    .await;
+    assert_eq!(offer.status, StatusCode::OK, "{}", offer.json);
+    let id = offer.json["id"].as_str().unwrap().to_owned();
+
+    // Someone else's offer: nobody but Ravi answers it, and Asha only cancels.
+    for (path, cookie) in [
+        ("/api/trades/accept", &mallory_cookie),
+        ("/api/trades/close", &mallory_cookie),
+        ("/api/trades/accept", &asha_cookie),
+    ] {
+        let reply = post(&app, path, &format!("offer={id}"), Some(cookie)).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::FORBIDDEN,
+            "{path}: {}",
+            reply.json
+        );
+        assert!(
+            reply.json.to_string().contains("not yours"),
+            "{}",
+            reply.json
+        );
+    }
+    assert_eq!(state().await, before, "nothing changed");
+
+    // Ravi's top bar counts it; the offer reads in names and emoji, never ids.
+    let page = send(&app, with_cookie("/trades", &ravi_cookie)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(waiting_badge(&page.body), 1);
+    assert!(page.body.contains("1 offer waiting"), "its accessible name");
+    let row = offer_row(&page.body, &id);
+    assert!(row.contains("🐦‍⬛ 2 × Crow"), "{row}");
+    assert!(row.contains("🪁 1 × Kite"), "{row}");
+    assert!(row.contains("3 feathers"), "{row}");
+    assert!(row.contains(&format!(r#"href="/p/{asha}""#)) && row.contains("@asha_k"));
+    assert!(!row.contains(">crow") && !row.contains("kite:"), "{row}");
+    let hindi = send(
+        &app,
+        with_cookie("/trades", &format!("{ravi_cookie}; udd_lang=hi")),
+    )
+    .await;
+    let row = offer_row(&hindi.body, &id);
+    assert!(row.contains("2 × कौआ") && row.contains("1 × पतंग"), "{row}");
+    assert!(hindi.body.contains("1 ऑफ़र इंतज़ार में"));
+    // Every other page's top bar shows it too; a visitor's shows none.
+    let other = send(&app, with_cookie("/things", &ravi_cookie)).await;
+    assert_eq!(waiting_badge(&other.body), 1);
+    let visitor = send(&app, get_page("/things")).await;
+    assert_eq!(waiting_badge(&visitor.body), 0);
+    let asha_page = send(&app, with_cookie("/trades", &asha_cookie)).await;
+    assert_eq!(
+        waiting_badge(&asha_page.body),
+        0,
+        "her own offer waits for Ravi"
+    );
+
+    // Ravi accepts without JavaScript: back to his trades with a notice of what he got.
+    let accepted = browser_send(
+        &app,
+        "/api/trades/accept",
+        &format!("offer={id}"),
+        &ravi_cookie,
+        "/trades",
+    )
+    .await;
+    let back = location(&accepted);
+    assert_eq!(back, format!("/trades?done={id}"));
+    let page = send(&app, with_cookie(&back, &ravi_cookie)).await;
+    let notice = tag(&page.body, "notice").expect("a notice");
+    assert!(notice.contains(r#"role="status""#), "{notice}");
+    assert!(
+        page.body.contains(
+            "Trade done with Asha: you got 🐦‍⬛ 2 × Crow, 🪶 3 feathers and gave 🪁 1 × Kite."
+        ),
+        "{}",
+        page.body
+    );
+    assert_eq!(waiting_badge(&page.body), 0, "nothing waiting now");
+    assert_eq!(
+        state().await,
+        (vec![0, 1, 2, 0], 2, 23),
+        "both bags changed"
+    );
+    // Nobody else reads a notice of it.
+    let forged = send(&app, with_cookie(&back, &mallory_cookie)).await;
+    assert!(tag(&forged.body, "notice").is_none());
+}
+
+#[tokio::test]
+async fn a_refused_offer_form_comes_back_as_it_was_with_the_error_beside_its_field() {
+    let (app, engine) = support::app_with_catalog().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let (asha_cookie, asha) = guest(&app, "Asha").await;
+    let (ravi_cookie, ravi) = guest(&app, "Ravi").await;
+    db.grant_rewards(&asha, &rewards(vec![thing("crow"), thing("crow")], 1))
+        .await
+        .unwrap();
+    db.grant_rewards(&ravi, &rewards(vec![thing("kite")], 0))
+        .await
+        .unwrap();
+    let form_page = format!("/trades?with={ravi}");
+
+    // The form: both bags as tiles, names and counts, a quantity each; no ids to type.
+    let page = send(&app, with_cookie(&form_page, &asha_cookie)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(
+        count(&page.body, r#"data-testid="make-offer""#),
+        1,
+        "one form"
+    );
+    assert!(
+        tag(&page.body, "choose-player").is_none(),
+        "and only that one"
+    );
+    let crow = tag(&page.body, "give-crow").expect("her crow");
+    assert!(
+        crow.contains(r#"max="2""#) && crow.contains(r#"name="give[crow]""#),
+        "{crow}"
+    );
+    let kite = tag(&page.body, "want-kite").expect("his kite");
+    assert!(kite.contains(r#"max="1""#), "{kite}");
+    assert!(page.body.contains("Crow") && page.body.contains("You have 2"));
+    assert!(!page.body.contains("crow:"), "no ids to type");
+
+    // A refusal: back to the form with what was typed, the error beside its field.
+    let refused = browser_send(
+        &app,
+        "/api/trades/offer",
+        &format!("to_player={ravi}&give%5Bcrow%5D=2&want%5Bkite%5D=1&give_feathers=50&hours=12"),
+        &asha_cookie,
+        &form_page,
+    )
+    .await;
+    let back = location(&refused);
+    assert!(back.starts_with("/trades?with="), "{back}");
+    assert!(
+        back.contains("field=give_feathers") && back.contains("__sig="),
+        "{back}"
+    );
+    let page = send(&app, with_cookie(&back, &asha_cookie)).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(tag(&page.body, "give-crow")
+        .unwrap()
+        .contains(r#"value="2""#));
+    assert!(tag(&page.body, "want-kite")
+        .unwrap()
+        .contains(r#"value="1""#));
+    assert!(tag(&page.body, "give_feathers")
+        .unwrap()
+        .contains(r#"value="50""#));
+    assert!(tag(&page.body, "hours").unwrap().contains(r#"value="12""#));
+    let feathers = tag(&page.body, "give_feathers").unwrap();
+    assert!(feathers.contains(r#"aria-invalid="true""#), "{feathers}");
+    let error = &page.body[page
+        .body
+        .find(r#"data-testid="give_feathers-error""#)
+        .unwrap()..];
+    assert!(
+        error.contains("not enough feathers (1 held, 50 needed)"),
+        "{error}"
+    );
+    assert!(
+        tag(&page.body, "form-error").is_none(),
+        "beside the field, not above"
+    );
+    // A quantity that is not a number: the error beside that card.
+    let refused = browser_send(
+        &app,
+        "/api/trades/offer",
+        &format!("to_player={ravi}&give%5Bcrow%5D=abc"),
+        &asha_cookie,
+        &form_page,
+    )
+    .await;
+    let page = send(&app, with_cookie(&location(&refused), &asha_cookie)).await;
+    let tile = &page.body[page.body.find(r#"data-field="give.crow""#).unwrap()..];
+    let tile = &tile[..tile.find("</li>").unwrap()];
+    assert!(tile.contains("Type a whole number"), "{tile}");
+    assert_eq!(db.offers_waiting(&ravi).await.unwrap(), 0, "nothing made");
+
+    // Sent: to the trades page with a notice.
+    let sent = browser_send(
+        &app,
+        "/api/trades/offer",
+        &format!("to_player={ravi}&give%5Bcrow%5D=1&want%5Bkite%5D=1&give_feathers=0&want_feathers=0&hours=24"),
+        &asha_cookie,
+        &form_page,
+    )
+    .await;
+    let back = location(&sent);
+    assert!(back.starts_with("/trades?done="), "{back}");
+    let page = send(&app, with_cookie(&back, &asha_cookie)).await;
+    assert!(page.body.contains("Offer sent to Ravi."), "{}", page.body);
+    assert_eq!(db.offers_waiting(&ravi).await.unwrap(), 1);
+    // Ravi declines it: a notice, and nothing changed hands.
+    let id = back.trim_start_matches("/trades?done=").to_owned();
+    let declined = browser_send(
+        &app,
+        "/api/trades/close",
+        &format!("offer={id}"),
+        &ravi_cookie,
+        "/trades",
+    )
+    .await;
+    let page = send(&app, with_cookie(&location(&declined), &ravi_cookie)).await;
+    assert!(page.body.contains("You declined Asha"), "{}", page.body);
+    assert_eq!(db.offers_waiting(&ravi).await.unwrap(), 0);
+    assert_eq!(
+        db.stack(&asha, Place::Bag, &thing("crow"))
+            .await
+            .unwrap()
+            .map(|s| s.qty),
+        Some(2)
+    );
+
+    // The player is chosen by typing their name: an unknown one is told beside the field, as
+    // typed.
+    let page = send(
+        &app,
+        with_cookie("/trades?with=%40nobody_here", &asha_cookie),
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(tag(&page.body, "with")
+        .unwrap()
+        .contains(r#"value="@nobody_here""#));
+    assert!(tag(&page.body, "with-error").is_some());
+    assert!(tag(&page.body, "make-offer").is_none());
+    let own = send(
+        &app,
+        with_cookie(&format!("/trades?with={asha}"), &asha_cookie),
+    )
+    .await;
+    assert!(tag(&own.body, "with-error").is_some(), "not to herself");
+
+    // A profile links to the form; one's own does not.
+    let profile = send(&app, with_cookie(&format!("/p/{ravi}"), &asha_cookie)).await;
+    assert_eq!(
+        link(&profile.body, "offer-trade").as_deref(),
+        Some(format!("/trades?with={ravi}").as_str())
+    );
+    let mine = send(&app, with_cookie(&format!("/p/{asha}"), &asha_cookie)).await;
+    assert!(link(&mine.body, "offer-trade").is_none());
 }

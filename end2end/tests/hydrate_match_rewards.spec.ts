@@ -39,17 +39,19 @@ test("the results show each player's rewards, which arrive, and a room trade fol
   // Back to the results: trade with this room. Taker is a guest, offered to by the room.
   await host.page.goto(`/trades?room=${code}`);
   const offer = host.page.getByTestId("room-offer");
-  await expect(offer.getByTestId("room-player").locator("option")).toHaveText(["Taker"]);
-  await offer.getByLabel("You give, feathers").fill("1");
-  await offer.getByRole("button", { name: "Offer" }).click();
-  await host.page.waitForLoadState("load");
+  await expect(offer.getByTestId("room-player")).toHaveText(["Offer to Taker"]);
+  await offer.getByTestId("room-player").click();
   const hostTrades = new TradesPage(host.page);
-  await hostTrades.goto();
-  await expect(hostTrades.outgoing.first()).toContainText("To Taker");
+  await expect(hostTrades.form).toBeVisible();
+  await hostTrades.feathers(1, 0);
+  await hostTrades.send();
+  await expect(hostTrades.notice).toContainText("Offer sent to Taker");
+  await expect(hostTrades.outgoing.first()).toContainText("Taker");
 
   const friendTrades = new TradesPage(friend.page);
   await friendTrades.goto();
-  await expect(friendTrades.incoming.first()).toContainText("From Giver");
+  await expect(friendTrades.waiting).toHaveText(/1/);
+  await expect(friendTrades.incoming.first()).toContainText("Giver");
   await friendTrades.acceptFirst();
   await inventory.goto();
   await expect(inventory.feathers).toContainText(wallet(mine - 1));

@@ -138,13 +138,16 @@ test("two players trade a card and feathers, and each sees the result", async ({
 
   const ashaTrades = new TradesPage(asha.page);
   await ashaTrades.goto();
-  await ashaTrades.offer(ravi.username, "crow:1", 5, 20);
+  await ashaTrades.choose(`@${ravi.username}`);
+  await ashaTrades.give("Crow").fill("1");
+  await ashaTrades.feathers(5, 20);
+  await ashaTrades.send();
   await expect(ashaTrades.outgoing.first().getByTestId("offer-status")).toHaveText("open");
 
   const raviTrades = new TradesPage(ravi.page);
   await raviTrades.goto();
-  await expect(raviTrades.incoming.first()).toContainText("From Asha");
-  await expect(raviTrades.incoming.first()).toContainText("1 × crow");
+  await expect(raviTrades.incoming.first()).toContainText("Asha");
+  await expect(raviTrades.incoming.first()).toContainText("1 × Crow");
   await raviTrades.acceptFirst();
 
   const raviCards = new InventoryPage(ravi.page);

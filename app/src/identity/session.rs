@@ -179,15 +179,31 @@ pub async fn remember_device(db: &Db, user: &UserId) -> Result<(), AppError> {
     Ok(())
 }
 
-/// The signed-in player, or `None` (no cookie, a forged or expired one, or a revoked session).
-pub async fn current_player(db: &Db) -> Result<Option<Profile>, AppError> {
+/// The session a page's request resolved, kept for the rest of that request: the top bar and
+/// the page both ask who is signed in, and the session is read once. `App` provides it for
+/// each page it renders; a server function called over HTTP has none and reads each time.
+#[derive(Clone, Default)]
+pub struct SessionMemo(std::sync::Arc<tokio::sync::OnceCell<Option<UserId>>>);
+
+/// The signed-in player's id, or `None` (no cookie: nothing read; a forged or expired one, or
+/// a revoked session): one GetItem of the session, once per page.
+pub async fn current_user(db: &Db) -> Result<Option<UserId>, AppError> {
     let Some(token) = token_from_request() else {
         return Ok(None);
     };
-    let Some(session) = db.session(&token.hash()).await? else {
+    let read = || async { Ok::<_, AppError>(db.session(&token.hash()).await?.map(|s| s.user_id)) };
+    match use_context::<SessionMemo>() {
+        Some(memo) => memo.0.get_or_try_init(read).await.cloned(),
+        None => read().await,
+    }
+}
+
+/// The signed-in player, or `None` (no cookie, a forged or expired one, or a revoked session).
+pub async fn current_player(db: &Db) -> Result<Option<Profile>, AppError> {
+    let Some(user) = current_user(db).await? else {
         return Ok(None);
     };
-    Ok(db.profile(&session.user_id).await?)
+    Ok(db.profile(&user).await?)
 }
 
 /// The signed-in player, or a 401.

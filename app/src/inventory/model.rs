@@ -184,6 +184,10 @@ pub struct Offer {
     /// one of the recipient's places for such offers (`STRANGER_OFFERS`, `trades.rs`).
     #[serde(default)]
     pub from_stranger: bool,
+    /// Counted among the offers waiting for the recipient while open (every offer made since
+    /// the count holds them all; see `trades.rs`).
+    #[serde(default)]
+    pub counted: bool,
 }
 
 impl Offer {

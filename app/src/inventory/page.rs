@@ -26,7 +26,7 @@ use crate::ui::forms::FormError;
 
 mod market;
 mod shop;
-pub use market::TradesPage;
+pub use market::{offer_link, OffersWaiting, TradesPage};
 pub use shop::ShopPage;
 
 /// The address of an inventory page with these choices.
@@ -465,19 +465,19 @@ fn CardDetail(view: CardView, l: Locale) -> impl IntoView {
             view! { <p class="muted">{td_string!(l, inventory.start_collecting)}</p> }.into_any()
         }
     };
-    let offer_at = price * 2;
     let empty_holders = holders.is_empty();
     let rows = holders
         .into_iter()
         .map(|holder| {
+            // The offer form with this card picked from the holder's bag.
             let form = signed_in.then(|| {
+                let href = format!(
+                    "/trades?with={}&{}=1",
+                    holder.id,
+                    urlencode(&format!("want[{thing}]"))
+                );
                 view! {
-                    <form method="post" action=MakeOffer::PATH class="actions">
-                        <input type="hidden" name="to_player" value=holder.id.to_string() />
-                        <input type="hidden" name="want_cards" value=format!("{thing}:1") />
-                        <label>{td_string!(l, inventory.offer_before)}" "<input name="give_feathers" type="number" min="1" value=offer_at size="4" />{td_string!(l, inventory.offer_after)}</label>
-                        <button type="submit" class="small" data-testid="offer-for-one">{td_string!(l, inventory.offer)}</button>
-                    </form>
+                    <a class="button small" href=href data-testid="offer-for-one">{td_string!(l, trades.offer_this_card)}</a>
                 }
             });
             view! {

@@ -104,6 +104,10 @@ pub enum Refusal {
     /// The recipient has [`crate::inventory::trades::STRANGER_OFFERS`] open offers from players
     /// they have not played with.
     StrangerOffersFull,
+    /// The recipient already has [`crate::inventory::trades::WAITING_OFFERS`] open offers.
+    WaitingFull,
+    /// The recipient of an offer does not hold that many of a card it asks for, in their bag.
+    TheyLack(ThingId),
 }
 
 impl Refusal {
@@ -173,6 +177,18 @@ impl Refusal {
                 l,
                 inventory.error.stranger_offers_full,
                 max = crate::inventory::trades::STRANGER_OFFERS
+            )
+            .to_string(),
+            Refusal::WaitingFull => td_string!(
+                l,
+                inventory.error.waiting_full,
+                max = crate::inventory::trades::WAITING_OFFERS
+            )
+            .to_string(),
+            Refusal::TheyLack(thing) => td_string!(
+                l,
+                inventory.error.they_lack,
+                name = card(thing).map_or(thing.as_str(), |c| c.name_in(l))
             )
             .to_string(),
         }

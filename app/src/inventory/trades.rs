@@ -9,22 +9,31 @@
 //! offered twice can be traded once: the second accept finds it gone and is refused, changing
 //! nothing. Only bag cards can be offered; the bank is safe from trades.
 //!
+//! **Every open offer to a player is counted in one item**, `TRADES#<id>` / `FROM_STRANGERS`
+//! (its key kept from when it held only strangers' offers): the ids of the open offers made to
+//! the player, with when each expires, in two maps: `open` from players they have not played
+//! with, `met` from the others. Every offer is put in one transaction with that item rewritten,
+//! conditioned on the version read (so of any number of racing senders, at most the caps' worth
+//! get in), leaving out the offers that expired since. Accepting, declining or cancelling an
+//! offer takes its id out in the same transaction that closes it. **Expiry needs no write:** a
+//! reader counts only the entries whose time has not come ([`Db::offers_waiting`]), so an offer
+//! stops counting the moment it expires, and the next offer to that player drops its entry.
+//! The top bar's count of offers waiting is this item, read once per page (eventually
+//! consistent, a few hundred bytes: 0.5 RCU). Offers made before the item counted every offer
+//! (`counted` false) close as before and are never in `met`.
+//!
 //! **Offers from strangers are capped.** A player has at most [`STRANGER_OFFERS`] open offers
-//! from players they have not played with. *Played with*: the two were both players of one
-//! finished match among each one's [`PLAYED_WITH_SCAN`] latest (their match records, two
-//! Queries), or the offer is made from a room both are players of now (the room form). The
-//! places are one item per recipient, `TRADES#<id>` / `FROM_STRANGERS`, holding the open
-//! offers' ids with when each expires: a stranger's offer is put in one transaction with that
-//! item rewritten, conditioned on the version read (so of any number of racing senders, at most
-//! the cap's worth get in), leaving out the offers that expired since, so an offer that just
-//! expires frees its place with no write at all. Accepting, declining or cancelling such an
-//! offer takes its id out in the same transaction that closes it.
+//! from players they have not played with, and at most [`WAITING_OFFERS`] open offers in all (so
+//! the item stays small). *Played with*: the two were both players of one finished match among
+//! each one's [`PLAYED_WITH_SCAN`] latest (their match records, two Queries), or the offer is
+//! made from a room both are players of now (the room form).
 //!
 //! | pattern | method | calls |
 //! |---|---|---|
-//! | make an offer | `Db::make_offer` | BatchGetItem (the maker's stacks and wallet) beside two Queries (both players' latest matches); PutItem, or for a stranger GetItem (consistent) + TransactWriteItems (the offer, the places) |
-//! | accept | `Db::accept_offer` | GetItem, BatchGetItem (offer, both sides' stacks and wallets), TransactWriteItems |
-//! | decline / cancel | `Db::close_offer` | GetItem, UpdateItem (open, and addressed to / made by this player); a stranger's: TransactWriteItems (that, and its place) |
+//! | make an offer | `Db::make_offer` | BatchGetItem (the maker's stacks and wallet, the recipient's stacks asked for) beside two Queries (both players' latest matches); GetItem (consistent) + TransactWriteItems (the offer, the count) |
+//! | accept | `Db::accept_offer` | GetItem, BatchGetItem (offer, both sides' stacks and wallets), TransactWriteItems (with the count) |
+//! | decline / cancel | `Db::close_offer` | GetItem, TransactWriteItems (open, and addressed to / made by this player; the count) |
+//! | offers waiting (the top bar) | `Db::offers_waiting` | GetItem `TRADES#<id>` / `FROM_STRANGERS`, eventually consistent |
 //! | offers to me / from me | `Db::offers_page` | Query GSI1 / GSI2 `TRADES#<id>`, newest first, from a signed cursor |
 
 use std::collections::{BTreeMap, HashSet};
@@ -33,9 +42,9 @@ use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::ids::Username;
 use crate::inventory::changes::{Changes, Holdings};
-use crate::inventory::model::{Offer, OfferId, OfferStatus, Place, Side, UserId};
+use crate::inventory::model::{Offer, OfferId, OfferStatus, Place, Side, Stack, UserId};
 use crate::inventory::store::{
-    card, check_count, number, stack_key, InventoryError, Refusal, MAX_FEATHERS,
+    card, check_count, number, stack_key, InventoryError, Refusal, MAX_FEATHERS, MAX_PAGE,
 };
 use crate::store::keys;
 use crate::store::tx::{n, s, update};
@@ -50,10 +59,15 @@ pub const DEFAULT_OFFER_SECS: i64 = 86_400;
 pub const KEEP_CLOSED_SECS: i64 = 7 * 86_400;
 /// Open offers one player can have at once from players they have not played with.
 pub const STRANGER_OFFERS: usize = 10;
+/// Open offers one player can have waiting at once, from anyone (keeps their count item small:
+/// a few kilobytes at most).
+pub const WAITING_OFFERS: usize = 50;
 /// How many of each player's latest finished matches "played with" looks through.
 pub const PLAYED_WITH_SCAN: i32 = 50;
 /// Offers per page of a list at most.
 pub const MAX_OFFERS_PAGE: i32 = 50;
+/// Pages of a bag the offer form reads at most.
+pub const BAG_PAGES: usize = 5;
 /// Tries of a stranger's offer against racing writers of the recipient's places.
 const PLACE_ATTEMPTS: u32 = 24;
 
@@ -155,24 +169,49 @@ fn maker_holds(offer: &Offer, held: &Holdings) -> bool {
     cards && feathers
 }
 
-/// A recipient's places for offers from strangers, as read: the item's version (none before
-/// the first such offer) and the offers in it with when each expires.
-fn read_places(item: Option<&Item>) -> (Option<i64>, BTreeMap<String, i64>) {
-    let Some(item) = item else {
-        return (None, BTreeMap::new());
-    };
-    let open = item
-        .get("open")
-        .and_then(|v| v.as_m().ok())
-        .map(|open| {
-            open.iter()
-                .filter_map(|(id, expires)| {
-                    Some((id.clone(), expires.as_n().ok()?.parse::<i64>().ok()?))
+/// A recipient's count of open offers, as read: the item's version (none before the first
+/// offer) and the offers in it with when each expires, from strangers (`open`) and from players
+/// they have played with (`met`).
+struct Places {
+    version: Option<i64>,
+    strangers: BTreeMap<String, i64>,
+    met: BTreeMap<String, i64>,
+}
+
+impl Places {
+    fn read(item: Option<&Item>) -> Self {
+        let map = |name: &str| -> BTreeMap<String, i64> {
+            item.and_then(|item| item.get(name)?.as_m().ok())
+                .map(|open| {
+                    open.iter()
+                        .filter_map(|(id, expires)| {
+                            Some((id.clone(), expires.as_n().ok()?.parse::<i64>().ok()?))
+                        })
+                        .collect()
                 })
-                .collect()
-        })
-        .unwrap_or_default();
-    (number(item, "version"), open)
+                .unwrap_or_default()
+        };
+        Places {
+            version: item.and_then(|item| number(item, "version")),
+            strangers: map("open"),
+            met: map("met"),
+        }
+    }
+
+    /// Leaves out the offers that expired by `now`.
+    fn prune(&mut self, now: i64) {
+        self.strangers.retain(|_, expires| *expires > now);
+        self.met.retain(|_, expires| *expires > now);
+    }
+
+    /// Open offers unexpired at `now`.
+    fn waiting(&self, now: i64) -> usize {
+        self.strangers
+            .values()
+            .chain(self.met.values())
+            .filter(|expires| **expires > now)
+            .count()
+    }
 }
 
 /// A short, random pause before trying a stranger's offer again, so racing senders spread out.
@@ -237,23 +276,40 @@ impl Db {
             from_username: from.username.cloned(),
             to_username: to.username.cloned(),
             from_stranger: false,
+            counted: false,
         };
-        // The maker must hold what they give: checked against a consistent read, beside the
-        // look at whether the two have played together.
+        // The maker must hold what they give, and the recipient what they are asked for:
+        // checked against a consistent read, beside the look at whether the two have played
+        // together.
         let mut mine = Changes::default();
         for (thing, count) in &offer.gives.cards {
             mine.give_cards(&offer.from, Place::Bag, thing, *count);
         }
         mine.pay(&offer.from, offer.gives.feathers);
+        let mut keys = mine.keys()?;
+        for (thing, _) in &offer.wants.cards {
+            let card = card(thing).ok_or_else(|| crate::inventory::store::unknown(thing))?;
+            keys.push(stack_key(&offer.to, Place::Bag, card));
+        }
         let met = async {
             match met {
                 Met::InRoomNow => Ok(true),
                 Met::Unknown => self.played_together(&offer.from, &offer.to).await,
             }
         };
-        let (held, met) = futures::try_join!(self.holdings(mine.keys()?), met)?;
+        let (held, met) = futures::try_join!(self.holdings(keys), met)?;
         mine.actions(self, &held.cards, &held.feathers)?;
+        for (thing, count) in &offer.wants.cards {
+            let key = card(thing).map(|card| stack_key(&offer.to, Place::Bag, card));
+            let theirs = key
+                .and_then(|key| held.cards.get(&key).copied())
+                .unwrap_or(0);
+            if theirs < *count {
+                return Err(InventoryError::NotEnough(Refusal::TheyLack(thing.clone())));
+            }
+        }
         offer.from_stranger = !met;
+        offer.counted = true;
 
         let mut item: Item = serde_dynamo::to_item(&offer).map_err(DataError::from)?;
         item.insert(keys::GSI1PK.into(), s(keys::offers_of(&offer.to)));
@@ -264,11 +320,7 @@ impl Db {
             keys::TTL.into(),
             n(offer.expires_ms / 1000 + KEEP_CLOSED_SECS),
         );
-        if offer.from_stranger {
-            self.put_stranger_offer(&offer, item).await?;
-        } else if !self.put_if_absent(keys::offer(&offer.id), item).await? {
-            return Err(taken());
-        }
+        self.put_counted_offer(&offer, item).await?;
         Ok(offer)
     }
 
@@ -303,18 +355,29 @@ impl Db {
             )
             .await?;
         let now = epoch_millis();
-        let (_, open) = read_places(item.as_ref());
-        Ok(open.values().filter(|expires| **expires > now).count())
+        let places = Places::read(item.as_ref());
+        Ok(places.strangers.values().filter(|e| **e > now).count())
     }
 
-    /// Puts a stranger's offer in one of its recipient's places: reads the places, and writes
-    /// the offer with the places rewritten (the expired left out, this one in) in one
-    /// transaction conditioned on the version read; a racing writer makes it read again.
-    async fn put_stranger_offer(
-        &self,
-        offer: &Offer,
-        mut item: Item,
-    ) -> Result<(), InventoryError> {
+    /// How many open, unexpired offers are waiting for `user` (the top bar's count): one
+    /// GetItem, eventually consistent (0.5 RCU: the item holds at most [`WAITING_OFFERS`]
+    /// entries). An expired offer stops counting at once, with no write.
+    pub async fn offers_waiting(&self, user: &UserId) -> Result<usize, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::offers_from_strangers(user)))),
+            )
+            .await?;
+        Ok(Places::read(item.as_ref()).waiting(epoch_millis()))
+    }
+
+    /// Puts an offer with its entry in its recipient's count: reads the count, and writes the
+    /// offer with the count rewritten (the expired left out, this one in) in one transaction
+    /// conditioned on the version read; a racing writer makes it read again. Refused when the
+    /// recipient has no place left (for a stranger's offer, or at all).
+    async fn put_counted_offer(&self, offer: &Offer, mut item: Item) -> Result<(), InventoryError> {
         let key = keys::offer(&offer.id);
         item.insert(keys::PK.into(), s(key.pk));
         item.insert(keys::SK.into(), s(key.sk));
@@ -328,18 +391,30 @@ impl Db {
                         .consistent_read(true),
                 )
                 .await?;
-            let (version, mut open) = read_places(read.as_ref());
-            let now = epoch_millis();
-            open.retain(|_, expires| *expires > now);
-            if open.len() >= STRANGER_OFFERS {
+            let mut read = Places::read(read.as_ref());
+            read.prune(epoch_millis());
+            if offer.from_stranger && read.strangers.len() >= STRANGER_OFFERS {
                 return Err(InventoryError::NotEnough(Refusal::StrangerOffersFull));
             }
-            open.insert(offer.id.to_string(), offer.expires_ms);
-            let open = AttributeValue::M(open.into_iter().map(|(id, at)| (id, n(at))).collect());
+            if read.strangers.len() + read.met.len() >= WAITING_OFFERS {
+                return Err(InventoryError::NotEnough(Refusal::WaitingFull));
+            }
+            let version = read.version;
+            if offer.from_stranger {
+                read.strangers
+                    .insert(offer.id.to_string(), offer.expires_ms);
+            } else {
+                read.met.insert(offer.id.to_string(), offer.expires_ms);
+            }
+            let map = |m: BTreeMap<String, i64>| {
+                AttributeValue::M(m.into_iter().map(|(id, at)| (id, n(at))).collect())
+            };
             let write = update(places.clone())
-                .update_expression("SET #open = :open, version = :next")
+                .update_expression("SET #open = :open, #met = :met, version = :next")
                 .expression_attribute_names("#open", "open")
-                .expression_attribute_values(":open", open)
+                .expression_attribute_names("#met", "met")
+                .expression_attribute_values(":open", map(read.strangers))
+                .expression_attribute_values(":met", map(read.met))
                 .expression_attribute_values(":next", n(version.unwrap_or(0) + 1));
             let write = match version {
                 Some(version) => write
@@ -354,7 +429,7 @@ impl Db {
                 Ok(()) => return Ok(()),
                 Err(DataError::Conflict(conflict)) => match conflict.failed_condition() {
                     Some(0) => return Err(taken()),
-                    // The places changed since the read, or another transaction held them.
+                    // The count changed since the read, or another transaction held it.
                     Some(_) => pause(attempt).await,
                     None if conflict == Conflict::TransactionConflict => pause(attempt).await,
                     None => return Err(InventoryError::Data(DataError::Conflict(conflict))),
@@ -367,16 +442,41 @@ impl Db {
         )))
     }
 
-    /// The action that gives back the place a stranger's offer held, in the transaction that
-    /// closes it (a version change, so a sender who read the places before reads again).
-    fn free_place(&self, offer: &Offer) -> Result<TransactWriteItem, DataError> {
+    /// The action that takes a closing offer out of its recipient's count, in the transaction
+    /// that closes it (a version change, so a sender who read the count before reads again);
+    /// `None` for an offer made before every offer was counted, and not a stranger's.
+    fn free_place(&self, offer: &Offer) -> Result<Option<TransactWriteItem>, DataError> {
+        let map = match (offer.from_stranger, offer.counted) {
+            (true, _) => "open",
+            (false, true) => "met",
+            (false, false) => return Ok(None),
+        };
         self.update_action(
             update(keys::offers_from_strangers(&offer.to))
                 .update_expression("REMOVE #open.#offer ADD version :one")
-                .expression_attribute_names("#open", "open")
+                .expression_attribute_names("#open", map)
                 .expression_attribute_names("#offer", offer.id.as_str())
                 .expression_attribute_values(":one", n(1)),
         )
+        .map(Some)
+    }
+
+    /// The cards of `user`'s bag one could trade, in category order: [`Db::cards`] a page
+    /// after another (one Query for a bag of up to 60 kinds), at most [`BAG_PAGES`] pages.
+    pub async fn bag_cards(&self, user: &UserId) -> Result<Vec<Stack>, DataError> {
+        let mut cards = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..BAG_PAGES {
+            let page = self
+                .cards(user, Place::Bag, None, cursor.as_deref(), MAX_PAGE)
+                .await?;
+            cards.extend(page.items);
+            match page.next {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        Ok(cards)
     }
 
     /// One offer, as stored (an expired one reads as closed, whatever TTL has done).
@@ -419,9 +519,7 @@ impl Db {
                     .expression_attribute_values(":now", n(epoch_millis()))
                     .expression_attribute_values(":me", s(me.as_str())),
             )?];
-            if offer.from_stranger {
-                actions.push(self.free_place(&offer)?);
-            }
+            actions.extend(self.free_place(&offer)?);
             Ok(actions)
         };
         let offer_key = keys::offer(id);
@@ -494,7 +592,7 @@ impl Db {
             (":now", n(epoch_millis())),
             (":me", s(me.as_str())),
         ];
-        let outcome = if offer.from_stranger {
+        let outcome = if let Some(free) = self.free_place(offer)? {
             let mut close = update(keys::offer(&offer.id))
                 .update_expression(SET)
                 .condition_expression(CONDITION)
@@ -503,7 +601,7 @@ impl Db {
             for (name, value) in values {
                 close = close.expression_attribute_values(name, value);
             }
-            let actions = vec![self.update_action(close)?, self.free_place(offer)?];
+            let actions = vec![self.update_action(close)?, free];
             match self.transact(actions).await {
                 Err(DataError::Conflict(conflict)) if conflict.failed_condition() == Some(0) => {
                     Err(DataError::Conflict(Conflict::ConditionFailed))

@@ -202,6 +202,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
                 </div>
             </div>
             {own}
+            {crate::inventory::page::offer_link(&user_id, mine)}
             <dl class="stats" data-testid="profile-stats">
                 <div><dt>{td_string!(l, profiles.stat.matches).to_string()}</dt><dd data-testid="stat-matches">{stats.matches}</dd></div>
                 <div><dt>{td_string!(l, profiles.stat.wins).to_string()}</dt><dd data-testid="stat-wins">{stats.wins}</dd></div>

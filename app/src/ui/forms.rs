@@ -12,10 +12,15 @@ use crate::error::AppError;
 /// `/api/rooms/kick`), when this page is where the server sent the browser back to.
 #[component]
 pub fn FormError(paths: &'static [&'static str]) -> impl IntoView {
-    let message = use_context::<ServerActionError>()
+    form_error(paths)
+        .map(|m| view! { <p class="error" role="alert" data-testid="form-error">{m}</p> })
+}
+
+/// The message [`FormError`] shows, for a page that shows it elsewhere (beside a field).
+pub fn form_error(paths: &[&str]) -> Option<String> {
+    use_context::<ServerActionError>()
         .filter(|err| paths.contains(&err.path()) && sealed_here(err))
-        .map(|err| ServerFnUrlError::<AppError>::decode_err(err.err()).localized());
-    message.map(|m| view! { <p class="error" role="alert" data-testid="form-error">{m}</p> })
+        .map(|err| ServerFnUrlError::<AppError>::decode_err(err.err()).localized())
 }
 
 /// Whether the form-error layer checked this very error's seal on this request (it takes an

@@ -1331,3 +1331,188 @@ async fn offer_lists_page_with_signed_cursors_so_no_offer_is_buried() {
         ));
     }
 }
+
+/// Sets an offer's expiry to the past, in the offer and in its recipient's count (as the clock
+/// passing it would).
+async fn expire(t: &TestTable, offer: &app::inventory::Offer, map: &str) {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let past = AttributeValue::N((app::store::epoch_millis() - 1).to_string());
+    for (key, expression) in [
+        (keys::offer(&offer.id), "SET expires_ms = :past"),
+        (
+            keys::offers_from_strangers(&offer.to),
+            "SET #map.#offer = :past",
+        ),
+    ] {
+        let mut request = t
+            .engine
+            .client
+            .update_item()
+            .table_name(t.db.table_name())
+            .key("PK", AttributeValue::S(key.pk))
+            .key("SK", AttributeValue::S(key.sk))
+            .update_expression(expression)
+            .expression_attribute_values(":past", past.clone());
+        if expression.contains("#map") {
+            request = request
+                .expression_attribute_names("#map", map)
+                .expression_attribute_names("#offer", offer.id.as_str());
+        }
+        request.send().await.unwrap();
+    }
+}
+
+/// The ids in one map of a player's count item, read raw.
+async fn counted(t: &TestTable, user: &UserId, map: &str) -> Vec<String> {
+    let key = keys::offers_from_strangers(user);
+    t.partition(&key.pk)
+        .await
+        .into_iter()
+        .find(|i| i.get("SK").and_then(|v| v.as_s().ok()) == Some(&key.sk))
+        .and_then(|i| Some(i.get(map)?.as_m().ok()?.keys().cloned().collect()))
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_count_of_offers_waiting_is_one_item_kept_by_every_offer_answer_and_expiry() {
+    use app::inventory::trades::WAITING_OFFERS;
+    let t = test_table().await;
+    let ravi = player(&t, "Ravi").await;
+    let asha = player(&t, "Asha").await;
+    let stranger = player(&t, "Guest").await;
+    t.db.grant_rewards(&ravi, &feathers(10)).await.unwrap();
+    play_together(&t, &[&asha, &ravi], "K7QX2").await;
+    let offer_from = |from: &UserId| {
+        let (db, from, ravi) = (t.db.clone(), from.clone(), ravi.clone());
+        async move {
+            let (gives, wants) = ask_a_feather();
+            db.make_offer((&from, "Someone"), (&ravi, "Ravi"), gives, wants, 3_600)
+                .await
+        }
+    };
+    let waiting = || t.db.offers_waiting(&ravi);
+
+    // Nothing waiting: the page's one read is one GetItem.
+    t.calls.reset();
+    assert_eq!(waiting().await.unwrap(), 0);
+    assert_eq!(t.calls.ops(), vec!["GetItem"]);
+
+    // Offers from a friend and a stranger both count; each made in one transaction with it.
+    let first = offer_from(&asha).await.unwrap();
+    let second = offer_from(&asha).await.unwrap();
+    let strangers = offer_from(&stranger).await.unwrap();
+    assert!(first.counted && !first.from_stranger && strangers.from_stranger);
+    assert_eq!(waiting().await.unwrap(), 3);
+    assert_eq!(t.db.offers_from_strangers(&ravi).await.unwrap(), 1);
+    assert_eq!(
+        t.db.offers_waiting(&asha).await.unwrap(),
+        0,
+        "only offers made to a player"
+    );
+
+    // A decline, a cancel and an accept each take theirs out.
+    t.db.close_offer(&first.id, &ravi).await.unwrap();
+    assert_eq!(waiting().await.unwrap(), 2);
+    t.db.close_offer(&strangers.id, &stranger).await.unwrap();
+    assert_eq!(waiting().await.unwrap(), 1);
+    t.calls.reset();
+    t.db.accept_offer(&second.id, &ravi).await.unwrap();
+    assert_eq!(
+        t.calls.ops(),
+        vec!["GetItem", "BatchGetItem", "TransactWriteItems"],
+        "the count changes in the accept's one transaction"
+    );
+    assert_eq!(waiting().await.unwrap(), 0);
+    assert!(counted(&t, &ravi, "met").await.is_empty());
+    assert!(counted(&t, &ravi, "open").await.is_empty());
+    // Refused answers change nothing.
+    assert!(t.db.close_offer(&first.id, &ravi).await.is_err());
+    assert_eq!(waiting().await.unwrap(), 0);
+
+    // Expiry: an expired offer stops counting at once, with no write; the next offer to the
+    // player drops its entry, so the item never keeps it.
+    let lapsing = offer_from(&asha).await.unwrap();
+    let lasting = offer_from(&asha).await.unwrap();
+    assert_eq!(waiting().await.unwrap(), 2);
+    expire(&t, &lapsing, "met").await;
+    assert_eq!(waiting().await.unwrap(), 1, "expired: no longer waiting");
+    assert!(counted(&t, &ravi, "met")
+        .await
+        .contains(&lapsing.id.to_string()));
+    let next = offer_from(&stranger).await.unwrap();
+    assert_eq!(waiting().await.unwrap(), 2);
+    assert_eq!(
+        counted(&t, &ravi, "met").await,
+        vec![lasting.id.to_string()],
+        "the expired entry is gone"
+    );
+    assert_eq!(counted(&t, &ravi, "open").await, vec![next.id.to_string()]);
+    // An expired offer declined later leaves the count as it is.
+    t.db.close_offer(&lapsing.id, &ravi).await.unwrap();
+    assert_eq!(waiting().await.unwrap(), 2);
+
+    // At most WAITING_OFFERS wait at once, from anyone; the refused one makes nothing.
+    while waiting().await.unwrap() < WAITING_OFFERS {
+        offer_from(&asha).await.unwrap();
+    }
+    let refused = offer_from(&asha).await;
+    assert!(
+        matches!(
+            refused,
+            Err(InventoryError::NotEnough(Refusal::WaitingFull))
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(waiting().await.unwrap(), WAITING_OFFERS);
+    let listed =
+        t.db.offers(&ravi, Direction::Incoming, 50)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|o| o.is_open(app::store::epoch_millis()))
+            .count();
+    assert_eq!(listed, WAITING_OFFERS, "the count is the open offers");
+}
+
+#[tokio::test]
+async fn an_offer_asking_for_cards_the_other_player_lacks_is_refused() {
+    let t = test_table().await;
+    let ravi = player(&t, "Ravi").await;
+    let asha = player(&t, "Asha").await;
+    t.db.grant_rewards(&ravi, &cards(&["crow"])).await.unwrap();
+    t.db.grant_rewards(&asha, &feathers(5)).await.unwrap();
+    let ask = |thing_id: &str, n: u32| Side {
+        cards: vec![(thing(thing_id), n)],
+        feathers: 0,
+    };
+    let give = Side {
+        cards: Vec::new(),
+        feathers: 5,
+    };
+    for (thing_id, n) in [("crow", 2), ("kite", 1)] {
+        let refused =
+            t.db.make_offer(
+                (&asha, "Asha"),
+                (&ravi, "Ravi"),
+                give.clone(),
+                ask(thing_id, n),
+                3_600,
+            )
+            .await;
+        assert!(
+            matches!(&refused, Err(InventoryError::NotEnough(Refusal::TheyLack(t))) if t.as_str() == thing_id),
+            "{refused:?}"
+        );
+    }
+    assert_eq!(t.db.offers_waiting(&ravi).await.unwrap(), 0);
+    t.db.make_offer(
+        (&asha, "Asha"),
+        (&ravi, "Ravi"),
+        give,
+        ask("crow", 1),
+        3_600,
+    )
+    .await
+    .unwrap();
+    assert_eq!(t.db.offers_waiting(&ravi).await.unwrap(), 1);
+}

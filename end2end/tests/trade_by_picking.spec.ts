@@ -1,0 +1,102 @@
+// A trade made by picking, with and without JavaScript: two players in two browser contexts,
+// on the two server instances. Asha chooses Ravi by his username, picks two of her crows and
+// his kite (no ids typed anywhere); a refusal brings the form back as it was with the error
+// beside its field; Ravi's top bar counts the offer, he accepts, both bags show the cards
+// moved, and the count goes back to nothing. Asha reaches the same form from Ravi's profile.
+import { expect, test, type Browser } from "./fixtures/test";
+import { AccountPage } from "./fixtures/account_page";
+import { HomePage } from "./fixtures/home_page";
+import { InventoryPage, TradesPage } from "./fixtures/inventory_page";
+import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
+import { grant } from "./fixtures/operator";
+
+/** A player with an account, in a context of their own on `baseURL`. */
+async function player(browser: Browser, baseURL: string, name: string, project: string) {
+  const username = `${name.toLowerCase()}_${project.replace("-", "")}_${Date.now() % 1_000_000}`;
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  const home = new HomePage(page);
+  await home.goto();
+  await home.createRoom(name);
+  const account = new AccountPage(page);
+  await account.goto();
+  await account.claim(username, "correct horse battery");
+  await expect(account.kind).toHaveText(`Signed in as @${username}`);
+  return { context, page, username };
+}
+
+test("a trade made by picking cards from both bags, accepted, moves them", async ({ browser }, info) => {
+  const asha = await player(browser, FIRST_INSTANCE, "Asha", info.project.name);
+  const ravi = await player(browser, SECOND_INSTANCE, "Ravi", info.project.name);
+  grant(asha.username, ["crow", "crow"], 10);
+  grant(ravi.username, ["kite"], 30);
+
+  // Nothing waits for Ravi yet, and the page says what to do.
+  const raviTrades = new TradesPage(ravi.page);
+  await raviTrades.goto();
+  await expect(raviTrades.waiting).toHaveCount(0);
+  await expect(ravi.page.getByTestId("incoming-empty")).toBeVisible();
+
+  // Asha chooses him by typing his username, and picks.
+  const ashaTrades = new TradesPage(asha.page);
+  await ashaTrades.goto();
+  await expect(asha.page.getByTestId("outgoing-empty")).toBeVisible();
+  await ashaTrades.choose(`@${ravi.username}`);
+  await expect(asha.page.getByRole("heading", { level: 1 })).toHaveText("Offer a trade to Ravi");
+  await expect(ashaTrades.form.getByTestId("give-card")).toContainText(["Crow"]);
+  await expect(ashaTrades.form.getByTestId("give-card").filter({ hasText: "Crow" })).toContainText("You have 2");
+  await expect(ashaTrades.form.getByTestId("want-card").filter({ hasText: "Kite" })).toContainText("They have 1");
+  await expect(ashaTrades.form).not.toContainText("crow:");
+
+  // More feathers than she has: refused, the form back as it was, the error beside the field.
+  await ashaTrades.give("Crow").fill("2");
+  await ashaTrades.ask("Kite").fill("1");
+  await ashaTrades.feathers(999, 0);
+  await ashaTrades.send();
+  await expect(asha.page.getByTestId("give_feathers-error")).toContainText("not enough feathers");
+  await expect(ashaTrades.give("Crow")).toHaveValue("2");
+  await expect(ashaTrades.ask("Kite")).toHaveValue("1");
+  await expect(asha.page.getByTestId("give_feathers")).toHaveValue("999");
+
+  await ashaTrades.feathers(0, 5);
+  await ashaTrades.send();
+  await expect(ashaTrades.notice).toContainText("Offer sent to Ravi");
+  await expect(ashaTrades.outgoing.first()).toContainText("2 × Crow");
+  await expect(ashaTrades.outgoing.first().getByTestId("offer-status")).toHaveText("open");
+
+  // From his profile, the same form.
+  await ashaTrades.outgoing.first().getByTestId("offer-player").click();
+  await asha.page.getByRole("link", { name: "Offer a trade" }).click();
+  await expect(asha.page.getByRole("heading", { level: 1 })).toHaveText("Offer a trade to Ravi");
+  await expect(ashaTrades.form).toBeVisible();
+
+  // Ravi's top bar counts it.
+  await raviTrades.goto();
+  await expect(raviTrades.waiting).toHaveText(/1/);
+  await expect(ravi.page.locator("header").getByRole("link", { name: "Trades 1 offer waiting" })).toBeVisible();
+  const offer = raviTrades.incoming.first();
+  await expect(offer).toContainText("Asha");
+  await expect(offer.getByTestId("offer-gives")).toHaveText("🐦‍⬛ 2 × Crow");
+  await expect(offer.getByTestId("offer-asks")).toHaveText("🪁 1 × Kite, 🪶 5 feathers");
+  await raviTrades.acceptFirst();
+  await expect(raviTrades.notice).toContainText("Trade done with Asha");
+  await expect(raviTrades.waiting).toHaveCount(0);
+
+  // Both see the cards moved.
+  const raviCards = new InventoryPage(ravi.page);
+  await raviCards.goto();
+  await expect(raviCards.qty("Crow")).toHaveText("2");
+  await expect(raviCards.qty("Kite")).toHaveCount(0);
+  await expect(raviCards.feathers).toContainText("25 feathers");
+  const ashaCards = new InventoryPage(asha.page);
+  await ashaCards.goto();
+  await expect(ashaCards.qty("Kite")).toHaveText("1");
+  await expect(ashaCards.qty("Crow")).toHaveCount(0);
+  await expect(ashaCards.feathers).toContainText("15 feathers");
+  await ashaTrades.goto();
+  await expect(ashaTrades.outgoing.first().getByTestId("offer-status")).toHaveText("accepted");
+  await expect(ashaTrades.waiting).toHaveCount(0);
+  expect([...ashaTrades.problems, ...raviTrades.problems]).toEqual([]);
+  await asha.context.close();
+  await ravi.context.close();
+});
