@@ -174,7 +174,7 @@ fn Inventory(
     let progress = sets
         .iter()
         .map(|s| {
-            let pct = if s.of == 0 { 0 } else { s.held * 100 / s.of };
+            let pct = s.held * 100 / s.of.max(1);
             view! {
                 <li class="set" data-testid="set" data-category=s.category.slug()>
                     <span class="set-name">{s.category.label_in(l)}</span>

@@ -19,6 +19,8 @@ use crate::rooms::model::RoomCode;
 /// message and carry a second copy of every nested decoder in the browser bundle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+// One message per change, decoded once and dropped: the size of `Ended` costs nothing here.
+#[allow(clippy::large_enum_variant)]
 pub enum RoomFeed {
     /// The room: lobby, and the match as far as it may be seen now (named on the wire as it
     /// always was).

@@ -153,7 +153,7 @@ async fn a_reused_code_keeps_each_rooms_match_receipt_list_and_boards_apart() {
     // Both receipts: the first unchanged by the second room's spending.
     assert_eq!(
         t.db.match_receipt(&old_id, 1).await.unwrap(),
-        Some(old_receipt.clone())
+        Some(old_receipt)
     );
     let new_receipt = t.db.match_receipt(&new_id, 1).await.unwrap().unwrap();
     assert!(new_receipt.calls > 0 && old_receipt.calls > 0);
