@@ -1166,6 +1166,8 @@ async fn only_a_look_you_own_can_be_worn_and_the_room_shows_it() {
         "{}",
         lobby.body
     );
+}
+
 /// A browser's plain form post (no JavaScript) from a page of ours, as `cookie`: the answer is
 /// a redirect.
 async fn browser_send(

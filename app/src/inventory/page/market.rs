@@ -9,7 +9,6 @@ use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use super::ACTIONS;
 use crate::codec::Base64Json;
 use crate::i18n::td_string;
 use crate::inventory::api::{
