@@ -12,6 +12,7 @@ import { HomePage } from "./fixtures/home_page";
 import { roomOfTwo } from "./fixtures/game_page";
 import { FIRST_INSTANCE } from "./fixtures/instances";
 import { grant } from "./fixtures/operator";
+import { TradesPage } from "./fixtures/inventory_page";
 
 const SCREENS = path.resolve(__dirname, "../../target/screens");
 const WIDTHS = [360, 1280];
@@ -105,12 +106,12 @@ for (const lang of ["en", "hi"] as const) {
     const other = await player(browser, "Ravi", tag);
     grant(me.username, ["crow", "sparrow", "bulbul", "elephant", "kite", "flying-squirrel"], 40);
     grant(other.username, ["peacock"], 10);
-    await other.page.goto(`/trades`);
-    const offer = other.page.getByTestId("make-offer");
-    await offer.getByLabel("To (username)").fill(me.username);
-    await offer.getByLabel("You give, cards").fill("peacock:1");
-    await offer.getByRole("button").last().click();
-    await other.page.waitForLoadState("load");
+    const trades = new TradesPage(other.page);
+    await trades.goto();
+    await trades.choose(`@${me.username}`);
+    await trades.give("Peacock").fill("1");
+    await trades.send();
+    await expect(trades.notice).toBeVisible();
     const profileHref = await (async () => {
       await me.page.goto("/me");
       return me.page.getByTestId("my-profile").getAttribute("href");
