@@ -6,12 +6,11 @@
 // from there.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { expect, test, type Browser, type Page } from "./fixtures/test";
-import { AccountPage } from "./fixtures/account_page";
-import { HomePage } from "./fixtures/home_page";
+import { expect, test, type Page } from "./fixtures/test";
 import { roomOfTwo } from "./fixtures/game_page";
 import { FIRST_INSTANCE } from "./fixtures/instances";
 import { grant } from "./fixtures/operator";
+import { player } from "./fixtures/players";
 import { TradesPage } from "./fixtures/inventory_page";
 
 const SCREENS = path.resolve(__dirname, "../../target/screens");
@@ -70,20 +69,6 @@ async function clashes(page: Page): Promise<Clash[]> {
   });
 }
 
-/** A player with an account, on the first instance, in a context with JavaScript (the set-up
- * works the same in both projects). */
-async function player(browser: Browser, name: string, tag: string) {
-  const username = `${name.toLowerCase()}_${tag}_${Date.now() % 1_000_000}`;
-  const context = await browser.newContext({ baseURL: FIRST_INSTANCE, javaScriptEnabled: true });
-  const page = await context.newPage();
-  await new HomePage(page).goto();
-  await new HomePage(page).createRoom(name);
-  const account = new AccountPage(page);
-  await account.goto();
-  await account.claim(username, "correct horse battery");
-  await expect(account.kind).toContainText(`@${username}`);
-  return { context, page, username };
-}
 
 for (const lang of ["en", "hi"] as const) {
   test(`every page fits 360 px and 1280 px, and is photographed (${lang})`, async ({ browser }, info) => {
@@ -102,8 +87,8 @@ for (const lang of ["en", "hi"] as const) {
     await friendContext.close();
 
     // The player whose pages these are: an account, cards, feathers, and an offer waiting.
-    const me = await player(browser, "Asha", tag);
-    const other = await player(browser, "Ravi", tag);
+    const me = await player(browser, FIRST_INSTANCE, "Asha", tag, true);
+    const other = await player(browser, FIRST_INSTANCE, "Ravi", tag, true);
     grant(me.username, ["crow", "sparrow", "bulbul", "elephant", "kite", "flying-squirrel"], 40);
     grant(other.username, ["peacock"], 10);
     const trades = new TradesPage(other.page);

@@ -4,28 +4,13 @@
 // cannot afford it, and a pack that shows its cards; then two players in two
 // browser contexts, on the two server instances, trade a card and feathers through /trades and
 // each sees the result.
-import { expect, test, type Browser } from "./fixtures/test";
-import { AccountPage } from "./fixtures/account_page";
-import { HomePage } from "./fixtures/home_page";
+import { expect, test } from "./fixtures/test";
 import { InventoryPage, TradesPage } from "./fixtures/inventory_page";
 import { ShopPage } from "./fixtures/shop_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 import { grant } from "./fixtures/operator";
+import { player } from "./fixtures/players";
 
-/** A player with an account, in a context of their own on `baseURL`. */
-async function player(browser: Browser, baseURL: string, name: string, project: string) {
-  const username = `${name.toLowerCase()}_${project.replace("-", "")}_${Date.now() % 1_000_000}`;
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  const home = new HomePage(page);
-  await home.goto();
-  await home.createRoom(name);
-  const account = new AccountPage(page);
-  await account.goto();
-  await account.claim(username, "correct horse battery");
-  await expect(account.kind).toHaveText(`Signed in as @${username}`);
-  return { context, page, username };
-}
 
 test("the inventory pages: tabs, sort, search and next page", async ({ browser }, info) => {
   const asha = await player(browser, FIRST_INSTANCE, "Asha", info.project.name);

@@ -3,27 +3,12 @@
 // his kite (no ids typed anywhere); a refusal brings the form back as it was with the error
 // beside its field; Ravi's top bar counts the offer, he accepts, both bags show the cards
 // moved, and the count goes back to nothing. Asha reaches the same form from Ravi's profile.
-import { expect, test, type Browser } from "./fixtures/test";
-import { AccountPage } from "./fixtures/account_page";
-import { HomePage } from "./fixtures/home_page";
+import { expect, test } from "./fixtures/test";
 import { InventoryPage, TradesPage } from "./fixtures/inventory_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 import { grant } from "./fixtures/operator";
+import { player } from "./fixtures/players";
 
-/** A player with an account, in a context of their own on `baseURL`. */
-async function player(browser: Browser, baseURL: string, name: string, project: string) {
-  const username = `${name.toLowerCase()}_${project.replace("-", "")}_${Date.now() % 1_000_000}`;
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  const home = new HomePage(page);
-  await home.goto();
-  await home.createRoom(name);
-  const account = new AccountPage(page);
-  await account.goto();
-  await account.claim(username, "correct horse battery");
-  await expect(account.kind).toHaveText(`Signed in as @${username}`);
-  return { context, page, username };
-}
 
 test("a trade made by picking cards from both bags, accepted, moves them", async ({ browser }, info) => {
   const asha = await player(browser, FIRST_INSTANCE, "Asha", info.project.name);
