@@ -35,7 +35,7 @@ test("players on two instances see each other arrive and leave live", async ({ b
 
   // The host changes the settings: the friend's page follows.
   await hostPage.getByLabel("Players (2–12)").fill("6");
-  await hostPage.getByRole("button", { name: "Save settings" }).click();
+  await host.saveSettings();
   await expect(friend.playerCount).toHaveText("Players (2 of 6)", { timeout: LIVE });
 
   // The host leaves: hosting passes to Asha, live, and she gets the host's controls.
