@@ -1,5 +1,5 @@
 //! The few browser APIs the islands call directly: a Server-Sent Events listener, the clipboard,
-//! the Web Share API, the clock, the address bar, vibration and a beep. In the server build they
+//! the Web Share API, the clock, the address bar, vibration, tones, remembered choices and a form post. In the server build they
 //! do nothing and answer "no" (they are only reached from effects and event handlers, which the
 //! server never runs).
 //!
@@ -160,6 +160,48 @@ mod imp {
         js_sys::Date::now()
     }
 
+    fn call(target: &wasm_bindgen::JsValue, method: &str) -> Option<Function> {
+        Reflect::get(target, &method.into()).ok()?.dyn_into().ok()
+    }
+
+    async fn settle(promise: wasm_bindgen::JsValue) -> Option<wasm_bindgen::JsValue> {
+        JsFuture::from(promise.dyn_into::<Promise>().ok()?)
+            .await
+            .ok()
+    }
+
+    /// Posts `fields` as a form to `path` on this origin, asking for JSON, and answers the
+    /// status and the body's text; `None` when no answer came (offline, aborted). The browser's
+    /// own `fetch`, called through `Reflect`: no request-building crate in the bundle.
+    pub async fn post_form(path: &str, fields: &[(&str, String)]) -> Option<(u16, String)> {
+        let window: wasm_bindgen::JsValue = web_sys::window()?.into();
+        let body = fields
+            .iter()
+            .map(|(name, value)| format!("{name}={}", js_sys::encode_uri_component(value)))
+            .collect::<Vec<_>>()
+            .join("&");
+        let headers = Object::new();
+        let init = Object::new();
+        let built = Reflect::set(
+            &headers,
+            &"content-type".into(),
+            &"application/x-www-form-urlencoded".into(),
+        )
+        .is_ok()
+            && Reflect::set(&headers, &"accept".into(), &"application/json".into()).is_ok()
+            && Reflect::set(&init, &"method".into(), &"POST".into()).is_ok()
+            && Reflect::set(&init, &"headers".into(), &headers).is_ok()
+            && Reflect::set(&init, &"body".into(), &body.into()).is_ok();
+        if !built {
+            return None;
+        }
+        let fetch = call(&window, "fetch")?;
+        let response = settle(fetch.call2(&window, &path.into(), &init).ok()?).await?;
+        let status = Reflect::get(&response, &"status".into()).ok()?.as_f64()? as u16;
+        let text = settle(call(&response, "text")?.call0(&response).ok()?).await?;
+        Some((status, text.as_string()?))
+    }
+
     /// Moves the address bar to `url` (same origin) without loading a page.
     pub fn push_address(url: &str) {
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
@@ -196,9 +238,10 @@ mod imp {
         static AUDIO: RefCell<Option<web_sys::AudioContext>> = const { RefCell::new(None) };
     }
 
-    /// A short tone at `hz` (one shared audio context, made on the first call: browsers only
-    /// allow sound after the player touched the page).
-    pub fn beep(hz: f32) {
+    /// Tones one after another, each `(hz, ms)` (one shared audio context, made on the first
+    /// call; browsers start it suspended until the player has touched the page, so each call
+    /// asks it to resume).
+    pub fn tones(notes: &[(f32, u32)]) {
         let _ = AUDIO.with(|audio| -> Result<(), wasm_bindgen::JsValue> {
             let mut audio = audio.borrow_mut();
             if audio.is_none() {
@@ -207,14 +250,44 @@ mod imp {
             let Some(context) = audio.as_ref() else {
                 return Ok(());
             };
-            let tone = context.create_oscillator()?;
-            tone.frequency().set_value(hz);
-            tone.connect_with_audio_node(&context.destination())?;
-            let at = context.current_time();
-            tone.start_with_when(at)?;
-            tone.stop_with_when(at + 0.08)?;
+            if let Some(resume) = call(context, "resume") {
+                let _ = resume.call0(context);
+            }
+            let mut at = context.current_time();
+            for &(hz, ms) in notes {
+                let tone = context.create_oscillator()?;
+                tone.frequency().set_value(hz);
+                tone.connect_with_audio_node(&context.destination())?;
+                tone.start_with_when(at)?;
+                at += f64::from(ms) / 1000.0;
+                tone.stop_with_when(at)?;
+            }
             Ok(())
         });
+    }
+
+    fn storage() -> Option<wasm_bindgen::JsValue> {
+        Reflect::get(&web_sys::window()?.into(), &"localStorage".into())
+            .ok()
+            .filter(|s| !s.is_null() && !s.is_undefined())
+    }
+
+    /// A value this browser remembers for the site (`localStorage`; `None` where it is off).
+    pub fn remembered(key: &str) -> Option<String> {
+        let storage = storage()?;
+        call(&storage, "getItem")?
+            .call1(&storage, &key.into())
+            .ok()?
+            .as_string()
+    }
+
+    /// Remembers `value` under `key` (quietly nothing where storage is off or full).
+    pub fn remember(key: &str, value: &str) {
+        if let Some(storage) = storage() {
+            if let Some(set) = call(&storage, "setItem") {
+                let _ = set.call2(&storage, &key.into(), &value.into());
+            }
+        }
     }
 }
 
@@ -257,16 +330,45 @@ mod imp {
 
     pub fn vibrate(_ms: u32) {}
 
+    pub async fn post_form(_path: &str, _fields: &[(&str, String)]) -> Option<(u16, String)> {
+        None
+    }
+
     pub fn push_address(_url: &str) {}
 
     pub fn query_params<const N: usize>(_names: &[&str; N]) -> [Option<String>; N] {
         std::array::from_fn(|_| None)
     }
 
-    pub fn beep(_hz: f32) {}
+    pub fn tones(_notes: &[(f32, u32)]) {}
+
+    pub fn remembered(_key: &str) -> Option<String> {
+        None
+    }
+
+    pub fn remember(_key: &str, _value: &str) {}
 }
 
 pub use imp::{
-    absolute, beep, can_share, copy_text, listen, now_ms, push_address, query_params, share,
-    vibrate, Listener,
+    absolute, can_share, copy_text, listen, now_ms, post_form, push_address, query_params,
+    remember, remembered, share, tones, vibrate, Listener,
 };
+
+/// Calls the server function at `path` with `fields` as a plain form post and decodes its JSON
+/// answer: the game's few calls from an island, without the server-function client (its
+/// request builders and codecs weighed several KB of the bundle). A refusal decodes as the
+/// server's own [`crate::error::AppError`].
+pub async fn call_server<T: serde::de::DeserializeOwned>(
+    path: &str,
+    fields: &[(&str, String)],
+) -> Result<T, crate::error::AppError> {
+    use crate::error::AppError;
+    let Some((status, body)) = post_form(path, fields).await else {
+        return Err(AppError::Transport("—".into()));
+    };
+    if (200..300).contains(&status) {
+        serde_json::from_str(&body).map_err(|_| AppError::Transport(status.to_string()))
+    } else {
+        Err(serde_json::from_str(&body).unwrap_or(AppError::Internal))
+    }
+}

@@ -6,8 +6,9 @@ import { expect, test, type Page } from "./fixtures/test";
 import { HomePage } from "./fixtures/home_page";
 import { createHash } from "node:crypto";
 
-/** Wasm + JS + CSS of a page with islands, brotli bytes as served. */
-const ISLAND_PAGE_BUDGET = 200_000;
+/** Wasm + JS + CSS of a page with islands, brotli bytes as served: the room page's weight
+ * when the match moment was added (issue 26), which it must not grow past. */
+const ISLAND_PAGE_BUDGET = 178_707;
 /** A page with nothing interactive downloads only the stylesheet. */
 const STATIC_PAGE_BUDGET = 5_000;
 

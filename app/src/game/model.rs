@@ -496,6 +496,46 @@ impl Match {
     pub fn player(&self, user: &UserId) -> Option<&MatchPlayer> {
         self.players.iter().find(|p| &p.user_id == user)
     }
+
+    /// The last resolved round and what it gave `user`, if they played it.
+    pub fn last_result(&self, user: &UserId) -> Option<(&Round, &RoundResult)> {
+        let round = self.rounds.get(self.resolved.checked_sub(1)? as usize)?;
+        let result = round
+            .results
+            .as_ref()?
+            .iter()
+            .find(|r| &r.user_id == user)?;
+        Some((round, result))
+    }
+
+    /// `user`'s place by score alone after the first `rounds` resolved rounds: one more than the
+    /// players strictly ahead (the between-rounds view; the final standings break ties).
+    pub fn place_after(&self, user: &UserId, rounds: usize) -> Option<u32> {
+        let totals: Vec<(&UserId, i32)> = self
+            .players
+            .iter()
+            .map(|p| {
+                let score = self.rounds[..rounds.min(self.rounds.len())]
+                    .iter()
+                    .filter_map(|r| r.results.as_ref())
+                    .flatten()
+                    .filter(|r| r.user_id == p.user_id)
+                    .map(|r| r.points)
+                    .sum();
+                (&p.user_id, score)
+            })
+            .collect();
+        let mine = totals.iter().find(|(id, _)| *id == user)?.1;
+        Some(1 + totals.iter().filter(|(_, score)| *score > mine).count() as u32)
+    }
+
+    /// The place `user` climbed to in the last resolved round, when they climbed.
+    pub fn moved_up_to(&self, user: &UserId) -> Option<u32> {
+        let done = self.resolved as usize;
+        let now = self.place_after(user, done)?;
+        let before = self.place_after(user, done.checked_sub(1)?)?;
+        (done >= 2 && now < before).then_some(now)
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,11 @@
 //!
 //! The page draws from the room's live snapshots (the server sends a thing only once it is
 //! revealed, and results once resolved) and from the server's clock as estimated on arrival.
-//! A tap is shown at once, then sent; the server's answer replaces the local note.
+//! A tap is shown at once (the button is pressed in the same frame), then sent; the server's
+//! answer replaces the local note. When a round closes, each player sees a big right or wrong
+//! with their points, their run of right calls and a climb in the standings; the match ends on a
+//! podium with the winner's name, a sound and a share button. Sounds are a few tones made in the
+//! browser (nothing to download), on unless the player muted them (remembered).
 
 use leptos::either::Either;
 use leptos::ev;
@@ -11,13 +15,14 @@ use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 
 use crate::browser;
-use crate::game::api::{server_time, tap, StartMatch};
+use crate::game::api::{ServerTime, StartMatch, Tap, TapAck};
 use crate::game::model::{Match, Room, Round, ThingCard};
 use crate::game::pages::{receipt_line, thing_names};
 use crate::game::sheet::match_path;
 use crate::game::timing::GRACE_MS;
 use crate::i18n::td_string;
 use crate::identity::model::UserId;
+use crate::inventory::model::Badge;
 use crate::lang::Locale;
 use crate::rooms::model::{RoomId, RoomState};
 
@@ -27,7 +32,7 @@ async fn clock_offset() -> f64 {
     let mut best: Option<(f64, f64)> = None;
     for _ in 0..3 {
         let sent = browser::now_ms();
-        let Ok(server) = server_time().await else {
+        let Ok(server) = browser::call_server::<i64>(ServerTime::PATH, &[]).await else {
             continue;
         };
         let back = browser::now_ms();
@@ -61,21 +66,69 @@ fn points(p: i32) -> String {
     }
 }
 
-/// The match of `room`: shown while it runs, and its results after.
+/// The game's sounds: a few tones each, `(hz, ms)`.
+mod sounds {
+    pub const REVEAL: &[(f32, u32)] = &[(660.0, 80)];
+    pub const TAP: &[(f32, u32)] = &[(880.0, 50)];
+    pub const RIGHT: &[(f32, u32)] = &[(660.0, 90), (990.0, 150)];
+    pub const WRONG: &[(f32, u32)] = &[(330.0, 120), (220.0, 220)];
+    pub const WINNER: &[(f32, u32)] = &[(523.0, 130), (659.0, 130), (784.0, 130), (1047.0, 380)];
+}
+
+/// Where the mute is remembered.
+const SOUND_KEY: &str = "udd-sound";
+
+/// A place as a player says it: "2nd" in English, the number in Hindi (the sentence carries
+/// the rest).
+fn place_word(l: Locale, place: u32) -> String {
+    if l != Locale::en {
+        return place.to_string();
+    }
+    let suffix = match (place % 10, place % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{place}{suffix}")
+}
+
+/// The match of `room`: shown while it runs, and its results after. `held` is the badges the
+/// player had when the page loaded, with when each was earned ([`Badge::list`]): a badge a match
+/// earns is announced only if the player did not have it before that match began.
 #[component]
-pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
+pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl IntoView {
     let l = crate::lang::locale();
     let offset = RwSignal::new(0.0f64);
     let now = RwSignal::new(browser::now_ms() as i64);
     let my_tap = RwSignal::new(None::<MyTap>);
-    let sound = RwSignal::new(false);
+    // On unless this browser muted it.
+    let sound = RwSignal::new(true);
     // True once the island runs in the browser: the tap and sound buttons are drawn only then,
     // so a page without JavaScript shows no control that does nothing.
     let awake = RwSignal::new(false);
-    Effect::new(move |_| awake.set(true));
+    Effect::new(move |_| {
+        sound.set(browser::remembered(SOUND_KEY).as_deref() != Some("off"));
+        awake.set(true);
+    });
+    let play = move |notes: &[(f32, u32)]| {
+        if sound.get_untracked() {
+            browser::tones(notes);
+        }
+    };
+    let me = StoredValue::new(me);
+    let held = StoredValue::new(Badge::read_list(&held));
+    // Badges this browser saw announced: the projector grants a badge a moment after the match,
+    // so a page loaded in between ("Play again" reloads it) does not find it on the server yet.
+    Effect::new(move |_| {
+        if let Some(id) = me.get_value() {
+            let known = browser::remembered(&badge_key(&id)).unwrap_or_default();
+            held.update_value(|held| held.extend(Badge::read_list(&known)));
+        }
+    });
     // Browser-clock moment each round's thing was first drawn, for the reaction time.
     let shown_at = StoredValue::new(None::<(u32, f64)>);
-    let me = StoredValue::new(me);
 
     Effect::new(move |_| {
         leptos::task::spawn_local(async move { offset.set(clock_offset().await) });
@@ -108,11 +161,37 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
         if let Some((_, _, round)) = current() {
             if round.thing.is_some() && shown_at.get_value().is_none_or(|(n, _)| n != round.n) {
                 shown_at.set_value(Some((round.n, browser::now_ms())));
-                if sound.get_untracked() {
-                    browser::beep(660.0);
-                }
+                play(sounds::REVEAL);
             }
         }
+    });
+
+    // A round's close sounds right or wrong for the player; the match's end, the winner's
+    // tune. Only changes seen on this page: a page opened on a finished match stays quiet.
+    let heard = StoredValue::new(None::<(u32, u32)>);
+    Effect::new(move |_| {
+        let Some(g) = game() else { return };
+        let now = (g.first_round, g.resolved);
+        let before = heard.get_value();
+        heard.set_value(Some(now));
+        if before.is_none_or(|b| b == now || b.0 != now.0 && now.1 == 0) {
+            return;
+        }
+        let mine = me
+            .get_value()
+            .and_then(|id| g.last_result(&id).map(|(_, r)| r.correct));
+        let mut notes = match mine {
+            Some(true) => sounds::RIGHT.to_vec(),
+            Some(false) => {
+                browser::vibrate(120);
+                sounds::WRONG.to_vec()
+            }
+            None => Vec::new(),
+        };
+        if g.is_finished() {
+            notes.extend_from_slice(sounds::WINNER);
+        }
+        play(&notes);
     });
 
     let send_tap = move || {
@@ -142,12 +221,17 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
             note: format!("Udd! {reaction} ms"),
         }));
         browser::vibrate(30);
-        if sound.get_untracked() {
-            browser::beep(880.0);
-        }
+        play(sounds::TAP);
         let code = room.with_untracked(|r| r.code.to_string());
         leptos::task::spawn_local(async move {
-            let note = match tap(code, round.n, round.reveal_ms, g.window_ms, reaction).await {
+            let fields = [
+                ("code", code),
+                ("round", round.n.to_string()),
+                ("reveal_ms", round.reveal_ms.to_string()),
+                ("window_ms", g.window_ms.to_string()),
+                ("reaction_ms", reaction.to_string()),
+            ];
+            let note = match browser::call_server::<TapAck>(Tap::PATH, &fields).await {
                 Ok(ack) => match ack.reaction_ms {
                     Some(ms) => td_string!(l, game.board.counted, ms = ms).to_string(),
                     None => td_string!(l, game.board.first_counted).to_string(),
@@ -200,13 +284,53 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
         })
     };
 
+    // Pressed from the moment of the tap (drawn in the same frame) until the next round.
+    let pressed = move || {
+        let n = current().map(|(_, _, r)| r.n);
+        my_tap.with(|t| t.as_ref().is_some_and(|t| Some(t.round) == n))
+    };
     let tap_button = move || {
         (awake.get() && playing() && !game().is_some_and(|g| g.is_finished())).then(|| {
             let open = current().is_some_and(|(_, _, r)| r.thing.is_some());
             view! {
-                <button type="button" class="udd" data-testid="udd" disabled=move || !open
+                <button type="button" class="udd" class:pressed=pressed data-testid="udd"
+                    aria-pressed=move || pressed().to_string() disabled=move || !open
                     on:click=move |_| send_tap()>"Udd!"</button>
             }
+        })
+    };
+
+    // The last round's verdict for the player, big, until the next thing shows.
+    let verdict = move || {
+        let id = me.get_value()?;
+        let g = game()?;
+        if current().is_some_and(|(_, _, r)| r.thing.is_some()) {
+            return None;
+        }
+        let (round, result) = g.last_result(&id)?;
+        let streak = g.player(&id).map_or(0, |p| p.streak);
+        let why = match (result.correct, round.flies, result.reaction_ms) {
+            (false, Some(true), None) => Some(td_string!(l, game.verdict.missed_it)),
+            (false, Some(false), Some(_)) => Some(td_string!(l, game.verdict.fell_for_it)),
+            _ => None,
+        };
+        let climbed = g.moved_up_to(&id).map(|place| {
+            let place = place_word(l, place);
+            td_string!(l, game.verdict.moved_up, place = place.as_str()).to_string()
+        });
+        Some(view! {
+            <div class=if result.correct { "round-verdict right" } else { "round-verdict wrong" }
+                data-testid="verdict" data-round=round.n data-streak=streak>
+                <p class="verdict-word">
+                    {if result.correct { td_string!(l, game.verdict.right) } else { td_string!(l, game.verdict.wrong) }}
+                    " "<strong data-testid="verdict-points">{points(result.points)}</strong>
+                </p>
+                {why.map(|why| view! { <p>{why}</p> })}
+                {(streak >= 2).then(|| view! {
+                    <p class="streak" data-testid="streak">{td_string!(l, game.verdict.streak, n = streak).to_string()}</p>
+                })}
+                {climbed.map(|line| view! { <p class="climbed" data-testid="moved-up">{line}</p> })}
+            </div>
         })
     };
 
@@ -223,15 +347,22 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>) -> impl IntoView {
             <p class="my-tap" data-testid="my-tap" role="status">
                 {move || my_tap.get().filter(|t| current().is_some_and(|(_, _, r)| r.n == t.round)).map(|t| t.note)}
             </p>
+            <div role="status" data-testid="verdict-area">{verdict}</div>
+            {move || game().filter(Match::is_finished).map(|g| {
+                let badges = me.get_value().map(|id| new_badges(&g, &id, held)).unwrap_or_default();
+                view! { <Podium game=g room=room.with(|r| r.id.clone()) badges l /> }
+            })}
             <div aria-live="polite" data-testid="round-results">
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}
             </div>
-            {move || game().filter(Match::is_finished).map(|g| view! { <Podium game=g room=room.with(|r| r.id.clone()) l /> })}
             {move || game().map(|g| view! { <Standings game=g code=room.with(|r| r.code.to_string()) l /> })}
             <p class="sound" hidden=move || !awake.get()>
                 <button type="button" class="small secondary" data-testid="sound"
                     aria-pressed=move || sound.get().to_string()
-                    on:click=move |_| sound.update(|on| *on = !*on)>
+                    on:click=move |_| {
+                        sound.update(|on| *on = !*on);
+                        browser::remember(SOUND_KEY, if sound.get_untracked() { "on" } else { "off" });
+                    }>
                     {move || if sound.get() { td_string!(l, game.board.sound_on).to_string() } else { td_string!(l, game.board.sound_off).to_string() }}
                 </button>
             </p>
@@ -318,14 +449,10 @@ fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
             let earned = finished.then(|| {
                 let rewards = crate::inventory::rules::rewards(&outcome);
                 let cards: String = rewards.cards.iter().map(emoji_of).collect();
-                let badges = rewards
-                    .badges
-                    .iter()
-                    .map(|b| format!(" · {}", b.name(l)))
-                    .collect::<String>();
+                // Badges are announced on the podium, to their player, when new to them.
                 view! {
                     <td data-testid="earned" data-feathers=rewards.feathers data-cards=rewards.cards.len()>
-                        "🪶 "{rewards.feathers}" "<span aria-label=td_string!(l, game.standings.cards, count = rewards.cards.len()).to_string()>{cards}</span>{badges}
+                        "🪶 "{rewards.feathers}" "<span aria-label=td_string!(l, game.standings.cards, count = rewards.cards.len()).to_string()>{cards}</span>
                     </td>
                 }
             });
@@ -334,8 +461,8 @@ fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
                     <td>{outcome.placement}</td>
                     <td><span class=crate::ids::Look::avatar_class(p.look) aria-hidden="true" data-look=p.look.map(|look| look.id())>{p.avatar.emoji()}</span>" "{p.nickname.to_string()}</td>
                     <td class="num" data-testid="score">{p.score}</td>
-                    <td class="num">{p.correct}</td>
-                    <td class="num">{reaction}</td>
+                    <td class="num wide">{p.correct}</td>
+                    <td class="num wide">{reaction}</td>
                     {earned}
                 </tr>
             }
@@ -358,8 +485,8 @@ fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
                 <th>"#"</th>
                 <th>{td_string!(l, game.standings.player).to_string()}</th>
                 <th>{td_string!(l, game.standings.score).to_string()}</th>
-                <th>{td_string!(l, game.standings.right).to_string()}</th>
-                <th>{td_string!(l, game.standings.avg).to_string()}</th>
+                <th class="wide">{td_string!(l, game.standings.right).to_string()}</th>
+                <th class="wide">{td_string!(l, game.standings.avg).to_string()}</th>
                 {earned_head}
             </tr></thead>
             <tbody>{rows}</tbody>
@@ -368,10 +495,37 @@ fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
     }
 }
 
+/// Where this browser remembers the badges announced to `me`.
+fn badge_key(me: &UserId) -> String {
+    format!("udd-badges-{}", me.as_str())
+}
+
+/// The badges the match earned `me` that are new to them: not held before the match began
+/// (`held`, from the page's load, plus what this page announced since, which it adds to).
+fn new_badges(game: &Match, me: &UserId, held: StoredValue<Vec<(Badge, i64)>>) -> Vec<Badge> {
+    let Some((_, outcome)) = game.outcomes().into_iter().find(|(p, _)| &p.user_id == me) else {
+        return Vec::new();
+    };
+    let earned = crate::inventory::rules::rewards(&outcome).badges;
+    let fresh = held
+        .with_value(|held| crate::inventory::rules::new_badges(&earned, held, game.started_at_ms));
+    if !fresh.is_empty() {
+        held.update_value(|held| held.extend(fresh.iter().map(|b| (*b, game.started_at_ms))));
+        browser::remember(&badge_key(me), &held.with_value(|held| Badge::list(held)));
+    }
+    fresh
+}
+
 #[component]
-fn Podium(game: Match, room: RoomId, l: Locale) -> impl IntoView {
-    let places = game
-        .standings()
+fn Podium(game: Match, room: RoomId, badges: Vec<Badge>, l: Locale) -> impl IntoView {
+    let standings = game.standings();
+    let winners = standings
+        .iter()
+        .filter(|(place, _)| *place == 1)
+        .map(|(_, p)| p.nickname.to_string())
+        .collect::<Vec<_>>()
+        .join(" & ");
+    let places = standings
         .into_iter()
         .take(3)
         .map(|(place, p)| {
@@ -392,29 +546,64 @@ fn Podium(game: Match, room: RoomId, l: Locale) -> impl IntoView {
     // What the match cost on DynamoDB, as the instances report in.
     let receipt = game.receipt.map(|r| receipt_line(*r, l));
     let detail = match_path(&room, game.first_round);
+    let link = StoredValue::new(detail.clone());
+    let status = RwSignal::new(String::new());
+    // The match's page, whose preview is the match's card: the system share sheet where the
+    // browser has one, the clipboard elsewhere.
+    let share = move |_| {
+        let url = browser::absolute(&link.get_value());
+        leptos::task::spawn_local(async move {
+            if browser::can_share() {
+                browser::share(td_string!(l, game.podium.share), &url).await;
+            } else {
+                status.set(if browser::copy_text(&url).await {
+                    td_string!(l, game.podium.copied).to_string()
+                } else {
+                    td_string!(l, game.podium.copy_failed).to_string()
+                });
+            }
+        });
+    };
+    let share_label = if browser::can_share() {
+        td_string!(l, game.podium.share)
+    } else {
+        td_string!(l, game.podium.copy)
+    };
     view! {
         <div class="podium-wrap" data-testid="podium">
             <h2>{td_string!(l, game.podium.over).to_string()}</h2>
+            <p class="winner" data-testid="winner">"🏆 "{td_string!(l, game.podium.wins, name = winners.as_str()).to_string()}</p>
+            {badges.into_iter().map(|b| view! {
+                <p class="notice ok" data-testid="new-badge">"🏅 "{td_string!(l, game.podium.new_badge, badge = b.name(l)).to_string()}</p>
+            }).collect_view()}
             <ol class="podium">{places}</ol>
+            <p class="actions">
+                <button type="button" class="secondary" data-testid="share-match" on:click=share>{share_label}</button>
+                <a href=detail data-testid="match-detail-link">{td_string!(l, game.podium.every_round).to_string()}</a>
+            </p>
+            <p class="muted" role="status" data-testid="share-match-status">{move || status.get()}</p>
             // Operators' figures, behind a disclosure.
             <details class="ops" data-testid="match-details">
                 <summary>{td_string!(l, game.podium.details).to_string()}</summary>
                 {seed}
                 {receipt}
             </details>
-            <p><a href=detail data-testid="match-detail-link">{td_string!(l, game.podium.every_round).to_string()}</a></p>
         </div>
     }
 }
 
-/// The host's start (or play-again) form, with an optional fixed order.
+/// The host's start form, with an optional fixed order. Its button says "Play again" once the
+/// room has played (the stylesheet picks the words by the room's state).
 #[component]
-pub fn StartForm(code: String, again: bool) -> impl IntoView {
+pub fn StartForm(code: String) -> impl IntoView {
     let l = crate::lang::locale();
     view! {
         <form method="post" action=StartMatch::PATH class="card start" data-testid="start-match">
             <input type="hidden" name="code" value=code />
-            <button type="submit" class="big">{if again { td_string!(l, game.start.again).to_string() } else { td_string!(l, game.start.start).to_string() }}</button>
+            <button type="submit" class="big">
+                <span class="fresh">{td_string!(l, game.start.start).to_string()}</span>
+                <span class="again">{td_string!(l, game.start.again).to_string()}</span>
+            </button>
             <details>
                 <summary>{td_string!(l, game.start.fixed_order).to_string()}</summary>
                 <label>{td_string!(l, game.start.seed).to_string()}
@@ -422,5 +611,38 @@ pub fn StartForm(code: String, again: bool) -> impl IntoView {
                 </label>
             </details>
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn badge_lists_read_back_and_junk_is_skipped() {
+        let held = [(Badge::FirstWin, 1000), (Badge::PerfectMatch, 7)];
+        assert_eq!(Badge::list(&held), "first-win@1000;perfect-match@7");
+        assert_eq!(Badge::read_list(&Badge::list(&held)), held.to_vec());
+        assert_eq!(
+            Badge::read_list("first-win@1000;nonsense;streak-10@x;perfect-match@7"),
+            held.to_vec()
+        );
+        assert!(Badge::read_list("").is_empty());
+    }
+
+    #[test]
+    fn places_read_as_players_say_them() {
+        let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111]
+            .into_iter()
+            .map(|n| place_word(Locale::en, n))
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th"
+            ]
+        );
+        assert_eq!(place_word(Locale::hi, 2), "2");
     }
 }

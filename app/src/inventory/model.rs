@@ -104,6 +104,27 @@ impl Badge {
         }
     }
 
+    /// Badges with when each was earned, as `first-win@<ms>;…` (the room page sends a player's
+    /// badges so; the browser remembers the ones it announced so).
+    pub fn list(badges: &[(Badge, i64)]) -> String {
+        badges
+            .iter()
+            .map(|(badge, at)| format!("{}@{at}", badge.slug()))
+            .collect::<Vec<_>>()
+            .join(";")
+    }
+
+    /// Reads [`Badge::list`]'s text back; anything unreadable is skipped.
+    pub fn read_list(text: &str) -> Vec<(Badge, i64)> {
+        text.split(';')
+            .filter_map(|entry| {
+                let (slug, at) = entry.split_once('@')?;
+                let badge = Badge::ALL.into_iter().find(|b| b.slug() == slug)?;
+                Some((badge, at.parse().ok()?))
+            })
+            .collect()
+    }
+
     /// The badge's name in `l`.
     pub fn name(self, l: Locale) -> &'static str {
         match self {

@@ -85,6 +85,21 @@ pub fn rewards(outcome: &Outcome) -> Rewards {
     }
 }
 
+/// Which of `earned` (a match's badges) are new to the player: not among `held` (each badge with
+/// when it was first earned) before `match_started_ms`. A badge first earned at or after the
+/// match began is this match's own (the grant is written once, after the match).
+pub fn new_badges(earned: &[Badge], held: &[(Badge, i64)], match_started_ms: i64) -> Vec<Badge> {
+    earned
+        .iter()
+        .copied()
+        .filter(|badge| {
+            held.iter()
+                .filter(|(b, _)| b == badge)
+                .all(|(_, at)| *at >= match_started_ms)
+        })
+        .collect()
+}
+
 /// Whether every word of `query` starts a word of `name` (both folded): "squirrel" and "fly squ"
 /// match "Flying squirrel"; an empty query matches nothing.
 pub fn name_matches(name: &str, query: &str) -> bool {
@@ -280,5 +295,26 @@ mod tests {
             .count();
         assert!((5_500..6_500).contains(&commons), "{commons}");
         assert!((300..700).contains(&legendary), "{legendary}");
+    }
+
+    #[test]
+    fn a_badge_is_new_only_to_a_player_who_did_not_hold_it_before_the_match() {
+        let earned = [Badge::FirstWin, Badge::PerfectMatch];
+        assert_eq!(new_badges(&earned, &[], 1_000), earned.to_vec());
+        // Held since an earlier match: not announced again.
+        assert_eq!(
+            new_badges(&earned, &[(Badge::FirstWin, 999)], 1_000),
+            vec![Badge::PerfectMatch]
+        );
+        // Granted by this very match (after it began): still this match's news.
+        assert_eq!(
+            new_badges(
+                &earned,
+                &[(Badge::FirstWin, 1_000), (Badge::PerfectMatch, 5_000)],
+                1_000
+            ),
+            earned.to_vec()
+        );
+        assert!(new_badges(&[], &[(Badge::Streak10, 1)], 1_000).is_empty());
     }
 }

@@ -12,6 +12,7 @@ use crate::identity::model::UserId;
 use crate::{
     error::fail,
     identity::session,
+    inventory::model::Badge,
     rooms::model::{RoomCode, RoomState},
     rooms::store::RoomConflict,
     store::{epoch_millis, Db},
@@ -28,6 +29,12 @@ pub struct RoomPageData {
     /// An SVG of the room link's QR code, made on the server (the browser bundle carries no
     /// QR encoder).
     pub qr_svg: String,
+    /// The viewer's badges with when each was first earned (epoch ms), when they play in this
+    /// room: the podium announces a badge a match earns only if it is new to them. Written
+    /// `first-win@<ms>;…` ([`crate::inventory::model::Badge::list`]): a string decodes with
+    /// the code the bundle has anyway.
+    #[serde(default)]
+    pub badges: String,
 }
 
 /// The room link's QR code as SVG. The link comes from the request's Host header when it has a
@@ -97,6 +104,10 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         None => None,
     };
     let me = session::current_player(&db).await.map_err(fail)?;
+    let badges = match me.as_ref().filter(|me| room.player(&me.id).is_some()) {
+        Some(me) => Badge::list(&db.badges(&me.id).await.map_err(fail)?),
+        None => String::new(),
+    };
     let mut room = room.visible_at(epoch_millis());
     if let Some(game) = room.game.as_mut() {
         game.receipt = receipt.map(Box::new);
@@ -105,5 +116,6 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         qr_svg: qr_svg(&code),
         room,
         me: me.map(|p| p.id),
+        badges,
     })
 }

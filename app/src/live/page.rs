@@ -8,7 +8,7 @@
 //! controls are plain form posts that come back to this page (the same with or without
 //! JavaScript, and no client code per action, which keeps the browser bundle small).
 
-use leptos::either::{Either, EitherOf3};
+use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
@@ -23,7 +23,7 @@ use crate::leaderboards::page::BoardLink;
 use crate::live::api::{room_page, RoomPageData};
 use crate::live::feed::{events_path, RoomFeed};
 use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
-use crate::rooms::lobby::{JoinForm, LeaveForm, Players, SettingsForm, ShareBox};
+use crate::rooms::lobby::{settings_summary, JoinForm, LeaveForm, Players, SettingsForm, ShareBox};
 use crate::rooms::model::{Lobby, RoomCode, RoomState};
 use crate::ui::code_param;
 use crate::ui::forms::FormError;
@@ -42,6 +42,9 @@ pub fn RoomPage() -> impl IntoView {
     let code = code_param();
     let page = Resource::<_, Base64Json>::new_with_options(code, room_page, false);
     let l = crate::lang::locale();
+    // The settings form comes back here with `?saved=settings`: say what was saved.
+    let query = leptos_router::hooks::use_query_map();
+    let saved = move || query.with(|q| q.get("saved").as_deref() == Some("settings"));
     // The title names the room only when the link holds a well-formed code: nothing from the
     // address bar reaches the page unparsed. A plain string, worked out now: the head is
     // rendered after the body has resolved, when a closure over the route's params could find
@@ -57,12 +60,22 @@ pub fn RoomPage() -> impl IntoView {
                 match page.await {
                     Ok(page) => Either::Left(view! {
                         <FormError paths=FORM_PATHS />
+                        {saved().then(|| {
+                            let summary = settings_summary(page.room.settings, l);
+                            view! {
+                                <p class="notice ok" role="status" data-testid="settings-saved">
+                                    {td_string!(l, rooms.lobby.saved, summary = summary.as_str()).to_string()}
+                                </p>
+                            }
+                        })}
                         // The match's controls appear only once the island is awake, so without
                         // JavaScript there is nothing dead to press: this note says why.
                         <noscript>
                             <p class="notice" data-testid="needs-js">{td_string!(l, rooms.room.needs_js).to_string()}</p>
                         </noscript>
-                        <LiveRoom page />
+                        <LiveRoom page=page.clone()>
+                            <RoomForms lobby=Lobby::clone(&page.room) />
+                        </LiveRoom>
                     }),
                     Err(err) => Either::Right(view! {
                         <section class="hero">
@@ -81,11 +94,12 @@ pub fn RoomPage() -> impl IntoView {
 /// view is the one island. It starts from the snapshot the server rendered (its props), then
 /// redraws from every snapshot the stream sends.
 #[island]
-fn LiveRoom(page: RoomPageData) -> impl IntoView {
+fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     let RoomPageData {
         room: first,
         me,
         qr_svg,
+        badges,
     } = page;
     let l = crate::lang::locale();
     let code = first.code.to_string();
@@ -94,6 +108,7 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
     let room = RwSignal::new(first.clone());
     let ended = RwSignal::new(false);
     let me_for_game = me.clone();
+    let me_for_forms = StoredValue::new(me.clone());
     let code_text = StoredValue::new(code.clone());
     let room_label =
         StoredValue::new(td_string!(l, rooms.room.title, code = code.as_str()).to_string());
@@ -128,7 +143,7 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
             // The match comes first: on a phone the thing and the button must not be below the
             // fold. While it runs, the invitation shrinks to the code.
             <Show when=move || room.with(|r| r.game.is_some())>
-                <GameBoard room me=me_for_game.clone() />
+                <GameBoard room me=me_for_game.clone() held=badges.clone() />
             </Show>
             <Show
                 when=move || lobby.with(|l| l.state != RoomState::Playing)
@@ -155,32 +170,67 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
                         <p class="notice" role="status" data-testid="removed">{td_string!(l, rooms.room.removed).to_string()}</p>
                     })}
                     <Players lobby=lobby.clone() me=me.clone() />
-                    <Controls lobby played=played.get() me />
+                    <p class="settings-line" data-testid="settings-summary">{settings_summary(lobby.settings, l)}</p>
                 }
             }}
+            // The forms, drawn on the server (none of their code is in the browser bundle): which
+            // of them show is up to the player's part and the room's state, in the stylesheet.
+            <div class="room-forms"
+                data-role=move || lobby.with(|lobby| Role::of(lobby, me_for_forms.get_value().as_ref()).as_str())
+                data-state=move || if lobby.with(|l| l.state == RoomState::Playing) { "playing" } else { "lobby" }
+                data-played=move || if played.get() { "yes" } else { "no" }>
+                {children()}
+            </div>
         </section>
     }
 }
 
-/// What the player can do here: the host starts and sets the room up, a member leaves, a
-/// visitor joins; after a match, everyone gets the room board's link.
+/// The viewer's part in a room, which decides the forms they see.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Host,
+    /// A player who is not the host.
+    Guest,
+    Visitor,
+}
+
+impl Role {
+    fn of(lobby: &Lobby, me: Option<&UserId>) -> Role {
+        match me {
+            Some(id) if id == &lobby.host_id => Role::Host,
+            Some(id) if lobby.player(id).is_some() => Role::Guest,
+            _ => Role::Visitor,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Role::Host => "host",
+            Role::Guest => "guest",
+            Role::Visitor => "visitor",
+        }
+    }
+}
+
+/// Every form of the room page, drawn once on the server as the island's children, each marked
+/// with who sees it and when (`style/main.css`, "room forms"): the host starts the match
+/// (after one, "Play again" moves to the top of the page) and sets the room up, the other players
+/// are told they wait for the host, a player leaves, a visitor joins; after a match, everyone
+/// gets the room board's link. Every form is a plain post that comes back to the room.
 #[component]
-fn Controls(lobby: Lobby, played: bool, me: Option<UserId>) -> impl IntoView {
+fn RoomForms(lobby: Lobby) -> impl IntoView {
+    let l = crate::lang::locale();
     let code = lobby.code.to_string();
-    let is_host = me.as_ref() == Some(&lobby.host_id);
-    let is_member = me.as_ref().is_some_and(|id| lobby.player(id).is_some());
-    let current = lobby.settings;
-    let between = lobby.state == RoomState::Lobby;
     let board_href = crate::ids::BoardId::room_best(&lobby.id).href();
-    let board = played.then(|| view! { <BoardLink href=board_href /> });
-    match (is_member, is_host) {
-        (true, true) => EitherOf3::A(view! {
-            {board}
-            {between.then(|| view! { <StartForm code=code.clone() again=played /> })}
-            {between.then(|| view! { <SettingsForm code=code.clone() current /> })}
-            <LeaveForm code />
-        }),
-        (true, false) => EitherOf3::B(view! { {board} <LeaveForm code /> }),
-        (false, _) => EitherOf3::C(view! { <JoinForm code /> }),
+    view! {
+        <div class="start-block for-host between"><StartForm code=code.clone() /></div>
+        <p class="notice waiting start-block for-guest between" data-testid="waiting-for-host">
+            <span class="fresh">{td_string!(l, game.start.waiting_first).to_string()}</span>
+            <span class="again">{td_string!(l, game.start.waiting).to_string()}</span>
+        </p>
+        <div class="again"><BoardLink href=board_href /></div>
+        <div class="for-host between"><SettingsForm code=code.clone() current=lobby.settings /></div>
+        <div class="for-member"><LeaveForm code=code.clone() /></div>
+        <div class="for-visitor"><JoinForm code /></div>
     }
 }

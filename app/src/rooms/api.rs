@@ -225,6 +225,8 @@ pub async fn change_settings(code: String, settings: RoomSettings) -> Result<Lob
         .await
         .map_err(fail)?;
     announce(&code);
+    // Back to the room, which confirms what was saved.
+    leptos_axum::redirect(&format!("/r/{code}?saved=settings"));
     Ok(lobby)
 }
 

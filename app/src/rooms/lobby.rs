@@ -98,17 +98,72 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
     }
 }
 
+/// The room's settings in plain words: "8 rounds · 3.5 s to decide · up to 8 players · by
+/// invitation".
+pub fn settings_summary(settings: RoomSettings, l: crate::lang::Locale) -> String {
+    let seconds = seconds(settings.window_ms);
+    let listed = if settings.public {
+        td_string!(l, rooms.lobby.summary_public)
+    } else {
+        td_string!(l, rooms.lobby.summary_private)
+    };
+    format!(
+        "{} · {listed}",
+        td_string!(
+            l,
+            rooms.lobby.summary,
+            rounds = settings.rounds,
+            s = seconds.as_str(),
+            max = settings.max_players
+        )
+    )
+}
+
+/// Milliseconds as seconds a player reads: "3", "3.5".
+fn seconds(ms: u16) -> String {
+    match ms % 1000 {
+        0 => (ms / 1000).to_string(),
+        rest => format!(
+            "{}.{}",
+            ms / 1000,
+            format!("{:03}", rest).trim_end_matches('0')
+        ),
+    }
+}
+
+/// The choices of time to decide (the window's 1–10 s in half seconds is more than anyone
+/// needs): these, plus the room's own if it is none of them.
+const WINDOW_CHOICES: [u16; 11] = [
+    1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 8000, 10_000,
+];
+
 /// The host's settings form (between matches).
 #[component]
 pub fn SettingsForm(code: String, current: RoomSettings) -> impl IntoView {
     let l = crate::lang::locale();
+    let mut windows = WINDOW_CHOICES.to_vec();
+    if !windows.contains(&current.window_ms) {
+        windows.push(current.window_ms);
+        windows.sort_unstable();
+    }
     view! {
             <form method="post" action=ChangeSettings::PATH class="card settings" data-testid="settings">
                 <h2>{td_string!(l, rooms.lobby.settings).to_string()}</h2>
                 <input type="hidden" name="code" value=code />
-                <label>{td_string!(l, rooms.lobby.max_players).to_string()} <input type="number" name="settings[max_players]" min="2" max="12" value=current.max_players.to_string() /></label>
                 <label>{td_string!(l, rooms.lobby.rounds).to_string()} <input type="number" name="settings[rounds]" min="1" max="30" value=current.rounds.to_string() /></label>
-                <label>{td_string!(l, rooms.lobby.window_ms).to_string()} <input type="number" name="settings[window_ms]" min="1000" max="10000" step="500" value=current.window_ms.to_string() /></label>
+                <label>{td_string!(l, rooms.lobby.window_ms).to_string()}
+                    <select name="settings[window_ms]">
+                        {windows.into_iter().map(|ms| {
+                            let s = seconds(ms);
+                            view! {
+                                <option value=ms.to_string() selected=ms == current.window_ms>
+                                    {td_string!(l, rooms.lobby.seconds, s = s.as_str()).to_string()}
+                                </option>
+                            }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>{td_string!(l, rooms.lobby.max_players).to_string()} <input type="number" name="settings[max_players]" min="2" max="12" value=current.max_players.to_string() /></label>
                 <label>{td_string!(l, rooms.lobby.public).to_string()}
                     <select name="settings[public]">
                         <option value="false" selected=!current.public>{td_string!(l, rooms.lobby.no).to_string()}</option>
@@ -143,5 +198,32 @@ pub fn LeaveForm(code: String) -> impl IntoView {
             <input type="hidden" name="code" value=code />
             <button type="submit" class="secondary">{td_string!(l, rooms.lobby.leave).to_string()}</button>
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_seconds_without_trailing_zeros() {
+        assert_eq!(seconds(3000), "3");
+        assert_eq!(seconds(3500), "3.5");
+        assert_eq!(seconds(1250), "1.25");
+        assert_eq!(seconds(10_000), "10");
+    }
+
+    #[test]
+    fn the_summary_says_rounds_time_players_and_who_may_come() {
+        let settings = RoomSettings {
+            max_players: 6,
+            rounds: 8,
+            window_ms: 3500,
+            public: false,
+        };
+        assert_eq!(
+            settings_summary(settings, crate::lang::Locale::en),
+            "8 rounds · 3.5 s to decide · up to 6 players · by invitation"
+        );
     }
 }

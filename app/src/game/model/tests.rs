@@ -175,3 +175,59 @@ fn outcomes_name_the_things_judged_right_in_order_and_the_longest_run() {
     assert_eq!(ids(second), ["kite"]);
     assert_eq!(second.best_streak, 1);
 }
+
+fn judged(user_id: UserId, points: i32) -> RoundResult {
+    RoundResult {
+        user_id,
+        reaction_ms: None,
+        points,
+        correct: points > 0,
+        fastest: false,
+    }
+}
+
+/// Three resolved rounds of two players: p1 scores 100, 100, -300; p2 scores 50, 50, 200.
+fn three_rounds() -> Match {
+    let mut m = a_match(4, 3);
+    m.players = vec![player(1, -100, 2, 0, 0), player(2, 300, 3, 0, 0)];
+    for (round, (a, b)) in m.rounds.iter_mut().zip([(100, 50), (100, 50), (-300, 200)]) {
+        round.results = Some(vec![judged(user(1), a), judged(user(2), b)]);
+    }
+    m
+}
+
+#[test]
+fn the_last_result_is_the_players_line_in_the_last_resolved_round() {
+    let m = three_rounds();
+    let (round, result) = m.last_result(&user(1)).unwrap();
+    assert_eq!((round.n, result.points), (3, -300));
+    assert!(m.last_result(&user(9)).is_none());
+    assert!(a_match(2, 0).last_result(&user(1)).is_none());
+}
+
+#[test]
+fn places_between_rounds_count_the_players_strictly_ahead() {
+    let m = three_rounds();
+    // After round 1: 100 v 50; after 2: 200 v 100; after 3: -100 v 300.
+    assert_eq!(m.place_after(&user(1), 2), Some(1));
+    assert_eq!(m.place_after(&user(2), 2), Some(2));
+    assert_eq!(m.place_after(&user(2), 3), Some(1));
+    assert_eq!(m.place_after(&user(1), 3), Some(2));
+    // Level players share a place.
+    assert_eq!(m.place_after(&user(1), 0), Some(1));
+    assert_eq!(m.place_after(&user(2), 0), Some(1));
+}
+
+#[test]
+fn moving_up_is_told_only_to_the_player_who_climbed() {
+    let m = three_rounds();
+    assert_eq!(m.moved_up_to(&user(2)), Some(1));
+    assert_eq!(m.moved_up_to(&user(1)), None);
+    let mut two = three_rounds();
+    two.resolved = 2;
+    assert_eq!(two.moved_up_to(&user(2)), None);
+    // Nobody "climbs" in the first round: everyone started level.
+    let mut one = three_rounds();
+    one.resolved = 1;
+    assert_eq!(one.moved_up_to(&user(1)), None);
+}
