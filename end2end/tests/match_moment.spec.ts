@@ -48,7 +48,8 @@ async function verdictOf(player: GamePage, n: number) {
   };
 }
 
-test("every tap is pressed at once and every round closes on right or wrong with points and a run", async ({ browser }) => {
+test("every tap is pressed at once and every round closes on right or wrong with points and a run", async ({ browser }, info) => {
+  test.skip(info.project.use.javaScriptEnabled === false, "a match is played with JavaScript");
   test.setTimeout(120_000);
   const { hostContext, friendContext, host, friend } = await roomOfTwo(browser, "Tapper", "Holder");
   const flies = await whatFlies(await hostContext.newPage());
@@ -133,7 +134,8 @@ test("every tap is pressed at once and every round closes on right or wrong with
   await friendContext.close();
 });
 
-test("the podium names the winner, shares the match's card, and announces a badge only once", async ({ browser }) => {
+test("the podium names the winner, shares the match's card, and announces a badge only once", async ({ browser }, info) => {
+  test.skip(info.project.use.javaScriptEnabled === false, "a match is played with JavaScript");
   test.setTimeout(150_000);
   const { hostContext, friendContext, host, friend } = await roomOfTwo(browser, "Winner", "Loser");
   await hostContext.grantPermissions(["clipboard-read", "clipboard-write"]);

@@ -350,7 +350,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
             <div role="status" data-testid="verdict-area">{verdict}</div>
             {move || game().filter(Match::is_finished).map(|g| {
                 let badges = me.get_value().map(|id| new_badges(&g, &id, held)).unwrap_or_default();
-                view! { <Podium game=g room=room.with(|r| r.id.clone()) badges l /> }
+                view! { <Podium game=g room=room.with(|r| r.id.clone()) badges awake l /> }
             })}
             <div aria-live="polite" data-testid="round-results">
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}
@@ -517,7 +517,13 @@ fn new_badges(game: &Match, me: &UserId, held: StoredValue<Vec<(Badge, i64)>>) -
 }
 
 #[component]
-fn Podium(game: Match, room: RoomId, badges: Vec<Badge>, l: Locale) -> impl IntoView {
+fn Podium(
+    game: Match,
+    room: RoomId,
+    badges: Vec<Badge>,
+    awake: RwSignal<bool>,
+    l: Locale,
+) -> impl IntoView {
     let standings = game.standings();
     let winners = standings
         .iter()
@@ -564,10 +570,13 @@ fn Podium(game: Match, room: RoomId, badges: Vec<Badge>, l: Locale) -> impl Into
             }
         });
     };
-    let share_label = if browser::can_share() {
-        td_string!(l, game.podium.share)
-    } else {
-        td_string!(l, game.podium.copy)
+    // Worded once awake (the server cannot know the browser's share sheet).
+    let share_label = move || {
+        if awake.get() && browser::can_share() {
+            td_string!(l, game.podium.share)
+        } else {
+            td_string!(l, game.podium.copy)
+        }
     };
     view! {
         <div class="podium-wrap" data-testid="podium">
@@ -578,7 +587,8 @@ fn Podium(game: Match, room: RoomId, badges: Vec<Badge>, l: Locale) -> impl Into
             }).collect_view()}
             <ol class="podium">{places}</ol>
             <p class="actions">
-                <button type="button" class="secondary" data-testid="share-match" on:click=share>{share_label}</button>
+                // Drawn once the island is awake: without JavaScript it could do nothing.
+                <button type="button" class="secondary" data-testid="share-match" hidden=move || !awake.get() on:click=share>{share_label}</button>
                 <a href=detail data-testid="match-detail-link">{td_string!(l, game.podium.every_round).to_string()}</a>
             </p>
             <p class="muted" role="status" data-testid="share-match-status">{move || status.get()}</p>

@@ -107,12 +107,16 @@ pub fn settings_summary(settings: RoomSettings, l: crate::lang::Locale) -> Strin
     } else {
         td_string!(l, rooms.lobby.summary_private)
     };
+    let rounds = match settings.rounds {
+        1 => td_string!(l, rooms.lobby.one_round).to_string(),
+        n => td_string!(l, rooms.lobby.n_rounds, n = n).to_string(),
+    };
     format!(
         "{} · {listed}",
         td_string!(
             l,
             rooms.lobby.summary,
-            rounds = settings.rounds,
+            rounds = rounds.as_str(),
             s = seconds.as_str(),
             max = settings.max_players
         )
@@ -224,6 +228,15 @@ mod tests {
         assert_eq!(
             settings_summary(settings, crate::lang::Locale::en),
             "8 rounds · 3.5 s to decide · up to 6 players · by invitation"
+        );
+        let one = RoomSettings {
+            rounds: 1,
+            public: true,
+            ..settings
+        };
+        assert_eq!(
+            settings_summary(one, crate::lang::Locale::en),
+            "1 round · 3.5 s to decide · up to 6 players · listed publicly"
         );
     }
 }
