@@ -78,9 +78,11 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 let target = player.user_id.to_string();
                 let kickable = is_host && !hosting;
                 let mine = me.as_ref() == Some(&player.user_id);
+                // The avatar is decoration beside the name (its label in two languages would be
+                // in the bundle for nothing a screen reader needs).
                 view! {
                     <li class="player" data-testid="player">
-                        <span class=crate::ids::Look::avatar_class(player.look) role="img" aria-label=player.avatar.label_in(l) data-look=player.look.map(|look| look.id())>{player.avatar.emoji()}</span>
+                        <span class=crate::ids::Look::avatar_class(player.look) aria-hidden="true" data-look=player.look.map(|look| look.id())>{player.avatar.emoji()}</span>
                         <span class="nickname">{player.nickname.to_string()}</span>
                         {mine.then(|| view! { <span class="muted">{td_string!(l, rooms.lobby.you).to_string()}</span> })}
                         {hosting.then(|| view! { <span class="badge">{td_string!(l, rooms.lobby.host).to_string()}</span> })}
