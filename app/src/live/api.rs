@@ -1,5 +1,6 @@
 //! The room page's one server function: the room as played, brought up to date (a match
-//! nobody watched is resolved on the way), with who is asking and the room link's QR code.
+//! nobody watched is resolved on the way, a room whose host is away is handed on), with who is
+//! asking, their badges and the room link's QR code.
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -13,6 +14,7 @@ use crate::{
     error::fail,
     identity::session,
     rooms::model::{RoomCode, RoomState},
+    rooms::news::announce,
     rooms::store::RoomConflict,
     store::{epoch_millis, Db},
 };
@@ -28,6 +30,10 @@ pub struct RoomPageData {
     /// An SVG of the room link's QR code, made on the server (the browser bundle carries no
     /// QR encoder).
     pub qr_svg: String,
+    /// The badges the asking player has earned, with when (for a player in the room; empty for
+    /// a visitor): what the page compares to say which are new.
+    #[serde(default)]
+    pub badges: Vec<(crate::inventory::model::Badge, i64)>,
 }
 
 /// The room link's QR code as SVG. The link comes from the request's Host header when it has a
@@ -73,9 +79,22 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         .await
         .map_err(fail)?
         .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
-    // Nobody may be watching the room: bring a match up to date before showing it (on the
-    // match's receipt).
+    // Nobody may be watching the room: hand it on if its host is away, and bring a match up to
+    // date before showing it (on the match's receipt).
     let now = epoch_millis();
+    if let Some(next) = db
+        .hand_over_if_host_away(&room.lobby, now)
+        .await
+        .map_err(fail)?
+    {
+        tracing::debug!(%code, %next, "the host was away; handed the room on");
+        announce(&code);
+        room = db
+            .room(&code)
+            .await
+            .map_err(fail)?
+            .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
+    }
     let behind = room.has_work(now);
     if behind {
         let first = room.game.as_ref().map_or(0, |g| g.first_round);
@@ -96,7 +115,12 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         Some(first) => db.match_receipt(&room.id, first).await.map_err(fail)?,
         None => None,
     };
-    let me = session::current_player(&db).await.map_err(fail)?;
+    let me = session::current_user(&db).await.map_err(fail)?;
+    // A player's badges (one Query); a visitor's are none of the room's business.
+    let badges = match me.as_ref().filter(|me| room.player(me).is_some()) {
+        Some(me) => db.badges(me).await.map_err(fail)?,
+        None => Vec::new(),
+    };
     let mut room = room.visible_at(epoch_millis());
     if let Some(game) = room.game.as_mut() {
         game.receipt = receipt.map(Box::new);
@@ -104,6 +128,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
     Ok(RoomPageData {
         qr_svg: qr_svg(&code),
         room,
-        me: me.map(|p| p.id),
+        me,
+        badges,
     })
 }

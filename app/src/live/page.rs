@@ -22,7 +22,7 @@ use crate::identity::model::UserId;
 use crate::leaderboards::page::BoardLink;
 use crate::live::api::{room_page, RoomPageData};
 use crate::live::feed::{events_path, RoomFeed};
-use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
+use crate::rooms::api::{ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom};
 use crate::rooms::lobby::{JoinForm, LeaveForm, Players, SettingsForm, ShareBox};
 use crate::rooms::model::{Lobby, RoomCode, RoomState};
 use crate::ui::code_param;
@@ -35,6 +35,8 @@ const FORM_PATHS: &[&str] = &[
     ChangeSettings::PATH,
     LeaveRoom::PATH,
     StartMatch::PATH,
+    LockRoom::PATH,
+    HandOver::PATH,
 ];
 
 #[component]
@@ -86,6 +88,7 @@ fn LiveRoom(page: RoomPageData) -> impl IntoView {
         room: first,
         me,
         qr_svg,
+        ..
     } = page;
     let l = crate::lang::locale();
     let code = first.code.to_string();
@@ -181,6 +184,6 @@ fn Controls(lobby: Lobby, played: bool, me: Option<UserId>) -> impl IntoView {
             <LeaveForm code />
         }),
         (true, false) => EitherOf3::B(view! { {board} <LeaveForm code /> }),
-        (false, _) => EitherOf3::C(view! { <JoinForm code /> }),
+        (false, _) => EitherOf3::C(view! { <JoinForm code locked=lobby.locked /> }),
     }
 }

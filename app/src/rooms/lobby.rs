@@ -1,5 +1,6 @@
 //! The lobby's pieces, drawn from a [`Lobby`]: the room's link with copy, share and a QR code,
-//! the players with the host's controls, the settings form, and the join and leave forms. The
+//! the players with the host's controls (remove, make host, lock), the settings form, and the
+//! join (or "locked") and leave forms. The
 //! room page (in `live`) puts them together with the match; every form is a plain post that
 //! comes back to the room page, the same with or without JavaScript.
 
@@ -10,7 +11,7 @@ use crate::browser;
 use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::identity::page::AvatarPicker;
-use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
+use crate::rooms::api::{ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom};
 use crate::rooms::model::{Lobby, RoomSettings};
 
 /// The room's link: shown, copyable, shareable where the browser can, and as a QR code.
@@ -69,8 +70,13 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
     let host_id = lobby.host_id.clone();
     let count = lobby.players.len();
     let max = lobby.settings.max_players;
+    let locked = lobby.locked;
+    let lock_code = code.clone();
     view! {
-        <h2 data-testid="player-count">{td_string!(l, rooms.lobby.players_heading, count = count, max = max).to_string()}</h2>
+        <h2 data-testid="player-count">
+            {td_string!(l, rooms.lobby.players_heading, count = count, max = max).to_string()}
+            {locked.then(|| view! { " " <span class="badge" data-testid="locked-marker">{td_string!(l, rooms.lobby.locked_marker).to_string()}</span> })}
+        </h2>
         <ul class="players" data-testid="players" aria-live="polite">
             {lobby.players.into_iter().map(|player| {
                 let code = code.clone();
@@ -78,6 +84,7 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 let target = player.user_id.to_string();
                 let kickable = is_host && !hosting;
                 let mine = me.as_ref() == Some(&player.user_id);
+                let (hand_code, hand_target) = (code.clone(), target.clone());
                 view! {
                     <li class="player" data-testid="player">
                         <span class=crate::ids::Look::avatar_class(player.look) role="img" aria-label=player.avatar.label_in(l) data-look=player.look.map(|look| look.id())>{player.avatar.emoji()}</span>
@@ -85,6 +92,11 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                         {mine.then(|| view! { <span class="muted">{td_string!(l, rooms.lobby.you).to_string()}</span> })}
                         {hosting.then(|| view! { <span class="badge">{td_string!(l, rooms.lobby.host).to_string()}</span> })}
                         {kickable.then(move || view! {
+                            <form method="post" action=HandOver::PATH class="inline">
+                                <input type="hidden" name="code" value=hand_code />
+                                <input type="hidden" name="player" value=hand_target />
+                                <button type="submit" class="small secondary" data-testid="make-host">{td_string!(l, rooms.lobby.make_host).to_string()}</button>
+                            </form>
                             <form method="post" action=KickPlayer::PATH class="inline">
                                 <input type="hidden" name="code" value=code />
                                 <input type="hidden" name="player" value=target />
@@ -95,6 +107,33 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 }
             }).collect_view()}
         </ul>
+        {is_host.then(|| view! { <LockForm code=lock_code locked /> })}
+    }
+}
+
+/// The host's lock: one button that locks the room or unlocks it, with what it means.
+#[component]
+fn LockForm(code: String, locked: bool) -> impl IntoView {
+    let l = crate::lang::locale();
+    let (button, help) = if locked {
+        (
+            td_string!(l, rooms.lobby.unlock).to_string(),
+            td_string!(l, rooms.lobby.unlock_help).to_string(),
+        )
+    } else {
+        (
+            td_string!(l, rooms.lobby.lock).to_string(),
+            td_string!(l, rooms.lobby.lock_help).to_string(),
+        )
+    };
+    view! {
+        <form method="post" action=LockRoom::PATH class="inline" data-testid="lock-room">
+            <input type="hidden" name="code" value=code />
+            <input type="hidden" name="locked" value=(!locked).to_string() />
+            <button type="submit" class="secondary">{button}</button>
+            " "
+            <span class="muted">{help}</span>
+        </form>
     }
 }
 
@@ -120,10 +159,16 @@ pub fn SettingsForm(code: String, current: RoomSettings) -> impl IntoView {
     }
 }
 
-/// The join form for a visitor.
+/// The join form for a visitor, or, when the host has locked the room, a notice saying so.
 #[component]
-pub fn JoinForm(code: String) -> impl IntoView {
+pub fn JoinForm(code: String, #[prop(optional)] locked: bool) -> impl IntoView {
     let l = crate::lang::locale();
+    if locked {
+        return view! {
+            <p class="notice" role="status" data-testid="room-locked">{td_string!(l, rooms.lobby.locked_notice).to_string()}</p>
+        }
+        .into_any();
+    }
     view! {
             <form method="post" action=JoinRoom::PATH class="card" data-testid="join-room">
                 <h2>{td_string!(l, rooms.lobby.join_heading).to_string()}</h2>
@@ -133,6 +178,7 @@ pub fn JoinForm(code: String) -> impl IntoView {
                 <button type="submit">{td_string!(l, rooms.home.join).to_string()}</button>
             </form>
     }
+    .into_any()
 }
 
 #[component]
