@@ -409,3 +409,62 @@ async fn a_join_racing_a_lock_landed_before_it_or_was_refused() {
     }
     assert!(lobby.locked);
 }
+
+/// Waits (a few seconds at most) until `check` holds.
+async fn eventually(what: &str, check: impl AsyncFn() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !check().await {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_watcher_keeps_a_listening_host_and_hands_an_away_one_on() {
+    let t = test_table().await;
+    let (code, host, ids) = room_with(&t, "WTCH2", &["Asha"]).await;
+    let asha = ids[0].clone();
+    let poll = std::time::Duration::from_millis(50);
+    let long_ago = epoch_millis() - HOST_AWAY_MS - 5_000;
+
+    // The host listens on instance A: its watcher says so at once (and never hands the room on,
+    // though the table says the host was seen long ago).
+    set_host_seen(&t, &code, long_ago).await;
+    let hub_a = app::live::RoomHub::new(instance(&t), poll, 8);
+    let (feed_a, listening) = hub_a.subscribe_as(&code, Some(host.clone()));
+    eventually("the host's heartbeat", async || {
+        t.db.lobby(&code)
+            .await
+            .unwrap()
+            .unwrap()
+            .host_seen_ms
+            .is_some_and(|seen| seen > long_ago)
+    })
+    .await;
+    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap().host_id, host);
+
+    // The host's stream closes; Asha listens on instance B. Once the host has been unseen past
+    // the grace, B's watcher hands the room to her.
+    drop((feed_a, listening));
+    eventually("instance A's watcher stops", async || {
+        hub_a.watched_rooms() == 0
+    })
+    .await;
+    let hub_b = app::live::RoomHub::new(instance(&t), poll, 8);
+    let (_feed_b, _asha_listening) = hub_b.subscribe_as(&code, Some(asha.clone()));
+    tokio::time::sleep(poll * 4).await;
+    assert_eq!(
+        t.db.lobby(&code).await.unwrap().unwrap().host_id,
+        host,
+        "within the grace the host keeps the room"
+    );
+    set_host_seen(&t, &code, long_ago).await;
+    eventually("the away host is handed on", async || {
+        t.db.lobby(&code).await.unwrap().unwrap().host_id == asha
+    })
+    .await;
+    assert_eq!(
+        hosting_entries(&t, &code).await,
+        [format!("HOSTING#{asha}")]
+    );
+}
