@@ -225,7 +225,7 @@ run_on_dynamodb_local() {
   if [ $status -eq 0 ]; then
     say "browser tests of the pages and the live lobby, two server instances on Amazon DynamoDB Local"
     (cd end2end && UDD_SERVER="$PWD/../$SERVER" UDD_E2E_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL \
-      npx playwright test --project=js list_things load_pages hydrate_lobby hydrate_game hydrate_board_rank pick_boards &&
+      npx playwright test --project=js list_things load_pages hydrate_lobby hydrate_game hydrate_board_rank pick_boards room_control &&
       npx playwright test --project=faults --no-deps hydrate_instance_killed) || status=$?
   fi
   kill "$DDB_LOCAL_PID" 2>/dev/null || true

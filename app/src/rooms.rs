@@ -1,5 +1,5 @@
 //! Rooms: codes, settings, who is in a room (`model`); opening, joining, leaving, kicking and
-//! settings (`api`, `store`, `members`); the bell that tells the live channel of a change
+//! settings (`api`, `store`, `members`); the host's lock and hand-overs (`control`); the bell that tells the live channel of a change
 //! (`news`); the home page with its ways in (`page`) and the lobby's pieces that the room page
 //! shows (`lobby`).
 
@@ -8,6 +8,8 @@ pub mod lobby;
 pub mod model;
 pub mod page;
 
+#[cfg(feature = "ssr")]
+pub mod control;
 #[cfg(feature = "ssr")]
 pub mod items;
 #[cfg(feature = "ssr")]

@@ -306,3 +306,196 @@ async fn a_refused_form_post_goes_back_to_its_page_with_the_reason() {
         "{location}"
     );
 }
+
+/// The room as a player (or a visitor) reads it: `/api/rooms/lobby`'s JSON.
+async fn lobby_json(app: &Router, code: &str, cookie: &str) -> serde_json::Value {
+    let reply = post(
+        app,
+        "/api/rooms/lobby",
+        &format!("code={code}"),
+        Some(cookie),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
+    reply.json
+}
+
+#[tokio::test]
+async fn only_the_host_locks_the_room_and_a_locked_room_refuses_a_join_with_its_reason() {
+    let (app, _engine) = app().await;
+    let (code, host_cookie) = create(&app, "Host", false).await;
+    let (_, asha_cookie) = join(&app, &code, "Asha").await;
+    let asha_cookie = asha_cookie.unwrap();
+    let before = lobby_json(&app, &code, &host_cookie).await;
+
+    let by_player = post(
+        &app,
+        "/api/rooms/lock",
+        &format!("code={code}&locked=true"),
+        Some(&asha_cookie),
+    )
+    .await;
+    assert_eq!(
+        by_player.status,
+        StatusCode::FORBIDDEN,
+        "{}",
+        by_player.json
+    );
+    assert_eq!(
+        lobby_json(&app, &code, &host_cookie).await,
+        before,
+        "a refused lock changes nothing"
+    );
+
+    let by_host = post(
+        &app,
+        "/api/rooms/lock",
+        &format!("code={code}&locked=true"),
+        Some(&host_cookie),
+    )
+    .await;
+    assert!(
+        by_host.status.is_success() || by_host.status.is_redirection(),
+        "{:?} {}",
+        by_host.status,
+        by_host.json
+    );
+    let locked = lobby_json(&app, &code, &host_cookie).await;
+    assert_eq!(locked["lobby"]["locked"], true);
+
+    let (refused, cookie) = join(&app, &code, "Ravi").await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.json);
+    assert!(
+        refused
+            .json
+            .to_string()
+            .contains("The host has locked this room."),
+        "{}",
+        refused.json
+    );
+    assert_eq!(cookie, None, "a refused visitor becomes nobody");
+    // Asha is in the room: joining again still works.
+    let again = post(
+        &app,
+        "/api/rooms/join",
+        &format!("code={code}&name=Asha"),
+        Some(&asha_cookie),
+    )
+    .await;
+    assert!(
+        again.status.is_success(),
+        "{:?} {}",
+        again.status,
+        again.json
+    );
+
+    post(
+        &app,
+        "/api/rooms/lock",
+        &format!("code={code}&locked=false"),
+        Some(&host_cookie),
+    )
+    .await;
+    let (admitted, _) = join(&app, &code, "Ravi").await;
+    assert!(admitted.status.is_success(), "{}", admitted.json);
+    let players = lobby_json(&app, &code, &host_cookie).await["lobby"]["players"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(players, 3);
+}
+
+#[tokio::test]
+async fn only_the_host_hands_over_and_a_forged_hand_over_changes_nothing() {
+    let (app, _engine) = app().await;
+    let (code, host_cookie) = create(&app, "Host", false).await;
+    let (_, asha_cookie) = join(&app, &code, "Asha").await;
+    let (_, ravi_cookie) = join(&app, &code, "Ravi").await;
+    let (asha_cookie, ravi_cookie) = (asha_cookie.unwrap(), ravi_cookie.unwrap());
+    let asha = lobby_json(&app, &code, &asha_cookie).await["me"].clone();
+    let ravi = lobby_json(&app, &code, &ravi_cookie).await["me"].clone();
+    let (asha, ravi) = (asha.as_str().unwrap(), ravi.as_str().unwrap());
+    let before = lobby_json(&app, &code, &host_cookie).await;
+
+    for (cookie, target) in [
+        (&asha_cookie, asha),
+        (&ravi_cookie, asha),
+        (&asha_cookie, ravi),
+    ] {
+        let forged = post(
+            &app,
+            "/api/rooms/host",
+            &format!("code={code}&player={target}"),
+            Some(cookie),
+        )
+        .await;
+        assert_eq!(forged.status, StatusCode::FORBIDDEN, "{}", forged.json);
+    }
+    let nobody = post(
+        &app,
+        "/api/rooms/host",
+        &format!("code={code}&player=01ARZ3NDEKTSV4RRFFQ69G5FAV"),
+        Some(&host_cookie),
+    )
+    .await;
+    assert_eq!(nobody.status, StatusCode::NOT_FOUND, "{}", nobody.json);
+    let malformed = post(
+        &app,
+        "/api/rooms/host",
+        &format!("code={code}&player=not-a-player"),
+        Some(&host_cookie),
+    )
+    .await;
+    assert_eq!(
+        malformed.status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        malformed.json
+    );
+    assert_eq!(
+        lobby_json(&app, &code, &host_cookie).await,
+        before,
+        "nothing changed"
+    );
+
+    let handed = post(
+        &app,
+        "/api/rooms/host",
+        &format!("code={code}&player={ravi}"),
+        Some(&host_cookie),
+    )
+    .await;
+    assert!(
+        handed.status.is_success() || handed.status.is_redirection(),
+        "{:?} {}",
+        handed.status,
+        handed.json
+    );
+    assert_eq!(
+        lobby_json(&app, &code, &host_cookie).await["lobby"]["host_id"],
+        ravi
+    );
+}
+
+#[tokio::test]
+async fn a_host_signing_out_hands_the_room_to_the_next_player_at_once() {
+    let (app, _engine) = app().await;
+    let (code, host_cookie) = create(&app, "Host", false).await;
+    let (_, asha_cookie) = join(&app, &code, "Asha").await;
+    let (_, ravi_cookie) = join(&app, &code, "Ravi").await;
+    let (asha_cookie, _ravi_cookie) = (asha_cookie.unwrap(), ravi_cookie.unwrap());
+    let asha = lobby_json(&app, &code, &asha_cookie).await["me"].clone();
+
+    let out = post(&app, "/api/sign-out", "", Some(&host_cookie)).await;
+    assert_eq!(out.status, StatusCode::OK, "{}", out.json);
+    let lobby = lobby_json(&app, &code, &asha_cookie).await;
+    assert_eq!(
+        lobby["lobby"]["host_id"], asha,
+        "the longest-present other player"
+    );
+    assert_eq!(
+        lobby["lobby"]["players"].as_array().unwrap().len(),
+        3,
+        "the old host is still in the room, no longer hosting"
+    );
+}

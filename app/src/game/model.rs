@@ -183,6 +183,8 @@ struct RoomWire {
     version: u64,
     created_at_ms: i64,
     #[serde(default)]
+    locked: bool,
+    #[serde(default)]
     game: Option<Match>,
 }
 
@@ -198,6 +200,8 @@ impl From<RoomWire> for Room {
                 players: wire.players,
                 version: wire.version,
                 created_at_ms: wire.created_at_ms,
+                locked: wire.locked,
+                host_seen_ms: None,
             },
             game: wire.game,
         }
@@ -215,6 +219,8 @@ impl From<Room> for RoomWire {
             players,
             version,
             created_at_ms,
+            locked,
+            host_seen_ms: _,
         } = room.lobby;
         RoomWire {
             code,
@@ -225,6 +231,7 @@ impl From<Room> for RoomWire {
             players,
             version,
             created_at_ms,
+            locked,
             game: room.game,
         }
     }

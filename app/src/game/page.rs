@@ -355,7 +355,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
             <div aria-live="polite" data-testid="round-results">
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}
             </div>
-            {move || game().map(|g| view! { <Standings game=g code=room.with(|r| r.code.to_string()) l /> })}
+            {move || game().map(|g| view! { <Standings game=g l /> })}
             <p class="sound" hidden=move || !awake.get()>
                 <button type="button" class="small secondary" data-testid="sound"
                     aria-pressed=move || sound.get().to_string()
@@ -428,7 +428,7 @@ fn last_results(game: &Match, me: Option<&UserId>, l: Locale) -> Option<impl Int
 }
 
 #[component]
-fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
+fn Standings(game: Match, l: Locale) -> impl IntoView {
     // When the match is over, what each player earned: the same rules the projector grants by.
     let finished = game.is_finished();
     let emoji_of = |thing: &crate::catalog::ThingId| {
@@ -470,14 +470,6 @@ fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
         .collect_view();
     let earned_head =
         finished.then(|| view! { <th>{td_string!(l, game.standings.earned).to_string()}</th> });
-    let cards_link = finished.then(|| {
-        view! {
-            <p class="muted">{td_string!(l, game.standings.arrive).to_string()}" "
-                <a href="/inventory" data-testid="see-cards">{td_string!(l, game.standings.your_cards).to_string()}</a>" · "
-                <a href=format!("/trades?room={code}") data-testid="trade-room">{td_string!(l, game.standings.trade_room).to_string()}</a>
-            </p>
-        }
-    });
     view! {
         <table class="standings" data-testid="standings">
             <caption>{td_string!(l, game.standings.caption).to_string()}</caption>
@@ -491,7 +483,6 @@ fn Standings(game: Match, code: String, l: Locale) -> impl IntoView {
             </tr></thead>
             <tbody>{rows}</tbody>
         </table>
-        {cards_link}
     }
 }
 
@@ -599,6 +590,19 @@ fn Podium(
                 {receipt}
             </details>
         </div>
+    }
+}
+
+/// After a match: where its cards and feathers go, and trading with the room (drawn by the
+/// server among the room's forms, shown once the room has played).
+#[component]
+pub fn AfterMatch(code: String) -> impl IntoView {
+    let l = crate::lang::locale();
+    view! {
+        <p class="muted">{td_string!(l, game.standings.arrive).to_string()}" "
+            <a href="/inventory" data-testid="see-cards">{td_string!(l, game.standings.your_cards).to_string()}</a>" · "
+            <a href=format!("/trades?room={code}") data-testid="trade-room">{td_string!(l, game.standings.trade_room).to_string()}</a>
+        </p>
     }
 }
 

@@ -21,7 +21,7 @@ use crate::catalog::model::FlyFilter;
 use crate::http::state::AppState;
 use crate::http::{cards, form_errors, guard, serve};
 use crate::live::hub::room_events;
-use crate::request::{ClientAddress, CspNonce};
+use crate::request::{ClientAddress, CspNonce, OverTls};
 use crate::rooms::news::RoomNews;
 use crate::store::{Db, Recorder};
 use crate::{shell, App};
@@ -132,16 +132,21 @@ fn is_hashed_bundle_file(path: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// `GET /r/<CODE>/events`: the room's live stream (see [`room_events`]).
+/// `GET /r/<CODE>/events`: the room's live stream (see [`room_events`]), told the session
+/// cookie the request carries (who listens: the host's stream keeps them host).
 async fn live_events(
     State(state): State<AppState>,
     client: Option<axum::Extension<ClientAddress>>,
+    tls: Option<axum::Extension<OverTls>>,
+    headers: axum::http::HeaderMap,
     Path(code): Path<String>,
 ) -> Response {
+    let secure = tls.is_some_and(|tls| tls.0 .0);
     room_events(
         &state.hub,
         state.security.streams_per_client,
         client.map(|c| c.0),
+        crate::identity::session::token_from_headers(&headers, secure),
         &code,
     )
     .await

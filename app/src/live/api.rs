@@ -1,5 +1,6 @@
 //! The room page's one server function: the room as played, brought up to date (a match
-//! nobody watched is resolved on the way), with who is asking and the room link's QR code.
+//! nobody watched is resolved on the way, a room whose host is away is handed on), with who is
+//! asking, their badges and the room link's QR code.
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -14,6 +15,7 @@ use crate::{
     identity::session,
     inventory::model::Badge,
     rooms::model::{RoomCode, RoomState},
+    rooms::news::announce,
     rooms::store::RoomConflict,
     store::{epoch_millis, Db},
 };
@@ -80,9 +82,22 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         .await
         .map_err(fail)?
         .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
-    // Nobody may be watching the room: bring a match up to date before showing it (on the
-    // match's receipt).
+    // Nobody may be watching the room: hand it on if its host is away, and bring a match up to
+    // date before showing it (on the match's receipt).
     let now = epoch_millis();
+    if let Some(next) = db
+        .hand_over_if_host_away(&room.lobby, now)
+        .await
+        .map_err(fail)?
+    {
+        tracing::debug!(%code, %next, "the host was away; handed the room on");
+        announce(&code);
+        room = db
+            .room(&code)
+            .await
+            .map_err(fail)?
+            .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
+    }
     let behind = room.has_work(now);
     if behind {
         let first = room.game.as_ref().map_or(0, |g| g.first_round);
@@ -103,9 +118,10 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         Some(first) => db.match_receipt(&room.id, first).await.map_err(fail)?,
         None => None,
     };
-    let me = session::current_player(&db).await.map_err(fail)?;
-    let badges = match me.as_ref().filter(|me| room.player(&me.id).is_some()) {
-        Some(me) => Badge::list(&db.badges(&me.id).await.map_err(fail)?),
+    let me = session::current_user(&db).await.map_err(fail)?;
+    // A player's badges (one Query); a visitor's are none of the room's business.
+    let badges = match me.as_ref().filter(|me| room.player(me).is_some()) {
+        Some(me) => Badge::list(&db.badges(me).await.map_err(fail)?),
         None => String::new(),
     };
     let mut room = room.visible_at(epoch_millis());
@@ -115,7 +131,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
     Ok(RoomPageData {
         qr_svg: qr_svg(&code),
         room,
-        me: me.map(|p| p.id),
+        me,
         badges,
     })
 }

@@ -1,5 +1,8 @@
 //! The server side of the live channel: one watcher per watched room on this instance, and the
-//! SSE handler that streams a watcher's snapshots to a browser.
+//! SSE handler that streams a watcher's snapshots to a browser. A watcher also looks after its
+//! room's host: while the host has a stream open here it notes so on the room every
+//! [`HOST_BEAT_MS`]; a host unseen for longer than the grace is handed on by the first watcher
+//! (on any instance) to see it, from the version poll it makes anyway.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -14,10 +17,12 @@ use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
 
 use crate::error::AppError;
 use crate::game::model::{MatchReceipt, Room};
+use crate::identity::auth::SessionToken;
+use crate::identity::model::UserId;
 use crate::live::feed::RoomFeed;
 use crate::live::streams::{stream_window, STREAM_WINDOW_SECS};
 use crate::request::ClientAddress;
-use crate::rooms::model::{RoomCode, RoomState};
+use crate::rooms::model::{RoomCode, RoomState, HOST_BEAT_MS};
 use crate::store::{epoch_millis, epoch_seconds, DataError, Db};
 
 /// How often a watcher asks the table whether its room changed. Changes made through another
@@ -132,11 +137,44 @@ struct ReceiptView {
 const RECEIPT_READ_EVERY_MS: i64 = 1500;
 const RECEIPT_READ_FOR_MS: i64 = 6000;
 
-/// A room's current snapshot (`None` until the first read), and the bell that makes its watcher
-/// read now.
+/// A room's current snapshot (`None` until the first read), the bell that makes its watcher
+/// read now, and who listens here (open streams per signed-in player): while the host is among
+/// them, the watcher tells the table the host is here.
 struct Watcher {
     feed: watch::Sender<Option<RoomFeed>>,
     wake: Notify,
+    listeners: Mutex<HashMap<UserId, usize>>,
+}
+
+impl Watcher {
+    fn listeners(&self) -> std::sync::MutexGuard<'_, HashMap<UserId, usize>> {
+        self.listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether `user` has a stream of this room open on this instance.
+    fn hears(&self, user: &UserId) -> bool {
+        self.listeners().get(user).is_some_and(|n| *n > 0)
+    }
+}
+
+/// One signed-in player's open stream, counted on its room's watcher until dropped.
+pub struct Listening {
+    watcher: Arc<Watcher>,
+    user: UserId,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let mut listeners = self.watcher.listeners();
+        if let Some(n) = listeners.get_mut(&self.user) {
+            *n -= 1;
+            if *n == 0 {
+                listeners.remove(&self.user);
+            }
+        }
+    }
 }
 
 struct Inner {
@@ -204,18 +242,39 @@ impl RoomHub {
     /// Listens to a room: the receiver holds the latest snapshot and is told of each new one.
     /// Starts the room's watcher if this instance had none. Call inside a Tokio runtime.
     pub fn subscribe(&self, code: &RoomCode) -> watch::Receiver<Option<RoomFeed>> {
+        self.subscribe_as(code, None).0
+    }
+
+    /// [`RoomHub::subscribe`] for a player (`None`: a visitor): while the returned [`Listening`]
+    /// lives, the room's watcher counts them among its listeners, and if they host the room it
+    /// says so to the table every [`HOST_BEAT_MS`].
+    pub fn subscribe_as(
+        &self,
+        code: &RoomCode,
+        user: Option<UserId>,
+    ) -> (watch::Receiver<Option<RoomFeed>>, Option<Listening>) {
         let mut rooms = self.rooms();
-        if let Some(watcher) = rooms.get(code) {
-            return watcher.feed.subscribe();
-        }
-        let (feed, receiver) = watch::channel(None);
-        let watcher = Arc::new(Watcher {
-            feed,
-            wake: Notify::new(),
+        let (watcher, receiver) = match rooms.get(code) {
+            Some(watcher) => (Arc::clone(watcher), watcher.feed.subscribe()),
+            None => {
+                let (feed, receiver) = watch::channel(None);
+                let watcher = Arc::new(Watcher {
+                    feed,
+                    wake: Notify::new(),
+                    listeners: Mutex::new(HashMap::new()),
+                });
+                rooms.insert(code.clone(), Arc::clone(&watcher));
+                tokio::spawn(self.clone().watch(code.clone(), Arc::clone(&watcher)));
+                (watcher, receiver)
+            }
+        };
+        let listening = user.map(|user| {
+            *watcher.listeners().entry(user.clone()).or_insert(0) += 1;
+            // A host arriving is noted at once, not at the next beat.
+            watcher.wake.notify_one();
+            Listening { watcher, user }
         });
-        rooms.insert(code.clone(), Arc::clone(&watcher));
-        tokio::spawn(self.clone().watch(code.clone(), watcher));
-        receiver
+        (receiver, listening)
     }
 
     /// Tells the room's watcher (if this instance has one) to read the room now: called after
@@ -239,8 +298,13 @@ impl RoomHub {
         let mut room: Option<Room> = None;
         let mut receipt = ReceiptView::default();
         let mut failures = 0u32;
+        // When this watcher last told the table the host is here.
+        let mut beat_ms = i64::MIN / 2;
         loop {
-            match self.refresh(&code, &mut room, &mut receipt).await {
+            match self
+                .refresh(&code, &watcher, &mut room, &mut receipt, &mut beat_ms)
+                .await
+            {
                 Ok(feed) => {
                     failures = 0;
                     let news = watcher.feed.borrow().as_ref() != Some(&feed);
@@ -267,6 +331,14 @@ impl RoomHub {
                 let until = Duration::from_millis((at - now).max(25) as u64);
                 pause = pause.min(until);
             }
+            // The host's next heartbeat, when they listen here (the poll is far shorter anyway).
+            if room
+                .as_ref()
+                .is_some_and(|room| watcher.hears(&room.host_id))
+            {
+                let until = Duration::from_millis((beat_ms + HOST_BEAT_MS - now).max(25) as u64);
+                pause = pause.min(until);
+            }
             tokio::select! {
                 () = tokio::time::sleep(pause) => {}
                 () = watcher.wake.notified() => {}
@@ -285,13 +357,16 @@ impl RoomHub {
         }
     }
 
-    /// Brings `room` up to date (reading it only when its version moved), resolves what is due,
-    /// and returns what browsers may see now.
+    /// Brings `room` up to date (reading it only when its version moved), looks after its host
+    /// (a heartbeat while the host listens here; else hands the room on if the host is away),
+    /// resolves what is due, and returns what browsers may see now.
     async fn refresh(
         &self,
         code: &RoomCode,
+        watcher: &Watcher,
         room: &mut Option<Room>,
         receipt: &mut ReceiptView,
+        beat_ms: &mut i64,
     ) -> Result<RoomFeed, DataError> {
         // What the watcher does for a match in play is on that match's receipt.
         let in_play = room
@@ -303,11 +378,21 @@ impl RoomHub {
             Some(first) => self.inner.db.for_match(code, first),
             None => self.inner.db.clone(),
         };
-        let Some(version) = db.room_version(code).await? else {
+        let Some(pulse) = db.room_pulse(code).await? else {
             *room = None;
             return Ok(RoomFeed::Ended);
         };
-        if room.as_ref().map(|room| room.version) != Some(version) {
+        if room.as_ref().map(|room| room.version) != Some(pulse.version) {
+            *room = db.room(code).await?;
+        }
+        if let Some(room) = room.as_mut().filter(|room| room.host_id == pulse.host_id) {
+            // Heartbeats move `host_seen` without a new version: the poll has the latest.
+            room.lobby.host_seen_ms = pulse.host_seen_ms;
+        }
+        if self
+            .look_after_host(code, watcher, room.as_ref(), beat_ms)
+            .await
+        {
             *room = db.room(code).await?;
         }
         let now = epoch_millis();
@@ -334,6 +419,43 @@ impl RoomHub {
             }
             None => RoomFeed::Ended,
         })
+    }
+
+    /// While the host listens on this instance, notes every [`HOST_BEAT_MS`] that they are here;
+    /// otherwise, if they have been away longer than the grace, hands the room on (exactly once
+    /// across instances: the write's condition decides). Whether the room changed hands.
+    async fn look_after_host(
+        &self,
+        code: &RoomCode,
+        watcher: &Watcher,
+        room: Option<&Room>,
+        beat_ms: &mut i64,
+    ) -> bool {
+        let Some(room) = room else {
+            return false;
+        };
+        let db = &self.inner.db;
+        let now = epoch_millis();
+        if watcher.hears(&room.host_id) {
+            if now - *beat_ms >= HOST_BEAT_MS {
+                match db.host_beat(code, &room.host_id).await {
+                    Ok(_) => *beat_ms = now,
+                    Err(err) => tracing::debug!(%code, error = ?err, "host heartbeat failed"),
+                }
+            }
+            return false;
+        }
+        match db.hand_over_if_host_away(&room.lobby, now).await {
+            Ok(Some(next)) => {
+                tracing::debug!(%code, %next, "the host was away; handed the room on");
+                true
+            }
+            Ok(None) => false,
+            Err(err) => {
+                tracing::debug!(%code, error = ?err, "handing on an away host's room failed");
+                false
+            }
+        }
     }
 
     /// Once the room's match is over: adds this instance's tally to its receipt, and reads the
@@ -382,6 +504,7 @@ fn feed_stream(
     receiver: watch::Receiver<Option<RoomFeed>>,
     permit: OwnedSemaphorePermit,
     lease: StreamLease,
+    listening: Option<Listening>,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     struct State {
         receiver: watch::Receiver<Option<RoomFeed>>,
@@ -389,6 +512,7 @@ fn feed_stream(
         first: bool,
         _permit: OwnedSemaphorePermit,
         _lease: StreamLease,
+        _listening: Option<Listening>,
     }
     let state = State {
         receiver,
@@ -396,6 +520,7 @@ fn feed_stream(
         first: true,
         _permit: permit,
         _lease: lease,
+        _listening: listening,
     };
     futures::stream::unfold(state, |mut state| async move {
         if state.ended {
@@ -429,11 +554,13 @@ fn feed_stream(
 /// `GET /r/<CODE>/events`: the room's Server-Sent Events. 400 for a malformed code, 404 for an
 /// unknown or ended room (the browser stops trying), 429 when the client holds its cap of
 /// streams across every instance, 503 when this instance is at its own limit (the browser
-/// tries again for both).
+/// tries again for both). `session`, the request's session cookie, says who listens (one
+/// GetItem of the session when the stream opens): the host's open stream keeps them host.
 pub async fn room_events(
     hub: &RoomHub,
     streams_per_client: u32,
     client: Option<ClientAddress>,
+    session: Option<SessionToken>,
     code: &str,
 ) -> Response {
     let db = &hub.inner.db;
@@ -469,8 +596,19 @@ pub async fn room_events(
         }
         Err(err) => return AppError::from(err).into_response(),
     };
-    let receiver = hub.subscribe(&code);
-    Sse::new(feed_stream(receiver, permit, lease))
+    let listener = match session {
+        Some(token) => match db.session(&token.hash()).await {
+            Ok(session) => session.map(|s| s.user_id),
+            Err(err) => {
+                // The stream still serves; only the host's heartbeat waits for the next one.
+                tracing::debug!(error = ?err, "reading a live stream's session failed");
+                None
+            }
+        },
+        None => None,
+    };
+    let (receiver, listening) = hub.subscribe_as(&code, listener);
+    Sse::new(feed_stream(receiver, permit, lease, listening))
         .keep_alive(KeepAlive::default())
         .into_response()
 }

@@ -16,14 +16,16 @@ use leptos_meta::Title;
 use crate::browser;
 use crate::codec::Base64Json;
 use crate::game::api::StartMatch;
-use crate::game::page::{GameBoard, StartForm};
+use crate::game::page::{AfterMatch, GameBoard, StartForm};
 use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::leaderboards::page::BoardLink;
 use crate::live::api::{room_page, RoomPageData};
 use crate::live::feed::{events_path, RoomFeed};
-use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
-use crate::rooms::lobby::{settings_summary, JoinForm, LeaveForm, Players, SettingsForm, ShareBox};
+use crate::rooms::api::{ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom};
+use crate::rooms::lobby::{
+    settings_summary, JoinForm, LeaveForm, LockForm, Players, SettingsForm, ShareBox,
+};
 use crate::rooms::model::{Lobby, RoomCode, RoomState};
 use crate::ui::code_param;
 use crate::ui::forms::FormError;
@@ -35,6 +37,8 @@ const FORM_PATHS: &[&str] = &[
     ChangeSettings::PATH,
     LeaveRoom::PATH,
     StartMatch::PATH,
+    LockRoom::PATH,
+    HandOver::PATH,
 ];
 
 #[component]
@@ -178,7 +182,8 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
             <div class="room-forms"
                 data-role=move || lobby.with(|lobby| Role::of(lobby, me_for_forms.get_value().as_ref()).as_str())
                 data-state=move || if lobby.with(|l| l.state == RoomState::Playing) { "playing" } else { "lobby" }
-                data-played=move || if played.get() { "yes" } else { "no" }>
+                data-played=move || if played.get() { "yes" } else { "no" }
+                data-locked=move || if lobby.with(|l| l.locked) { "yes" } else { "no" }>
                 {children()}
             </div>
         </section>
@@ -215,8 +220,9 @@ impl Role {
 /// Every form of the room page, drawn once on the server as the island's children, each marked
 /// with who sees it and when (`style/main.css`, "room forms"): the host starts the match
 /// (after one, "Play again" moves to the top of the page) and sets the room up, the other players
-/// are told they wait for the host, a player leaves, a visitor joins; after a match, everyone
-/// gets the room board's link. Every form is a plain post that comes back to the room.
+/// are told they wait for the host, the host locks or unlocks the room, a player leaves, a visitor
+/// joins (or is told the room is locked); after a match, everyone gets the room board's link.
+/// Every form is a plain post that comes back to the room.
 #[component]
 fn RoomForms(lobby: Lobby) -> impl IntoView {
     let l = crate::lang::locale();
@@ -228,9 +234,12 @@ fn RoomForms(lobby: Lobby) -> impl IntoView {
             <span class="fresh">{td_string!(l, game.start.waiting_first).to_string()}</span>
             <span class="again">{td_string!(l, game.start.waiting).to_string()}</span>
         </p>
-        <div class="again"><BoardLink href=board_href /></div>
+        <div class="again"><AfterMatch code=code.clone() /><BoardLink href=board_href /></div>
         <div class="for-host between"><SettingsForm code=code.clone() current=lobby.settings /></div>
+        <div class="for-host if-open"><LockForm code=code.clone() locked=false /></div>
+        <div class="for-host if-locked"><LockForm code=code.clone() locked=true /></div>
         <div class="for-member"><LeaveForm code=code.clone() /></div>
-        <div class="for-visitor"><JoinForm code /></div>
+        <div class="for-visitor if-open"><JoinForm code /></div>
+        <p class="notice for-visitor if-locked" role="status" data-testid="room-locked">{td_string!(l, rooms.lobby.locked_notice).to_string()}</p>
     }
 }

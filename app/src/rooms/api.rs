@@ -44,7 +44,9 @@ impl From<RoomConflict> for AppError {
         match conflict {
             RoomConflict::Data(err) => err.into(),
             RoomConflict::NotFound => AppError::NotFound(conflict_message(&conflict)),
-            RoomConflict::NotHost => AppError::Forbidden(conflict_message(&conflict)),
+            RoomConflict::NotHost | RoomConflict::Locked => {
+                AppError::Forbidden(conflict_message(&conflict))
+            }
             other => AppError::Conflict(conflict_message(&other)),
         }
     }
@@ -68,6 +70,7 @@ fn conflict_message(conflict: &RoomConflict) -> String {
         RoomConflict::TooManyForSettings => {
             td_string!(l, rooms.errors.too_many_for_settings).to_string()
         }
+        RoomConflict::Locked => td_string!(l, rooms.errors.locked).to_string(),
         RoomConflict::Data(err) => err.to_string(),
     }
 }
@@ -228,6 +231,36 @@ pub async fn change_settings(code: String, settings: RoomSettings) -> Result<Lob
     // Back to the room, which confirms what was saved.
     leptos_axum::redirect(&format!("/r/{code}?saved=settings"));
     Ok(lobby)
+}
+
+/// The host locks the room (nobody new may join) or unlocks it, and goes back to the room.
+#[server(endpoint = "rooms/lock")]
+pub async fn lock_room(code: String, locked: bool) -> Result<(), AppError> {
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    let host = session::require_player(&db).await.map_err(fail)?;
+    db.set_locked(&code, &host.id, locked).await.map_err(fail)?;
+    announce(&code);
+    leptos_axum::redirect(&format!("/r/{code}"));
+    Ok(())
+}
+
+/// The host makes another player in the room the host, and goes back to the room.
+#[server(endpoint = "rooms/host")]
+pub async fn hand_over(code: String, player: UserId) -> Result<(), AppError> {
+    let db = expect_context::<Db>();
+    let code = RoomCode::parse(&code).map_err(fail)?;
+    let host = session::require_player(&db).await.map_err(fail)?;
+    db.hand_over(&code, &host.id, &player)
+        .await
+        .map_err(|conflict| match conflict {
+            // The player named is not there to host: a 404, as for the room.
+            RoomConflict::NotInRoom => fail(AppError::NotFound(conflict_message(&conflict))),
+            other => fail(other),
+        })?;
+    announce(&code);
+    leptos_axum::redirect(&format!("/r/{code}"));
+    Ok(())
 }
 
 /// Public rooms with free seats, newest first.

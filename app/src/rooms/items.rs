@@ -1,5 +1,6 @@
-//! A room's items as stored: META (settings, state, version, seats, the removed players), one
-//! PLAYER item per player and one NICK item per nickname, with their `ttl`; reading the lobby
+//! A room's items as stored: META (settings, state, version, seats, the removed players, the
+//! lock, when the host was last seen), one PLAYER item per player (the host's also on GSI1 under
+//! `HOSTING#<id>`) and one NICK item per nickname, with their `ttl`; reading the lobby
 //! from them; and the values other features build their conditions with (`state_value`,
 //! `open_index`), so no other feature spells a room attribute's stored form.
 
@@ -39,6 +40,13 @@ pub(crate) struct MetaItem {
     pub(crate) version: u64,
     pub(crate) created_at_ms: i64,
     pub(crate) ttl: i64,
+    /// Set by the host's lock; absent is unlocked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) locked: bool,
+    /// When the host was last seen, epoch ms (see [`Lobby::host_seen_ms`]); absent on rooms
+    /// made before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) host_seen: Option<i64>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -49,6 +57,11 @@ pub(crate) struct PlayerItem {
     pub(crate) sk: String,
     #[serde(rename = "LSI1SK")]
     pub(crate) lsi1sk: String,
+    /// On the host's item only: `HOSTING#<id>` / the code (see [`keys::hosting`]).
+    #[serde(rename = "GSI1PK", default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1pk: Option<String>,
+    #[serde(rename = "GSI1SK", default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gsi1sk: Option<String>,
     pub(crate) user_id: UserId,
     pub(crate) nickname: DisplayName,
     pub(crate) avatar: Avatar,
@@ -135,6 +148,8 @@ pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
             .collect(),
         version: meta.version,
         created_at_ms: meta.created_at_ms,
+        locked: meta.locked,
+        host_seen_ms: meta.host_seen,
     }))
 }
 
@@ -145,12 +160,15 @@ pub(crate) fn player_item(
     avatar: Avatar,
     look: Option<Look>,
     now_ms: i64,
+    hosting: bool,
 ) -> PlayerItem {
     let Key { pk, sk } = keys::room_player(code, user);
     PlayerItem {
         pk,
         sk,
         lsi1sk: keys::room_player_joined(now_ms, user),
+        gsi1pk: hosting.then(|| keys::hosting(user)),
+        gsi1sk: hosting.then(|| keys::hosting_sort(code)),
         user_id: user.clone(),
         nickname: nickname.clone(),
         avatar,
@@ -192,6 +210,8 @@ mod tests {
                 players: Vec::new(),
                 version: 1,
                 created_at_ms: 0,
+                locked: false,
+                host_seen_ms: None,
             })
             .unwrap();
             assert_eq!(stored.get("state"), Some(&state_value(state)), "{state:?}");

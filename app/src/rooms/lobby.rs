@@ -1,5 +1,6 @@
 //! The lobby's pieces, drawn from a [`Lobby`]: the room's link with copy, share and a QR code,
-//! the players with the host's controls, the settings form, and the join and leave forms. The
+//! the players with the host's controls (remove, make host, lock), the settings form, and the
+//! join (or "locked") and leave forms. The
 //! room page (in `live`) puts them together with the match; every form is a plain post that
 //! comes back to the room page, the same with or without JavaScript.
 
@@ -10,7 +11,7 @@ use crate::browser;
 use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::identity::page::AvatarPicker;
-use crate::rooms::api::{ChangeSettings, JoinRoom, KickPlayer, LeaveRoom};
+use crate::rooms::api::{ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom};
 use crate::rooms::model::{Lobby, RoomSettings};
 
 /// The room's link: shown, copyable, shareable where the browser can, and as a QR code.
@@ -69,8 +70,12 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
     let host_id = lobby.host_id.clone();
     let count = lobby.players.len();
     let max = lobby.settings.max_players;
+    let locked = lobby.locked;
     view! {
-        <h2 data-testid="player-count">{td_string!(l, rooms.lobby.players_heading, count = count, max = max).to_string()}</h2>
+        <h2 data-testid="player-count">
+            {td_string!(l, rooms.lobby.players_heading, count = count, max = max).to_string()}
+            {locked.then(|| view! { " " <span class="badge" data-testid="locked-marker">{td_string!(l, rooms.lobby.locked_marker).to_string()}</span> })}
+        </h2>
         <ul class="players" data-testid="players" aria-live="polite">
             {lobby.players.into_iter().map(|player| {
                 let code = code.clone();
@@ -78,6 +83,7 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 let target = player.user_id.to_string();
                 let kickable = is_host && !hosting;
                 let mine = me.as_ref() == Some(&player.user_id);
+                let (hand_code, hand_target) = (code.clone(), target.clone());
                 // The avatar is decoration beside the name (its label in two languages would be
                 // in the bundle for nothing a screen reader needs).
                 view! {
@@ -87,6 +93,11 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                         {mine.then(|| view! { <span class="muted">{td_string!(l, rooms.lobby.you).to_string()}</span> })}
                         {hosting.then(|| view! { <span class="badge">{td_string!(l, rooms.lobby.host).to_string()}</span> })}
                         {kickable.then(move || view! {
+                            <form method="post" action=HandOver::PATH class="inline">
+                                <input type="hidden" name="code" value=hand_code />
+                                <input type="hidden" name="player" value=hand_target />
+                                <button type="submit" class="small secondary" data-testid="make-host">{td_string!(l, rooms.lobby.make_host).to_string()}</button>
+                            </form>
                             <form method="post" action=KickPlayer::PATH class="inline">
                                 <input type="hidden" name="code" value=code />
                                 <input type="hidden" name="player" value=target />
@@ -97,6 +108,32 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 }
             }).collect_view()}
         </ul>
+    }
+}
+
+/// The host's lock: one button that locks the room or unlocks it, with what it means.
+#[component]
+pub fn LockForm(code: String, locked: bool) -> impl IntoView {
+    let l = crate::lang::locale();
+    let (button, help) = if locked {
+        (
+            td_string!(l, rooms.lobby.unlock).to_string(),
+            td_string!(l, rooms.lobby.unlock_help).to_string(),
+        )
+    } else {
+        (
+            td_string!(l, rooms.lobby.lock).to_string(),
+            td_string!(l, rooms.lobby.lock_help).to_string(),
+        )
+    };
+    view! {
+        <form method="post" action=LockRoom::PATH class="inline" data-testid="lock-room">
+            <input type="hidden" name="code" value=code />
+            <input type="hidden" name="locked" value=(!locked).to_string() />
+            <button type="submit" class="secondary">{button}</button>
+            " "
+            <span class="muted">{help}</span>
+        </form>
     }
 }
 
@@ -181,7 +218,7 @@ pub fn SettingsForm(code: String, current: RoomSettings) -> impl IntoView {
     }
 }
 
-/// The join form for a visitor.
+/// The join form for a visitor (the room page shows it only while the room is open).
 #[component]
 pub fn JoinForm(code: String) -> impl IntoView {
     let l = crate::lang::locale();

@@ -1,4 +1,5 @@
-//! The room changes that depend on who is in it: leave, kick (with host hand-over) and settings.
+//! The room changes that depend on who is in it: leave, kick (with host hand-over: the new
+//! host's PLAYER item joins GSI1's `HOSTING#` entries in the same transaction) and settings.
 //! Each reads the lobby, then writes in a transaction conditioned on the room's `version` being
 //! unchanged, and reads again if it moved.
 
@@ -10,7 +11,7 @@ use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
 use crate::rooms::store::{RoomConflict, MAX_ATTEMPTS};
 use crate::store::keys;
 use crate::store::tx::internal;
-use crate::store::{epoch_seconds, key_map, send_recorded, Conflict, DataError, Db};
+use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError, Db};
 
 impl Db {
     /// A player leaves. When the host leaves, hosting passes to the longest-present player; when
@@ -50,7 +51,8 @@ impl Db {
                 .iter()
                 .filter(|p| &p.user_id != target)
                 .collect();
-            let now = epoch_seconds();
+            let now_ms = epoch_millis();
+            let now = now_ms / 1000;
             let mut meta = Update::builder()
                 .table_name(self.table_name())
                 .set_key(Some(key_map(keys::room_meta(code))))
@@ -69,15 +71,17 @@ impl Db {
                     .expression_attribute_names("#ttl", keys::TTL)
                     .expression_attribute_values(":zero", AttributeValue::N("0".into()))
                     .expression_attribute_values(":now", AttributeValue::N(now.to_string())),
+                // The new host is seen now (a grace period before the away-host check).
                 Some(next) if &lobby.host_id == target => meta
                     .update_expression(
                         "SET player_count = player_count - :one, version = version + :one, \
-                         host_id = :next",
+                         host_id = :next, host_seen = :seen",
                     )
                     .expression_attribute_values(
                         ":next",
                         AttributeValue::S(next.user_id.to_string()),
-                    ),
+                    )
+                    .expression_attribute_values(":seen", AttributeValue::N(now_ms.to_string())),
                 Some(_) => meta.update_expression(
                     "SET player_count = player_count - :one, version = version + :one",
                 ),
@@ -92,13 +96,17 @@ impl Db {
                         AttributeValue::Ss(vec![target.to_string()]),
                     );
             }
-            let actions = vec![
+            let mut actions = vec![
                 TransactWriteItem::builder()
                     .update(meta.build().map_err(internal)?)
                     .build(),
+                // The leaving host's entry among the hosts (GSI1) goes with their item.
                 self.delete_action(keys::room_player(code, target))?,
                 self.delete_action(keys::room_nickname(code, &player.nickname.folded()))?,
             ];
+            if let Some(next) = remaining.first().filter(|_| &lobby.host_id == target) {
+                actions.push(self.start_hosting_action(code, &next.user_id, now_ms)?);
+            }
             match self.transact(actions).await {
                 Ok(()) => return Ok(()),
                 // The room changed since the read: read again.

@@ -83,11 +83,44 @@ pub struct Lobby {
     /// Grows with every change to the room; a watcher compares it to see news.
     pub version: u64,
     pub created_at_ms: i64,
+    /// The host locked the room: nobody new may join (players in it stay, and may rejoin).
+    #[serde(default)]
+    pub locked: bool,
+    /// When the host was last seen (epoch ms: a live stream of theirs open on some instance, or
+    /// hosting passing to them); `None` for a room from before hosts were seen. Server-side
+    /// only: it changes every [`HOST_BEAT_MS`] without a new version, so it is not sent.
+    #[serde(skip)]
+    pub host_seen_ms: Option<i64>,
+}
+
+/// A host unseen for longer than this (no live stream of theirs open on any instance) hands the
+/// room on to the longest-present other player.
+pub const HOST_AWAY_MS: i64 = 30_000;
+/// How often an instance holding one of the host's live streams notes on the room that the host
+/// is here (one small write, no redraw).
+pub const HOST_BEAT_MS: i64 = 10_000;
+
+/// Whether a host last seen at `seen_ms` is away at `now_ms`. A room with no `host_seen` (made
+/// before hosts were seen) is never judged away: its first heartbeat starts the clock.
+pub fn host_is_away(seen_ms: Option<i64>, now_ms: i64) -> bool {
+    seen_ms.is_some_and(|seen| now_ms - seen > HOST_AWAY_MS)
 }
 
 impl Lobby {
     pub fn player(&self, user: &UserId) -> Option<&RoomPlayer> {
         self.players.iter().find(|p| &p.user_id == user)
+    }
+
+    /// Who hosts next if the host goes: the longest-present other player.
+    pub fn next_host(&self) -> Option<&RoomPlayer> {
+        self.players.iter().find(|p| p.user_id != self.host_id)
+    }
+
+    /// The player hosting should pass to at `now_ms` because the host is away, if any.
+    pub fn successor_if_host_away(&self, now_ms: i64) -> Option<&RoomPlayer> {
+        host_is_away(self.host_seen_ms, now_ms)
+            .then(|| self.next_host())
+            .flatten()
     }
 
     pub fn is_full(&self) -> bool {
@@ -139,6 +172,57 @@ mod tests {
             let code = RoomCode::from_random([seed, seed.wrapping_mul(7), 3, 250, 255]);
             assert_eq!(RoomCode::parse(code.as_str()).unwrap(), code);
         }
+    }
+
+    fn lobby(host: &UserId, players: &[&UserId], seen: Option<i64>) -> Lobby {
+        Lobby {
+            code: RoomCode::parse("K7QX2").unwrap(),
+            id: RoomId::legacy(&RoomCode::parse("K7QX2").unwrap()),
+            host_id: host.clone(),
+            settings: RoomSettings::default(),
+            state: RoomState::Lobby,
+            players: players
+                .iter()
+                .enumerate()
+                .map(|(i, id)| RoomPlayer {
+                    user_id: (*id).clone(),
+                    nickname: DisplayName::parse(&format!("P{i}")).unwrap(),
+                    avatar: Avatar::default(),
+                    look: None,
+                    joined_at_ms: i as i64,
+                })
+                .collect(),
+            version: 1,
+            created_at_ms: 0,
+            locked: false,
+            host_seen_ms: seen,
+        }
+    }
+
+    #[test]
+    fn an_away_host_passes_to_the_longest_present_other_player() {
+        let ids: Vec<UserId> = (0..3)
+            .map(|i| UserId::parse(&format!("01ARZ3NDEKTSV4RRFFQ69G5FA{i}")).unwrap())
+            .collect();
+        // The host joined second; the first other player in join order is next.
+        let room = lobby(&ids[1], &[&ids[0], &ids[1], &ids[2]], Some(1_000));
+        assert_eq!(room.next_host().unwrap().user_id, ids[0]);
+        assert!(room.successor_if_host_away(1_000 + HOST_AWAY_MS).is_none());
+        assert_eq!(
+            room.successor_if_host_away(1_001 + HOST_AWAY_MS)
+                .unwrap()
+                .user_id,
+            ids[0]
+        );
+        // Alone, or never seen: nobody to pass to, or no clock started.
+        let alone = lobby(&ids[1], &[&ids[1]], Some(0));
+        assert!(alone.successor_if_host_away(i64::MAX / 2).is_none());
+        let legacy = lobby(&ids[1], &[&ids[0], &ids[1]], None);
+        assert!(legacy.successor_if_host_away(i64::MAX / 2).is_none());
+        assert!(
+            HOST_BEAT_MS * 3 <= HOST_AWAY_MS,
+            "three beats fit in the grace"
+        );
     }
 
     #[test]

@@ -21,6 +21,17 @@ use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError, Db
 /// How often a version-guarded change is retried when the room changed under it.
 pub(crate) const MAX_ATTEMPTS: u32 = 6;
 
+/// A room's pulse: what its watcher polls (see [`Db::room_pulse`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoomPulse {
+    /// Grows with every change a listener should see.
+    pub version: u64,
+    pub host_id: UserId,
+    /// When the host was last seen (epoch ms); `None` for a room from before it was kept.
+    pub host_seen_ms: Option<i64>,
+    pub player_count: u32,
+}
+
 /// How a join ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Joined {
@@ -50,6 +61,8 @@ pub enum RoomConflict {
     NotInRoom,
     #[error("The room holds more players than that already.")]
     TooManyForSettings,
+    #[error("The host has locked this room.")]
+    Locked,
     #[error(transparent)]
     Data(#[from] DataError),
 }
@@ -103,12 +116,17 @@ impl Db {
             version: 1,
             created_at_ms: now_ms,
             ttl: now_ms / 1000 + ROOM_IDLE_SECS,
+            locked: false,
+            // A new host is seen now: the away-host clock starts with the room.
+            host_seen: Some(now_ms),
         };
         let actions = vec![
             self.put_new(serde_dynamo::to_item(&meta).map_err(DataError::from)?)?,
             self.put_new(
-                serde_dynamo::to_item(player_item(code, host, nickname, avatar, look, now_ms))
-                    .map_err(DataError::from)?,
+                serde_dynamo::to_item(player_item(
+                    code, host, nickname, avatar, look, now_ms, true,
+                ))
+                .map_err(DataError::from)?,
             )?,
             self.put_new(
                 serde_dynamo::to_item(nickname_item(code, host, nickname, now_ms))
@@ -137,6 +155,8 @@ impl Db {
             }],
             version: 1,
             created_at_ms: now_ms,
+            locked: false,
+            host_seen_ms: Some(now_ms),
         })
     }
 
@@ -186,11 +206,19 @@ impl Db {
         lobby_from_items(&self.room_items(code).await?)
     }
 
-    /// The room's version alone (one consistent GetItem of META, projected to two small
-    /// attributes): what a live-lobby watcher polls to learn that something changed without
-    /// reading the whole partition. `None` for an unknown or expired room.
+    /// The room's version alone: [`Db::room_pulse`]'s version. `None` for an unknown or expired
+    /// room.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn room_version(&self, code: &RoomCode) -> Result<Option<u64>, DataError> {
+        Ok(self.room_pulse(code).await?.map(|pulse| pulse.version))
+    }
+
+    /// What a live-lobby watcher polls (one consistent GetItem of META, projected to a few small
+    /// attributes): the version, to learn that something changed without reading the whole
+    /// partition, and who hosts, since when they were seen and how many players there are, so
+    /// the away-host check costs no read of its own. `None` for an unknown or expired room.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn room_pulse(&self, code: &RoomCode) -> Result<Option<RoomPulse>, DataError> {
         let key = keys::room_meta(code);
         let item = self
             .get(
@@ -198,18 +226,29 @@ impl Db {
                     .get_item()
                     .key(keys::PK, AttributeValue::S(key.pk))
                     .key(keys::SK, AttributeValue::S(key.sk))
-                    .projection_expression("version, #ttl")
+                    .projection_expression("version, host_id, host_seen, player_count, #ttl")
                     .expression_attribute_names("#ttl", keys::TTL)
                     .consistent_read(true),
             )
             .await?;
-        item.map(|item| {
-            item.get("version")
-                .and_then(|v| v.as_n().ok())
-                .and_then(|n| n.parse().ok())
-                .ok_or_else(|| DataError::Internal("room META has no version".into()))
-        })
-        .transpose()
+        let Some(item) = item else {
+            return Ok(None);
+        };
+        let number = |name: &str| -> Option<i64> { item.get(name)?.as_n().ok()?.parse().ok() };
+        let version = number("version")
+            .and_then(|v| u64::try_from(v).ok())
+            .ok_or_else(|| DataError::Internal("room META has no version".into()))?;
+        let host_id = item
+            .get("host_id")
+            .and_then(|v| v.as_s().ok())
+            .and_then(|id| UserId::parse(id).ok())
+            .ok_or_else(|| DataError::Internal("room META has no host".into()))?;
+        Ok(Some(RoomPulse {
+            version,
+            host_id,
+            host_seen_ms: number("host_seen"),
+            player_count: number("player_count").unwrap_or(0).max(0) as u32,
+        }))
     }
 
     /// What a room code stands for now: the id of the room that has it, or, when no room has it
@@ -283,11 +322,14 @@ impl Db {
             .update_expression(
                 "SET player_count = player_count + :one, version = version + :one, #ttl = :ttl",
             )
-            // A player the host removed stays out for the room's life (`removed` is a set of ids).
+            // A player the host removed stays out for the room's life (`removed` is a set of ids);
+            // nobody new joins a locked room (one already in it is answered below, as a rejoin).
             .condition_expression(
                 "attribute_exists(#pk) AND #ttl > :now AND player_count < max_players \
-                 AND NOT contains(removed, :user)",
+                 AND NOT contains(removed, :user) \
+                 AND (attribute_not_exists(locked) OR locked = :unlocked)",
             )
+            .expression_attribute_values(":unlocked", AttributeValue::Bool(false))
             .expression_attribute_names("#pk", keys::PK)
             .expression_attribute_names("#ttl", keys::TTL)
             .expression_attribute_values(":user", AttributeValue::S(user.to_string()))
@@ -302,8 +344,10 @@ impl Db {
         let mut actions = vec![
             TransactWriteItem::builder().update(seat).build(),
             self.put_new(
-                serde_dynamo::to_item(player_item(code, user, nickname, avatar, look, now_ms))
-                    .map_err(DataError::from)?,
+                serde_dynamo::to_item(player_item(
+                    code, user, nickname, avatar, look, now_ms, false,
+                ))
+                .map_err(DataError::from)?,
             )?,
             self.put_new(
                 serde_dynamo::to_item(nickname_item(code, user, nickname, now_ms))
@@ -327,6 +371,9 @@ impl Db {
         }
         if self.was_removed(code, user).await? {
             return Err(RoomConflict::Removed);
+        }
+        if lobby.locked {
+            return Err(RoomConflict::Locked);
         }
         if lobby.is_full() {
             return Err(RoomConflict::Full);

@@ -206,6 +206,18 @@ pub fn room_player_joined(joined_ms: i64, user: &UserId) -> String {
     format!("JOINED#{joined_ms:013}#{}", user.as_str())
 }
 
+/// GSI1 partition of the rooms a player hosts (`GSI1SK` = [`hosting_sort`]): only the host's
+/// own PLAYER item in each room carries it (a sparse entry), moved in every write that changes
+/// the host, so signing out finds the rooms to hand on with one Query.
+pub fn hosting(user: &UserId) -> String {
+    format!("HOSTING#{}", user.as_str())
+}
+
+/// GSI1 sort key of a room among those its host hosts: the room's code.
+pub fn hosting_sort(code: &RoomCode) -> String {
+    code.as_str().to_owned()
+}
+
 /// Claims a nickname inside a room: `ROOM#<code>` / `NICK#<folded name>`.
 pub fn room_nickname(code: &RoomCode, folded: &str) -> Key {
     Key {
@@ -758,6 +770,15 @@ mod tests {
         assert!(board_entry(&board, &UserId::nobody())
             .sk
             .starts_with(BOARD_ENTRY_PREFIX));
+    }
+
+    #[test]
+    fn hosting_entries_name_the_host_and_the_room() {
+        let user = UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
+        let code = RoomCode::parse("K7QX2").unwrap();
+        assert_eq!(hosting(&user), "HOSTING#01ARZ3NDEKTSV4RRFFQ69G5FAV");
+        assert_eq!(hosting_sort(&code), "K7QX2");
+        assert_ne!(hosting(&user), user_partition(&user));
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod boards;
 mod cards;
 mod catalog;
 mod conflicts;
+mod control;
 #[path = "../support/faults.rs"]
 mod faults;
 mod game;

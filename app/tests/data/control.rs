@@ -1,0 +1,470 @@
+//! Room control: the host's lock (decided by the join's own condition), explicit hand-over, the
+//! away-host hand-over (exactly once across racing instances), the heartbeat, and stepping down
+//! at sign-out through the `HOSTING#` entries on GSI1. Each refusal is shown to change nothing
+//! by reading the room's partition raw before and after.
+
+use app::identity::{Avatar, UserId};
+use app::rooms::model::HOST_AWAY_MS;
+use app::rooms::store::{Joined, RoomConflict};
+use app::rooms::{RoomCode, RoomSettings};
+use app::store::{epoch_millis, Db, Item, Recorder};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+
+use super::{name, player, room, test_table, TestTable};
+
+/// Another server instance's handle on the same table.
+fn instance(t: &TestTable) -> Db {
+    Db::new(t.engine.client.clone(), t.db.table_name()).recording(Recorder::new())
+}
+
+/// The room's partition as stored, in key order.
+async fn stored(t: &TestTable, code: &RoomCode) -> Vec<Item> {
+    let mut items = t.partition(&format!("ROOM#{code}")).await;
+    items.sort_by_key(|item| format!("{:?}", item.get("SK")));
+    items
+}
+
+/// The players whose PLAYER item in the room carries the `HOSTING#` entry, read raw.
+async fn hosting_entries(t: &TestTable, code: &RoomCode) -> Vec<String> {
+    stored(t, code)
+        .await
+        .into_iter()
+        .filter_map(|item| {
+            let pk = item.get("GSI1PK")?.as_s().ok()?.clone();
+            assert_eq!(
+                item.get("GSI1SK").and_then(|v| v.as_s().ok()),
+                Some(&code.to_string()),
+                "the entry names the room"
+            );
+            Some(pk)
+        })
+        .collect()
+}
+
+/// Sets META's `host_seen` behind the data layer's back, as time passing would.
+async fn set_host_seen(t: &TestTable, code: &RoomCode, ms: i64) {
+    t.engine
+        .client
+        .update_item()
+        .table_name(t.db.table_name())
+        .key("PK", AttributeValue::S(format!("ROOM#{code}")))
+        .key("SK", AttributeValue::S("META".into()))
+        .update_expression("SET host_seen = :ms")
+        .expression_attribute_values(":ms", AttributeValue::N(ms.to_string()))
+        .send()
+        .await
+        .unwrap();
+}
+
+/// A room with its host and `others` joined in this order (apart in time, so join order is
+/// theirs).
+async fn room_with(t: &TestTable, raw: &str, others: &[&str]) -> (RoomCode, UserId, Vec<UserId>) {
+    let (code, host) = room(t, raw, RoomSettings::default()).await;
+    let mut ids = Vec::new();
+    for nick in others {
+        tokio::time::sleep(std::time::Duration::from_millis(3)).await;
+        let id = player(t, nick).await;
+        t.db.join_room(&code, &id, &name(nick), Avatar::Owl)
+            .await
+            .unwrap();
+        ids.push(id);
+    }
+    (code, host, ids)
+}
+
+#[tokio::test]
+async fn a_locked_room_refuses_newcomers_in_the_join_itself_and_unlocking_admits_them() {
+    let t = test_table().await;
+    let (code, host, ids) = room_with(&t, "KQCK2", &["Asha"]).await;
+    let asha = &ids[0];
+    t.calls.reset();
+    t.db.set_locked(&code, &host, true).await.unwrap();
+    assert_eq!(t.calls.ops(), ["UpdateItem"], "a lock is one write");
+    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    assert!(lobby.locked);
+    assert_eq!(lobby.version, 3, "the lock is news to every watcher");
+
+    let ravi = player(&t, "Ravi").await;
+    let before = stored(&t, &code).await;
+    let refused =
+        t.db.join_room(&code, &ravi, &name("Ravi"), Avatar::Bee)
+            .await;
+    assert!(matches!(refused, Err(RoomConflict::Locked)), "{refused:?}");
+    assert_eq!(
+        stored(&t, &code).await,
+        before,
+        "a refused join changes nothing"
+    );
+    // A player already in the room may join again (it is idempotent).
+    let again =
+        t.db.join_room(&code, asha, &name("Asha"), Avatar::Owl)
+            .await;
+    assert_eq!(again.unwrap(), Joined::AlreadyIn);
+
+    t.db.set_locked(&code, &host, false).await.unwrap();
+    assert!(!t.db.lobby(&code).await.unwrap().unwrap().locked);
+    let joined =
+        t.db.join_room(&code, &ravi, &name("Ravi"), Avatar::Bee)
+            .await;
+    assert_eq!(joined.unwrap(), Joined::Joined);
+}
+
+#[tokio::test]
+async fn only_the_host_locks_or_hands_over_and_a_refusal_changes_nothing() {
+    let t = test_table().await;
+    let (code, host, ids) = room_with(&t, "RFSD2", &["Asha", "Ravi"]).await;
+    let (asha, ravi) = (&ids[0], &ids[1]);
+    let stranger = player(&t, "Stranger").await;
+    let before = stored(&t, &code).await;
+
+    let lock = t.db.set_locked(&code, asha, true).await;
+    assert!(matches!(lock, Err(RoomConflict::NotHost)), "{lock:?}");
+    let forged = t.db.hand_over(&code, asha, ravi).await;
+    assert!(matches!(forged, Err(RoomConflict::NotHost)), "{forged:?}");
+    let to_herself = t.db.hand_over(&code, asha, asha).await;
+    assert!(
+        matches!(to_herself, Err(RoomConflict::NotHost)),
+        "{to_herself:?}"
+    );
+    let outsider = t.db.hand_over(&code, &host, &stranger).await;
+    assert!(
+        matches!(outsider, Err(RoomConflict::NotInRoom)),
+        "{outsider:?}"
+    );
+    let unknown = t.db.hand_over(&super::rooms_unknown(), &host, asha).await;
+    assert!(
+        matches!(unknown, Err(RoomConflict::NotFound)),
+        "{unknown:?}"
+    );
+    let unknown = t.db.set_locked(&super::rooms_unknown(), &host, true).await;
+    assert!(
+        matches!(unknown, Err(RoomConflict::NotFound)),
+        "{unknown:?}"
+    );
+
+    assert_eq!(stored(&t, &code).await, before, "nothing changed");
+    assert_eq!(
+        hosting_entries(&t, &code).await,
+        [format!("HOSTING#{host}")]
+    );
+}
+
+#[tokio::test]
+async fn the_host_hands_over_and_the_hosting_entries_follow() {
+    let t = test_table().await;
+    let (code, host, ids) = room_with(&t, "HNDV2", &["Asha", "Ravi"]).await;
+    let (asha, ravi) = (&ids[0], &ids[1]);
+    t.calls.reset();
+    assert_eq!(t.db.rooms_hosted_by(&host).await.unwrap(), [code.clone()]);
+    assert_eq!(t.calls.ops(), ["Query"], "one GSI1 Query");
+    assert!(t.db.rooms_hosted_by(ravi).await.unwrap().is_empty());
+
+    let version = t.db.lobby(&code).await.unwrap().unwrap().version;
+    t.calls.reset();
+    let started = epoch_millis();
+    t.db.hand_over(&code, &host, ravi).await.unwrap();
+    assert_eq!(t.calls.ops(), ["TransactWriteItems"], "one transaction");
+    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    assert_eq!(
+        lobby.host_id, *ravi,
+        "not the longest present: the one chosen"
+    );
+    assert_eq!(lobby.version, version + 1);
+    assert!(
+        lobby.host_seen_ms.is_some_and(|seen| seen >= started),
+        "the new host starts with a grace period: {:?}",
+        lobby.host_seen_ms
+    );
+    assert_eq!(
+        hosting_entries(&t, &code).await,
+        [format!("HOSTING#{ravi}")]
+    );
+    assert!(t.db.rooms_hosted_by(&host).await.unwrap().is_empty());
+    assert_eq!(t.db.rooms_hosted_by(ravi).await.unwrap(), [code.clone()]);
+
+    // The old host is an ordinary player now, and cannot take it back.
+    let back = t.db.hand_over(&code, &host, &host).await;
+    assert!(matches!(back, Err(RoomConflict::NotHost)), "{back:?}");
+
+    // A leaving host hands over to the longest-present player, and the entry moves with it.
+    t.db.leave_room(&code, ravi).await.unwrap();
+    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap().host_id, host);
+    assert_eq!(
+        hosting_entries(&t, &code).await,
+        [format!("HOSTING#{host}")]
+    );
+    t.db.leave_room(&code, &host).await.unwrap();
+    assert_eq!(
+        hosting_entries(&t, &code).await,
+        [format!("HOSTING#{asha}")]
+    );
+    assert_eq!(t.db.rooms_hosted_by(asha).await.unwrap(), [code.clone()]);
+    // The last player leaving ends the room; nothing is hosted any more.
+    t.db.leave_room(&code, asha).await.unwrap();
+    assert!(t.db.rooms_hosted_by(asha).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn racing_instances_hand_an_away_hosts_room_on_exactly_once() {
+    let t = test_table().await;
+    let (code, host, ids) = room_with(&t, "AWAY2", &["Asha", "Ravi", "Mina"]).await;
+    let asha = &ids[0];
+    set_host_seen(&t, &code, epoch_millis() - HOST_AWAY_MS - 1_000).await;
+    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let version = lobby.version;
+
+    // Four instances' watchers see the same stale host at once.
+    let mut racers = tokio::task::JoinSet::new();
+    for _ in 0..4 {
+        let (db, lobby) = (instance(&t), lobby.clone());
+        racers.spawn(async move { db.hand_over_if_host_away(&lobby, epoch_millis()).await });
+    }
+    let results: Vec<_> = racers
+        .join_all()
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let handed: Vec<_> = results.iter().flatten().collect();
+    assert_eq!(handed, [asha], "exactly one hand-over: {results:?}");
+
+    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    assert_eq!(after.host_id, *asha, "the longest-present other player");
+    assert_eq!(after.version, version + 1, "written once");
+    assert_eq!(after.players.len(), 4, "nobody left");
+    assert_eq!(
+        hosting_entries(&t, &code).await,
+        [format!("HOSTING#{asha}")]
+    );
+    assert!(t.db.rooms_hosted_by(&host).await.unwrap().is_empty());
+    // The new host is fresh: the check, made again, changes nothing.
+    assert_eq!(
+        t.db.hand_over_if_host_away(&after, epoch_millis())
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        t.db.lobby(&code).await.unwrap().unwrap().version,
+        version + 1
+    );
+}
+
+#[tokio::test]
+async fn a_host_seen_lately_keeps_the_room() {
+    let t = test_table().await;
+    let (code, host, _) = room_with(&t, "FRSH2", &["Asha"]).await;
+    // A new room's host is seen at its creation.
+    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    assert!(lobby.host_seen_ms.is_some());
+    let before = stored(&t, &code).await;
+    t.calls.reset();
+    assert_eq!(
+        t.db.hand_over_if_host_away(&lobby, epoch_millis())
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(t.calls.ops().is_empty(), "a fresh host costs no call");
+    assert_eq!(stored(&t, &code).await, before);
+
+    // Seen long ago by the read, but back (a heartbeat) before the write: the write's own
+    // condition keeps the room theirs.
+    set_host_seen(&t, &code, epoch_millis() - HOST_AWAY_MS - 1_000).await;
+    let stale = t.db.lobby(&code).await.unwrap().unwrap();
+    t.calls.reset();
+    assert!(t.db.host_beat(&code, &host).await.unwrap());
+    assert_eq!(t.calls.ops(), ["UpdateItem"], "a heartbeat is one write");
+    let version = t.db.lobby(&code).await.unwrap().unwrap().version;
+    assert_eq!(version, stale.version, "a heartbeat is no news");
+    assert_eq!(
+        t.db.hand_over_if_host_away(&stale, epoch_millis())
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap().host_id, host);
+    // Only the host beats.
+    let asha = t.db.lobby(&code).await.unwrap().unwrap().players[1]
+        .user_id
+        .clone();
+    assert!(!t.db.host_beat(&code, &asha).await.unwrap());
+}
+
+#[tokio::test]
+async fn the_version_poll_carries_the_host_and_when_they_were_seen() {
+    let t = test_table().await;
+    let (code, host, _) = room_with(&t, "PVSE2", &["Asha"]).await;
+    set_host_seen(&t, &code, 1_234).await;
+    t.calls.reset();
+    let pulse = t.db.room_pulse(&code).await.unwrap().unwrap();
+    assert_eq!(t.calls.ops(), ["GetItem"], "the same one small read");
+    assert_eq!(pulse.host_id, host);
+    assert_eq!(pulse.host_seen_ms, Some(1_234));
+    assert_eq!(pulse.player_count, 2);
+    assert_eq!(Some(pulse.version), t.db.room_version(&code).await.unwrap());
+}
+
+#[tokio::test]
+async fn stepping_down_hands_every_hosted_room_on_at_once() {
+    let t = test_table().await;
+    let (code, host, ids) = room_with(&t, "STPD2", &["Asha", "Ravi"]).await;
+    let asha = &ids[0];
+    // The same host alone in a second room: nobody to hand it to.
+    let alone = RoomCode::parse("STPD3").unwrap();
+    t.db.create_room(
+        &alone,
+        &host,
+        &name("Host"),
+        Avatar::Crow,
+        RoomSettings::default(),
+    )
+    .await
+    .unwrap();
+    let mut hosted = t.db.rooms_hosted_by(&host).await.unwrap();
+    hosted.sort();
+    assert_eq!(hosted, [code.clone(), alone.clone()]);
+
+    t.calls.reset();
+    let handed = t.db.step_down(&host).await.unwrap();
+    assert_eq!(handed, [code.clone()]);
+    let mut ops = t.calls.ops();
+    ops.sort();
+    assert_eq!(
+        ops,
+        ["Query", "Query", "Query", "TransactWriteItems"],
+        "the hosted rooms (GSI1), each room's lobby, one hand-over"
+    );
+    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap().host_id, *asha);
+    assert_eq!(t.db.lobby(&alone).await.unwrap().unwrap().host_id, host);
+    assert_eq!(t.db.rooms_hosted_by(&host).await.unwrap(), [alone]);
+    assert_eq!(t.db.rooms_hosted_by(asha).await.unwrap(), [code]);
+}
+
+#[tokio::test]
+async fn a_join_racing_a_lock_landed_before_it_or_was_refused() {
+    let t = test_table().await;
+    let settings = RoomSettings {
+        max_players: 12,
+        ..RoomSettings::default()
+    };
+    let (code, _host) = room(&t, "RACE2", settings).await;
+    let mut joiners = Vec::new();
+    for i in 0..11 {
+        joiners.push(player(&t, &format!("P{i}")).await);
+    }
+    let mut joins = tokio::task::JoinSet::new();
+    for (i, user) in joiners.iter().cloned().enumerate() {
+        let (db, code) = (instance(&t), code.clone());
+        joins.spawn(async move {
+            // Spread over the lock's moment.
+            tokio::time::sleep(std::time::Duration::from_millis(2 * i as u64)).await;
+            let joined = db
+                .join_room(&code, &user, &name(&format!("P{i}")), Avatar::Frog)
+                .await;
+            (user, joined)
+        });
+    }
+    // The lock as the table applies it, with the room as it was at that moment (the join's
+    // condition is what is tested; the lock's own write is the oracle).
+    tokio::time::sleep(std::time::Duration::from_millis(8)).await;
+    let at_lock = t
+        .engine
+        .client
+        .update_item()
+        .table_name(t.db.table_name())
+        .key("PK", AttributeValue::S(format!("ROOM#{code}")))
+        .key("SK", AttributeValue::S("META".into()))
+        .update_expression("SET locked = :yes, version = version + :one")
+        .expression_attribute_values(":yes", AttributeValue::Bool(true))
+        .expression_attribute_values(":one", AttributeValue::N("1".into()))
+        .return_values(ReturnValue::AllNew)
+        .send()
+        .await
+        .unwrap()
+        .attributes
+        .unwrap();
+    let count_at_lock: usize = at_lock["player_count"].as_n().unwrap().parse().unwrap();
+    let results = joins.join_all().await;
+    let joined: Vec<_> = results
+        .iter()
+        .filter(|(_, r)| matches!(r, Ok(Joined::Joined)))
+        .map(|(user, _)| user.clone())
+        .collect();
+    for (user, result) in &results {
+        assert!(
+            matches!(result, Ok(Joined::Joined) | Err(RoomConflict::Locked)),
+            "{user}: {result:?}"
+        );
+    }
+    assert_eq!(
+        1 + joined.len(),
+        count_at_lock,
+        "every join that landed was counted before the lock: {results:?}"
+    );
+    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    assert_eq!(lobby.players.len(), count_at_lock, "nobody joined after it");
+    for user in &joiners {
+        assert_eq!(lobby.player(user).is_some(), joined.contains(user));
+    }
+    assert!(lobby.locked);
+}
+
+/// Waits (a few seconds at most) until `check` holds.
+async fn eventually(what: &str, check: impl AsyncFn() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !check().await {
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_watcher_keeps_a_listening_host_and_hands_an_away_one_on() {
+    let t = test_table().await;
+    let (code, host, ids) = room_with(&t, "WTCH2", &["Asha"]).await;
+    let asha = ids[0].clone();
+    let poll = std::time::Duration::from_millis(50);
+    let long_ago = epoch_millis() - HOST_AWAY_MS - 5_000;
+
+    // The host listens on instance A: its watcher says so at once (and never hands the room on,
+    // though the table says the host was seen long ago).
+    set_host_seen(&t, &code, long_ago).await;
+    let hub_a = app::live::RoomHub::new(instance(&t), poll, 8);
+    let (feed_a, listening) = hub_a.subscribe_as(&code, Some(host.clone()));
+    eventually("the host's heartbeat", async || {
+        t.db.lobby(&code)
+            .await
+            .unwrap()
+            .unwrap()
+            .host_seen_ms
+            .is_some_and(|seen| seen > long_ago)
+    })
+    .await;
+    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap().host_id, host);
+
+    // The host's stream closes; Asha listens on instance B. Once the host has been unseen past
+    // the grace, B's watcher hands the room to her.
+    drop((feed_a, listening));
+    eventually("instance A's watcher stops", async || {
+        hub_a.watched_rooms() == 0
+    })
+    .await;
+    let hub_b = app::live::RoomHub::new(instance(&t), poll, 8);
+    let (_feed_b, _asha_listening) = hub_b.subscribe_as(&code, Some(asha.clone()));
+    tokio::time::sleep(poll * 4).await;
+    assert_eq!(
+        t.db.lobby(&code).await.unwrap().unwrap().host_id,
+        host,
+        "within the grace the host keeps the room"
+    );
+    set_host_seen(&t, &code, long_ago).await;
+    eventually("the away host is handed on", async || {
+        t.db.lobby(&code).await.unwrap().unwrap().host_id == asha
+    })
+    .await;
+    assert_eq!(
+        hosting_entries(&t, &code).await,
+        [format!("HOSTING#{asha}")]
+    );
+}
