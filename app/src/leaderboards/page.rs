@@ -13,7 +13,6 @@ use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
-use crate::browser;
 use crate::codec::Base64Json;
 use crate::game::api::list_matches;
 use crate::game::pages::MatchTable;
@@ -391,32 +390,14 @@ fn Board(board: BoardView) -> impl IntoView {
 }
 
 /// The room leaderboard's link (its board's own address, `href`: the code's would lead to
-/// another room once the code is issued again), with share and copy where the browser can.
+/// another room once the code is issued again). A plain link, drawn by the server among the room
+/// page's forms: the board's page has its own share card.
 #[component]
 pub fn BoardLink(href: String) -> impl IntoView {
     let l = crate::lang::locale();
-    let path = href;
-    let link = StoredValue::new(path.clone());
-    let status = RwSignal::new(String::new());
-    let share = move |_| {
-        let url = browser::absolute(&link.get_value());
-        leptos::task::spawn_local(async move {
-            let title = td_string!(l, leaderboards.share_title).to_string();
-            let shared = browser::can_share() && browser::share(&title, &url).await;
-            if !shared {
-                status.set(if browser::copy_text(&url).await {
-                    td_string!(l, leaderboards.link_copied).to_string()
-                } else {
-                    String::new()
-                });
-            }
-        });
-    };
     view! {
         <p class="board-link">
-            <a href=path data-testid="board-link">{td_string!(l, leaderboards.room_leaderboard).to_string()}</a>" "
-            <button type="button" class="small secondary" data-testid="share-board" on:click=share>{td_string!(l, leaderboards.share).to_string()}</button>
-            <span class="muted" role="status">{move || status.get()}</span>
+            <a href=href data-testid="board-link">{td_string!(l, leaderboards.room_leaderboard).to_string()}</a>
         </p>
     }
 }

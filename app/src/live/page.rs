@@ -234,7 +234,8 @@ fn RoomForms(lobby: Lobby) -> impl IntoView {
             <span class="fresh">{td_string!(l, game.start.waiting_first).to_string()}</span>
             <span class="again">{td_string!(l, game.start.waiting).to_string()}</span>
         </p>
-        <div class="again"><AfterMatch code=code.clone() /><BoardLink href=board_href /></div>
+        <div class="again for-member"><AfterMatch code=code.clone() /></div>
+        <div class="again"><BoardLink href=board_href /></div>
         <div class="for-host between"><SettingsForm code=code.clone() current=lobby.settings /></div>
         <div class="for-host if-open"><LockForm code=code.clone() locked=false /></div>
         <div class="for-host if-locked"><LockForm code=code.clone() locked=true /></div>
