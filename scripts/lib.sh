@@ -130,9 +130,13 @@ build_site() {
     --enable-bulk-memory --enable-nontrapping-float-to-int \
     "$SITE/pkg/udd_bg.wasm" -o "$SITE/pkg/udd.wasm"
   rm "$SITE/pkg/udd_bg.wasm"
-  # The stylesheet minified (lightningcss: comments and spaces out, rules merged): every page
-  # pays for it, and a page without islands loads nothing else.
-  end2end/node_modules/.bin/lightningcss --minify style/main.css -o "$SITE/pkg/udd.css"
+  # The stylesheet minified (lightningcss: comments and spaces out, rules merged):
+  # every page pays for it, and a page without islands loads nothing else. The platform
+  # package's own binary: npm may hold back lightningcss-cli's install script, which only copies
+  # that binary into place.
+  local css_min=end2end/node_modules/lightningcss-cli-linux-x64-gnu/lightningcss
+  [ -x "$css_min" ] || css_min=end2end/node_modules/.bin/lightningcss
+  "$css_min" --minify style/main.css -o "$SITE/pkg/udd.css"
   # Each bundle file named after its contents (`udd.<16 hex of its SHA-256>.wasm`), so browsers
   # keep it for a year without asking again (`immutable`): a new build is a new name. The server
   # reads the names from pkg/assets.txt once, at start.
