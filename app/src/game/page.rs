@@ -321,6 +321,8 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
         Some(view! {
             <div class=if result.correct { "round-verdict right" } else { "round-verdict wrong" }
                 data-testid="verdict" data-round=round.n data-streak=streak>
+                // Which round this was, by its thing: the next round's countdown is already above.
+                {round.thing.as_ref().map(|t| view! { <p class="verdict-thing">{format!("{} {}", t.emoji, t.name(l))}</p> })}
                 <p class="verdict-word">
                     {if result.correct { td_string!(l, game.verdict.right) } else { td_string!(l, game.verdict.wrong) }}
                     " "<strong data-testid="verdict-points">{points(result.points)}</strong>
@@ -414,7 +416,7 @@ fn last_results(game: &Match, me: Option<&UserId>, l: Locale) -> Option<impl Int
                 <li class=class data-testid="result">
                     <span class="nickname">{name}</span>" "{tapped}" "
                     <strong>{points(r.points)}</strong>
-                    {r.fastest.then(|| format!(" {}", td_string!(l, game.results.fastest)))}
+                    {r.fastest.then(|| format!("\u{a0}{}", td_string!(l, game.results.fastest)))}
                 </li>
             }
         })
