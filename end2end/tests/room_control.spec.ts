@@ -16,8 +16,8 @@ const AWAY = 35_000;
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the live room needs JavaScript");
 
-/// A host on the first instance with a room, and a friend in it on the second.
-async function hostAndFriend(browser: import("@playwright/test").Browser) {
+/// A host on the first instance with a room (hydrated), and a context on the second instance.
+async function hostWithRoom(browser: import("@playwright/test").Browser) {
   const first = await browser.newContext({ baseURL: FIRST_INSTANCE });
   const second = await browser.newContext({ baseURL: SECOND_INSTANCE });
   const hostPage = await first.newPage();
@@ -26,6 +26,12 @@ async function hostAndFriend(browser: import("@playwright/test").Browser) {
   const host = new RoomPage(hostPage);
   const code = await host.roomCode();
   await host.waitForHydration();
+  return { first, second, hostPage, host, code };
+}
+
+/// A host on the first instance with a room, and a friend in it on the second.
+async function hostAndFriend(browser: import("@playwright/test").Browser) {
+  const { first, second, host, code } = await hostWithRoom(browser);
   const friend = new RoomPage(await second.newPage());
   await friend.goto(code);
   await friend.join("Asha");
@@ -35,14 +41,7 @@ async function hostAndFriend(browser: import("@playwright/test").Browser) {
 }
 
 test("a locked room tells a visitor why and refuses their join; unlocked, they join", async ({ browser }) => {
-  const first = await browser.newContext({ baseURL: FIRST_INSTANCE });
-  const second = await browser.newContext({ baseURL: SECOND_INSTANCE });
-  const hostPage = await first.newPage();
-  await new HomePage(hostPage).goto();
-  await new HomePage(hostPage).createRoom("Host");
-  const host = new RoomPage(hostPage);
-  const code = await host.roomCode();
-  await host.waitForHydration();
+  const { first, second, hostPage, host, code } = await hostWithRoom(browser);
 
   await host.submit(hostPage.getByRole("button", { name: "Lock the room" }));
   await expect(hostPage.getByTestId("locked-marker")).toHaveText("🔒 Locked");
