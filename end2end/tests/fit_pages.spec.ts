@@ -7,11 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, test, type Page } from "./fixtures/test";
-import { roomOfTwo } from "./fixtures/game_page";
-import { FIRST_INSTANCE } from "./fixtures/instances";
-import { grant } from "./fixtures/operator";
-import { player } from "./fixtures/players";
-import { TradesPage } from "./fixtures/inventory_page";
+import { everyPage, open } from "./fixtures/every_page";
 
 const SCREENS = path.resolve(__dirname, "../../target/screens");
 const WIDTHS = [360, 1280];
@@ -74,79 +70,14 @@ for (const lang of ["en", "hi"] as const) {
   test(`every page fits 360 px and 1280 px, and is photographed (${lang})`, async ({ browser }, info) => {
     test.setTimeout(240_000);
     const project = info.project.name;
-    const tag = `${project.replace(/[^a-z]/g, "")}${lang}`;
-    // A finished match between two players, so the room, the match page, the boards and the
-    // profiles have something on them.
-    const { hostContext, friendContext, host, friend, code } = await roomOfTwo(browser, "Meera", "Kabir", true);
-    await host.startMatch(1, 3000, 7);
-    await friend.thingOfRound(1);
-    await friend.udd.click();
-    await expect(host.podium).toBeVisible({ timeout: 15_000 });
-    const matchHref = await host.page.getByTestId("match-detail-link").getAttribute("href");
-    const boardHref = await host.page.getByTestId("board-link").getAttribute("href");
-    await friendContext.close();
-
-    // The player whose pages these are: an account, cards, feathers, and an offer waiting.
-    const me = await player(browser, FIRST_INSTANCE, "Asha", tag, true);
-    const other = await player(browser, FIRST_INSTANCE, "Ravi", tag, true);
-    grant(me.username, ["crow", "sparrow", "bulbul", "elephant", "kite", "flying-squirrel"], 40);
-    grant(other.username, ["peacock"], 10);
-    const trades = new TradesPage(other.page);
-    await trades.goto();
-    await trades.choose(`@${me.username}`);
-    await trades.give("Peacock").fill("1");
-    await trades.send();
-    await expect(trades.notice).toBeVisible();
-    const profileHref = await (async () => {
-      await me.page.goto("/me");
-      return me.page.getByTestId("my-profile").getAttribute("href");
-    })();
-    await me.context.close();
-    await other.context.close();
-    await hostContext.close();
-
-    // The pages, seen by a fresh context signed in as `me` with this project's JavaScript.
-    const context = await browser.newContext({
-      baseURL: FIRST_INSTANCE,
-      javaScriptEnabled: info.project.use.javaScriptEnabled,
-      extraHTTPHeaders: info.project.use.extraHTTPHeaders,
-    });
-    await context.addCookies([{ name: "udd_lang", value: lang, url: FIRST_INSTANCE }]);
-    const page = await context.newPage();
-    await page.goto("/me");
-    await page.getByTestId("sign-in").getByRole("textbox").first().fill(me.username);
-    await page.getByTestId("sign-in").locator('input[type="password"]').fill("correct horse battery");
-    await page.getByTestId("sign-in").getByRole("button").click();
-    await expect(page.getByTestId("my-profile")).toBeVisible();
-
-    const pages: [string, string][] = [
-      ["home", "/"],
-      ["room", `/r/${code}`],
-      ["things", "/things"],
-      ["boards", "/lb"],
-      ["board", boardHref!],
-      ["matches", "/matches"],
-      ["match", matchHref!],
-      ["you", "/me"],
-      ["profile", profileHref!],
-      ["bag", "/inventory"],
-      ["bank", "/inventory?place=bank"],
-      ["card", "/cards/crow"],
-      ["shop", "/shop"],
-      ["trades", "/trades"],
-      ["missing", "/no-such-page"],
-    ];
+    const { context, page, pages } = await everyPage(browser, info, lang);
     const dir = path.join(SCREENS, project);
     fs.mkdirSync(dir, { recursive: true });
     const problems: string[] = [];
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 });
       for (const [name, href] of pages) {
-        await page.goto(href);
-        if (info.project.use.javaScriptEnabled) {
-          await expect(page.locator(".app")).toHaveAttribute("data-hydrated", "true");
-        }
-        await expect(page.locator("html")).toHaveAttribute("lang", lang);
+        await open(page, info, href, lang);
         await page.screenshot({ path: path.join(dir, `${name}-${lang}-${width}.png`), fullPage: true });
         for (const clash of await clashes(page)) {
           problems.push(`${name} at ${width} px (${lang}): ${clash.kind}: ${clash.a}${clash.b ? ` and ${clash.b}` : ""}`);

@@ -8,11 +8,16 @@
 //! with their points, their run of right calls and a climb in the standings; the match ends on a
 //! podium with the winner's name, a sound and a share button. Sounds are a few tones made in the
 //! browser (nothing to download), on unless the player muted them (remembered).
+//!
+//! A screen reader hears the match from one live region: the thing as it shows, the player's
+//! verdict with the round's line and who was fastest, and the winner. Space or Enter taps from
+//! anywhere on the page but another control.
 
 use leptos::either::Either;
 use leptos::ev;
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
+use leptos::wasm_bindgen::JsCast;
 
 use crate::browser;
 use crate::game::api::{ServerTime, StartMatch, Tap, TapAck};
@@ -245,10 +250,21 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
         });
     };
 
+    // Space or Enter taps from anywhere on the page but another control, which they work as
+    // usual (a link, the sound button, a field). On the tap button itself the key taps once:
+    // its default (a click) is stopped, as Space would also scroll the page.
     let keys = window_event_listener(ev::keydown, move |event| {
         let key = event.key();
-        if key == " " || key == "Enter" {
-            // Space would scroll the page; Enter on a focused button would click it too.
+        let other_control = event
+            .target()
+            .and_then(|t| t.dyn_into::<leptos::web_sys::Element>().ok())
+            .is_some_and(|e| {
+                matches!(
+                    e.closest("a,input,select,textarea,summary,button:not(.udd)"),
+                    Ok(Some(_))
+                )
+            });
+        if (key == " " || key == "Enter") && !other_control {
             event.prevent_default();
             send_tap();
         }
@@ -258,7 +274,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
     let stage = move || {
         let (g, index, round) = current()?;
         let total = g.rounds.len();
-        let heading = td_string!(l, game.board.round_of, n = index + 1, total = total).to_string();
+        let heading = round_heading(l, index, total);
         let t = now.get();
         Some(match round.thing.clone() {
             None => {
@@ -272,12 +288,14 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
             }
             Some(thing) => {
                 let left = (round.reveal_ms + i64::from(g.window_ms) - t).max(0);
-                let share = left as f64 * 100.0 / f64::from(g.window_ms.max(1));
+                // In tenths of a percent, as integers: formatting a float would ship its
+                // formatter in the bundle (some kilobytes) for one style.
+                let share = left * 1000 / i64::from(g.window_ms.max(1));
                 Either::Right(view! {
                     <div class="stage reveal" data-testid="reveal" data-round=round.n>
                         <p class="muted">{heading}</p>
                         <Thing thing l />
-                        <div class="timer" role="presentation"><span style=format!("width:{share:.1}%")></span></div>
+                        <div class="timer" role="presentation"><span style=format!("width:{}.{}%", share / 10, share % 10)></span></div>
                     </div>
                 })
             }
@@ -324,7 +342,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
                 // Which round this was, by its thing: the next round's countdown is already above.
                 {round.thing.as_ref().map(|t| view! { <p class="verdict-thing">{format!("{} {}", t.emoji, t.name(l))}</p> })}
                 <p class="verdict-word">
-                    {if result.correct { td_string!(l, game.verdict.right) } else { td_string!(l, game.verdict.wrong) }}
+                    {verdict_word(l, result.correct)}
                     " "<strong data-testid="verdict-points">{points(result.points)}</strong>
                 </p>
                 {why.map(|why| view! { <p>{why}</p> })}
@@ -336,8 +354,50 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
         })
     };
 
+    // What a screen reader hears, in one place and in the page's language: the thing as it
+    // shows; when its round closes, the player's verdict, the round's line and who was fastest;
+    // at the end, the winner. (A text node is written only when its text changes, so an
+    // unchanged line is not announced again.)
+    let announce = move || {
+        let g = game()?;
+        if let Some((_, index, round)) = current() {
+            if let Some(thing) = round.thing {
+                return Some(format!(
+                    "{}: {}",
+                    round_heading(l, index, g.rounds.len()),
+                    thing.name(l)
+                ));
+            }
+        }
+        let results = g
+            .rounds
+            .get(g.resolved.checked_sub(1)? as usize)?
+            .results
+            .as_ref()?;
+        let mut text = String::new();
+        if let Some(r) = me
+            .get_value()
+            .and_then(|id| results.iter().find(|r| r.user_id == id))
+        {
+            text = format!("{} {}. ", verdict_word(l, r.correct), points(r.points));
+        }
+        text.push_str(&round_line(&g, l)?);
+        for r in results.iter().filter(|r| r.fastest) {
+            let name = player_name(&g, &r.user_id);
+            text = format!(
+                "{text} {}",
+                td_string!(l, game.announce.fastest, name = name.as_str())
+            );
+        }
+        if g.is_finished() {
+            text = format!("{text} {}", wins_line(&g, l));
+        }
+        Some(text)
+    };
+
     view! {
         <section class="game" data-testid="game">
+            <p class="visually-hidden" aria-live="assertive" aria-atomic="true" data-testid="announce">{announce}</p>
             {move || {
                 let watching = room.with(|r| r.state == RoomState::Playing) && !playing();
                 watching.then(|| view! {
@@ -349,12 +409,12 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
             <p class="my-tap" data-testid="my-tap" role="status">
                 {move || my_tap.get().filter(|t| current().is_some_and(|(_, _, r)| r.n == t.round)).map(|t| t.note)}
             </p>
-            <div role="status" data-testid="verdict-area">{verdict}</div>
+            <div data-testid="verdict-area">{verdict}</div>
             {move || game().filter(Match::is_finished).map(|g| {
                 let badges = me.get_value().map(|id| new_badges(&g, &id, held)).unwrap_or_default();
                 view! { <Podium game=g room=room.with(|r| r.id.clone()) badges awake l /> }
             })}
-            <div aria-live="polite" data-testid="round-results">
+            <div data-testid="round-results">
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}
             </div>
             {move || game().map(|g| view! { <Standings game=g l /> })}
@@ -386,18 +446,49 @@ fn Thing(thing: ThingCard, l: Locale) -> impl IntoView {
     }
 }
 
+/// What the latest resolved round was: "Round 2: Crow flies."
+fn round_line(game: &Match, l: Locale) -> Option<String> {
+    let round = game.rounds.get(game.resolved.checked_sub(1)? as usize)?;
+    let thing = round.thing.as_ref()?;
+    let (n, name) = (game.resolved, thing.name(l));
+    Some(if round.flies.unwrap_or(false) {
+        td_string!(l, game.results.flies, n = n, thing = name).to_string()
+    } else {
+        td_string!(l, game.results.grounded, n = n, thing = name).to_string()
+    })
+}
+
+/// "Asha wins!" (the first places' names, "Asha & Ravi" when they tie).
+fn wins_line(game: &Match, l: Locale) -> String {
+    let winners = game
+        .standings()
+        .iter()
+        .filter(|(place, _)| *place == 1)
+        .map(|(_, p)| p.nickname.to_string())
+        .collect::<Vec<_>>()
+        .join(" & ");
+    td_string!(l, game.podium.wins, name = winners.as_str()).to_string()
+}
+
+/// "Round 2 of 8" for the round at `index`.
+fn round_heading(l: Locale, index: usize, total: usize) -> String {
+    td_string!(l, game.board.round_of, n = index + 1, total = total).to_string()
+}
+
+/// "✓ Right!" or "✗ Wrong".
+fn verdict_word(l: Locale, correct: bool) -> &'static str {
+    if correct {
+        td_string!(l, game.verdict.right)
+    } else {
+        td_string!(l, game.verdict.wrong)
+    }
+}
+
 /// The latest resolved round: the thing, whether it flies, and what everyone got.
 fn last_results(game: &Match, me: Option<&UserId>, l: Locale) -> Option<impl IntoView> {
     let round: &Round = game.rounds.get(game.resolved.checked_sub(1)? as usize)?;
     let results = round.results.clone()?;
-    let thing = round.thing.clone()?;
-    let flies = round.flies.unwrap_or(false);
-    let (n, name) = (game.resolved, thing.name(l));
-    let mut summary = if flies {
-        td_string!(l, game.results.flies, n = n, thing = name).to_string()
-    } else {
-        td_string!(l, game.results.grounded, n = n, thing = name).to_string()
-    };
+    let mut summary = round_line(game, l)?;
     if let Some(r) = me.and_then(|id| results.iter().find(|r| &r.user_id == id)) {
         let yours = points(r.points);
         summary.push(' ');
@@ -454,7 +545,7 @@ fn Standings(game: Match, l: Locale) -> impl IntoView {
                 // Badges are announced on the podium, to their player, when new to them.
                 view! {
                     <td data-testid="earned" data-feathers=rewards.feathers data-cards=rewards.cards.len()>
-                        "🪶 "{rewards.feathers}" "<span aria-label=td_string!(l, game.standings.cards, count = rewards.cards.len()).to_string()>{cards}</span>
+                        "🪶 "{rewards.feathers}" "<span role="img" aria-label=td_string!(l, game.standings.cards, count = rewards.cards.len()).to_string()>{cards}</span>
                     </td>
                 }
             });
@@ -517,13 +608,8 @@ fn Podium(
     awake: RwSignal<bool>,
     l: Locale,
 ) -> impl IntoView {
+    let wins = wins_line(&game, l);
     let standings = game.standings();
-    let winners = standings
-        .iter()
-        .filter(|(place, _)| *place == 1)
-        .map(|(_, p)| p.nickname.to_string())
-        .collect::<Vec<_>>()
-        .join(" & ");
     let places = standings
         .into_iter()
         .take(3)
@@ -574,7 +660,7 @@ fn Podium(
     view! {
         <div class="podium-wrap" data-testid="podium">
             <h2>{td_string!(l, game.podium.over).to_string()}</h2>
-            <p class="winner" data-testid="winner">"🏆 "{td_string!(l, game.podium.wins, name = winners.as_str()).to_string()}</p>
+            <p class="winner" data-testid="winner">"🏆 "{wins}</p>
             {badges.into_iter().map(|b| view! {
                 <p class="notice ok" data-testid="new-badge">"🏅 "{td_string!(l, game.podium.new_badge, badge = b.name(l)).to_string()}</p>
             }).collect_view()}
