@@ -2,9 +2,11 @@
 //! Each shareable page (a board, a profile, a match) has one at `/og/…`, drawn on the server:
 //! an SVG made here, rendered to a 1200 × 630 PNG by resvg with the fonts shipped in
 //! `app/fonts` (Noto Sans and Noto Sans Devanagari, Regular and Bold; no system fonts), so names
-//! in Latin and Devanagari render the same on every machine. Characters none of those fonts has
-//! (emoji among them: a colour emoji font would be 10 MB) are left out of the picture; the page
-//! itself still shows them. Cards are served, kept and limited by `crate::http::cards`.
+//! in Latin and Devanagari render the same on every machine. Each text is drawn in runs of one
+//! face chosen by script and fitted to its place by its shaped width ([`text`]). Characters none
+//! of those fonts has (emoji among them: a colour emoji font would be 10 MB) are left out of the
+//! picture; the page itself still shows them. Cards are served, kept and limited by
+//! `crate::http::cards`; the drawn cards are checked against golden images (`golden`).
 
 use std::sync::OnceLock;
 
@@ -13,12 +15,20 @@ use resvg::{tiny_skia, usvg};
 pub const WIDTH: u32 = 1200;
 pub const HEIGHT: u32 = 630;
 
+/// The shipped fonts: Noto Sans Regular and Bold, Noto Sans Devanagari Regular and Bold.
 const FONTS: [&[u8]; 4] = [
     include_bytes!("../fonts/NotoSans-Regular.ttf"),
     include_bytes!("../fonts/NotoSans-Bold.ttf"),
     include_bytes!("../fonts/NotoSansDevanagari-Regular.ttf"),
     include_bytes!("../fonts/NotoSansDevanagari-Bold.ttf"),
 ];
+
+pub mod text;
+
+#[cfg(test)]
+mod golden;
+
+use text::{Line, Place, Weight};
 
 /// What a card says: a small line on top, a big title, up to five rows (a label on the left, a
 /// figure on the right), and a footer.
@@ -30,43 +40,38 @@ pub struct Card {
     pub footer: String,
 }
 
-/// `text` with only what the shipped fonts draw (plus the joiners Devanagari needs), at most
-/// `max` characters (an ellipsis marks a cut).
-pub fn drawable(text: &str, max: usize) -> String {
-    static FACES: OnceLock<Vec<ttf_parser::Face<'static>>> = OnceLock::new();
-    let faces = FACES.get_or_init(|| {
-        FONTS
-            .iter()
-            .filter_map(|data| ttf_parser::Face::parse(data, 0).ok())
-            .collect()
-    });
-    // Bidi controls could reorder the picture's text: never drawn.
-    let bidi = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-    let kept: String = text
-        .chars()
-        .filter_map(|c| {
-            if c.is_whitespace() {
-                Some(' ')
-            } else if matches!(c, '\u{200C}' | '\u{200D}') {
-                Some(c)
-            } else if c.is_control() || bidi(c) {
-                None
-            } else {
-                faces
-                    .iter()
-                    .any(|f| f.glyph_index(c).is_some())
-                    .then_some(c)
-            }
-        })
-        .collect();
-    let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
-    if kept.chars().count() > max {
-        let cut: String = kept.chars().take(max.saturating_sub(1)).collect();
-        format!("{}…", cut.trim_end())
-    } else {
-        kept
-    }
-}
+/// The card's places: where each text starts (or, for a row's figure, ends) and how wide it may
+/// be. The title shrinks to fit before it is cut; the others are cut.
+const LEFT: f32 = 60.0;
+const KICKER_AT: f32 = 150.0;
+const KICKER: Place = Place {
+    size: 30,
+    min_size: 30,
+    weight: Weight::Regular,
+    max_width: 1140.0 - KICKER_AT,
+};
+const TITLE: Place = Place {
+    size: 68,
+    min_size: 44,
+    weight: Weight::Bold,
+    max_width: 1080.0,
+};
+const ROW_LABEL_AT: f32 = 72.0;
+const ROW_FIGURE_END: f32 = 1128.0;
+/// Between a row's label and its figure, at least.
+const ROW_GAP: f32 = 32.0;
+const ROW_FIGURE: Place = Place {
+    size: 38,
+    min_size: 38,
+    weight: Weight::Bold,
+    max_width: 400.0,
+};
+const FOOTER: Place = Place {
+    size: 28,
+    min_size: 28,
+    weight: Weight::Regular,
+    max_width: 1080.0,
+};
 
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -83,37 +88,55 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// The card as SVG (every text escaped, cut to fit).
+/// `line` as an SVG `<text>` from `x` on baseline `y`: each piece a `<tspan>` naming its face's
+/// family and placed at its own x; nothing for an empty line. usvg shapes all of a text chunk
+/// with each of its spans' faces and fills what a face lacks from another face glyph by glyph
+/// (boxes, or Devanagari's letters unjoined); a piece placed at its own x is a chunk of its own,
+/// shaped only by its face, which has every character in it.
+fn text(out: &mut String, line: &Line, x: f32, y: u32, weight: Weight, fill: &str) {
+    if line.pieces.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        r#"<text y="{y}" font-size="{}" font-weight="{}" fill="{fill}">"#,
+        line.size,
+        weight.number()
+    ));
+    for piece in &line.pieces {
+        out.push_str(&format!(
+            r#"<tspan x="{:.2}" font-family="{}">{}</tspan>"#,
+            x + piece.at,
+            escape(piece.family.name()),
+            escape(&piece.text)
+        ));
+    }
+    out.push_str("</text>");
+}
+
+/// The card as SVG (every text fitted to its place and escaped).
 pub fn svg(card: &Card) -> String {
-    let text = |x: u32, y: u32, size: u32, weight: u32, fill: &str, anchor: &str, body: &str| {
-        format!(
-            r#"<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" fill="{fill}" text-anchor="{anchor}">{}</text>"#,
-            escape(body)
-        )
-    };
     let mut out = format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Noto Sans, Noto Sans Devanagari"><rect width="{WIDTH}" height="{HEIGHT}" fill="#1d3557"/><rect y="{}" width="{WIDTH}" height="12" fill="#e9c46a"/>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Noto Sans"><rect width="{WIDTH}" height="{HEIGHT}" fill="#1d3557"/><rect y="{}" width="{WIDTH}" height="12" fill="#e9c46a"/>"##,
         HEIGHT - 12
     );
-    out.push_str(&text(60, 92, 34, 700, "#e9c46a", "start", "Udd"));
-    out.push_str(&text(
-        150,
+    let brand = Place {
+        size: 34,
+        min_size: 34,
+        weight: Weight::Bold,
+        max_width: KICKER_AT - LEFT,
+    };
+    text(
+        &mut out,
+        &text::fit("Udd", brand),
+        LEFT,
         92,
-        30,
-        400,
-        "#a8dadc",
-        "start",
-        &drawable(&card.kicker, 54),
-    ));
-    out.push_str(&text(
-        60,
-        190,
-        68,
-        700,
-        "#ffffff",
-        "start",
-        &drawable(&card.title, 30),
-    ));
+        Weight::Bold,
+        "#e9c46a",
+    );
+    let kicker = text::fit(&card.kicker, KICKER);
+    text(&mut out, &kicker, KICKER_AT, 92, KICKER.weight, "#a8dadc");
+    let title = text::fit(&card.title, TITLE);
+    text(&mut out, &title, LEFT, 190, TITLE.weight, "#ffffff");
     for (i, (left, right)) in card.rows.iter().take(5).enumerate() {
         let y = 270 + 62 * i as u32;
         if i % 2 == 0 {
@@ -122,34 +145,34 @@ pub fn svg(card: &Card) -> String {
                 y - 42
             ));
         }
-        out.push_str(&text(
-            72,
+        let figure = text::fit(right, ROW_FIGURE);
+        let label_place = Place {
+            size: 38,
+            min_size: 38,
+            weight: Weight::Regular,
+            max_width: ROW_FIGURE_END - ROW_LABEL_AT - figure.width - ROW_GAP,
+        };
+        let label = text::fit(left, label_place);
+        text(
+            &mut out,
+            &label,
+            ROW_LABEL_AT,
             y,
-            38,
-            400,
+            label_place.weight,
             "#ffffff",
-            "start",
-            &drawable(left, 38),
-        ));
-        out.push_str(&text(
-            1128,
+        );
+        let figure_at = ROW_FIGURE_END - figure.width;
+        text(
+            &mut out,
+            &figure,
+            figure_at,
             y,
-            38,
-            700,
+            ROW_FIGURE.weight,
             "#ffffff",
-            "end",
-            &drawable(right, 14),
-        ));
+        );
     }
-    out.push_str(&text(
-        60,
-        596,
-        28,
-        400,
-        "#a8dadc",
-        "start",
-        &drawable(&card.footer, 70),
-    ));
+    let footer = text::fit(&card.footer, FOOTER);
+    text(&mut out, &footer, LEFT, 596, FOOTER.weight, "#a8dadc");
     out.push_str("</svg>");
     out
 }
@@ -221,10 +244,28 @@ mod tests {
     }
 
     #[test]
-    fn what_no_font_has_is_left_out_and_text_is_escaped_and_cut() {
-        assert_eq!(drawable("Asha 🐦 कौआ", 40), "Asha कौआ");
-        assert_eq!(drawable("a\u{202E}b\nc", 40), "ab c");
-        assert_eq!(drawable("abcdefghij", 5), "abcd…");
+    fn every_board_name_fits_the_title_whole() {
+        use crate::lang::Locale;
+        use crate::leaderboards::model::BoardId;
+        use crate::leaderboards::period::board_name_in;
+        for l in [Locale::en, Locale::hi] {
+            for metric in ["best", "total"] {
+                for period in ["all", "day-2026-11-23", "week-2026-W48", "season-2026-q4"] {
+                    for scope in ["global", "room-K7QX2"] {
+                        let Ok(board) = BoardId::parse(metric, period, scope) else {
+                            continue;
+                        };
+                        let name = board_name_in(l, &board, &[]);
+                        let title = text::fit(&name, TITLE);
+                        assert_eq!(title.text(), name, "cut at {} px", title.size);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn text_is_escaped() {
         let svg = svg(&Card {
             title: "<script>&\"'".into(),
             ..Card::default()

@@ -4,8 +4,8 @@ use crate::i18n::td_string;
 use crate::ids::Period;
 use crate::lang::Locale;
 use crate::leaderboards::lines::Start;
-use crate::leaderboards::model::BoardId;
-use crate::leaderboards::period::{board_name_in, is_quarter_id};
+use crate::leaderboards::model::{BoardId, Line};
+use crate::leaderboards::period::{board_name_in, is_quarter_id, Season};
 use crate::share::Card;
 use crate::store::{DataError, Db};
 
@@ -17,9 +17,9 @@ pub fn named_by_the_operator(board: &BoardId) -> bool {
 
 impl Db {
     /// A board's share card in `l`'s language: the top lines and the root, and the seasons only
-    /// when the board is an operator's season (two or three calls, sent at once); `None` for a
-    /// board nobody is on yet.
-    pub async fn board_card(&self, board: &BoardId, l: Locale) -> Result<Option<Card>, DataError> {
+    /// when the board is an operator's season (two or three calls, sent at once). A board nobody
+    /// is on yet has a card too (see [`board_card`]), so its shared link previews.
+    pub async fn board_card(&self, board: &BoardId, l: Locale) -> Result<Card, DataError> {
         let seasons = async {
             if named_by_the_operator(board) {
                 self.seasons().await
@@ -33,17 +33,39 @@ impl Db {
             self.board_entries(board),
         )?;
         let lines = lines.map(|l| l.lines).unwrap_or_default();
-        if lines.is_empty() {
-            return Ok(None);
-        }
-        Ok(Some(Card {
-            kicker: td_string!(l, leaderboards.card.kicker).to_string(),
-            title: board_name_in(l, board, &seasons),
-            rows: lines
-                .iter()
-                .map(|l| (format!("{}. {}", l.rank, l.nickname), l.score.to_string()))
-                .collect(),
-            footer: td_string!(l, leaderboards.card.footer, entries = entries).to_string(),
-        }))
+        Ok(board_card(l, board, &seasons, &lines, entries))
+    }
+}
+
+/// A board's card from what was read: its name (`seasons` name an operator's season), its top
+/// `lines` and how many are on it; a board with no lines says nobody is on it yet.
+pub fn board_card(
+    l: Locale,
+    board: &BoardId,
+    seasons: &[Season],
+    lines: &[Line],
+    entries: u64,
+) -> Card {
+    let title = board_name_in(l, board, seasons);
+    let kicker = td_string!(l, leaderboards.card.kicker).to_string();
+    if lines.is_empty() {
+        return Card {
+            kicker,
+            title,
+            rows: vec![(
+                td_string!(l, leaderboards.card.empty).to_string(),
+                String::new(),
+            )],
+            footer: td_string!(l, leaderboards.card.empty_footer).to_string(),
+        };
+    }
+    Card {
+        kicker,
+        title,
+        rows: lines
+            .iter()
+            .map(|l| (format!("{}. {}", l.rank, l.nickname), l.score.to_string()))
+            .collect(),
+        footer: td_string!(l, leaderboards.card.footer, entries = entries).to_string(),
     }
 }
