@@ -3,9 +3,9 @@
 //! `/og/lb/<metric>/<period>/<scope>` (a board, the room boards included). `?lang=hi` draws it
 //! in Hindi (a page in Hindi names its card so, so a shared link previews in the sharer's
 //! language); English otherwise, and an unknown language is a 400. A malformed address is a 400,
-//! an unknown match or player a 404. A board nobody is on yet has a card that says so (its
-//! name, "no players yet"): a board's page is shared before anyone plays on it, and its link
-//! should preview.
+//! an unknown match, player or operator's season a 404. A board nobody is on yet has a card
+//! that says so (its name, "no players yet"): a board's page is shared before anyone plays on
+//! it, and its link should preview.
 //!
 //! Within a budget: a card is read with the narrow read it needs (a match 1 call, a profile
 //! ≤ 3, a board ≤ 3), and what the read shows is believed for [`FRESH_FOR`] (nothing to show
@@ -342,7 +342,7 @@ pub async fn board_image(
     let source = Source {
         address: format!("lb/{}/{l}", board.key()),
         fresh_for: FRESH_FOR,
-        read: async move { db.board_card(&board, l).await.map(Some) },
+        read: async move { db.board_card(&board, l).await },
     };
     answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
 }

@@ -18,8 +18,9 @@ pub fn named_by_the_operator(board: &BoardId) -> bool {
 impl Db {
     /// A board's share card in `l`'s language: the top lines and the root, and the seasons only
     /// when the board is an operator's season (two or three calls, sent at once). A board nobody
-    /// is on yet has a card too (see [`board_card`]), so its shared link previews.
-    pub async fn board_card(&self, board: &BoardId, l: Locale) -> Result<Card, DataError> {
+    /// is on yet has a card too (see [`board_card`]), so its shared link previews; an operator's
+    /// season that does not exist has none (`None`), as its page is a 404.
+    pub async fn board_card(&self, board: &BoardId, l: Locale) -> Result<Option<Card>, DataError> {
         let seasons = async {
             if named_by_the_operator(board) {
                 self.seasons().await
@@ -33,7 +34,16 @@ impl Db {
             self.board_entries(board),
         )?;
         let lines = lines.map(|l| l.lines).unwrap_or_default();
-        Ok(board_card(l, board, &seasons, &lines, entries))
+        let unknown_season = match &board.period {
+            Period::Season(id) if named_by_the_operator(board) => {
+                !seasons.iter().any(|s| &s.id == id)
+            }
+            _ => false,
+        };
+        if unknown_season && lines.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(board_card(l, board, &seasons, &lines, entries)))
     }
 }
 

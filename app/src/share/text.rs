@@ -260,10 +260,15 @@ pub fn fit(text: &str, place: Place) -> Line {
 }
 
 /// The longest start of `text`, whole grapheme clusters, that with "…" after it is at most
-/// `max_ems` wide (just "…" when not even one cluster fits).
+/// `max_ems` wide (just "…" when not even one cluster fits). A cut leaves no space, opening
+/// bracket or separator dangling before the "…" ("2026 (…" is "2026…").
 pub fn cut(text: &str, weight: Weight, max_ems: f32) -> String {
     let clusters: Vec<&str> = text.graphemes(true).collect();
-    let with_ellipsis = |n: usize| format!("{}…", clusters[..n].concat().trim_end());
+    let dangling = |c: char| {
+        c.is_whitespace() || matches!(c, '(' | '[' | '{' | '·' | ',' | ':' | ';' | '-' | '–' | '—')
+    };
+    let with_ellipsis =
+        |n: usize| format!("{}…", clusters[..n].concat().trim_end_matches(dangling));
     let fits = |n: usize| text_em_width(&with_ellipsis(n), weight) <= max_ems;
     // Wider with every cluster: the most that fits, by halving.
     let (mut fitting, mut too_many) = (0, clusters.len());
@@ -330,6 +335,17 @@ mod tests {
         assert_eq!(
             cut("abc def", weight, text_em_width("abc…", weight)),
             "abc…"
+        );
+        // Cut just after an opening bracket or a separator: neither is left before the "…".
+        let width = text_em_width("week 48, 2026 (…", weight);
+        assert_eq!(
+            cut("week 48, 2026 (Monsoon)", weight, width),
+            "week 48, 2026…"
+        );
+        let width = text_em_width("Total points · …", weight);
+        assert_eq!(
+            cut("Total points · week 48", weight, width),
+            "Total points…"
         );
     }
 

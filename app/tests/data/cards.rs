@@ -105,14 +105,18 @@ async fn a_season_the_operator_named_adds_one_query_and_the_card_names_it() {
     let all_time =
         t.db.board_card(&BoardId::all_time_best(), Locale::en)
             .await
+            .unwrap()
             .unwrap();
     assert_eq!(sorted(t.calls.ops()), ["GetItem", "Query"]);
     assert!(!all_time.rows.is_empty());
     t.calls.reset();
     let season = BoardId::parse_key("best.season-monsoon.global").unwrap();
-    let card = t.db.board_card(&season, Locale::en).await.unwrap();
+    let card = t.db.board_card(&season, Locale::en).await.unwrap().unwrap();
     assert_eq!(sorted(t.calls.ops()), ["GetItem", "Query", "Query"]);
     assert!(card.title.contains("Monsoon"), "{card:?}");
+    // A season the operator never started has no card, as it has no page.
+    let unknown = BoardId::parse_key("best.season-nosuch.global").unwrap();
+    assert_eq!(t.db.board_card(&unknown, Locale::en).await.unwrap(), None);
 
     // A match's card: its kept summary, one GetItem; the same card as from its page's read.
     let room = t.db.room_id_of(&code).await.unwrap();
