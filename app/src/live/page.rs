@@ -123,21 +123,14 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     let played =
         Memo::new(move |_| room.with(|r| r.game.as_ref().is_some_and(|g| g.is_finished())));
 
-    // After hydration: redraw from every newer snapshot the room's live stream sends.
+    // After hydration: redraw from every snapshot the room's live stream sends.
     Effect::new(move |_| {
         let listener = StoredValue::new(None::<browser::Listener>);
         let stream = browser::listen(&events_path(&code_value.get_value()), 2000, move |data| {
             // `from_str`, as the island's props are read (Leptos reads them so): one copy of the
             // room's decoders in the bundle, not one per kind of JSON reader.
             match serde_json::from_str::<RoomFeed>(&data) {
-                // Never back in time: a stream opened after a change may first get the
-                // instance's snapshot from before it (its watcher has not polled yet), which
-                // the page, drawn after the change, must not go back to.
-                Ok(RoomFeed::Room(now)) => {
-                    if now.lobby.version >= room.with_untracked(|r| r.lobby.version) {
-                        room.set(now);
-                    }
-                }
+                Ok(RoomFeed::Room(now)) => room.set(now),
                 Ok(RoomFeed::Ended) => {
                     ended.set(true);
                     listener.try_with_value(|l| l.as_ref().map(browser::Listener::close));
