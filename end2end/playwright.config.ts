@@ -39,7 +39,8 @@ const instance = (port: number) => ({
     UDD_ENGINE_KEY: engineKey,
     // As behind a proxy: each test's contexts send their own X-Forwarded-For (fixtures/test.ts).
     UDD_TRUSTED_PROXIES: "127.0.0.1",
-    RUST_LOG: "warn",
+    // UDD_E2E_LOG=app=debug shows every DynamoDB call and refusal in the test output.
+    RUST_LOG: process.env.UDD_E2E_LOG ?? "warn",
   },
 });
 

@@ -7,7 +7,7 @@ use leptos::prelude::use_context;
 use leptos_axum::ResponseOptions;
 
 use crate::error::AppError;
-use crate::identity::auth::SessionToken;
+use crate::identity::auth::{SessionHash, SessionToken};
 use crate::identity::store::SESSION_LIFETIME_SECS;
 use crate::identity::{Profile, UserId};
 use crate::request::{ClientAddress, OverTls};
@@ -182,8 +182,24 @@ pub async fn remember_device(db: &Db, user: &UserId) -> Result<(), AppError> {
 /// The session a page's request resolved, kept for the rest of that request: the top bar and
 /// the page both ask who is signed in, and the session is read once. `App` provides it for
 /// each page it renders; a server function called over HTTP has none and reads each time.
+///
+/// It remembers which session it answered for, and answers only for that one: a server
+/// function's owner is made under whatever owner the worker thread last left current
+/// (`Owner::new` takes it as parent), which can be another request's page, so its memo can be
+/// in reach of a request with another cookie. Believed blindly, it made one player act as
+/// another (a host's "Start the match" came in as a different, concurrent player).
 #[derive(Clone, Default)]
-pub struct SessionMemo(std::sync::Arc<tokio::sync::OnceCell<Option<UserId>>>);
+pub struct SessionMemo(std::sync::Arc<tokio::sync::OnceCell<(SessionHash, Option<UserId>)>>);
+
+impl SessionMemo {
+    /// Who `session` is, if this memo was filled for it (and nothing for another session).
+    fn answer_for(&self, session: &SessionHash) -> Option<Option<UserId>> {
+        self.0
+            .get()
+            .filter(|(filled_for, _)| filled_for == session)
+            .map(|(_, user)| user.clone())
+    }
+}
 
 /// The signed-in player's id, or `None` (no cookie: nothing read; a forged or expired one, or
 /// a revoked session): one GetItem of the session, once per page.
@@ -191,11 +207,17 @@ pub async fn current_user(db: &Db) -> Result<Option<UserId>, AppError> {
     let Some(token) = token_from_request() else {
         return Ok(None);
     };
-    let read = || async { Ok::<_, AppError>(db.session(&token.hash()).await?.map(|s| s.user_id)) };
-    match use_context::<SessionMemo>() {
-        Some(memo) => memo.0.get_or_try_init(read).await.cloned(),
-        None => read().await,
+    let hash = token.hash();
+    let read = || async { Ok::<_, AppError>(db.session(&hash).await?.map(|s| s.user_id)) };
+    if let Some(memo) = use_context::<SessionMemo>() {
+        memo.0
+            .get_or_try_init(|| async { Ok::<_, AppError>((hash.clone(), read().await?)) })
+            .await?;
+        if let Some(user) = memo.answer_for(&hash) {
+            return Ok(user);
+        }
     }
+    read().await
 }
 
 /// The signed-in player, or `None` (no cookie, a forged or expired one, or a revoked session).
@@ -231,7 +253,24 @@ pub async fn rate_limit(db: &Db, key: &str, window_secs: i64, max: u32) -> Resul
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
+
+    #[test]
+    fn a_session_memo_answers_only_for_the_session_it_was_filled_for() {
+        let asha = SessionHash::from_hex("a".repeat(64));
+        let ravi = SessionHash::from_hex("b".repeat(64));
+        let memo = SessionMemo::default();
+        assert_eq!(memo.answer_for(&asha), None, "empty: no answer");
+        let user = UserId::parse("01M8AZRY1XNJ7ABNX98NHTXQCA").unwrap();
+        memo.0.set((asha.clone(), Some(user.clone()))).unwrap();
+        assert_eq!(memo.answer_for(&asha), Some(Some(user)));
+        assert_eq!(
+            memo.answer_for(&ravi),
+            None,
+            "another session is read, not answered"
+        );
+    }
 
     #[test]
     fn the_cookie_is_http_only_and_same_site() {
