@@ -14,6 +14,8 @@ pub mod archive;
 #[cfg(feature = "ssr")]
 pub mod card;
 #[cfg(feature = "ssr")]
+pub mod convert;
+#[cfg(feature = "ssr")]
 pub mod lines;
 #[cfg(feature = "ssr")]
 pub mod period;

@@ -91,6 +91,10 @@ enum BoardsCommand {
     /// Count every match record in the table on the boards, for when the projector was down
     /// longer than the stream keeps records. Idempotent: safe with projectors running.
     Rebuild,
+    /// Convert boards written before the present counting tree (their trees, their entries'
+    /// list on GSI1, their closing keys) to the present layout. Servers do it themselves at
+    /// start; idempotent.
+    Convert,
     /// Fill a board with N synthetic players (written directly, tree and all).
     Seed(bench::SeedArgs),
 }
@@ -255,10 +259,22 @@ async fn main() -> anyhow::Result<()> {
             let applied = outcome?;
             println!(
                 "rebuilt the boards: {} match results counted now (the rest were counted \
-                 already), {} transactions, {:.1} s",
+                 already), {} writes, {} re-planned, {:.1} s",
                 applied.counted,
-                applied.transactions,
+                applied.writes,
+                applied.retries,
                 started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        Command::Boards(BoardsCommand::Convert) => {
+            let (engine, db) = open_store(&cli.store).await?;
+            let outcome = db.convert_boards().await;
+            engine.stop().await;
+            let converted = outcome?;
+            println!(
+                "converted {} boards ({} entries, {} nodes of the first tree deleted)",
+                converted.boards, converted.entries, converted.old_nodes
             );
             Ok(())
         }

@@ -467,3 +467,131 @@ impl Db {
         Ok(())
     }
 }
+
+/// What the boards' projector has folded into one inventory item (a bag stack or the wallet):
+/// the last few match records it added (`prs`) and a counter its writes are conditioned on
+/// (`pn`). Its rewards are single conditional writes, not a transaction: a record already in
+/// `prs` is not added again, so a write repeated after a crash or a lost answer adds nothing
+/// twice, and a write planned from a stale read is refused by `pn`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Folded {
+    pub n: Option<u64>,
+    pub records: Vec<String>,
+}
+
+impl Folded {
+    /// What an item as read says (nothing folded for an absent item).
+    pub fn read(item: Option<&Item>) -> Self {
+        let Some(item) = item else {
+            return Self::default();
+        };
+        Self {
+            n: item.get("pn").and_then(|v| v.as_n().ok()?.parse().ok()),
+            records: item
+                .get("prs")
+                .and_then(|v| v.as_l().ok())
+                .map(|list| list.iter().filter_map(|v| v.as_s().ok().cloned()).collect())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Whether `record` was folded in already.
+    pub fn has(&self, record: &str) -> bool {
+        self.records.iter().any(|r| r == record)
+    }
+
+    /// The records to remember after folding `added`: the last `keep`.
+    pub fn after(&self, added: &[String], keep: usize) -> Vec<String> {
+        let mut all: Vec<String> = self.records.iter().chain(added).cloned().collect();
+        let cut = all.len().saturating_sub(keep);
+        all.drain(..cut);
+        all
+    }
+
+    fn guard(
+        &self,
+        request: aws_sdk_dynamodb::types::builders::UpdateBuilder,
+        records: Vec<String>,
+    ) -> (
+        aws_sdk_dynamodb::types::builders::UpdateBuilder,
+        &'static str,
+    ) {
+        let request = request
+            .expression_attribute_values(
+                ":prs",
+                aws_sdk_dynamodb::types::AttributeValue::L(records.into_iter().map(s).collect()),
+            )
+            .expression_attribute_values(":pn1", n(self.n.unwrap_or(0) + 1));
+        match self.n {
+            None => (request, "attribute_not_exists(pn)"),
+            Some(before) => (
+                request.expression_attribute_values(":pn0", n(before)),
+                "pn = :pn0",
+            ),
+        }
+    }
+}
+
+impl Db {
+    /// The projector's reward of `count` cards of `thing` to `user`'s bag, as one conditional
+    /// write: `folded` is the stack as read, `records` what it remembers after.
+    pub fn stack_reward_action(
+        &self,
+        user: &UserId,
+        thing: &ThingId,
+        count: u32,
+        folded: &Folded,
+        records: Vec<String>,
+    ) -> Result<Option<TransactWriteItem>, DataError> {
+        let Some(card) = card(thing) else {
+            tracing::warn!(%thing, "a reward of a card the catalog no longer has");
+            return Ok(None);
+        };
+        let (request, sets) = stack_sets(
+            update(stack_key(user, Place::Bag, card)),
+            user,
+            Place::Bag,
+            card,
+        );
+        let (request, condition) = folded.guard(request, records);
+        Ok(Some(
+            self.update_action(
+                request
+                    .update_expression(format!("SET {sets}, prs = :prs, pn = :pn1 ADD qty :delta"))
+                    .condition_expression(condition)
+                    .expression_attribute_values(":delta", n(count)),
+            )?,
+        ))
+    }
+
+    /// The projector's reward of `feathers` to `user`'s wallet, the same way.
+    pub fn wallet_reward_action(
+        &self,
+        user: &UserId,
+        feathers: u64,
+        folded: &Folded,
+        records: Vec<String>,
+    ) -> Result<TransactWriteItem, DataError> {
+        let (request, condition) = folded.guard(update(keys::wallet(user)), records);
+        self.update_action(
+            request
+                .update_expression("SET prs = :prs, pn = :pn1 ADD feathers :delta")
+                .condition_expression(condition)
+                .expression_attribute_values(":delta", n(feathers)),
+        )
+    }
+
+    /// A badge for `user`, kept with the time it was first earned (writing it again changes
+    /// nothing).
+    pub fn badge_action(
+        &self,
+        user: &UserId,
+        badge: &crate::inventory::model::Badge,
+    ) -> Result<TransactWriteItem, DataError> {
+        self.update_action(
+            update(keys::badge(user, badge.slug()))
+                .update_expression("SET earned_ms = if_not_exists(earned_ms, :now)")
+                .expression_attribute_values(":now", n(epoch_millis())),
+        )
+    }
+}

@@ -2,8 +2,9 @@
 //! kept for [`DAY_RETENTION_SECS`] or [`WEEK_RETENTION_SECS`] by TTL, while its live items
 //! (entries and tree) expire 7 days after the end (`apply::LIVE_GRACE_SECS`).
 //!
-//! Which boards closed on a day is a GSI2 collection: the root of every day's and week's board
-//! carries `GSI2PK = BOARDS#ENDS#<end date>`, `GSI2SK = <board>`. Each projector runs the closer
+//! Which boards closed on a day is a GSI2 collection: every day's and week's board has an `ENDS`
+//! item (written when its root is first written) carrying `GSI2PK = BOARDS#ENDS#<end date>`,
+//! `GSI2SK = <board>`. Each projector runs the closer
 //! now and then; it Queries the collections of the last days, and for each closed board without
 //! an archive reads its top 100 (one Query of the LSI) and puts the archive only if absent, so any
 //! number of closers archive each board once.
@@ -11,7 +12,7 @@
 //! | pattern | how | round trips |
 //! |---|---|---|
 //! | boards that ended on a day | Query GSI2 `BOARDS#ENDS#<date>` | 1 Query per day |
-//! | archive a board | Query LSI1 top 100, PutItem `attribute_not_exists`, UpdateItem root `archived` | 3 |
+//! | archive a board | Query LSI1 top 100, GetItem root, PutItem `attribute_not_exists`, UpdateItem `ENDS` `archived` | 4 |
 //! | a closed board's archive | GetItem `LB#<board>` / `ARCHIVE` | 1 |
 
 use serde::{Deserialize, Serialize};
@@ -38,7 +39,7 @@ pub struct Archive {
     pub lines: Vec<Line>,
 }
 
-/// The GSI2 keys of a board's root, for day and week boards: which day it ends on.
+/// The GSI2 keys of a board's `ENDS` item, for day and week boards: which day it ends on.
 pub fn closing_keys(board: &BoardId, seasons: &[Season]) -> Option<(String, String)> {
     match board.period.kind() {
         PeriodKind::Day | PeriodKind::Week => {
@@ -121,7 +122,7 @@ impl Db {
             .client
             .update_item()
             .table_name(self.table_name())
-            .set_key(Some(key_map(keys::board_meta(board))))
+            .set_key(Some(key_map(keys::board_ends(board))))
             .update_expression("SET archived = :yes")
             .condition_expression("attribute_exists(#pk)")
             .expression_attribute_names("#pk", keys::PK)

@@ -138,7 +138,7 @@ impl Db {
                                 .set_key(Some(key_map(node_key(board, node)))),
                         )
                         .await?;
-                    Ok::<_, DataError>(item.as_ref().map(node_counts))
+                    Ok::<_, DataError>(item.as_ref().map(|item| node_counts(node, item)))
                 })
                 .await?;
                 let Some(found) = found else {

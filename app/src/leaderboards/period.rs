@@ -154,9 +154,19 @@ pub fn bounds(period: &Period, seasons: &[Season]) -> Result<Option<(i64, i64)>,
 /// The boards one player's finished match counts on: best score on every period in the world
 /// and in the room, and total points on the week, the season and all time in the world.
 pub fn boards_for(finished_ms: i64, room: &RoomId, seasons: &[Season]) -> Vec<BoardId> {
+    boards_in(finished_ms, Some(room), seasons)
+}
+
+/// The global boards among [`boards_for`]'s (a player's boards wherever they played).
+pub fn global_boards_for(finished_ms: i64, seasons: &[Season]) -> Vec<BoardId> {
+    boards_in(finished_ms, None, seasons)
+}
+
+fn boards_in(finished_ms: i64, room: Option<&RoomId>, seasons: &[Season]) -> Vec<BoardId> {
     let periods = PeriodKind::ALL.map(|kind| period_at(kind, seasons, finished_ms));
     let mut boards = Vec::with_capacity(11);
-    for scope in [Scope::Global, Scope::Room(room.clone())] {
+    let scopes = std::iter::once(Scope::Global).chain(room.cloned().map(Scope::Room));
+    for scope in scopes {
         for period in &periods {
             boards.push(BoardId {
                 metric: Metric::Best,

@@ -4,9 +4,15 @@
 //!
 //! **Lease.** Each shard has one item, `PROJECTOR` / `SHARD#<id>`, with the holder, an expiry
 //! and a `lease_token`. An instance takes a shard whose lease is absent or expired (the token goes
-//! up by one), renews it while it works, and checks its token in every transaction it writes
-//! (see `apply::Fence`), so a holder that stalls past its expiry and wakes after another took
-//! over has its late writes refused.
+//! up by one), renews it while it works, and writes its checkpoint only under its token. The
+//! lease saves work, not correctness: every write of the counting is conditioned on what it
+//! read and remembers what it added (see `apply`), so a holder that stalls past its expiry and
+//! wakes after another took over writes nothing twice.
+//!
+//! **Two kinds of record.** A match record (`USER#<id>` / `MATCH#…` inserted) is counted on its
+//! boards, the player's counters and inventory (`apply`). An entry write (`LB#<board>` / `E#…`
+//! with `tv = 2`) moves the entry in its board's tree (`apply::tree_pass`): every change of a
+//! batch added up, one write per node.
 //!
 //! **Checkpoint.** The same item keeps the sequence number of the last record whose batch was
 //! counted, written under the token after the batch. A new holder starts after it. A crash
@@ -26,8 +32,10 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodbstreams::types::{OperationType, ShardIteratorType};
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
-use crate::leaderboards::apply::{ApplyError, Fence};
-use crate::leaderboards::model::MatchResult;
+use crate::leaderboards::apply::tree_pass::{padded, EntryMove};
+use crate::leaderboards::apply::Fence;
+use crate::leaderboards::model::{BoardId, MatchResult};
+use crate::leaderboards::store::TREE_VERSION;
 use crate::store::keys;
 use crate::store::{epoch_millis, DataError, Db};
 
@@ -70,6 +78,8 @@ pub struct Pass {
     pub results: usize,
     /// Results counted for the first time.
     pub counted: usize,
+    /// Entry writes moved in their trees.
+    pub moves: usize,
     pub held: usize,
 }
 
@@ -78,7 +88,7 @@ impl Pass {
     /// full batch. The boards' own writes show up on the stream too, so "read something" is
     /// not the test: every pass that counts makes records for the next one to skip.
     pub fn busy(&self) -> bool {
-        self.results > 0 || self.records >= BATCH
+        self.results > 0 || self.moves > 0 || self.records >= BATCH
     }
 }
 
@@ -151,6 +161,19 @@ impl Projector {
     /// idle, and a few seconds apart after an error.
     pub async fn run(mut self, shutdown: impl std::future::Future<Output = ()>) {
         tokio::pin!(shutdown);
+        // Boards from before the present tree are converted before anything is counted on them.
+        loop {
+            match self.db.ensure_board_shape().await {
+                Ok(_) => break,
+                Err(err) => {
+                    tracing::warn!(%err, "converting the boards failed; trying again");
+                    tokio::select! {
+                        _ = &mut shutdown => return,
+                        _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+                    }
+                }
+            }
+        }
         let mut archived_at = Instant::now() - ARCHIVE_EVERY;
         loop {
             if archived_at.elapsed() >= ARCHIVE_EVERY {
@@ -185,6 +208,7 @@ impl Projector {
             total.records += pass.records;
             total.results += pass.results;
             total.counted += pass.counted;
+            total.moves += pass.moves;
             total.held = pass.held;
             if !pass.busy() {
                 return Ok(total);
@@ -218,6 +242,7 @@ impl Projector {
                     pass.records += read.records;
                     pass.results += read.results;
                     pass.counted += read.counted;
+                    pass.moves += read.moves;
                 }
                 Err(err) => {
                     // Lost the lease or the iterator: start this shard afresh next time.
@@ -322,38 +347,55 @@ impl Projector {
         };
         let records = out.records();
         let mut results = Vec::new();
+        let mut moves = Vec::new();
         let mut last_sequence = None;
         for record in records {
             let Some(data) = record.dynamodb() else {
                 continue;
             };
             last_sequence = data.sequence_number().map(ToOwned::to_owned);
-            if record.event_name() != Some(&OperationType::Insert) {
+            let Some(image) = data.new_image() else {
                 continue;
+            };
+            match record.event_name() {
+                Some(OperationType::Insert) => {
+                    if let Some(result) = result_from_stream(image) {
+                        results.push(result);
+                        continue;
+                    }
+                }
+                Some(OperationType::Modify) => {}
+                _ => continue,
             }
-            if let Some(result) = data.new_image().and_then(result_from_stream) {
-                results.push(result);
+            if let Some(change) = entry_move(image, data.sequence_number().unwrap_or_default()) {
+                moves.push(change);
             }
         }
         let mut counted = 0;
-        if !results.is_empty() {
+        if !results.is_empty() || !moves.is_empty() {
             let seasons = self.db.seasons().await.map_err(ProjectorError::from)?;
-            let applied = self
-                .db
-                .count_results(&held.fence, &results, &seasons)
-                .await
-                .map_err(|err| match err {
-                    ApplyError::LeaseLost => BatchError::LeaseLost,
-                    ApplyError::Data(err) => BatchError::Failed(err.into()),
-                })?;
-            counted = applied.counted;
-            if let Ok(mut lags) = self.lags.lock() {
-                lags.extend(applied.lags_ms);
+            if !results.is_empty() {
+                let applied = self
+                    .db
+                    .count_results(&results, &seasons)
+                    .await
+                    .map_err(|err| BatchError::Failed(err.into()))?;
+                counted = applied.counted;
+                if let Ok(mut lags) = self.lags.lock() {
+                    lags.extend(applied.lags_ms);
+                }
+            }
+            if !moves.is_empty() {
+                self.db
+                    .move_in_trees(&moves, &seasons)
+                    .await
+                    .map_err(|err| BatchError::Failed(err.into()))?;
             }
         }
         let next = out.next_shard_iterator().map(ToOwned::to_owned);
         let now = epoch_millis();
         let due = !results.is_empty()
+            || !moves.is_empty()
             || next.is_none()
             || (last_sequence.is_some()
                 && now - self.held[index].checkpointed_ms > QUIET_CHECKPOINT_MS);
@@ -378,6 +420,7 @@ impl Projector {
             records: records.len(),
             results: results.len(),
             counted,
+            moves: moves.len(),
             held: 1,
         })
     }
@@ -420,8 +463,6 @@ impl Projector {
 
 mod lease;
 
-pub use lease::rebuild_fence;
-
 #[derive(Debug)]
 enum BatchError {
     LeaseLost,
@@ -432,6 +473,44 @@ impl From<ProjectorError> for BatchError {
     fn from(err: ProjectorError) -> Self {
         BatchError::Failed(err)
     }
+}
+
+/// An entry's move in its board's tree, from a stream record's new image, if the item is an
+/// entry written for the tree to count (`tv = 2`).
+fn entry_move(
+    image: &std::collections::HashMap<String, aws_sdk_dynamodbstreams::types::AttributeValue>,
+    sequence: &str,
+) -> Option<EntryMove> {
+    #[derive(serde::Deserialize)]
+    struct Image {
+        board: String,
+        score: i64,
+        #[serde(default)]
+        ps: Option<i64>,
+        #[serde(default)]
+        tv: Option<u8>,
+    }
+    let pk = image.get(keys::PK)?.as_s().ok()?;
+    let sk = image.get(keys::SK)?.as_s().ok()?;
+    if !pk.starts_with("LB#") || !sk.starts_with(keys::BOARD_ENTRY_PREFIX) {
+        return None;
+    }
+    let entry: Image = match serde_dynamo::from_item(image.clone()) {
+        Ok(entry) => entry,
+        Err(err) => {
+            tracing::error!(%err, pk, sk, "a board entry the tree cannot read");
+            return None;
+        }
+    };
+    if entry.tv != Some(TREE_VERSION) || entry.ps == Some(entry.score) {
+        return None;
+    }
+    Some(EntryMove {
+        board: BoardId::parse_key(&entry.board).ok()?,
+        seq: padded(sequence),
+        from: entry.ps,
+        to: entry.score,
+    })
 }
 
 /// A match result from a stream record's new image, if the item is a match record.

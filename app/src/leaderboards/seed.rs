@@ -3,12 +3,12 @@
 //! is a million match records and some tens of millions of conditional writes, while the board
 //! it would build is fully determined by the scores. The tree's nodes are computed in memory
 //! with the same `tree::add_transition` the projector uses (a test checks a seeded board ranks
-//! exactly as one fed match by match), then entries and nodes go in with BatchWriteItem.
-//! Synthetic players carry no GSI1 keys: they have no accounts to list their boards.
+//! exactly as one fed match by match), then entries and nodes go in with BatchWriteItem. The
+//! entries carry no `tv`: the projector does not count them again from the stream.
 
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::leaderboards::model::BoardId;
-use crate::leaderboards::store::{counter_name, node_key, EntryItem};
+use crate::leaderboards::store::{node_key, EntryItem};
 use crate::leaderboards::tree::{self, Deltas};
 use crate::store::keys;
 use crate::store::tx::{n, s};
@@ -49,9 +49,12 @@ impl Db {
                 reached_ms: player.reached_ms,
                 matches: 0,
                 v: 1,
+                ps: None,
+                tv: None,
+                rs: Vec::new(),
             };
             tree::add_transition(&mut deltas, None, Some(entry.value()));
-            requests.push(put(entry.to_item(board, false)?)?);
+            requests.push(put(entry.to_item(board)?)?);
         }
         // Entries first and the root last: a reader never counts players it cannot list.
         for (node, counts) in deltas.into_iter().rev() {
@@ -61,7 +64,7 @@ impl Db {
             item.insert(keys::SK.into(), s(key.sk));
             item.insert("board".into(), s(board.key()));
             for (digit, count) in counts {
-                item.insert(counter_name(digit), n(count));
+                item.insert(node.counter(digit), n(count));
             }
             requests.push(put(item)?);
         }

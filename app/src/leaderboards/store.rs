@@ -6,11 +6,11 @@
 //! | pattern | how | round trips |
 //! |---|---|---|
 //! | board metadata and entry count (AP9) | GetItem `META` | 1 |
-//! | a player's line on a board (AP4), with rank | GetItem `E#<id>`, BatchGetItem of the value's 5 tree nodes | 2 |
+//! | a player's line on a board (AP4), with rank | GetItem `E#<id>`, BatchGetItem of the value's 3 tree nodes | 2 |
 //! | top N, a page at a time | Query LSI1 descending; the cursor carries the last line's rank | 1 Query |
 //! | around me | Query LSI1 above and below my key (2 Queries), one BatchGetItem for their ranks | 2 Queries + 1 |
-//! | open at any position | GetItem of 5 tree nodes root down, then 1 Query | 6 |
-//! | all my boards (AP5), with ranks | Query GSI1 `USER#<id>` `begins_with LB#`, one BatchGetItem | 1 Query + 1 |
+//! | open at any position | GetItem of 3 tree nodes root down, then 1 Query | 4 |
+//! | all my boards (AP5), with ranks | GetItem `STATS` (recent rooms) and Query `SEASONS`, BatchGetItem of the entries, BatchGetItem of their paths | 4 (3 round trips) |
 //! | a player's stats | GetItem `USER#<id>` / `STATS` | 1 |
 //! | rank by counting (COUNT-above, for the benchmark) | Query LSI1 `SK > mine`, `Select COUNT`, every page | N/1MB |
 
@@ -19,7 +19,9 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 use crate::identity::model::{Avatar, DisplayName, UserId};
-use crate::leaderboards::model::{BoardId, Line, MyBoard, PlayerStats, Standing};
+use crate::leaderboards::apply::StatsItem;
+use crate::leaderboards::model::{BoardId, Line, MyBoard, PlayerStats, Scope, Standing};
+use crate::leaderboards::period::{boards_for, global_boards_for, Season};
 use crate::leaderboards::tree::{self, Counts, NodeId};
 use crate::store::keys::{self, Key};
 use crate::store::tx::s;
@@ -31,7 +33,7 @@ const COUNT_PAGE: i32 = 10_000;
 /// A player's entry on a board, as stored (`LB#<board>` / `E#<id>`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntryItem {
-    /// The board's key (`<metric>.<period>.<scope>`), so the player's list names it.
+    /// The board's key (`<metric>.<period>.<scope>`).
     pub board: String,
     pub user_id: UserId,
     pub nickname: DisplayName,
@@ -42,16 +44,32 @@ pub struct EntryItem {
     pub matches: u64,
     /// Bumped by every write, which is conditioned on the version it read.
     pub v: u64,
+    /// The score the board's tree counted this entry at before this write (`None`: it did not
+    /// count it yet). The projector reads the write back from the stream and moves the entry in
+    /// the tree from `ps` to `score`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ps: Option<i64>,
+    /// `Some(2)` on a write the tree must count from the stream; absent on seeded and older
+    /// entries, whose trees were built from the entries themselves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tv: Option<u8>,
+    /// The last match records added into a total (so a record is never added twice).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rs: Vec<String>,
 }
+
+/// The `tv` of an entry write the tree counts from the stream.
+pub const TREE_VERSION: u8 = 2;
 
 impl EntryItem {
     pub fn value(&self) -> u64 {
         tree::tree_value(self.score)
     }
 
-    /// The entry as a table item on `board`: its keys, its place in rank order on the LSI and,
-    /// when `listed`, on the player's list of boards (GSI1; synthetic players have none).
-    pub(crate) fn to_item(&self, board: &BoardId, listed: bool) -> Result<Item, DataError> {
+    /// The entry as a table item on `board`: its keys and its place in rank order on the LSI.
+    /// (The player's list of boards is kept with their lifetime counters, not on an index: an
+    /// index entry per board entry was a write unit per board per new player.)
+    pub(crate) fn to_item(&self, board: &BoardId) -> Result<Item, DataError> {
         let key = keys::board_entry(board, &self.user_id);
         let mut item: Item = serde_dynamo::to_item(self)?;
         item.insert(keys::PK.into(), s(key.pk));
@@ -64,10 +82,6 @@ impl EntryItem {
                 &self.user_id,
             )),
         );
-        if listed {
-            item.insert(keys::GSI1PK.into(), s(keys::user_partition(&self.user_id)));
-            item.insert(keys::GSI1SK.into(), s(keys::board_of_player(board)));
-        }
         Ok(item)
     }
 
@@ -84,11 +98,12 @@ impl EntryItem {
     }
 }
 
-/// A tree node's counters, from its `c00`…`c99` attributes.
-pub(crate) fn node_counts(item: &Item) -> Counts {
+/// A tree node's counters, from its `c00`…`c99` attributes (`r00`… on the root).
+pub(crate) fn node_counts(node: NodeId, item: &Item) -> Counts {
+    let prefix = node.counter_prefix();
     item.iter()
         .filter_map(|(name, value)| {
-            let digit = name.strip_prefix('c')?;
+            let digit = name.strip_prefix(prefix)?;
             if digit.len() != 2 {
                 return None;
             }
@@ -97,14 +112,39 @@ pub(crate) fn node_counts(item: &Item) -> Counts {
         .collect()
 }
 
-/// The attribute of a node that counts `digit`.
-pub(crate) fn counter_name(digit: u8) -> String {
-    format!("c{digit:02}")
-}
-
 /// The key of a tree node of `board`.
 pub(crate) fn node_key(board: &BoardId, node: NodeId) -> Key {
-    keys::board_node(board, node.level, node.prefix)
+    Key {
+        pk: keys::board_partition(board),
+        sk: node.sort_key(),
+    }
+}
+
+/// Which node of a board an item is, from its sort key.
+fn node_of(sk: &str) -> Option<NodeId> {
+    if sk == keys::BOARD_META {
+        return Some(NodeId::Root);
+    }
+    let mut parts = sk.split('#');
+    let kind = parts.next()?;
+    let level: u8 = parts.next()?.parse().ok()?;
+    let digits = parts.next()?;
+    match (kind, level) {
+        ("N", 1) => Some(NodeId::Band(digits.parse().ok()?)),
+        ("N", 2) if digits.len() == 4 => Some(NodeId::Leaf(
+            digits[..2].parse().ok()?,
+            digits[2..].parse().ok()?,
+        )),
+        ("X", level) => Some(NodeId::Escape {
+            level,
+            prefix: if digits.is_empty() {
+                0
+            } else {
+                digits.parse().ok()?
+            },
+        }),
+        _ => None,
+    }
 }
 
 /// The nodes read for some boards, by board and node.
@@ -119,7 +159,8 @@ impl Nodes {
                 .filter_map(|item| {
                     let pk = item.get(keys::PK)?.as_s().ok()?.clone();
                     let sk = sort_key(&item).to_owned();
-                    Some((Key { pk, sk }, node_counts(&item)))
+                    let node = node_of(&sk)?;
+                    Some((Key { pk, sk }, node_counts(node, &item)))
                 })
                 .collect(),
         )
@@ -133,7 +174,7 @@ impl Nodes {
     /// The board's entry count, from its root.
     pub(crate) fn total(&self, board: &BoardId) -> u64 {
         self.0
-            .get(&node_key(board, NodeId::ROOT))
+            .get(&node_key(board, NodeId::Root))
             .map_or(0, tree::total)
     }
 }
@@ -189,7 +230,7 @@ impl Db {
             .await?;
         Ok(root
             .as_ref()
-            .map_or(0, |item| tree::total(&node_counts(item))))
+            .map_or(0, |item| tree::total(&node_counts(NodeId::Root, item))))
     }
 
     /// A player's entry on a board, as stored, if they have one.
@@ -210,7 +251,7 @@ impl Db {
     }
 
     /// A player's line on a board with its exact rank (AP4), and the board's entry count: one
-    /// GetItem, then one BatchGetItem of the 5 tree nodes on the score's path.
+    /// GetItem, then one BatchGetItem of the 3 tree nodes on the score's path.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn my_line(
         &self,
@@ -231,7 +272,7 @@ impl Db {
     }
 
     /// The rank a score would have on a board, and the board's entry count: one BatchGetItem of
-    /// the 5 nodes on its path, whatever the board's size.
+    /// the 3 nodes on its path, whatever the board's size.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn rank_of(&self, board: &BoardId, score: i64) -> Result<(u64, u64), DataError> {
         let value = tree::tree_value(score);
@@ -319,42 +360,81 @@ impl Db {
         )))
     }
 
-    /// Every board a player is on (AP5), each with their line and rank: one Query of GSI1 (the
-    /// player's collection of entries, up to `limit` boards) and one BatchGetItem of the tree
-    /// nodes on every path.
-    #[tracing::instrument(skip(self), err(level = "debug"))]
+    /// The entries of the boards a player is on, from their lifetime counters: every global
+    /// board of their last match's periods and the boards of their recent rooms, those they
+    /// still have an entry on (a closed day's or week's expires), global boards first, then by
+    /// room, most recent first. The counters and the seasons, then one BatchGetItem.
+    /// The seasons come back too, for naming the boards.
+    pub async fn my_entries(
+        &self,
+        user: &UserId,
+        limit: usize,
+    ) -> Result<(Vec<(BoardId, EntryItem)>, Vec<Season>), DataError> {
+        let (stats, seasons) = tokio::try_join!(
+            self.get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::user_stats(user))))
+            ),
+            self.seasons()
+        )?;
+        let Some(stats) = stats else {
+            return Ok((Vec::new(), seasons));
+        };
+        let stats: StatsItem = serde_dynamo::from_item(stats)?;
+        let Some(last_ms) = stats.last_ms else {
+            return Ok((Vec::new(), seasons));
+        };
+        let mut boards: Vec<BoardId> = global_boards_for(last_ms, &seasons);
+        for room in &stats.rooms {
+            boards.extend(
+                boards_for(room.ms, &room.room, &seasons)
+                    .into_iter()
+                    .filter(|b| b.scope != Scope::Global),
+            );
+        }
+        boards.dedup();
+        let wanted: Vec<Key> = boards.iter().map(|b| keys::board_entry(b, user)).collect();
+        let found = entries_by_key(self.batch_get(wanted, false).await?)?;
+        let mine = boards
+            .into_iter()
+            .filter_map(|board| {
+                let entry = found.get(&keys::board_entry(&board, user))?.clone();
+                Some((board, entry))
+            })
+            .take(limit)
+            .collect();
+        Ok((mine, seasons))
+    }
+
+    /// Every board a player is on (AP5), each with their line and rank: [`Db::my_entries`],
+    /// then one BatchGetItem of the tree nodes on every path.
     pub async fn my_boards(&self, user: &UserId, limit: i32) -> Result<Vec<MyBoard>, DataError> {
-        let (items, _) = self
-            .query_page(
-                self.query_prefix(
-                    keys::Keyed::Gsi1,
-                    keys::user_partition(user),
-                    keys::PLAYER_BOARDS_PREFIX,
-                )
-                .limit(limit.clamp(1, 20)),
-                None,
-            )
-            .await?;
-        let entries = decode_entries(items)?;
-        let boards: Vec<BoardId> = entries
+        Ok(self.my_boards_named(user, limit).await?.0)
+    }
+
+    /// [`Db::my_boards`], with the seasons that name them.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn my_boards_named(
+        &self,
+        user: &UserId,
+        limit: i32,
+    ) -> Result<(Vec<MyBoard>, Vec<Season>), DataError> {
+        let (found, seasons) = self.my_entries(user, limit.clamp(1, 20) as usize).await?;
+        let wanted = found
             .iter()
-            .map(|e| BoardId::parse_key(&e.board).map_err(|e| DataError::Internal(e.into())))
-            .collect::<Result<_, _>>()?;
-        let wanted = entries
-            .iter()
-            .zip(&boards)
-            .flat_map(|(e, b)| path_keys(b, e.value()).collect::<Vec<_>>())
+            .flat_map(|(b, e)| path_keys(b, e.value()).collect::<Vec<_>>())
             .collect();
         let nodes = Nodes::from_items(self.batch_get(wanted, false).await?);
-        Ok(entries
-            .iter()
-            .zip(boards)
-            .map(|(e, board)| MyBoard {
+        let boards = found
+            .into_iter()
+            .map(|(board, e)| MyBoard {
                 line: e.line(nodes.rank(&board, e.value())),
                 entries: nodes.total(&board),
                 board,
             })
-            .collect())
+            .collect();
+        Ok((boards, seasons))
     }
 
     /// Rank the way the design note does it (AP10): 1 + a count of the entries above, by a

@@ -1,12 +1,11 @@
 //! A player's share card (see `crate::share`) and the narrow read it needs: what the card
-//! draws (who, three lifetime figures, their two best standings) in at most three calls and two
-//! round trips, where the profile page takes seven.
+//! draws (who, three lifetime figures, their two best standings) in at most five calls and three
+//! round trips.
 //!
 //! | what | how |
 //! |---|---|
-//! | the boards they are on (up to [`CARD_BOARDS`]) | Query GSI1 `USER#<id>`, begins_with `LB#` |
-//! | who, lifetime stats, best score, each board's path in the counting tree (ranks, entries) | one BatchGetItem (≤ 98 keys) |
-//! | the boards' names, only when one is a season the operator named | Query `SEASONS`, sent beside the BatchGetItem |
+//! | the boards they are on (up to [`CARD_BOARDS`]) | `Db::my_entries`: GetItem `STATS` and Query `SEASONS`, then a BatchGetItem of the entries |
+//! | who, lifetime stats, best score, each board's path in the counting tree (ranks, entries) | one BatchGetItem (≤ 99 keys) |
 
 use crate::i18n::td_string;
 use crate::identity::store::profile_from_item;
@@ -14,15 +13,15 @@ use crate::identity::{DisplayName, UserId, Username};
 use crate::lang::Locale;
 use crate::leaderboards::card::named_by_the_operator;
 use crate::leaderboards::model::{BoardId, PlayerStats};
-use crate::leaderboards::store::{decode_entries, path_keys, EntryItem, Nodes};
+use crate::leaderboards::store::{path_keys, EntryItem, Nodes};
 use crate::profiles::model::{ProfileBoard, ProfileView};
 use crate::share::Card;
-use crate::store::keys::{self, Key, Keyed};
+use crate::store::keys::{self, Key};
 use crate::store::{sort_key, DataError, Db};
 
-/// Boards a card weighs at most: with who, stats and best score, 3 + 5 × 19 = 98 keys, one
-/// BatchGetItem (100 at most).
-pub const CARD_BOARDS: i32 = 19;
+/// Boards a card weighs at most: with who, stats and best score, 3 + 6 × 16 = 99 keys even if
+/// every score escaped the tree's main range, one BatchGetItem (100 at most).
+pub const CARD_BOARDS: i32 = 16;
 
 /// What a player's card draws.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,44 +96,23 @@ impl CardFacts {
 }
 
 impl Db {
-    /// What `user`'s card draws, its boards named in `l`'s language: ≤ 3 calls (see the module
-    /// notes). `None` for no such player (or a guest whose profile expired).
+    /// What `user`'s card draws, its boards named in `l`'s language: 4 calls in 3 round trips
+    /// (see the module notes). `None` for no such player (or a guest whose profile expired).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn profile_card_facts(
         &self,
         user: &UserId,
         l: Locale,
     ) -> Result<Option<CardFacts>, DataError> {
-        let (items, _) = self
-            .query_page(
-                self.query_prefix(
-                    Keyed::Gsi1,
-                    keys::user_partition(user),
-                    keys::PLAYER_BOARDS_PREFIX,
-                )
-                .limit(CARD_BOARDS),
-                None,
-            )
-            .await?;
-        let entries = decode_entries(items)?;
-        let boards: Vec<BoardId> = entries
-            .iter()
-            .map(|e| BoardId::parse_key(&e.board).map_err(|e| DataError::Internal(e.into())))
-            .collect::<Result<_, _>>()?;
+        let (found, seasons) = self.my_entries(user, CARD_BOARDS as usize).await?;
+        let (boards, entries): (Vec<BoardId>, Vec<_>) = found.into_iter().unzip();
         let (who, counters) = (keys::user_profile(user), keys::user_stats(user));
         let best = keys::board_entry(&BoardId::all_time_best(), user);
         let mut wanted = vec![who.clone(), counters.clone(), best.clone()];
         for (entry, board) in entries.iter().zip(&boards) {
             wanted.extend(path_keys(board, entry.value()));
         }
-        let seasons = async {
-            if boards.iter().any(named_by_the_operator) {
-                self.seasons().await
-            } else {
-                Ok(Vec::new())
-            }
-        };
-        let (items, seasons) = tokio::try_join!(self.batch_get(wanted, false), seasons)?;
+        let items = self.batch_get(wanted, false).await?;
         let (mut profile, mut stats, mut best_score, mut nodes) =
             (None, PlayerStats::default(), None, Vec::new());
         for item in items {

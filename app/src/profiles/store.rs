@@ -1,12 +1,11 @@
-//! Reading a profile: seven calls, all sent at once (so about two round trips' time, the
-//! boards' Query then its BatchGetItem being the longest chain):
+//! Reading a profile: eight calls, sent at once (so about three round trips' time, the boards'
+//! chain being the longest):
 //!
 //! | what | how |
 //! |---|---|
 //! | who | GetItem `USER#<id>` / `PROFILE` |
 //! | lifetime stats and best score | BatchGetItem |
-//! | every board with rank | Query GSI1 + BatchGetItem of the tree paths |
-//! | the boards' names | Query `SEASONS` |
+//! | every board with rank, and the boards' names | `Db::my_entries` (GetItem `STATS` and Query `SEASONS`, then a BatchGetItem of the entries), then a BatchGetItem of the tree paths |
 //! | the collection | Query of the inventory's keys |
 //! | a page of matches, newest first | Query `USER#<id>` begins_with `MATCH#` |
 
@@ -30,11 +29,10 @@ impl Db {
         cursor: Option<&str>,
         locale: Locale,
     ) -> Result<Option<ProfileView>, DataError> {
-        let (profile, stats, boards, seasons, sets, matches) = tokio::try_join!(
+        let (profile, stats, (boards, seasons), sets, matches) = tokio::try_join!(
             self.profile(user),
             self.stats(user),
-            self.my_boards(user, 20),
-            self.seasons(),
+            self.my_boards_named(user, 20),
             self.set_progress(user),
             self.my_matches(user, MATCHES_PER_PAGE, cursor),
         )?;

@@ -368,9 +368,12 @@ pub fn user_stats(user: &UserId) -> Key {
 }
 
 /// A board's partition: `LB#<metric>.<period>.<scope>`. It holds the board's counting tree (its
-/// root is the `META` item, which also carries the board's name and bounds), one entry per
-/// player, and once the board is closed its archive. One partition per board keeps a rank read
-/// to one BatchGetItem and lets the LSI order the entries.
+/// root is the `META` item, which also carries the board's name and bounds; the other nodes are
+/// `N#<level>#<digits>`, and `X#<level>#<digits>` for the scores that escape the main range: see
+/// `leaderboards::tree`), one entry per player, the `ENDS` item of a board that closes, and once
+/// the board is closed its archive. One partition per board keeps a rank read to one
+/// BatchGetItem, lets the LSI order the entries, and puts every entry write of a board in one
+/// stream shard, in order, for the projector to count in the tree.
 pub fn board_partition(board: &BoardId) -> String {
     format!("LB#{}", board.key())
 }
@@ -380,20 +383,30 @@ pub const BOARD_META: &str = "META";
 
 /// A board's metadata and the root of its counting tree: `LB#<board>` / `META`.
 pub fn board_meta(board: &BoardId) -> Key {
-    board_node(board, 0, 0)
-}
-
-/// A node of a board's counting tree: the root is `META`; the node at `level` ≥ 1 whose values
-/// start with `prefix` (as `level` base-100 digits) is `T#<level>#<prefix, 2·level digits>`.
-pub fn board_node(board: &BoardId, level: u8, prefix: u64) -> Key {
-    let sk = if level == 0 {
-        BOARD_META.to_owned()
-    } else {
-        format!("T#{level}#{prefix:0width$}", width = 2 * usize::from(level))
-    };
     Key {
         pk: board_partition(board),
-        sk,
+        sk: BOARD_META.to_owned(),
+    }
+}
+
+/// Sort-key prefix of the first tree's nodes (`T#<level>#<prefix>`), which the conversion to
+/// the present tree deletes.
+pub const OLD_TREE_PREFIX: &str = "T#";
+
+/// A day's or a week's board among the boards ending on its last day (on GSI2, for the
+/// closer): `LB#<board>` / `ENDS`.
+pub fn board_ends(board: &BoardId) -> Key {
+    Key {
+        pk: board_partition(board),
+        sk: "ENDS".to_owned(),
+    }
+}
+
+/// Which version of the boards' layout the table holds: `BOARDS` / `SHAPE`.
+pub fn boards_shape() -> Key {
+    Key {
+        pk: "BOARDS".to_owned(),
+        sk: "SHAPE".to_owned(),
     }
 }
 
@@ -429,14 +442,6 @@ pub fn board_rank_ceiling(value: u64) -> String {
 /// The LSI1 prefix every board entry's sort key starts with.
 pub const BOARD_RANK_PREFIX: &str = "R#";
 
-/// GSI1 sort key of an entry inside its player's collection (`GSI1PK = USER#<id>`): all of a
-/// player's boards are one Query of `begins_with(GSI1SK, "LB#")`.
-pub fn board_of_player(board: &BoardId) -> String {
-    format!("{PLAYER_BOARDS_PREFIX}{}", board.key())
-}
-
-pub const PLAYER_BOARDS_PREFIX: &str = "LB#";
-
 /// A closed board's top entries, kept after its live items expire: `LB#<board>` / `ARCHIVE`.
 pub fn board_archive(board: &BoardId) -> Key {
     Key {
@@ -446,7 +451,7 @@ pub fn board_archive(board: &BoardId) -> Key {
 }
 
 /// GSI2 partition of the day's and week's boards whose period ends on `day`: what the closer
-/// archives (`GSI2SK = <board>`, set on each such board's root).
+/// archives (`GSI2SK = <board>`, set on each such board's `ENDS` item).
 pub fn boards_ending(day: &Day) -> String {
     format!("BOARDS#ENDS#{day}")
 }
@@ -765,8 +770,7 @@ mod tests {
         assert!(board_rank_ceiling(1_000_001_199) < rank(1_000_001_200, 9_999_999_999_999));
         let board = BoardId::parse_key("best.all.global").unwrap();
         assert_eq!(board_meta(&board).sk, "META");
-        assert_eq!(board_node(&board, 2, 1000).sk, "T#2#1000");
-        assert_eq!(board_node(&board, 1, 7).sk, "T#1#07");
+        assert_eq!(board_ends(&board).sk, "ENDS");
         assert!(board_entry(&board, &UserId::nobody())
             .sk
             .starts_with(BOARD_ENTRY_PREFIX));

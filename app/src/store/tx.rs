@@ -103,4 +103,51 @@ impl Db {
             .condition_check(check.build().map_err(internal)?)
             .build())
     }
+
+    /// One write on its own, as a single conditional write rather than in a transaction (a
+    /// transaction bills every item twice): a Put, Update or Delete built as a transaction
+    /// action, sent as PutItem, UpdateItem or DeleteItem. A refused condition is
+    /// `Conflict::ConditionFailed`.
+    pub(crate) async fn write_alone(&self, action: TransactWriteItem) -> Result<(), DataError> {
+        if let Some(put) = action.put {
+            let request = self
+                .client
+                .put_item()
+                .table_name(put.table_name)
+                .set_item(Some(put.item))
+                .set_condition_expression(put.condition_expression)
+                .set_expression_attribute_names(put.expression_attribute_names)
+                .set_expression_attribute_values(put.expression_attribute_values);
+            super::db::send_recorded!(self, "PutItem", request)?;
+            return Ok(());
+        }
+        if let Some(update) = action.update {
+            let request = self
+                .client
+                .update_item()
+                .table_name(update.table_name)
+                .set_key(Some(update.key))
+                .update_expression(update.update_expression)
+                .set_condition_expression(update.condition_expression)
+                .set_expression_attribute_names(update.expression_attribute_names)
+                .set_expression_attribute_values(update.expression_attribute_values);
+            super::db::send_recorded!(self, "UpdateItem", request)?;
+            return Ok(());
+        }
+        if let Some(delete) = action.delete {
+            let request = self
+                .client
+                .delete_item()
+                .table_name(delete.table_name)
+                .set_key(Some(delete.key))
+                .set_condition_expression(delete.condition_expression)
+                .set_expression_attribute_names(delete.expression_attribute_names)
+                .set_expression_attribute_values(delete.expression_attribute_values);
+            super::db::send_recorded!(self, "DeleteItem", request)?;
+            return Ok(());
+        }
+        Err(DataError::Internal(
+            "only a put, an update or a delete can be written alone".into(),
+        ))
+    }
 }

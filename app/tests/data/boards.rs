@@ -11,7 +11,7 @@ use app::identity::{Avatar, UserId};
 use app::leaderboards::apply::Fence;
 use app::leaderboards::lines::Start;
 use app::leaderboards::period::{boards_for, Season};
-use app::leaderboards::projector::{rebuild_fence, Projector};
+use app::leaderboards::projector::Projector;
 use app::leaderboards::seed::Synthetic;
 use app::leaderboards::{BoardId, Line, Metric, SeasonId};
 use app::rooms::{RoomCode, RoomId};
@@ -234,15 +234,9 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
     a.pass().await.unwrap();
     let (shard, fence_a) = only_shard(&t, a.holder()).await;
 
-    // A duplicate delivery: the same results counted again by hand, under A's fence.
+    // A duplicate delivery: the same results counted again by hand.
     let again: Vec<_> = written.iter().take(500).map(to_result).collect();
-    assert_eq!(
-        t.db.count_results(&fence_a, &again, &[])
-            .await
-            .unwrap()
-            .counted,
-        0
-    );
+    assert_eq!(t.db.count_results(&again, &[]).await.unwrap().counted, 0);
 
     // A crashes inside its next batch: part of the batch written, no checkpoint.
     let second = write(events / 3, &mut rng);
@@ -260,25 +254,23 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
         .step_by(3)
         .map(to_result)
         .collect();
-    let crashed = t.db.count_results(&fence_a, &partial, &[]).await.unwrap();
+    let crashed = t.db.count_results(&partial, &[]).await.unwrap();
     assert!(crashed.counted > 0);
     drop(a);
     written.extend(second);
     written.extend(third);
 
-    // A stalls past its lease; B takes the shard over (the token goes up) and A's late writes
-    // are refused.
+    // A stalls past its lease; B takes the shard over (the token goes up) and A's late writes,
+    // planned from what it read before, land in the middle of B's: nothing counts twice.
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let mut b = projector(&t);
     b.pass().await.unwrap();
     let (_, fence_b) = only_shard(&t, b.holder()).await;
     assert_eq!(fence_b.token, fence_a.token + 1);
     let late: Vec<_> = written.iter().rev().take(40).map(to_result).collect();
-    assert!(matches!(
-        t.db.count_results(&fence_a, &late, &[]).await,
-        Err(app::leaderboards::apply::ApplyError::LeaseLost)
-    ));
-    b.catch_up().await.unwrap();
+    let (stale, caught_up) = tokio::join!(t.db.count_results(&late, &[]), b.catch_up());
+    stale.unwrap();
+    caught_up.unwrap();
 
     // A replay of the whole stream: the checkpoint forgotten, every record read again.
     t.engine
@@ -394,10 +386,12 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
 
     t.calls.reset();
     let mine = t.db.my_boards(me, 20).await.unwrap();
+    let mut ops = t.calls.ops();
+    ops[..2].sort_unstable();
     assert_eq!(
-        t.calls.ops(),
-        ["Query", "BatchGetItem"],
-        "all my boards: one Query (+ ranks)"
+        ops,
+        ["GetItem", "Query", "BatchGetItem", "BatchGetItem"],
+        "all my boards: counters and seasons at once, the entries, their ranks"
     );
     assert_eq!(mine.len(), 11, "a match counts on eleven boards");
     for b in &mine {
@@ -441,7 +435,7 @@ async fn a_board_opens_at_any_position_even_among_ties() {
         let reads = t.calls.ops();
         assert_eq!(
             reads.iter().filter(|op| **op == "GetItem").count(),
-            5,
+            3,
             "one read per level"
         );
         assert_eq!(
@@ -575,7 +569,7 @@ async fn seasons_start_only_in_the_future_and_never_overlap_and_matches_count_on
 }
 
 #[tokio::test]
-async fn a_stalled_holder_cannot_renew_and_a_rebuild_fence_is_its_own() {
+async fn a_stalled_holder_cannot_renew() {
     let t = test_table().await;
     write_record(
         &t,
@@ -595,13 +589,6 @@ async fn a_stalled_holder_cannot_renew_and_a_rebuild_fence_is_its_own() {
         .await;
     assert_eq!(b.pass().await.unwrap().held, 1, "B takes an expired lease");
     assert_eq!(a.pass().await.unwrap().held, 0, "A finds it lost its lease");
-    let first = rebuild_fence(&t.db).await.unwrap();
-    let second = rebuild_fence(&t.db).await.unwrap();
-    assert_eq!(
-        second.token,
-        first.token + 1,
-        "a new rebuild fences off an old one"
-    );
 }
 
 #[tokio::test]

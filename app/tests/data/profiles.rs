@@ -8,7 +8,7 @@ use super::game::{close_all, playing, tap_at};
 use super::seeded_table;
 
 #[tokio::test]
-async fn a_profile_is_seven_calls_sent_at_once_and_shows_what_the_player_did() {
+async fn a_profile_is_eight_calls_and_shows_what_the_player_did() {
     let t = seeded_table().await;
     let (code, host, others, lobby) = playing(&t, "PRFAB", 2, &["Asha"]).await;
     tap_at(&t.db, &lobby, &host, 0, 400, 350).await.unwrap();
@@ -29,13 +29,14 @@ async fn a_profile_is_seven_calls_sent_at_once_and_shows_what_the_player_did() {
         vec![
             "BatchGetItem",
             "BatchGetItem",
+            "BatchGetItem",
             "GetItem",
-            "Query",
+            "GetItem",
             "Query",
             "Query",
             "Query"
         ],
-        "profile, stats, boards (Query + paths), seasons, collection, matches"
+        "profile, stats, boards (counters, seasons, entries, paths), collection, matches"
     );
     assert_eq!(page.user_id, host);
     assert!(!page.mine, "read by someone else");

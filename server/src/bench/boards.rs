@@ -138,11 +138,22 @@ pub async fn run(args: &BoardBenchArgs) -> anyhow::Result<()> {
 }
 
 async fn ranks(db: &Db, args: &BoardBenchArgs, recorder: &Recorder) -> anyhow::Result<()> {
-    println!("\nRank on a board of N players: the counting tree (BatchGetItem of 5 nodes) and COUNT-above");
-    println!("(a Select COUNT Query of every entry above). Per read: median, p99, round trips, read units.");
+    println!("\nRank on a board of N players: the counting tree (BatchGetItem of the nodes on the score's path)");
+    println!("and COUNT-above (a Select COUNT Query of every entry above). Per read: median, p99, round trips,");
+    println!("items read (most over the probes) and read units.");
     println!(
-        "  {:>9} {:>10} | {:>9}{:>9}{:>7}{:>7} | {:>10}{:>10}{:>8}{:>8}",
-        "players", "seed s", "tree p50", "p99", "trips", "RCU", "count p50", "p99", "trips", "RCU"
+        "  {:>9} {:>10} | {:>9}{:>9}{:>7}{:>7}{:>7} | {:>10}{:>10}{:>8}{:>8}",
+        "players",
+        "seed s",
+        "tree p50",
+        "p99",
+        "trips",
+        "items",
+        "RCU",
+        "count p50",
+        "p99",
+        "trips",
+        "RCU"
     );
     let mut tree_medians = Vec::new();
     for (n, &size) in args.board_sizes.iter().enumerate() {
@@ -161,6 +172,13 @@ async fn ranks(db: &Db, args: &BoardBenchArgs, recorder: &Recorder) -> anyhow::R
             .step_by((size / 997).max(1))
             .map(|p| p.score)
             .collect();
+        let items = probes
+            .iter()
+            .map(|score| {
+                app::leaderboards::tree::path(app::leaderboards::tree::tree_value(*score)).len()
+            })
+            .max()
+            .unwrap_or(0);
         let tree = time_reads(args.rank_iterations, recorder, |i| {
             let score = probes[i % probes.len()];
             let board = &board;
@@ -187,10 +205,11 @@ async fn ranks(db: &Db, args: &BoardBenchArgs, recorder: &Recorder) -> anyhow::R
         .await?;
         tree_medians.push((size, tree.median));
         println!(
-            "  {size:>9} {seeded:>10.1} | {:>7.2}ms{:>7.2}ms{:>7.1}{:>7.1} | {:>8.1}ms{:>8.1}ms{:>8.1}{:>8.1}",
+            "  {size:>9} {seeded:>10.1} | {:>7.2}ms{:>7.2}ms{:>7.1}{:>7}{:>7.1} | {:>8.1}ms{:>8.1}ms{:>8.1}{:>8.1}",
             ms(tree.median),
             ms(tree.p99),
             tree.calls,
+            items,
             tree.units,
             ms(count.median),
             ms(count.p99),

@@ -1,12 +1,12 @@
 //! The projector's leases and checkpoints: taking and renewing a shard's lease, saving how far a
 //! shard is read under the lease's token, and what operators and pages read (a lease, when the
-//! boards were last updated). The rebuild's fence is a lease that nobody takes over.
+//! boards were last updated).
 
 use aws_sdk_dynamodb::types::ReturnValue;
 
 use super::{BatchError, Held, Projector};
 use crate::leaderboards::apply::Fence;
-use crate::store::keys::{self, Key};
+use crate::store::keys;
 use crate::store::tx::{n, s};
 use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError, Db};
 
@@ -238,29 +238,4 @@ impl Db {
             ))
         }))
     }
-}
-
-/// The fence of a lease that nobody can take over: the rebuild's. Its item is made (or its
-/// token bumped) when the rebuild starts, so two rebuilds never share one.
-pub async fn rebuild_fence(db: &Db) -> Result<Fence, DataError> {
-    let key = Key {
-        pk: keys::PROJECTOR.to_owned(),
-        sk: "REBUILD".to_owned(),
-    };
-    let out = send_recorded!(
-        db,
-        "UpdateItem",
-        db.client
-            .update_item()
-            .table_name(db.table_name())
-            .set_key(Some(key_map(key.clone())))
-            .update_expression("ADD lease_token :one")
-            .expression_attribute_values(":one", n(1))
-            .return_values(ReturnValue::AllNew)
-    )?;
-    let token = out
-        .attributes
-        .and_then(|i| i.get("lease_token")?.as_n().ok()?.parse().ok())
-        .ok_or_else(|| DataError::Internal("a lease without a token".into()))?;
-    Ok(Fence { lease: key, token })
 }

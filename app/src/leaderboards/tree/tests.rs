@@ -44,37 +44,64 @@ impl Model {
 }
 
 #[test]
-fn digits_and_paths_spell_the_value() {
-    let v = tree_value(1234);
-    assert_eq!(v, 1_000_001_234);
+fn a_main_range_score_is_three_digits_and_an_outlier_escapes() {
+    // 1234 points: 11,234 above LOW, so band 2, hundred 12, point 34.
+    let p = path(tree_value(1234));
     assert_eq!(
-        (0..DEPTH).map(|l| digit(v, l)).collect::<Vec<_>>(),
-        vec![10, 0, 0, 12, 34]
+        p,
+        vec![
+            (NodeId::Root, 2),
+            (NodeId::Band(2), 12),
+            (NodeId::Leaf(2, 12), 34)
+        ]
     );
-    let p = path(v);
-    assert_eq!(p[0], (NodeId::ROOT, 10));
-    assert_eq!(p[4].0.prefix_digits(), "10000012");
-    assert_eq!(score_of(v), 1234);
+    assert_eq!(p[2].0.sort_key(), "N#2#0212");
+    assert_eq!(NodeId::Root.sort_key(), "META");
+    assert_eq!(NodeId::Root.counter(7), "r07");
+    assert_eq!(NodeId::Band(3).counter(7), "c07");
+    assert_eq!(path(tree_value(LOW))[0], (NodeId::Root, 1));
+    assert_eq!(path(tree_value(HIGH - 1))[0], (NodeId::Root, 98));
+    let high = path(tree_value(HIGH));
+    assert_eq!(high.len(), 1 + ESCAPE_DEPTH);
+    assert_eq!(high[0], (NodeId::Root, ESCAPE_HIGH));
+    assert_eq!(high[1].0.sort_key(), "X#0#");
+    let low = path(tree_value(LOW - 1));
+    assert_eq!(low[0], (NodeId::Root, ESCAPE_LOW));
+    assert_eq!(score_of(tree_value(1234)), 1234);
     assert_eq!(
         tree_value(-OFFSET - 5),
         0,
         "below the range clamps to the bottom"
     );
     assert_eq!(tree_value(i64::MAX), SPAN - 1);
-    assert_eq!(tree_value(-300), 999_999_700);
 }
 
 #[test]
-fn an_unchanged_value_writes_nothing_and_a_last_digit_change_one_node() {
+fn an_unchanged_value_writes_nothing_and_a_move_within_a_hundred_one_node() {
     let mut deltas = Deltas::new();
     add_transition(&mut deltas, Some(5), Some(5));
     assert!(deltas.is_empty());
-    add_transition(&mut deltas, Some(tree_value(1200)), Some(tree_value(1234)));
-    assert_eq!(deltas.len(), 1, "only the leaf node changes: {deltas:?}");
+    add_transition(&mut deltas, Some(tree_value(1201)), Some(tree_value(1234)));
+    assert_eq!(deltas.len(), 1, "only the leaf changes: {deltas:?}");
+    let mut within_band = Deltas::new();
+    add_transition(
+        &mut within_band,
+        Some(tree_value(1200)),
+        Some(tree_value(1534)),
+    );
+    assert_eq!(
+        within_band.len(),
+        3,
+        "the band node and two leaves: {within_band:?}"
+    );
     let mut new = Deltas::new();
     add_transition(&mut new, None, Some(tree_value(7)));
-    assert_eq!(new.len(), DEPTH, "a new entry counts itself on every level");
-    assert_eq!(new[&NodeId::ROOT], Counts::from([(10, 1)]));
+    assert_eq!(
+        new.len(),
+        3,
+        "a new entry counts itself on each of the three levels"
+    );
+    assert_eq!(new[&NodeId::Root], Counts::from([(2, 1)]));
 }
 
 #[test]
@@ -87,23 +114,26 @@ fn ranks_from_the_tree_equal_a_count_of_every_entry_above() {
         let value = match rng.random_range(0..10) {
             0 => None,
             1 => Some(rng.random_range(0..SPAN)),
+            2 => Some(tree_value(HIGH + rng.random_range(-3..3) * 1000)),
+            3 => Some(tree_value(LOW + rng.random_range(-3..3) * 1000)),
             _ => Some(tree_value(rng.random_range(-50..200) * 10)),
         };
         model.set(who, value);
         if step % 97 == 0 {
-            for probe in model
-                .values
-                .values()
-                .copied()
-                .chain([0, SPAN - 1, tree_value(0)])
-            {
+            for probe in model.values.values().copied().chain([
+                0,
+                SPAN - 1,
+                tree_value(0),
+                tree_value(LOW),
+                tree_value(HIGH),
+            ]) {
                 assert_eq!(
                     model.above(probe),
                     model.brute_above(probe),
                     "value {probe}"
                 );
             }
-            let root = model.nodes.get(&NodeId::ROOT).cloned().unwrap_or_default();
+            let root = model.nodes.get(&NodeId::Root).cloned().unwrap_or_default();
             assert_eq!(total(&root), model.values.len() as u64);
         }
     }
@@ -114,7 +144,12 @@ fn every_position_is_located_at_the_value_shown_there() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut model = Model::default();
     for who in 0..600u32 {
-        model.set(who, Some(tree_value(rng.random_range(-20..300) * 7)));
+        let score = match rng.random_range(0..6) {
+            0 => HIGH + rng.random_range(0..50) * 300,
+            1 => LOW - rng.random_range(1..50) * 300,
+            _ => rng.random_range(-20..300) * 7,
+        };
+        model.set(who, Some(tree_value(score)));
     }
     let sorted = model.sorted();
     for position in 1..=sorted.len() as u64 + 1 {
