@@ -859,12 +859,12 @@ fn print_bill(title: &str, from: &Snapshot, to: &Snapshot, pricing: Pricing) {
             .add(Bill { calls, read, write });
     }
     println!(
-        "  {:9} {:>37}   {:>37}   {:>10}",
+        "  {:9} {:>37}   {:>37}   {:>17}",
         "work", "per player-round", "per player-match", "$ / 1,000 matches"
     );
     let line = |work: &str, bill: &Bill| {
         println!(
-            "  {work:9} {:7.3} calls {:7.3} RCU {:7.3} WCU   {:7.2} calls {:7.2} RCU {:7.2} WCU   ${:9.4}",
+            "  {work:9} {:7.3} calls {:7.3} RCU {:7.3} WCU   {:7.2} calls {:7.2} RCU {:7.2} WCU   ${:>16.4}",
             bill.calls / pr,
             bill.read / pr,
             bill.write / pr,
