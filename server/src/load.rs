@@ -6,10 +6,15 @@
 //! session cookie. The host creates the room, the others join it (players of one room are spread
 //! over the instances), everyone listens to the room's live stream, and the host starts. On each
 //! reveal a player taps after a human-like reaction: nearly always on a flyer, now and then on a
-//! thing that does not fly. It prints tap acknowledgement latency, push latency (reveal and
-//! results reaching each listener, against the schedule), taps acknowledged but missing from the
-//! results, 5xx answers, DynamoDB calls and capacity per player-round (from each instance's
-//! `/healthz/usage`), and each instance's CPU.
+//! thing that does not fly. With `--matches N` each room plays N matches in a row with the same
+//! players: every room plays match k, the projector catches up, then match k + 1 starts.
+//!
+//! It prints tap acknowledgement latency, push latency (reveal and results reaching each
+//! listener, against the schedule), taps acknowledged but missing from the results, 5xx
+//! answers, each instance's CPU, and the bill: DynamoDB calls and capacity (from each instance's
+//! `/healthz/usage`) by kind of work, per player-round and per player-match, and dollars per
+//! 1,000 matches at on-demand prices, for the first match (fresh players), the next ones
+//! (returning players) and all together.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::SocketAddr;
@@ -23,7 +28,7 @@ use anyhow::{bail, ensure, Context};
 use app::catalog::seed::SEED;
 use app::game::model::{Match, Room};
 use app::live::RoomFeed;
-use app::store::epoch_millis;
+use app::store::{epoch_millis, Pricing};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -59,6 +64,43 @@ pub struct LoadArgs {
     /// Random seed of the players' behaviour.
     #[arg(long, default_value_t = 7)]
     seed: u64,
+    /// Matches each room plays in a row with the same players: the first is billed apart
+    /// (fresh players), the next ones together (returning players).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
+    matches: u32,
+    /// On-demand price of a million read capacity units, in US dollars (the bill's dollars;
+    /// the instances' match receipts use it too).
+    #[arg(
+        long,
+        env = "UDD_PRICE_READ_PER_MILLION",
+        default_value_t = Pricing::default().read_per_million,
+        value_parser = parse_price
+    )]
+    read_price: f64,
+    /// On-demand price of a million write capacity units, in US dollars.
+    #[arg(
+        long,
+        env = "UDD_PRICE_WRITE_PER_MILLION",
+        default_value_t = Pricing::default().write_per_million,
+        value_parser = parse_price
+    )]
+    write_price: f64,
+}
+
+impl LoadArgs {
+    fn pricing(&self) -> Pricing {
+        Pricing {
+            read_per_million: self.read_price,
+            write_per_million: self.write_price,
+        }
+    }
+}
+
+fn parse_price(raw: &str) -> Result<f64, String> {
+    match raw.parse::<f64>() {
+        Ok(price) if price.is_finite() && price >= 0.0 => Ok(price),
+        _ => Err(format!("{raw} is not a price (US dollars, 0 or more)")),
+    }
 }
 
 type Http = Client<HttpConnector, Full<Bytes>>;
@@ -74,6 +116,8 @@ struct Tally {
     refused_taps: BTreeMap<u16, u64>,
     server_errors: u64,
     player_rounds: u64,
+    /// One player's one finished match each.
+    player_matches: u64,
     matches: u64,
     unfinished: u64,
 }
@@ -143,10 +187,14 @@ impl Phone {
         code: &str,
         feed: tokio::sync::mpsc::UnboundedSender<(Instant, RoomFeed)>,
     ) -> anyhow::Result<()> {
-        let request = http::Request::get(format!("{}/r/{code}/events", self.base))
+        let mut request = http::Request::get(format!("{}/r/{code}/events", self.base))
             .header("accept", "text/event-stream")
-            .header("x-forwarded-for", &self.address)
-            .body(Full::new(Bytes::new()))?;
+            .header("x-forwarded-for", &self.address);
+        // A browser's stream carries its session: the host's keeps them host between matches.
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        let request = request.body(Full::new(Bytes::new()))?;
         let response = self.shared.http.request(request).await?;
         let status = response.status().as_u16();
         self.shared.count(status);
@@ -255,6 +303,8 @@ impl Fleet {
                 .env("UDD_ENGINE_KEY", &key)
                 .env("UDD_TABLE", table)
                 .env("UDD_TRUSTED_PROXIES", "127.0.0.1")
+                .env("UDD_PRICE_READ_PER_MILLION", args.read_price.to_string())
+                .env("UDD_PRICE_WRITE_PER_MILLION", args.write_price.to_string())
                 .env("RUST_LOG", "warn")
                 .stdout(Stdio::null())
                 .kill_on_drop(true)
@@ -315,7 +365,10 @@ async fn wait_for_health(base: &str) -> anyhow::Result<()> {
 }
 
 /// Usage of every instance, summed: `(work, op) -> (calls, capacity)`.
-async fn usage(bases: &[String]) -> anyhow::Result<BTreeMap<(String, String), (f64, f64)>> {
+type Figures = BTreeMap<(String, String), (f64, f64)>;
+
+/// Usage of every instance, summed.
+async fn usage(bases: &[String]) -> anyhow::Result<Figures> {
     let mut sum = BTreeMap::new();
     for base in bases {
         let (status, report) = get_json(base, "/healthz/usage").await?;
@@ -371,17 +424,30 @@ struct RoomPlan {
     room: u32,
     players: u32,
     rounds: u8,
+    matches: u32,
     seed: u64,
     /// Setting rooms up is paced: this many at a time.
     gate: Arc<tokio::sync::Semaphore>,
     /// Told when the room's players have joined and listen (or the set-up failed).
     ready: tokio::sync::mpsc::UnboundedSender<()>,
-    /// When the matches start; each room starts at its own offset after it.
-    starts: tokio::sync::watch::Receiver<Option<Instant>>,
+    /// Which match starts when (0 is the first); each room starts at its own offset after it.
+    starts: tokio::sync::watch::Receiver<Option<(u32, Instant)>>,
     offset: Duration,
+    /// Told `(room, match)` when every player of the room has seen that match end.
+    finished: tokio::sync::mpsc::UnboundedSender<(u32, u32)>,
 }
 
-/// Plays one room from creation to the end of its match.
+/// One player across the room's matches: their phone, their live stream's messages, their
+/// nickname and behaviour, and the first round of the last match they played.
+struct Player {
+    phone: Phone,
+    feed: tokio::sync::mpsc::UnboundedReceiver<(Instant, RoomFeed)>,
+    nickname: String,
+    rng: rand_chacha::ChaCha8Rng,
+    played: Option<u32>,
+}
+
+/// Plays one room from creation to the end of its last match.
 async fn play_room(
     shared: Arc<Shared>,
     bases: Arc<Vec<String>>,
@@ -391,11 +457,13 @@ async fn play_room(
         room,
         players: args_players,
         rounds,
+        matches,
         seed,
         gate,
         ready,
         mut starts,
         offset,
+        finished,
     } = plan;
     let permit = gate.acquire_owned().await?;
     // Whatever becomes of the set-up, the driver hears of it once.
@@ -435,16 +503,16 @@ async fn play_room(
         .await?;
     ensure!(status == 200, "settings answered {status}: {body}");
 
-    // Everyone listens, each on their own instance.
-    let mut feeds = Vec::new();
+    // Everyone listens, each on their own instance, for every match.
+    let mut players = Vec::new();
     let mut listeners = tokio::task::JoinSet::new();
-    for phone in &phones {
+    for (p, phone) in phones.into_iter().enumerate() {
         let (send, receive) = tokio::sync::mpsc::unbounded_channel();
         let listener = Phone {
             shared: Arc::clone(&shared),
             base: phone.base.clone(),
             address: phone.address.clone(),
-            cookie: None,
+            cookie: phone.cookie.clone(),
         };
         let code = code.clone();
         listeners.spawn(async move {
@@ -452,52 +520,73 @@ async fn play_room(
                 eprintln!("a live stream failed: {err:#}");
             }
         });
-        feeds.push(receive);
+        players.push(Player {
+            phone,
+            feed: receive,
+            nickname: name(p as u32),
+            rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ (u64::from(room) << 8) ^ p as u64),
+            played: None,
+        });
     }
     // The measured part starts when every room has its players and listeners.
     drop(permit);
     drop(ready);
-    let start_at = loop {
-        if let Some(at) = *starts.borrow_and_update() {
-            break at + offset;
+    for k in 0..matches {
+        let start_at = loop {
+            if let Some((m, at)) = *starts.borrow_and_update() {
+                if m == k {
+                    break at + offset;
+                }
+            }
+            starts.changed().await?;
+        };
+        tokio::time::sleep_until(start_at.into()).await;
+        // The host starts the next match of the same room, as after a podium.
+        let (status, body) = players[0]
+            .phone
+            .post("/api/rooms/start", &format!("code={code}"))
+            .await?;
+        ensure!(
+            status == 200,
+            "starting match {} answered {status}: {body}",
+            k + 1
+        );
+        let playing: Vec<_> = players
+            .drain(..)
+            .map(|player| {
+                tokio::spawn(play(
+                    Arc::clone(&shared),
+                    player,
+                    code.clone(),
+                    flies.clone(),
+                ))
+            })
+            .collect();
+        for player in playing {
+            players.push(player.await??);
         }
-        starts.changed().await?;
-    };
-    tokio::time::sleep_until(start_at.into()).await;
-    let (status, body) = phones[0]
-        .post("/api/rooms/start", &format!("code={code}"))
-        .await?;
-    ensure!(status == 200, "starting answered {status}: {body}");
-
-    let mut players = Vec::new();
-    for (p, (phone, feed)) in phones.into_iter().zip(feeds).enumerate() {
-        let shared = Arc::clone(&shared);
-        let code = code.clone();
-        let flies = flies.clone();
-        let nickname = name(p as u32);
-        let rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ (u64::from(room) << 8) ^ p as u64);
-        players.push(tokio::spawn(play(
-            shared, phone, feed, code, nickname, flies, rng,
-        )));
-    }
-    for player in players {
-        player.await??;
+        let _ = finished.send((room, k));
     }
     listeners.shutdown().await;
     Ok(())
 }
 
 /// One player's match: taps on reveals, measures pushes, and at the end checks its
-/// acknowledged taps against the results.
+/// acknowledged taps against the results. Messages of the match before (still queued, or
+/// re-sent) are left aside: this match is the first with a later first round.
 async fn play(
     shared: Arc<Shared>,
-    phone: Phone,
-    mut feed: tokio::sync::mpsc::UnboundedReceiver<(Instant, RoomFeed)>,
+    mut player: Player,
     code: String,
-    nickname: String,
     flies: HashMap<&'static str, bool>,
-    mut rng: rand_chacha::ChaCha8Rng,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Player> {
+    let Player {
+        phone,
+        feed,
+        nickname,
+        rng,
+        played,
+    } = &mut player;
     let mut seen_reveal = HashSet::new();
     let mut seen_results = HashSet::new();
     let mut acked: HashSet<u32> = HashSet::new();
@@ -513,6 +602,9 @@ async fn play(
         else {
             continue;
         };
+        if played.is_some_and(|before| game.first_round <= before) {
+            continue;
+        }
         if *first_round.get_or_insert(game.first_round) != game.first_round {
             continue;
         }
@@ -581,35 +673,39 @@ async fn play(
             *tally.refused_taps.entry(status).or_default() += 1;
         }
     }
-    let mut tally = shared.tally();
-    match last.filter(Match::is_finished) {
-        Some(game) => {
-            let me = game
-                .players
-                .iter()
-                .find(|p| p.nickname.as_str() == nickname)
-                .map(|p| p.user_id.clone());
-            tally.player_rounds += u64::from(game.len());
-            if nickname.ends_with("P0") {
-                tally.matches += 1;
-            }
-            for round in &game.rounds {
-                if !acked.contains(&round.n) {
-                    continue;
-                }
-                let counted = round
-                    .results
+    *played = first_round.or(*played);
+    {
+        let mut tally = shared.tally();
+        match last.filter(Match::is_finished) {
+            Some(game) => {
+                let me = game
+                    .players
                     .iter()
-                    .flatten()
-                    .any(|r| Some(&r.user_id) == me.as_ref() && r.reaction_ms.is_some());
-                if !counted {
-                    tally.lost += 1;
+                    .find(|p| p.nickname.as_str() == nickname.as_str())
+                    .map(|p| p.user_id.clone());
+                tally.player_rounds += u64::from(game.len());
+                tally.player_matches += 1;
+                if nickname.ends_with("P0") {
+                    tally.matches += 1;
+                }
+                for round in &game.rounds {
+                    if !acked.contains(&round.n) {
+                        continue;
+                    }
+                    let counted = round
+                        .results
+                        .iter()
+                        .flatten()
+                        .any(|r| Some(&r.user_id) == me.as_ref() && r.reaction_ms.is_some());
+                    if !counted {
+                        tally.lost += 1;
+                    }
                 }
             }
+            None => tally.unfinished += 1,
         }
-        None => tally.unfinished += 1,
     }
-    Ok(())
+    Ok(player)
 }
 
 pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
@@ -620,10 +716,11 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
         "embedded engine (udd-server engine)"
     };
     println!(
-        "load: {} rooms × {} players ({} players), {} rounds each, on {} instance(s) sharing the {engine_name}, table {table}",
+        "load: {} rooms × {} players ({} players), {} match(es) of {} rounds each, on {} instance(s) sharing the {engine_name}, table {table}",
         args.rooms,
         args.players,
         args.rooms * args.players,
+        args.matches,
         args.rounds,
         args.instances
     );
@@ -638,6 +735,160 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
             args.timeout_secs
         ),
     }
+}
+
+/// The projector is caught up once its write units have not changed for this long.
+const SETTLED: Duration = Duration::from_secs(3);
+/// The longest the load waits for the projector after a match.
+const CATCH_UP_CAP: Duration = Duration::from_secs(90);
+
+/// What the table had been asked (every instance's usage) and the work done, at one moment.
+struct Snapshot {
+    figures: Figures,
+    player_rounds: u64,
+    player_matches: u64,
+    matches: u64,
+}
+
+impl Snapshot {
+    fn new(shared: &Shared, figures: Figures) -> Self {
+        let tally = shared.tally();
+        Self {
+            figures,
+            player_rounds: tally.player_rounds,
+            player_matches: tally.player_matches,
+            matches: tally.matches,
+        }
+    }
+}
+
+/// Waits for the boards' projector to count what was played: reads every instance's usage
+/// every 250 ms until the projector's write units have not changed for [`SETTLED`] (at most
+/// [`CATCH_UP_CAP`]). The usage as last read, how long after the call the projector's writes
+/// last changed, and whether they settled.
+async fn projector_catch_up(bases: &[String]) -> anyhow::Result<(Figures, Duration, bool)> {
+    let written = |figures: &Figures| -> f64 {
+        figures
+            .iter()
+            .filter(|((work, op), _)| work == "projector" && is_write(op))
+            .map(|(_, (_, capacity))| capacity)
+            .sum()
+    };
+    let began = Instant::now();
+    let mut figures = usage(bases).await?;
+    let mut last = written(&figures);
+    let mut changed = began;
+    loop {
+        if changed.elapsed() >= SETTLED {
+            return Ok((figures, changed - began, true));
+        }
+        if began.elapsed() >= CATCH_UP_CAP {
+            return Ok((figures, changed - began, false));
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        figures = usage(bases).await?;
+        let now = written(&figures);
+        if now != last {
+            last = now;
+            changed = Instant::now();
+        }
+    }
+}
+
+/// Calls, read units and write units.
+#[derive(Default, Clone, Copy)]
+struct Bill {
+    calls: f64,
+    read: f64,
+    write: f64,
+}
+
+impl Bill {
+    fn add(&mut self, other: Bill) {
+        self.calls += other.calls;
+        self.read += other.read;
+        self.write += other.write;
+    }
+}
+
+/// Prints what the table was asked between two snapshots, by kind of work and operation, per
+/// player-round and per player-match, with each work's dollars per 1,000 matches.
+fn print_bill(title: &str, from: &Snapshot, to: &Snapshot, pricing: Pricing) {
+    let player_rounds = to.player_rounds - from.player_rounds;
+    let player_matches = to.player_matches - from.player_matches;
+    let matches = to.matches - from.matches;
+    println!(
+        "{title}: {matches} matches, {player_matches} player-matches, {player_rounds} player-rounds"
+    );
+    if player_rounds == 0 || player_matches == 0 || matches == 0 {
+        println!("  nothing was played");
+        return;
+    }
+    let (pr, pm, m) = (player_rounds as f64, player_matches as f64, matches as f64);
+    println!(
+        "  {:9} {:18} {:>25}   {:>25}",
+        "work", "operation", "per player-round", "per player-match"
+    );
+    let mut works: BTreeMap<&str, Bill> = BTreeMap::new();
+    for ((work, op), &(calls, capacity)) in &to.figures {
+        let (calls0, capacity0) = from
+            .figures
+            .get(&(work.clone(), op.clone()))
+            .copied()
+            .unwrap_or_default();
+        let (calls, capacity) = (calls - calls0, capacity - capacity0);
+        if calls == 0.0 {
+            continue;
+        }
+        let unit = if is_write(op) { "WCU" } else { "RCU" };
+        println!(
+            "  {work:9} {op:18} {:8.3} calls {:8.3} {unit}   {:8.2} calls {:8.2} {unit}",
+            calls / pr,
+            capacity / pr,
+            calls / pm,
+            capacity / pm,
+        );
+        let (read, write) = if is_write(op) {
+            (0.0, capacity)
+        } else {
+            (capacity, 0.0)
+        };
+        works
+            .entry(work)
+            .or_default()
+            .add(Bill { calls, read, write });
+    }
+    println!(
+        "  {:9} {:>37}   {:>37}   {:>17}",
+        "work", "per player-round", "per player-match", "$ / 1,000 matches"
+    );
+    let line = |work: &str, bill: &Bill| {
+        println!(
+            "  {work:9} {:7.3} calls {:7.3} RCU {:7.3} WCU   {:7.2} calls {:7.2} RCU {:7.2} WCU   ${:>16.4}",
+            bill.calls / pr,
+            bill.read / pr,
+            bill.write / pr,
+            bill.calls / pm,
+            bill.read / pm,
+            bill.write / pm,
+            pricing.price(bill.read, bill.write) / m * 1000.0,
+        )
+    };
+    let mut all = Bill::default();
+    for (work, bill) in &works {
+        line(work, bill);
+        all.add(*bill);
+    }
+    line("all", &all);
+    let game_writes: f64 = ["requests", "watchers"]
+        .iter()
+        .filter_map(|work| works.get(work))
+        .map(|bill| bill.write)
+        .sum();
+    println!(
+        "  the game's own writes (requests + watchers): {:.3} WCU per player-round (target <= 1.5)",
+        game_writes / pr
+    );
 }
 
 async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
@@ -655,26 +906,32 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
     let bases = Arc::new(fleet.bases.clone());
     let setup = Instant::now();
     // Rooms start spread over one round's period (parties do not all start on the same
-    // second), once everyone has joined.
+    // second), once everyone has joined; each next match likewise.
     let mut rooms = tokio::task::JoinSet::new();
+    let mut room_of_task = HashMap::new();
     let spread = Match::period_ms(3000) as u64;
-    let (starts_tx, starts_rx) = tokio::sync::watch::channel(None::<Instant>);
+    let (starts_tx, starts_rx) = tokio::sync::watch::channel(None::<(u32, Instant)>);
     let (ready_tx, mut ready_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (finished_tx, mut finished_rx) = tokio::sync::mpsc::unbounded_channel();
     let gate = Arc::new(tokio::sync::Semaphore::new(32));
     for room in 0..args.rooms {
         let plan = RoomPlan {
             room,
             players: args.players,
             rounds: args.rounds,
+            matches: args.matches,
             seed: args.seed,
             gate: Arc::clone(&gate),
             ready: ready_tx.clone(),
             starts: starts_rx.clone(),
             offset: Duration::from_millis(spread * u64::from(room) / u64::from(args.rooms)),
+            finished: finished_tx.clone(),
         };
-        rooms.spawn(play_room(Arc::clone(&shared), Arc::clone(&bases), plan));
+        let task = rooms.spawn(play_room(Arc::clone(&shared), Arc::clone(&bases), plan));
+        room_of_task.insert(task.id(), room as usize);
     }
     drop(ready_tx);
+    drop(finished_tx);
     for _ in 0..args.rooms {
         ready_rx.recv().await.context("a room vanished")?;
     }
@@ -684,23 +941,72 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
         setup.elapsed().as_secs_f64()
     );
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let before = usage(&fleet.bases).await?;
     let pids = fleet.pids();
-    let cpu_before: Vec<f64> = pids.iter().map(|&pid| cpu_seconds(pid)).collect();
-    let started = Instant::now();
-    starts_tx.send_replace(Some(Instant::now() + Duration::from_millis(500)));
+    let mut cpu_used = vec![0.0; pids.len()];
+    let mut wall = 0.0;
+    let mut snapshots = vec![Snapshot::new(&shared, usage(&fleet.bases).await?)];
+    // Matches each room has finished, and the rooms that failed.
+    let mut finished = vec![0u32; args.rooms as usize];
+    let mut failed = vec![false; args.rooms as usize];
     let mut failures = 0;
-    while let Some(done) = rooms.join_next().await {
-        if let Err(err) = done.map_err(anyhow::Error::from).and_then(|r| r) {
-            failures += 1;
-            eprintln!("a room failed: {err:#}");
+    let mut room_ended =
+        |done: Result<(tokio::task::Id, anyhow::Result<()>), tokio::task::JoinError>,
+         failed: &mut Vec<bool>| {
+            let (id, outcome) = match done {
+                Ok((id, outcome)) => (id, outcome),
+                Err(err) => (err.id(), Err(anyhow::Error::from(err))),
+            };
+            if let Err(err) = outcome {
+                failures += 1;
+                if let Some(&room) = room_of_task.get(&id) {
+                    failed[room] = true;
+                }
+                eprintln!("a room failed: {err:#}");
+            }
+        };
+    for k in 0..args.matches {
+        let cpu_before: Vec<f64> = pids.iter().map(|&pid| cpu_seconds(pid)).collect();
+        let started = Instant::now();
+        starts_tx.send_replace(Some((k, Instant::now() + Duration::from_millis(500))));
+        // Every room finishes match k (or fails) before anything else.
+        while !finished
+            .iter()
+            .zip(&failed)
+            .all(|(&done, &failed)| failed || done > k)
+        {
+            tokio::select! {
+                Some((room, m)) = finished_rx.recv() => finished[room as usize] = m + 1,
+                Some(done) = rooms.join_next_with_id() => room_ended(done, &mut failed),
+                else => break,
+            }
         }
+        let played = started.elapsed().as_secs_f64();
+        wall += played;
+        for (used, (&pid, before)) in cpu_used.iter_mut().zip(pids.iter().zip(&cpu_before)) {
+            *used += cpu_seconds(pid) - before;
+        }
+        // The boards' projector counts the match in the measured window, not after it.
+        let waited = Instant::now();
+        let (figures, caught_up, settled) = projector_catch_up(&fleet.bases).await?;
+        println!(
+            "match {}: every room done in {played:.1} s; the projector caught up {:.1} s after \
+             (then quiet for {} s; waited {:.1} s{})",
+            k + 1,
+            caught_up.as_secs_f64(),
+            SETTLED.as_secs(),
+            waited.elapsed().as_secs_f64(),
+            if settled {
+                ""
+            } else {
+                ": it was still writing, and the bill misses the rest"
+            }
+        );
+        snapshots.push(Snapshot::new(&shared, figures));
     }
-    let wall = started.elapsed().as_secs_f64();
-    let cpu_after: Vec<f64> = pids.iter().map(|&pid| cpu_seconds(pid)).collect();
-    // Let the projector count the last matches before reading what the table was asked.
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    let after = usage(&fleet.bases).await?;
+    // The rooms end after their last match.
+    while let Some(done) = rooms.join_next_with_id().await {
+        room_ended(done, &mut failed);
+    }
 
     let mut tally = std::mem::take(&mut *shared.tally());
     let statuses = shared
@@ -708,10 +1014,9 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .clone();
-    let pr = tally.player_rounds.max(1) as f64;
     println!(
-        "played: {} matches, {} player-rounds in {wall:.1} s; {} rooms failed; {} players never saw their match end",
-        tally.matches, tally.player_rounds, failures, tally.unfinished
+        "played: {} matches ({} a room), {} player-matches, {} player-rounds in {wall:.1} s of play; {} rooms failed; {} players never saw a match end",
+        tally.matches, args.matches, tally.player_matches, tally.player_rounds, failures, tally.unfinished
     );
     println!(
         "taps: {} sent, {} acknowledged, refused {:?}",
@@ -742,57 +1047,45 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
         "acknowledged taps missing from the results: {}   HTTP 5xx: {}   answers {:?}",
         tally.lost, tally.server_errors, statuses
     );
-    for (i, (b, a)) in cpu_before.iter().zip(&cpu_after).enumerate() {
+    for (i, used) in cpu_used.iter().enumerate() {
         println!(
-            "instance {i}: {:.1} CPU s in {wall:.1} s ({:.0}% of one core)",
-            a - b,
-            100.0 * (a - b) / wall
+            "instance {i}: {used:.1} CPU s in {wall:.1} s of play ({:.0}% of one core)",
+            100.0 * used / wall
         );
     }
-    println!("DynamoDB during the matches, per player-round (all instances; capacity as the engine reports it):");
-    let mut works: BTreeMap<String, (f64, f64, f64)> = BTreeMap::new();
-    for ((work, op), (calls, capacity)) in &after {
-        let (calls0, capacity0) = before
-            .get(&(work.clone(), op.clone()))
-            .copied()
-            .unwrap_or_default();
-        let (calls, capacity) = (calls - calls0, capacity - capacity0);
-        if calls == 0.0 {
-            continue;
-        }
-        println!(
-            "  {work:9} {op:18} {:8.3} calls {:8.3} {}",
-            calls / pr,
-            capacity / pr,
-            if is_write(op) { "WCU" } else { "RCU" }
-        );
-        let entry = works.entry(work.clone()).or_default();
-        entry.0 += calls;
-        if is_write(op) {
-            entry.2 += capacity;
-        } else {
-            entry.1 += capacity;
-        }
-    }
-    let mut all = (0.0, 0.0, 0.0);
-    for (work, (calls, read, write)) in &works {
-        println!(
-            "  {work:9} total              {:8.3} calls {:8.3} RCU {:8.3} WCU",
-            calls / pr,
-            read / pr,
-            write / pr
-        );
-        all = (all.0 + calls, all.1 + read, all.2 + write);
-    }
+    let pricing = args.pricing();
     println!(
-        "  all       total              {:8.3} calls {:8.3} RCU {:8.3} WCU",
-        all.0 / pr,
-        all.1 / pr,
-        all.2 / pr
+        "DynamoDB, all instances, from the first start to the projector caught up after each \
+         match; capacity as the engine reports it, refused writes as AWS bills them; dollars on \
+         demand at ${} per million read and ${} per million write units",
+        pricing.read_per_million, pricing.write_per_million
     );
+    let (first, after_one, last) = (
+        &snapshots[0],
+        &snapshots[1],
+        &snapshots[snapshots.len() - 1],
+    );
+    print_bill(
+        "match 1 (fresh players: everyone new on every board)",
+        first,
+        after_one,
+        pricing,
+    );
+    if args.matches > 1 {
+        print_bill(
+            &format!("matches 2-{} (returning players)", args.matches),
+            after_one,
+            last,
+            pricing,
+        );
+        print_bill("all matches", first, last, pricing);
+    }
     println!(
-        "  (requests: the game and its pages, target <= 1.5 WCU; streams: counting open live \
-         streams, by time not rounds; projector: the boards and rewards)"
+        "  (requests: players' requests; watchers: each instance's room watchers (polls, reads, \
+         closes, the host's heartbeat); receipts: the match receipts' adds and reads; streams: \
+         counting open live streams, by time not rounds; projector: the boards and rewards; \
+         RefusedWrite: writes refused by their condition, 1 WCU each, 2 per action of a \
+         cancelled transaction)"
     );
     ensure!(failures == 0, "{failures} rooms failed");
     Ok(())

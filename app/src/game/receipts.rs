@@ -8,8 +8,10 @@
 //! Units are the engine's reported consumed capacity: real DynamoDB's own figures; on the
 //! embedded engine, dynoxide's, which follow DynamoDB's published rules (1 KB per write unit,
 //! 4 KB per read unit, transactions at double, index writes added). A refused conditional write
-//! reports no capacity, and is not counted (on AWS it costs a write unit). The receipt's own
-//! `ADD`s are not on it.
+//! reports no capacity but is billed: it is counted as AWS bills it (`RefusedWrite`: one write
+//! unit; a cancelled transaction two per action). The receipts' own calls (the `ADD`s, the
+//! reads of a receipt) are not on it; in the process's usage they are their own work,
+//! `receipts`.
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
@@ -26,6 +28,9 @@ use crate::rooms::model::{RoomCode, RoomId};
 use crate::store::keys;
 use crate::store::tx::n;
 use crate::store::{key_map, DataError, Db, Item};
+
+/// The work the receipts' own calls are counted as in the process's usage (see `Usage`).
+pub const RECEIPTS: &str = "receipts";
 
 /// A tally that has not grown for this long is added to its receipt even if this instance
 /// never saw the match end (it served taps, say, but watched nothing).
@@ -61,9 +66,10 @@ impl Db {
         let Some(units) = self.tallies().take(&tally_key(&code, first)) else {
             return Ok(());
         };
-        let added = self
+        let db = self.counted_as(RECEIPTS);
+        let added = db
             .update_item(
-                self.client
+                db.client
                     .update_item()
                     .set_key(Some(key_map(keys::match_receipt(room, first))))
                     .update_expression("ADD read_units :r, write_units :w, calls :c")
@@ -92,7 +98,7 @@ impl Db {
     pub async fn add_quiet_receipts(&self) -> Result<(), DataError> {
         for key in self.tallies().quiet(QUIET) {
             if let Some((code, first)) = parse_key(&key) {
-                let room = self.room_id_of(&code).await?;
+                let room = self.counted_as(RECEIPTS).room_id_of(&code).await?;
                 self.add_to_receipt(&room, first).await?;
             }
         }
@@ -106,9 +112,10 @@ impl Db {
         room: &RoomId,
         first: u32,
     ) -> Result<Option<MatchReceipt>, DataError> {
-        let item = self
+        let db = self.counted_as(RECEIPTS);
+        let item = db
             .get(
-                self.client
+                db.client
                     .get_item()
                     .set_key(Some(key_map(keys::match_receipt(room, first)))),
             )

@@ -29,6 +29,9 @@ use crate::store::{epoch_millis, epoch_seconds, DataError, Db};
 /// instance reach this instance's listeners within this interval (plus one round trip).
 pub const DEFAULT_POLL: Duration = Duration::from_millis(400);
 
+/// The work the rooms' watchers are counted as in the process's usage (see `Usage`).
+pub const WATCHERS: &str = "watchers";
+
 /// Open streams one instance serves at most; more get 503 and the browser retries.
 pub const MAX_STREAMS: usize = 4096;
 
@@ -178,7 +181,11 @@ impl Drop for Listening {
 }
 
 struct Inner {
+    /// For the requests that open streams.
     db: Db,
+    /// For the watchers: their calls (polls, reads, closes, host heartbeats) count as
+    /// [`WATCHERS`] in the process's usage.
+    watchers: Db,
     poll: Duration,
     rooms: Mutex<HashMap<RoomCode, Arc<Watcher>>>,
     streams: Arc<Semaphore>,
@@ -205,6 +212,7 @@ impl RoomHub {
     pub fn new(db: Db, poll: Duration, max_streams: usize) -> Self {
         let hub = Self {
             inner: Arc::new(Inner {
+                watchers: db.counted_as(WATCHERS),
                 db,
                 poll,
                 rooms: Mutex::new(HashMap::new()),
@@ -375,8 +383,8 @@ impl RoomHub {
             .and_then(|room| room.game.as_ref())
             .map(|game| game.first_round);
         let db = &match in_play {
-            Some(first) => self.inner.db.for_match(code, first),
-            None => self.inner.db.clone(),
+            Some(first) => self.inner.watchers.for_match(code, first),
+            None => self.inner.watchers.clone(),
         };
         let Some(pulse) = db.room_pulse(code).await? else {
             *room = None;
@@ -434,7 +442,7 @@ impl RoomHub {
         let Some(room) = room else {
             return false;
         };
-        let db = &self.inner.db;
+        let db = &self.inner.watchers;
         let now = epoch_millis();
         if watcher.hears(&room.host_id) {
             if now - *beat_ms >= HOST_BEAT_MS {
@@ -467,7 +475,7 @@ impl RoomHub {
         if room.state == RoomState::Playing || !game.is_finished() {
             return;
         }
-        let db = &self.inner.db;
+        let db = &self.inner.watchers;
         if let Err(err) = db.add_to_receipt(&room.id, game.first_round).await {
             tracing::debug!(%code, error = ?err, "adding to the receipt failed; later");
         }

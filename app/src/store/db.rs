@@ -7,21 +7,25 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
-use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, TransactWriteItem, WriteRequest};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, TransactWriteItem, WriteRequest,
+};
 use aws_sdk_dynamodb::Client;
 use tokio::sync::OnceCell;
 
 use super::cursor::{self, CursorKey};
 use super::error::{self, Conflict, DataError};
 use super::keys;
-use super::metrics::{Call, Pricing, Recorder, Tallies, Usage};
+use super::metrics::{Call, Pricing, Recorder, Tallies, Usage, REFUSED_WRITE};
 
-/// Sends a request with `ReturnConsumedCapacity::Total`, records the call under `$op`, and sorts
-/// any error. For every operation whose output has one `consumed_capacity`.
+/// Sends a request with `ReturnConsumedCapacity::Total`, records the call under `$op` (a write
+/// refused by its condition as [`REFUSED_WRITE`]: see [`Db::record_failure`]), and sorts any
+/// error. For every operation whose output has one `consumed_capacity`.
 macro_rules! send_recorded {
     ($db:expr, $op:literal, $request:expr) => {{
         let started = ::std::time::Instant::now();
@@ -29,11 +33,10 @@ macro_rules! send_recorded {
             .return_consumed_capacity(::aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
             .send()
             .await;
-        $db.record(
-            $op,
-            result.as_ref().ok().and_then(|out| out.consumed_capacity()),
-            started,
-        );
+        match result.as_ref() {
+            Ok(out) => $db.record($op, out.consumed_capacity(), started),
+            Err(err) => $db.record_failure($op, err, started),
+        }
         result.map_err($crate::store::error::classify)
     }};
     // Operations that report capacity per table (a list): record the first (our one table),
@@ -44,14 +47,10 @@ macro_rules! send_recorded {
             .return_consumed_capacity(::aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
             .send()
             .await;
-        $db.record(
-            $op,
-            result
-                .as_ref()
-                .ok()
-                .and_then(|out| out.consumed_capacity().first()),
-            started,
-        );
+        match result.as_ref() {
+            Ok(out) => $db.record($op, out.consumed_capacity().first(), started),
+            Err(err) => $db.record_failure($op, err, started),
+        }
         result
     }};
 }
@@ -202,8 +201,31 @@ impl Db {
         capacity: Option<&ConsumedCapacity>,
         started: Instant,
     ) {
-        let elapsed = started.elapsed();
         let capacity = capacity.and_then(|c| c.capacity_units).unwrap_or(0.0);
+        self.record_units(op, capacity, started);
+    }
+
+    /// Records a call that failed. A write refused by its condition
+    /// (`ConditionalCheckFailedException`) returns no consumed capacity, but AWS bills it: at
+    /// least one write unit (one item up to 1 KB; more for a larger item, which we do not
+    /// know here), recorded as [`REFUSED_WRITE`] with 1.0. Any other failure is recorded
+    /// under `op` with no capacity.
+    pub(crate) fn record_failure<E: ProvideErrorMetadata>(
+        &self,
+        op: &'static str,
+        err: &E,
+        started: Instant,
+    ) {
+        match err.code() {
+            Some("ConditionalCheckFailedException") => {
+                self.record_units(REFUSED_WRITE, 1.0, started)
+            }
+            _ => self.record_units(op, 0.0, started),
+        }
+    }
+
+    fn record_units(&self, op: &'static str, capacity: f64, started: Instant) {
+        let elapsed = started.elapsed();
         tracing::debug!(op, capacity, ?elapsed, "dynamodb call");
         self.usage.add(self.work, op, capacity);
         if let Some(key) = &self.tally {
@@ -337,17 +359,34 @@ impl Db {
 
     /// TransactWriteItems; a refusal keeps the per-action reasons. Retries a transaction
     /// conflict (another transaction on the same items) a few times with backoff.
+    ///
+    /// A cancelled transaction (`TransactionCanceledException`: a condition refused, or a
+    /// conflict with another transaction) returns no consumed capacity; it is recorded as
+    /// [`REFUSED_WRITE`] with 2.0 write units per action. That is the conservative assumption:
+    /// the transaction billed as if it had run (transactional writes cost double), each item up
+    /// to 1 KB.
     pub(crate) async fn transact(&self, actions: Vec<TransactWriteItem>) -> Result<(), DataError> {
         let mut attempt = 0u32;
         loop {
-            let result = send_recorded!(
-                self,
-                "TransactWriteItems",
-                self.client
-                    .transact_write_items()
-                    .set_transact_items(Some(actions.clone())),
-                per_table
-            );
+            let started = Instant::now();
+            let result = self
+                .client
+                .transact_write_items()
+                .set_transact_items(Some(actions.clone()))
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await;
+            match &result {
+                Ok(out) => self.record(
+                    "TransactWriteItems",
+                    out.consumed_capacity().first(),
+                    started,
+                ),
+                Err(err) if err.code() == Some("TransactionCanceledException") => {
+                    self.record_units(REFUSED_WRITE, 2.0 * actions.len() as f64, started)
+                }
+                Err(_) => self.record_units("TransactWriteItems", 0.0, started),
+            }
             match result.map_err(error::classify_transaction) {
                 Err(DataError::Conflict(Conflict::TransactionConflict)) if attempt < 4 => {
                     attempt += 1;

@@ -74,11 +74,21 @@ impl Recorder {
     }
 }
 
+/// The pseudo-operation a refused write is recorded as: a conditional write whose condition
+/// was false, or a cancelled transaction. DynamoDB returns no consumed capacity for it, but AWS
+/// bills it; `Db` records the units it is billed (see `Db::record_failure` and `Db::transact`).
+pub const REFUSED_WRITE: &str = "RefusedWrite";
+
 /// Whether an operation reads (its capacity is read units) or writes (write units).
 pub fn is_write(op: &str) -> bool {
     matches!(
         op,
-        "PutItem" | "UpdateItem" | "DeleteItem" | "TransactWriteItems" | "BatchWriteItem"
+        "PutItem"
+            | "UpdateItem"
+            | "DeleteItem"
+            | "TransactWriteItems"
+            | "BatchWriteItem"
+            | REFUSED_WRITE
     )
 }
 
@@ -91,10 +101,18 @@ pub struct OpUsage {
 }
 
 /// What one server process has asked of the table since it started, by the work that asked
-/// (`requests`: players' requests and the rooms' watchers; `streams`: counting each client's
-/// open live streams; `projector`: the boards' projector)
-/// and by operation: always on (one short lock per call), read by operators and the load
-/// generator at `/healthz/usage`.
+/// (`Db::counted_as`) and by operation: always on (one short lock per call), read by operators
+/// and the load generator at `/healthz/usage`. The works:
+///
+/// - `requests`: players' requests (the game and its pages; the default);
+/// - `watchers`: the rooms' watchers in the live hub (their polls and reads of each room, the
+///   rounds they close, the host's heartbeat);
+/// - `receipts`: adding each instance's tally to its match's receipt, and reading receipts;
+/// - `streams`: counting each client's open live streams (by time, not by rounds);
+/// - `projector`: the boards' projector (the boards, their counting trees, the rewards).
+///
+/// A write refused by its condition is the pseudo-operation [`REFUSED_WRITE`], with the units
+/// AWS bills for it.
 #[derive(Debug, Default, Clone)]
 pub struct Usage {
     ops: Arc<Mutex<BTreeMap<(&'static str, &'static str), OpUsage>>>,
@@ -259,13 +277,17 @@ mod tests {
         usage.add("requests", "TransactWriteItems", 4.0);
         usage.add("requests", "Query", 1.5);
         usage.add("projector", "UpdateItem", 2.0);
+        usage.add("projector", REFUSED_WRITE, 1.0);
         let report = usage.clone().report();
         let requests = &report["requests"];
         assert_eq!(requests.calls, 4);
         assert_eq!(requests.read_units, 2.0);
         assert_eq!(requests.write_units, 5.0);
         assert_eq!(requests.ops["Query"].calls, 2);
-        assert_eq!(report["projector"].write_units, 2.0);
+        assert_eq!(
+            report["projector"].write_units, 3.0,
+            "a refused write is billed"
+        );
         assert_eq!(report["projector"].read_units, 0.0);
     }
 

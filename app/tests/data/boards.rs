@@ -615,7 +615,11 @@ async fn an_instance_that_does_not_hold_a_shard_asks_once_per_lease_not_every_po
     }
     let ops = calls.ops();
     if took.elapsed() < std::time::Duration::from_millis(2_400) {
-        let writes = ops.iter().filter(|op| **op == "UpdateItem").count();
+        // The refused take is billed, and recorded as such.
+        let writes = ops
+            .iter()
+            .filter(|op| **op == "UpdateItem" || **op == "RefusedWrite")
+            .count();
         let reads = ops.iter().filter(|op| **op == "GetItem").count();
         assert_eq!((writes, reads), (1, 1), "{polls} polls made {ops:?}");
     }

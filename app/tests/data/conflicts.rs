@@ -12,6 +12,7 @@ use std::sync::Arc;
 use app::identity::Avatar;
 use app::rooms::store::{Joined, RoomConflict};
 use app::rooms::RoomSettings;
+use app::store::metrics::REFUSED_WRITE;
 use app::store::{Conflict, DataError, Db, Recorder};
 
 use super::faults::{with_faults, CONFLICT, OVER_CAPACITY, THROTTLED};
@@ -39,11 +40,13 @@ pub fn conflicting_db(t: &TestTable, conflicts: u32, calls: &Recorder) -> Db {
     faulty_db(t, Some("TransactWriteItems"), CONFLICT, conflicts, calls).0
 }
 
+/// Transactions sent: those that applied, and those cancelled (recorded as the billed
+/// `RefusedWrite`; here only transactions are refused).
 pub fn transactions(calls: &Recorder) -> usize {
     calls
         .ops()
         .iter()
-        .filter(|op| **op == "TransactWriteItems")
+        .filter(|op| **op == "TransactWriteItems" || **op == REFUSED_WRITE)
         .count()
 }
 

@@ -165,8 +165,8 @@ async fn a_tap_is_one_write_and_a_second_tap_changes_nothing() {
     assert_eq!(again, Tapped::AlreadyCounted);
     assert_eq!(
         t.calls.ops(),
-        vec!["UpdateItem", "GetItem"],
-        "a refused tap reads the round once to say why"
+        vec!["RefusedWrite", "GetItem"],
+        "a refused tap (billed as a write) reads the round once to say why"
     );
     // Resolve: the first tap's reaction is the one that counts.
     let close = game(&lobby).closes_at(0).unwrap();

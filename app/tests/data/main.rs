@@ -15,6 +15,7 @@ mod identity;
 mod inventory;
 mod live;
 mod profiles;
+mod refusals;
 mod reuse;
 mod rooms;
 mod streams;
