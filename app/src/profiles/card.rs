@@ -11,7 +11,6 @@ use crate::i18n::td_string;
 use crate::identity::store::profile_from_item;
 use crate::identity::{DisplayName, UserId, Username};
 use crate::lang::Locale;
-use crate::leaderboards::card::named_by_the_operator;
 use crate::leaderboards::model::{BoardId, PlayerStats};
 use crate::leaderboards::store::{path_keys, EntryItem, Nodes};
 use crate::profiles::model::{ProfileBoard, ProfileView};
