@@ -8,6 +8,7 @@ mod cards;
 mod catalog;
 mod conflicts;
 mod control;
+mod convert;
 #[path = "../support/faults.rs"]
 mod faults;
 mod game;
