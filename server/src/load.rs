@@ -889,6 +889,19 @@ fn print_bill(title: &str, from: &Snapshot, to: &Snapshot, pricing: Pricing) {
         "  the game's own writes (requests + watchers): {:.3} WCU per player-round (target <= 1.5)",
         game_writes / pr
     );
+    let projector: Bill = ["projector", "trees", "rewards"]
+        .iter()
+        .filter_map(|work| works.get(work))
+        .fold(Bill::default(), |mut sum, bill| {
+            sum.add(*bill);
+            sum
+        });
+    println!(
+        "  the boards' projector all in (projector + trees + rewards): {:.2} WCU and {:.2} RCU \
+         per player-match (targets: <= 50 WCU fresh, <= 30 returning)",
+        projector.write / pm,
+        projector.read / pm
+    );
 }
 
 async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
@@ -1083,7 +1096,7 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
     println!(
         "  (requests: players' requests; watchers: each instance's room watchers (polls, reads, \
          closes, the host's heartbeat); receipts: the match receipts' adds and reads; streams: \
-         counting open live streams, by time not rounds; projector: the boards and rewards; \
+         counting open live streams, by time not rounds; projector: counting matches on the boards (entries, counters, markers, the reads), trees: the boards' counting trees, rewards: the inventory's rewards; \
          RefusedWrite: writes refused by their condition, 1 WCU each, 2 per action of a \
          cancelled transaction)"
     );

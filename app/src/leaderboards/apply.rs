@@ -502,10 +502,15 @@ impl Db {
         let plan = plan(slice, seasons, &read, now_ms);
         let actions = self.plan_actions(&plan, seasons, now_ms / 1000)?;
         applied.writes += actions.len();
-        stream::iter(actions.into_iter().map(|action| self.write_alone(action)))
-            .buffer_unordered(IN_FLIGHT)
-            .try_collect::<Vec<()>>()
-            .await?;
+        // The inventory's writes are billed apart (`rewards` in the usage).
+        let rewards = self.counted_as("rewards");
+        stream::iter(actions.into_iter().map(|(reward, action)| {
+            let db = if reward { &rewards } else { self };
+            db.write_alone(action)
+        }))
+        .buffer_unordered(IN_FLIGHT)
+        .try_collect::<Vec<()>>()
+        .await?;
         // Everything is added: retire the records.
         if !plan.markers.is_empty() {
             let mut requests = Vec::with_capacity(plan.markers.len());
@@ -527,32 +532,39 @@ impl Db {
         Ok(())
     }
 
-    /// The conditional writes of a plan (markers apart: they go last).
+    /// The conditional writes of a plan, each marked whether it is an inventory reward
+    /// (markers apart: they go last).
     fn plan_actions(
         &self,
         plan: &Plan,
         seasons: &[Season],
         now_s: i64,
-    ) -> Result<Vec<TransactWriteItem>, DataError> {
+    ) -> Result<Vec<(bool, TransactWriteItem)>, DataError> {
         let mut actions = Vec::with_capacity(plan.writes());
         for (board, old, new) in &plan.entries {
-            actions.push(self.entry_action(board, old.as_ref(), new, seasons, now_s)?);
+            actions.push((
+                false,
+                self.entry_action(board, old.as_ref(), new, seasons, now_s)?,
+            ));
         }
         for (user, before, delta, after) in &plan.stats {
-            actions.push(self.stats_action(user, before, delta, after)?);
+            actions.push((false, self.stats_action(user, before, delta, after)?));
         }
         for (user, feathers, folded, records) in &plan.wallets {
-            actions.push(self.wallet_reward_action(user, *feathers, folded, records.clone())?);
+            actions.push((
+                true,
+                self.wallet_reward_action(user, *feathers, folded, records.clone())?,
+            ));
         }
         for (user, thing, count, folded, records) in &plan.stacks {
             if let Some(action) =
                 self.stack_reward_action(user, thing, *count, folded, records.clone())?
             {
-                actions.push(action);
+                actions.push((true, action));
             }
         }
         for (user, badge) in &plan.badges {
-            actions.push(self.badge_action(user, badge)?);
+            actions.push((true, self.badge_action(user, badge)?));
         }
         Ok(actions)
     }

@@ -109,7 +109,9 @@ pub struct OpUsage {
 ///   rounds they close, the host's heartbeat);
 /// - `receipts`: adding each instance's tally to its match's receipt, and reading receipts;
 /// - `streams`: counting each client's open live streams (by time, not by rounds);
-/// - `projector`: the boards' projector (the boards, their counting trees, the rewards).
+/// - `projector`: the boards' projector counting matches (entries, lifetime counters, markers,
+///   its reads and leases), with its writes of the counting trees as `trees` and of the
+///   inventory's rewards as `rewards`.
 ///
 /// A write refused by its condition is the pseudo-operation [`REFUSED_WRITE`], with the units
 /// AWS bills for it.

@@ -86,10 +86,12 @@ impl Db {
                     .push((change.seq.clone(), counts));
             }
         }
+        // The trees' writes are billed apart (`trees` in the usage).
+        let db = self.counted_as("trees");
         let results: Vec<(usize, usize)> = stream::iter(
             nodes
                 .into_iter()
-                .map(|((board, node), records)| self.write_node(board, node, records, seasons)),
+                .map(|((board, node), records)| db.write_node(board, node, records, seasons)),
         )
         .buffer_unordered(IN_FLIGHT)
         .try_collect()
