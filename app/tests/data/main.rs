@@ -11,9 +11,11 @@ mod control;
 #[path = "../support/faults.rs"]
 mod faults;
 mod game;
+mod holders;
 mod identity;
 mod inventory;
 mod live;
+mod oracle;
 mod profiles;
 mod refusals;
 mod reuse;
