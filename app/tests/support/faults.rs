@@ -174,9 +174,9 @@ impl Intercept for FaultEvery {
         });
         let fate = if matches {
             let call = self.injections.calls.fetch_add(1, Ordering::SeqCst) + 1;
-            if call % self.throttle_every == 0 {
+            if call.is_multiple_of(self.throttle_every) {
                 Fate::Throttled
-            } else if call % self.lose_every == 0 {
+            } else if call.is_multiple_of(self.lose_every) {
                 Fate::Lost
             } else {
                 Fate::Through
