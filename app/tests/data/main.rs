@@ -12,9 +12,11 @@ mod convert;
 #[path = "../support/faults.rs"]
 mod faults;
 mod game;
+mod holders;
 mod identity;
 mod inventory;
 mod live;
+mod oracle;
 mod profiles;
 mod refusals;
 mod reuse;

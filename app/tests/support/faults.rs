@@ -1,16 +1,20 @@
 //! Faults the local engines never raise, injected at the SDK with real DynamoDB's wire answers:
 //! a client whose next N matching calls are answered with a DynamoDB error instead of reaching
-//! the engine. Shared by the data suite (`data/conflicts.rs`) and the HTTP fault tests.
+//! the engine ([`with_faults`]), and one whose every k-th write is throttled or has its answer
+//! lost after the engine applied it ([`with_fault_rates`]). Shared by the data suite
+//! (`data/conflicts.rs`, `data/holders.rs`) and the HTTP fault tests.
 
 #![allow(dead_code)] // each test binary uses its own part of this
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::config::interceptors::{
     BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
 };
+use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
 use aws_smithy_types::body::SdkBody;
@@ -28,6 +32,8 @@ struct FaultFirst {
 
 pub const CONFLICT: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None, None]","CancellationReasons":[{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"},{"Code":"None"},{"Code":"None"}]}"#;
 pub const THROTTLED: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}"#;
+/// Real DynamoDB's answer when it failed inside: the SDK retries it.
+pub const INTERNAL_ERROR: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}"#;
 pub const OVER_CAPACITY: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."}"#;
 
 /// Whether this attempt was turned into a ListTables, carried from signing to deserialising.
@@ -109,4 +115,138 @@ pub fn with_faults(
         .interceptor(interceptor)
         .build();
     (aws_sdk_dynamodb::Client::from_conf(config), remaining)
+}
+
+/// The writes a rate-based injector picks among.
+pub const WRITES: &[&str] = &["PutItem", "UpdateItem", "BatchWriteItem"];
+
+/// How many faults a rate-based injector has injected.
+#[derive(Debug, Default)]
+pub struct Injections {
+    /// Calls that matched (every attempt counts, the SDK's retries too).
+    pub calls: AtomicU64,
+    /// Answered `ThrottlingException` without reaching the engine.
+    pub throttled: AtomicU64,
+    /// Applied by the engine, then answered `InternalServerError` (the answer lost).
+    pub lost: AtomicU64,
+}
+
+/// What befalls one attempt, carried from signing to deserialising.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    Through,
+    Throttled,
+    Lost,
+}
+
+impl Storable for Fate {
+    type Storer = StoreReplace<Self>;
+}
+
+/// Of the calls of `operations`, every `throttle_every`-th is throttled (it never reaches the
+/// engine) and, of the others, every `lose_every`-th is applied and its answer replaced by a
+/// 500: the write happened, the caller does not know, and the SDK sends it again.
+#[derive(Debug)]
+struct FaultEvery {
+    operations: &'static [&'static str],
+    throttle_every: u64,
+    lose_every: u64,
+    injections: Arc<Injections>,
+}
+
+impl Intercept for FaultEvery {
+    fn name(&self) -> &'static str {
+        "FaultEvery"
+    }
+
+    fn modify_before_signing(
+        &self,
+        context: &mut BeforeTransmitInterceptorContextMut<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let request = context.request_mut();
+        let matches = request.headers().get("x-amz-target").is_some_and(|target| {
+            target
+                .rsplit('.')
+                .next()
+                .is_some_and(|op| self.operations.contains(&op))
+        });
+        let fate = if matches {
+            let call = self.injections.calls.fetch_add(1, Ordering::SeqCst) + 1;
+            if call.is_multiple_of(self.throttle_every) {
+                Fate::Throttled
+            } else if call.is_multiple_of(self.lose_every) {
+                Fate::Lost
+            } else {
+                Fate::Through
+            }
+        } else {
+            Fate::Through
+        };
+        if fate == Fate::Throttled {
+            request
+                .headers_mut()
+                .insert("x-amz-target", "DynamoDB_20120810.ListTables");
+            request.headers_mut().insert("content-length", "2");
+            *request.body_mut() = SdkBody::from("{}");
+        }
+        cfg.interceptor_state().store_put(fate);
+        Ok(())
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let (status, body) = match cfg.load::<Fate>().copied() {
+            Some(Fate::Throttled) => {
+                self.injections.throttled.fetch_add(1, Ordering::SeqCst);
+                (400u16, THROTTLED)
+            }
+            // Only an answer saying the write applied is lost (a refusal stays a refusal).
+            Some(Fate::Lost) if context.response().status().is_success() => {
+                self.injections.lost.fetch_add(1, Ordering::SeqCst);
+                (500u16, INTERNAL_ERROR)
+            }
+            _ => return Ok(()),
+        };
+        let mut response = HttpResponse::new(status.try_into()?, SdkBody::from(body));
+        response
+            .headers_mut()
+            .insert("content-type", "application/x-amz-json-1.0");
+        *context.response_mut() = response;
+        Ok(())
+    }
+}
+
+/// `client` with a rate-based injector on `operations` (see [`FaultEvery`]), retrying as the
+/// SDK's standard mode does but with a short backoff (the test's time is not DynamoDB's) and
+/// enough attempts that a call is never unlucky every time. The counts say what was injected.
+pub fn with_fault_rates(
+    client: &aws_sdk_dynamodb::Client,
+    operations: &'static [&'static str],
+    throttle_every: u64,
+    lose_every: u64,
+) -> (aws_sdk_dynamodb::Client, Arc<Injections>) {
+    let injections = Arc::new(Injections::default());
+    let interceptor = FaultEvery {
+        operations,
+        throttle_every,
+        lose_every,
+        injections: injections.clone(),
+    };
+    let config = client
+        .config()
+        .to_builder()
+        .retry_config(
+            RetryConfig::standard()
+                .with_max_attempts(6)
+                .with_initial_backoff(Duration::from_millis(5)),
+        )
+        .interceptor(interceptor)
+        .build();
+    (aws_sdk_dynamodb::Client::from_conf(config), injections)
 }
