@@ -150,7 +150,7 @@ impl Db {
                 .into_iter()
                 .map(|(room, ms)| RecentRoom { room, ms })
                 .collect();
-            rooms.sort_by(|a, b| b.ms.cmp(&a.ms));
+            rooms.sort_by_key(|r| std::cmp::Reverse(r.ms));
             rooms.truncate(RECENT_ROOMS);
             let list = rooms
                 .iter()

@@ -243,13 +243,13 @@ where
     if band != ESCAPE_LOW && band != ESCAPE_HIGH {
         let mut node = NodeId::Band(band);
         let mut digits = [band, 0, 0];
-        for level in 1..3 {
+        for digit in digits.iter_mut().skip(1) {
             let counts = read(node).await?.unwrap_or_default();
             let Some((d, higher)) = pick(&counts, position - 1 - above) else {
                 return Ok(None);
             };
             above += higher;
-            digits[level] = d;
+            *digit = d;
             node = NodeId::Leaf(band, d);
         }
         let v = (u64::from(digits[0]) - 1) * BAND as u64
