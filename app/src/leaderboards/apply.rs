@@ -471,9 +471,19 @@ impl Db {
     ) -> Result<Applied, DataError> {
         let mut applied = Applied::default();
         for slice in slices(results) {
+            // Refusals in a row without progress; an attempt that planned fewer writes than the
+            // one before made progress (its writes landed), so it starts the count again.
             let mut attempt = 0;
+            let mut planned_before = usize::MAX;
             loop {
-                match self.count_slice(slice, seasons, &mut applied).await {
+                let writes_before = applied.writes;
+                let outcome = self.count_slice(slice, seasons, &mut applied).await;
+                let planned = applied.writes - writes_before;
+                if planned < planned_before {
+                    attempt = 0;
+                }
+                planned_before = planned;
+                match outcome {
                     Err(DataError::Conflict(Conflict::ConditionFailed)) if attempt < 8 => {
                         // Someone wrote what this slice read: read again and re-plan.
                         attempt += 1;

@@ -151,7 +151,14 @@ async fn count(db: &Db, results: &[MatchResult]) -> Counting {
                     total.applied.retries += applied.retries;
                     break;
                 }
-                Err(DataError::Conflict(Conflict::ConditionFailed)) => total.redelivered += 1,
+                // A refused slice, or a call that timed out or met throttling past the SDK's
+                // retries (as a loaded machine's may): the projector reads the batch again.
+                Err(err)
+                    if err.is_retryable()
+                        || matches!(err, DataError::Conflict(Conflict::ConditionFailed)) =>
+                {
+                    total.redelivered += 1
+                }
                 Err(err) => panic!("counting failed: {err:?}"),
             }
         }
@@ -163,7 +170,14 @@ async fn count(db: &Db, results: &[MatchResult]) -> Counting {
 async fn move_all(db: &Db, moves: &[EntryMove]) -> Moved {
     let mut total = Moved::default();
     for batch in moves.chunks(MOVES_BATCH) {
-        let moved = db.move_in_trees(batch, &[]).await.unwrap();
+        // A batch that fails for a retryable reason is delivered again, as the projector does.
+        let moved = loop {
+            match db.move_in_trees(batch, &[]).await {
+                Ok(moved) => break moved,
+                Err(err) if err.is_retryable() => continue,
+                Err(err) => panic!("moving failed: {err:?}"),
+            }
+        };
         total.writes += moved.writes;
         total.refused += moved.refused;
     }

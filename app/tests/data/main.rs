@@ -12,7 +12,7 @@ mod convert;
 #[path = "../support/faults.rs"]
 mod faults;
 mod game;
-
+mod holders;
 mod identity;
 mod inventory;
 mod live;
