@@ -85,6 +85,11 @@ pub struct LoadArgs {
         value_parser = parse_price
     )]
     write_price: f64,
+    /// Lobby changes per room before its first match (a settings change, a visitor joining
+    /// through another instance, the host kicking them, in turn), each timed from the
+    /// change's answer to every listener's stream showing it.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=60))]
+    lobby_changes: u32,
 }
 
 impl LoadArgs {
@@ -111,6 +116,14 @@ struct Tally {
     tap_ack_ms: Vec<f64>,
     reveal_push_ms: Vec<f64>,
     results_push_ms: Vec<f64>,
+    /// A lobby change's answer to a listener's stream showing it: listeners on another
+    /// instance than the one that made the change, and on the same one.
+    lobby_cross_ms: Vec<f64>,
+    lobby_same_ms: Vec<f64>,
+    /// Listeners that had not seen a lobby change 5 s after its answer.
+    lobby_missed: u64,
+    /// A lobby change's request, sent to answered, by kind (settings, join, kick).
+    lobby_answer_ms: [Vec<f64>; 3],
     acked: u64,
     lost: u64,
     refused_taps: BTreeMap<u16, u64>,
@@ -425,6 +438,7 @@ struct RoomPlan {
     players: u32,
     rounds: u8,
     matches: u32,
+    lobby_changes: u32,
     seed: u64,
     /// Setting rooms up is paced: this many at a time.
     gate: Arc<tokio::sync::Semaphore>,
@@ -445,6 +459,8 @@ struct Player {
     nickname: String,
     rng: rand_chacha::ChaCha8Rng,
     played: Option<u32>,
+    /// The lobby's last message and when it came (only the lobby's changes use it).
+    last: Option<(Instant, RoomFeed)>,
 }
 
 /// Plays one room from creation to the end of its last match.
@@ -458,6 +474,7 @@ async fn play_room(
         players: args_players,
         rounds,
         matches,
+        lobby_changes,
         seed,
         gate,
         ready,
@@ -526,8 +543,19 @@ async fn play_room(
             nickname: name(p as u32),
             rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ (u64::from(room) << 8) ^ p as u64),
             played: None,
+            last: None,
         });
     }
+    lobby(
+        &shared,
+        &bases,
+        room,
+        &code,
+        rounds,
+        &mut players,
+        lobby_changes,
+    )
+    .await?;
     // The measured part starts when every room has its players and listeners.
     drop(permit);
     drop(ready);
@@ -571,6 +599,152 @@ async fn play_room(
     Ok(())
 }
 
+/// What a lobby change should look like once a listener's stream shows it.
+enum Expect {
+    MaxPlayers(u8),
+    Present(String),
+    Absent(String),
+}
+
+impl Expect {
+    fn seen(&self, feed: &RoomFeed) -> bool {
+        let RoomFeed::Room(room) = feed else {
+            return false;
+        };
+        let named = |name: &str| room.players.iter().any(|p| p.nickname.as_str() == name);
+        match self {
+            Expect::MaxPlayers(n) => room.settings.max_players == *n,
+            Expect::Present(name) => named(name),
+            Expect::Absent(name) => !named(name),
+        }
+    }
+}
+
+/// The lobby before the first match: `changes` changes made in turn (the host's settings, a
+/// visitor joining through the instance after the host's, the host kicking them), each timed
+/// from its answer to each listener's stream showing it, split by whether the listener is on
+/// the instance that made the change.
+async fn lobby(
+    shared: &Arc<Shared>,
+    bases: &[String],
+    room: u32,
+    code: &str,
+    rounds: u8,
+    players: &mut [Player],
+    changes: u32,
+) -> anyhow::Result<()> {
+    if changes == 0 {
+        return Ok(());
+    }
+    // Everyone's first snapshot first: a change is timed against a stream already open.
+    for player in players.iter_mut() {
+        let first = tokio::time::timeout(Duration::from_secs(10), player.feed.recv()).await;
+        let Ok(Some((at, feed))) = first else {
+            bail!("a live stream sent nothing");
+        };
+        player.last = Some((at, feed));
+    }
+    let host_base = players[0].phone.base.clone();
+    let visitor_base = bases[(room as usize + 1) % bases.len()].clone();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(room) ^ 0x10bb);
+    let mut visitor_name = String::new();
+    for i in 0..changes {
+        // Changes land at random moments of the watchers' polls.
+        tokio::time::sleep(Duration::from_millis(rng.random_range(300..900))).await;
+        let sent = Instant::now();
+        let (base, expect, (status, body)) = match i % 3 {
+            0 => {
+                let max = 8 + (i / 3 % 5) as u8;
+                let form = format!(
+                    "code={code}&settings[max_players]={max}&settings[rounds]={rounds}\
+                     &settings[window_ms]=3000&settings[public]=false"
+                );
+                let answer = players[0].phone.post("/api/rooms/settings", &form).await?;
+                (host_base.clone(), Expect::MaxPlayers(max), answer)
+            }
+            1 => {
+                // A new visitor each time: a player kicked from a room may not join it again.
+                let mut visitor = Phone {
+                    shared: Arc::clone(shared),
+                    base: visitor_base.clone(),
+                    address: format!("10.{}.{}.{}", room / 250, room % 250, 200 + i % 50),
+                    cookie: None,
+                };
+                visitor_name = format!("R{room}V{i}");
+                let answer = visitor
+                    .post(
+                        "/api/rooms/join",
+                        &format!("code={code}&name={visitor_name}"),
+                    )
+                    .await?;
+                (
+                    visitor_base.clone(),
+                    Expect::Present(visitor_name.clone()),
+                    answer,
+                )
+            }
+            _ => {
+                // The host kicks the visitor, whose id they know from their own stream.
+                let id = players[0]
+                    .last
+                    .as_ref()
+                    .and_then(|(_, feed)| match feed {
+                        RoomFeed::Room(room) => room
+                            .players
+                            .iter()
+                            .find(|p| p.nickname.as_str() == visitor_name)
+                            .map(|p| p.user_id.to_string()),
+                        RoomFeed::Ended => None,
+                    })
+                    .context("the host's stream never showed the visitor")?;
+                let answer = players[0]
+                    .phone
+                    .post("/api/rooms/kick", &format!("code={code}&player={id}"))
+                    .await?;
+                (
+                    host_base.clone(),
+                    Expect::Absent(visitor_name.clone()),
+                    answer,
+                )
+            }
+        };
+        ensure!(status == 200, "lobby change {i} answered {status}: {body}");
+        let answered = Instant::now();
+        shared.tally().lobby_answer_ms[(i % 3) as usize]
+            .push(answered.duration_since(sent).as_secs_f64() * 1e3);
+        for player in players.iter_mut() {
+            let cross = player.phone.base != base;
+            let deadline = answered + Duration::from_secs(5);
+            let seen = loop {
+                // The first message since the change was sent that shows it.
+                if let Some((at, feed)) = &player.last {
+                    if *at >= sent && expect.seen(feed) {
+                        break Some(*at);
+                    }
+                }
+                match tokio::time::timeout_at(deadline.into(), player.feed.recv()).await {
+                    Ok(Some(message)) => player.last = Some(message),
+                    _ => break None,
+                }
+            };
+            let mut tally = shared.tally();
+            match seen {
+                Some(at) => {
+                    // Shown before the answer reached the player: 0 (the stream was quicker).
+                    let ms = at.saturating_duration_since(answered).as_secs_f64() * 1e3;
+                    if cross {
+                        tally.lobby_cross_ms.push(ms);
+                    } else {
+                        tally.lobby_same_ms.push(ms);
+                    }
+                }
+                None => tally.lobby_missed += 1,
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One player's match: taps on reveals, measures pushes, and at the end checks its
 /// acknowledged taps against the results. Messages of the match before (still queued, or
 /// re-sent) are left aside: this match is the first with a later first round.
@@ -586,6 +760,7 @@ async fn play(
         nickname,
         rng,
         played,
+        ..
     } = &mut player;
     let mut seen_reveal = HashSet::new();
     let mut seen_results = HashSet::new();
@@ -933,6 +1108,7 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
             players: args.players,
             rounds: args.rounds,
             matches: args.matches,
+            lobby_changes: args.lobby_changes,
             seed: args.seed,
             gate: Arc::clone(&gate),
             ready: ready_tx.clone(),
@@ -1056,6 +1232,32 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
         percentile(&mut tally.results_push_ms, 0.95),
         percentile(&mut tally.results_push_ms, 1.0),
     );
+    println!(
+        "lobby change, its answer to a listener on another instance seeing it: p50 {:7.1} ms  p95 {:7.1} ms  p99 {:7.1} ms  ({} seen; target p95 <= 300 ms)",
+        percentile(&mut tally.lobby_cross_ms, 0.50),
+        percentile(&mut tally.lobby_cross_ms, 0.95),
+        percentile(&mut tally.lobby_cross_ms, 0.99),
+        tally.lobby_cross_ms.len(),
+    );
+    println!(
+        "lobby change, on the same instance:                                 p50 {:7.1} ms  p95 {:7.1} ms  p99 {:7.1} ms  ({} seen; {} listeners never saw a change in 5 s)",
+        percentile(&mut tally.lobby_same_ms, 0.50),
+        percentile(&mut tally.lobby_same_ms, 0.95),
+        percentile(&mut tally.lobby_same_ms, 0.99),
+        tally.lobby_same_ms.len(),
+        tally.lobby_missed,
+    );
+    for (kind, samples) in ["settings", "join", "kick"]
+        .iter()
+        .zip(tally.lobby_answer_ms.iter_mut())
+    {
+        println!(
+            "lobby change, sent to answered ({kind:>8}): p50 {:7.1} ms  p95 {:7.1} ms  ({} changes)",
+            percentile(samples, 0.50),
+            percentile(samples, 0.95),
+            samples.len(),
+        );
+    }
     println!(
         "acknowledged taps missing from the results: {}   HTTP 5xx: {}   answers {:?}",
         tally.lost, tally.server_errors, statuses
