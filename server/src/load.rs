@@ -920,6 +920,8 @@ const CATCH_UP_CAP: Duration = Duration::from_secs(90);
 /// What the table had been asked (every instance's usage) and the work done, at one moment.
 struct Snapshot {
     figures: Figures,
+    /// When the usage was read.
+    at: Instant,
     player_rounds: u64,
     player_matches: u64,
     matches: u64,
@@ -930,6 +932,7 @@ impl Snapshot {
         let tally = shared.tally();
         Self {
             figures,
+            at: Instant::now(),
             player_rounds: tally.player_rounds,
             player_matches: tally.player_matches,
             matches: tally.matches,
@@ -1302,6 +1305,46 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
          RefusedWrite: writes refused by their condition, 1 WCU each, 2 per action of a \
          cancelled transaction)"
     );
+    print_live_reads(first, last, args.rooms);
     ensure!(failures == 0, "{failures} rooms failed");
     Ok(())
+}
+
+/// The works that keep rooms live: each instance's watchers, the live streams' bookkeeping and
+/// the receipts they read.
+const LIVE_WORKS: [&str; 3] = ["watchers", "streams", "receipts"];
+
+/// Every read the live machinery made between two snapshots, per room-second (the rooms held
+/// open the whole window, lobby and matches alike).
+fn print_live_reads(from: &Snapshot, to: &Snapshot, rooms: u32) {
+    let seconds = to.at.duration_since(from.at).as_secs_f64();
+    let room_seconds = f64::from(rooms) * seconds;
+    let mut by_work: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
+    for ((work, op), &(calls, capacity)) in &to.figures {
+        if is_write(op) || !LIVE_WORKS.contains(&work.as_str()) {
+            continue;
+        }
+        let (calls0, capacity0) = from
+            .figures
+            .get(&(work.clone(), op.clone()))
+            .copied()
+            .unwrap_or_default();
+        let entry = by_work.entry(work).or_default();
+        entry.0 += calls - calls0;
+        entry.1 += capacity - capacity0;
+    }
+    let (calls, units) = by_work
+        .values()
+        .fold((0.0, 0.0), |(c, u), &(calls, units)| (c + calls, u + units));
+    println!(
+        "live reads (watchers, streams, receipts), all instances, over {seconds:.1} s x {rooms} rooms: \
+         {:.3} RCU and {:.3} calls per room-second ({})",
+        units / room_seconds,
+        calls / room_seconds,
+        by_work
+            .iter()
+            .map(|(work, (_, units))| format!("{work} {:.3}", units / room_seconds))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
 }
