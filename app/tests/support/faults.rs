@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::config::http::{HttpRequest, HttpResponse};
 use aws_sdk_dynamodb::config::interceptors::{
     BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
 };
@@ -44,6 +44,34 @@ impl Storable for Injected {
     type Storer = StoreReplace<Self>;
 }
 
+/// The DynamoDB operation a request calls (`PutItem`, …), from its `x-amz-target` header.
+fn operation_of(request: &HttpRequest) -> Option<&str> {
+    request.headers().get("x-amz-target")?.rsplit('.').next()
+}
+
+/// Turns a request into a harmless ListTables, so that it never reaches the table.
+fn divert(request: &mut HttpRequest) {
+    request
+        .headers_mut()
+        .insert("x-amz-target", "DynamoDB_20120810.ListTables");
+    request.headers_mut().insert("content-length", "2");
+    *request.body_mut() = SdkBody::from("{}");
+}
+
+/// Replaces the engine's answer with DynamoDB's `body` at `status`.
+fn answer_with(
+    context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+    status: u16,
+    body: &'static str,
+) -> Result<(), BoxError> {
+    let mut response = HttpResponse::new(status.try_into()?, SdkBody::from(body));
+    response
+        .headers_mut()
+        .insert("content-type", "application/x-amz-json-1.0");
+    *context.response_mut() = response;
+    Ok(())
+}
+
 impl Intercept for FaultFirst {
     fn name(&self) -> &'static str {
         "FaultFirst"
@@ -56,21 +84,17 @@ impl Intercept for FaultFirst {
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         let request = context.request_mut();
-        let matches = request.headers().get("x-amz-target").is_some_and(|target| {
-            self.operation
-                .is_none_or(|op| target.rsplit('.').next() == Some(op))
-        });
+        let matches = request.headers().get("x-amz-target").is_some()
+            && self
+                .operation
+                .is_none_or(|op| operation_of(request) == Some(op));
         let inject = matches
             && self
                 .remaining
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
                 .is_ok();
         if inject {
-            request
-                .headers_mut()
-                .insert("x-amz-target", "DynamoDB_20120810.ListTables");
-            request.headers_mut().insert("content-length", "2");
-            *request.body_mut() = SdkBody::from("{}");
+            divert(request);
         }
         cfg.interceptor_state().store_put(Injected(inject));
         Ok(())
@@ -86,12 +110,7 @@ impl Intercept for FaultFirst {
         if !injected {
             return Ok(());
         }
-        let mut response = HttpResponse::new(400u16.try_into()?, SdkBody::from(self.answer));
-        response
-            .headers_mut()
-            .insert("content-type", "application/x-amz-json-1.0");
-        *context.response_mut() = response;
-        Ok(())
+        answer_with(context, 400, self.answer)
     }
 }
 
@@ -166,12 +185,7 @@ impl Intercept for FaultEvery {
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         let request = context.request_mut();
-        let matches = request.headers().get("x-amz-target").is_some_and(|target| {
-            target
-                .rsplit('.')
-                .next()
-                .is_some_and(|op| self.operations.contains(&op))
-        });
+        let matches = operation_of(request).is_some_and(|op| self.operations.contains(&op));
         let fate = if matches {
             let call = self.injections.calls.fetch_add(1, Ordering::SeqCst) + 1;
             if call.is_multiple_of(self.throttle_every) {
@@ -185,11 +199,7 @@ impl Intercept for FaultEvery {
             Fate::Through
         };
         if fate == Fate::Throttled {
-            request
-                .headers_mut()
-                .insert("x-amz-target", "DynamoDB_20120810.ListTables");
-            request.headers_mut().insert("content-length", "2");
-            *request.body_mut() = SdkBody::from("{}");
+            divert(request);
         }
         cfg.interceptor_state().store_put(fate);
         Ok(())
@@ -213,12 +223,7 @@ impl Intercept for FaultEvery {
             }
             _ => return Ok(()),
         };
-        let mut response = HttpResponse::new(status.try_into()?, SdkBody::from(body));
-        response
-            .headers_mut()
-            .insert("content-type", "application/x-amz-json-1.0");
-        *context.response_mut() = response;
-        Ok(())
+        answer_with(context, status, body)
     }
 }
 
