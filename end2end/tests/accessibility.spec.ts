@@ -113,7 +113,7 @@ for (const lang of ["en", "hi"] as const) {
 
     // The round is open for 8 s: the friend taps at once, then the three pages are checked.
     await expect(friend.page.getByTestId("reveal")).toBeVisible({ timeout: 15_000 });
-    await friend.udd.click();
+    await friend.tapHumanly();
     await expect(friend.udd).toHaveAttribute("aria-pressed", "true");
     await check(friend.page, "after a tap");
     await check(host.page, "a round showing, player");

@@ -12,7 +12,7 @@ test("a player sees their rank and the players around them after a match", async
   // One round: the host holds back, the rival taps, so their scores differ.
   await host.startMatch(1, 3000, 11);
   await friend.thingOfRound(1);
-  await friend.udd.click();
+  await friend.tapHumanly();
   await expect(host.podium).toBeVisible({ timeout: 15_000 });
   const standings = await host.scores();
 

@@ -6,14 +6,13 @@
 // player's profile.
 import { expect, test } from "./fixtures/test";
 import { BoardPage } from "./fixtures/board_page";
-import { GamePage } from "./fixtures/game_page";
+import { GamePage, HUMANLY } from "./fixtures/game_page";
 import { HomePage } from "./fixtures/home_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 import { ThingsPage } from "./fixtures/things_page";
 
 const ROUNDS = 3;
 const HOLD_REWARD = 150;
-const HUMANLY = 200; // ms before a bot tap: faster than 80 ms is refused as inhuman
 
 // Each page notes (its own clock, the server's machine) when round n's thing reaches the DOM.
 const notePaints = () => {

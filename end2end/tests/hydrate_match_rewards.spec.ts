@@ -12,7 +12,7 @@ test("the results show each player's rewards, which arrive, and a room trade fol
 
   await host.startMatch(2, 3000, 5);
   await friend.thingOfRound(1);
-  await friend.udd.click();
+  await friend.tapHumanly();
   await expect(host.podium).toBeVisible({ timeout: 20_000 });
 
   // Everyone's rewards, on both screens alike; the podium's first earns the most feathers.

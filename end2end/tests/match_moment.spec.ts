@@ -3,14 +3,13 @@
 // calls (🔥), which counts up and resets; the podium names the winner, offers the match's card to
 // share, and announces a badge only the first time the player earns it.
 import { expect, test, type Page } from "./fixtures/test";
-import { type GamePage, roomOfTwo } from "./fixtures/game_page";
+import { type GamePage, HUMANLY, roomOfTwo } from "./fixtures/game_page";
 import { ThingsPage } from "./fixtures/things_page";
 import path from "node:path";
 
 // Pictures of the moments for people to look at (not compared), beside fit_pages' own.
 const SCREENS = path.resolve(__dirname, "../../target/screens/moments");
 
-const HUMANLY = 200; // ms before a bot tap: faster than 80 ms is refused as inhuman
 
 /** What flies, as a player knows it: the catalog page. */
 async function whatFlies(page: Page): Promise<Map<string, boolean>> {
