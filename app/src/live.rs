@@ -10,6 +10,8 @@ pub mod page;
 #[cfg(feature = "ssr")]
 pub mod hub;
 #[cfg(feature = "ssr")]
+pub mod peers;
+#[cfg(feature = "ssr")]
 pub mod streams;
 
 pub use feed::*;

@@ -173,6 +173,19 @@ pub fn stream_window(client: &str, window: i64) -> Key {
     }
 }
 
+/// The server instances sharing the table, each announcing itself: `INSTANCES` /
+/// `I#<instance id>` (see `live/peers.rs`). One partition: a few items, written every few
+/// seconds each, read by each instance every few seconds.
+pub const INSTANCES: &str = "INSTANCES";
+
+/// One instance's announcement: `INSTANCES` / `I#<instance id>`.
+pub fn instance(id: &str) -> Key {
+    Key {
+        pk: INSTANCES.to_owned(),
+        sk: format!("I#{id}"),
+    }
+}
+
 /// A room's partition: `ROOM#<code>`: META, players, nickname claims and rounds (with their
 /// taps). One Query of it renders the room.
 pub fn room_partition(code: &RoomCode) -> String {

@@ -214,3 +214,62 @@ async fn the_room_version_moves_with_every_change() {
         "an expired room has no version"
     );
 }
+
+#[tokio::test]
+async fn instances_announce_themselves_and_see_each_other_until_they_retire_or_go_quiet() {
+    use app::live::peers::LIVE_FOR_MS;
+    use aws_sdk_dynamodb::types::AttributeValue;
+
+    let t = test_table().await;
+    t.db.announce_instance("a", "http://10.0.0.1:3000")
+        .await
+        .unwrap();
+    t.db.announce_instance("b", "http://10.0.0.2:3000")
+        .await
+        .unwrap();
+    // Announcing again is the same instance, seen later.
+    t.db.announce_instance("b", "http://10.0.0.2:3000")
+        .await
+        .unwrap();
+    let mut seen: Vec<(String, String)> =
+        t.db.live_instances()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|p| (p.id, p.address))
+            .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            ("a".to_owned(), "http://10.0.0.1:3000".to_owned()),
+            ("b".to_owned(), "http://10.0.0.2:3000".to_owned())
+        ]
+    );
+
+    // One that has not announced for longer than LIVE_FOR_MS is gone, though its item remains.
+    let quiet = app::store::epoch_millis() - LIVE_FOR_MS - 1;
+    t.engine
+        .client
+        .update_item()
+        .table_name(t.db.table_name())
+        .key("PK", AttributeValue::S("INSTANCES".into()))
+        .key("SK", AttributeValue::S("I#a".into()))
+        .update_expression("SET seen_ms = :quiet")
+        .expression_attribute_values(":quiet", AttributeValue::N(quiet.to_string()))
+        .send()
+        .await
+        .unwrap();
+    let ids: Vec<String> =
+        t.db.live_instances()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
+    assert_eq!(ids, ["b"]);
+
+    // One that retires is gone at once.
+    t.db.retire_instance("b").await.unwrap();
+    assert!(t.db.live_instances().await.unwrap().is_empty());
+}
