@@ -83,7 +83,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread|instance_killed/ },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread|instance_killed|cross_instance/ },
     {
       name: "no-js",
       use: { javaScriptEnabled: false },
@@ -105,6 +105,13 @@ export default defineConfig({
       use: { javaScriptEnabled: true },
       testMatch: /reveal_spread/,
       dependencies: ["js", "no-js", "faults"],
+    },
+    {
+      // Another timing measurement, alone after the first.
+      name: "timing-cross",
+      use: { javaScriptEnabled: true },
+      testMatch: /cross_instance/,
+      dependencies: ["timing"],
     },
   ],
   // Started in order: the engine, then the instances (the first creates the table and seeds it).

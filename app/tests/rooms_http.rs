@@ -499,3 +499,130 @@ async fn a_host_signing_out_hands_the_room_to_the_next_player_at_once() {
         "the old host is still in the room, no longer hosting"
     );
 }
+
+/// A proxy in front of `upstream` that passes bytes both ways and cuts a connection on which
+/// neither side has sent anything for `idle`, as a load balancer does at its idle timeout (an
+/// AWS Application Load Balancer's is 60 s unless set). Its address, and how many connections it
+/// has cut.
+async fn idle_cutting_proxy(
+    upstream: std::net::SocketAddr,
+    idle: std::time::Duration,
+) -> (
+    std::net::SocketAddr,
+    std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let cuts = std::sync::Arc::new(AtomicUsize::new(0));
+    let counted = std::sync::Arc::clone(&cuts);
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let cuts = std::sync::Arc::clone(&counted);
+            tokio::spawn(async move {
+                let server = tokio::net::TcpStream::connect(upstream).await.unwrap();
+                let (mut client_in, mut client_out) = client.into_split();
+                let (mut server_in, mut server_out) = server.into_split();
+                let (mut up, mut down) = ([0u8; 8192], [0u8; 8192]);
+                loop {
+                    // A fresh timer each time anything passes: it fires only after `idle` of
+                    // silence both ways.
+                    tokio::select! {
+                        read = client_in.read(&mut up) => match read {
+                            Ok(n) if n > 0 && server_out.write_all(&up[..n]).await.is_ok() => {}
+                            _ => break,
+                        },
+                        read = server_in.read(&mut down) => match read {
+                            Ok(n) if n > 0 && client_out.write_all(&down[..n]).await.is_ok() => {}
+                            _ => break,
+                        },
+                        () = tokio::time::sleep(idle) => {
+                            cuts.fetch_add(1, Ordering::SeqCst);
+                            break;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    (address, cuts)
+}
+
+#[tokio::test]
+async fn a_rooms_stream_stays_open_through_a_quiet_minute_behind_a_proxy_that_cuts_idle_connections(
+) {
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let (app, _engine) = app().await;
+    let (code, _host) = create(&app, "Host", false).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let upstream = listener.local_addr().unwrap();
+    tokio::spawn(app::http::serve::serve(
+        listener,
+        app.clone(),
+        app::http::serve::HEADER_READ_TIMEOUT,
+        std::future::pending(),
+    ));
+    let (proxy, cuts) = idle_cutting_proxy(upstream, Duration::from_secs(60)).await;
+
+    let mut stream = tokio::net::TcpStream::connect(proxy).await.unwrap();
+    stream
+        .write_all(
+            format!(
+                "GET /r/{code}/events HTTP/1.1\r\nHost: udd.test\r\nAccept: text/event-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let mut heard = String::new();
+    let mut buf = [0u8; 8192];
+    let mut read_until = async |stream: &mut tokio::net::TcpStream,
+                                heard: &mut String,
+                                until: Instant,
+                                done: &dyn Fn(&str) -> bool| {
+        while !done(heard) {
+            let left = until.saturating_duration_since(Instant::now());
+            match tokio::time::timeout(left, stream.read(&mut buf)).await {
+                Err(_) => return,
+                Ok(Ok(0)) | Ok(Err(_)) => panic!("the stream was cut; it had sent: {heard}"),
+                Ok(Ok(n)) => heard.push_str(&String::from_utf8_lossy(&buf[..n])),
+            }
+        }
+    };
+    let soon = || Instant::now() + Duration::from_secs(10);
+    read_until(&mut stream, &mut heard, soon(), &|h| h.contains("data:")).await;
+    assert!(heard.starts_with("HTTP/1.1 200"), "{heard}");
+    assert!(heard.contains("\"Host\""), "the room's first snapshot: {heard}");
+
+    // A quiet lobby for 75 s: nothing changes, so only the server's keep-alives cross the proxy.
+    let quiet = heard.len();
+    read_until(
+        &mut stream,
+        &mut heard,
+        Instant::now() + Duration::from_secs(75),
+        &|_| false,
+    )
+    .await;
+    assert_eq!(cuts.load(Ordering::SeqCst), 0, "the proxy cut the stream");
+    let during = &heard[quiet..];
+    assert!(
+        during.matches("\n:").count() >= 4,
+        "a keep-alive at least every 15 s kept the connection busy: {during:?}"
+    );
+    assert!(!during.contains("data:"), "nothing changed: {during:?}");
+
+    // The same connection still carries the room: a join arrives on it.
+    let (joined, _) = join(&app, &code, "Asha").await;
+    assert!(joined.status.is_success(), "{}", joined.json);
+    read_until(&mut stream, &mut heard, soon(), &|h| h[quiet..].contains("Asha")).await;
+    assert!(
+        heard[quiet..].contains("Asha"),
+        "the join arrived on the stream that stayed open: {}",
+        &heard[quiet..]
+    );
+}

@@ -1301,7 +1301,8 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
     println!(
         "  (requests: players' requests; watchers: each instance's room watchers (polls, reads, \
          closes, the host's heartbeat); receipts: the match receipts' adds and reads; streams: \
-         counting open live streams, by time not rounds; projector: counting matches on the boards (entries, counters, markers, the reads), trees: the boards' counting trees, rewards: the inventory's rewards; \
+         counting open live streams, by time not rounds; peers: the instances announcing themselves \
+         to each other, by time not rounds; projector: counting matches on the boards (entries, counters, markers, the reads), trees: the boards' counting trees, rewards: the inventory's rewards; \
          RefusedWrite: writes refused by their condition, 1 WCU each, 2 per action of a \
          cancelled transaction)"
     );
@@ -1312,7 +1313,7 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
 
 /// The works that keep rooms live: each instance's watchers, the live streams' bookkeeping and
 /// the receipts they read.
-const LIVE_WORKS: [&str; 3] = ["watchers", "streams", "receipts"];
+const LIVE_WORKS: [&str; 4] = ["watchers", "streams", "receipts", "peers"];
 
 /// Every read the live machinery made between two snapshots, per room-second (the rooms held
 /// open the whole window, lobby and matches alike).
@@ -1337,7 +1338,7 @@ fn print_live_reads(from: &Snapshot, to: &Snapshot, rooms: u32) {
         .values()
         .fold((0.0, 0.0), |(c, u), &(calls, units)| (c + calls, u + units));
     println!(
-        "live reads (watchers, streams, receipts), all instances, over {seconds:.1} s x {rooms} rooms: \
+        "live reads (watchers, streams, receipts, peers), all instances, over {seconds:.1} s x {rooms} rooms: \
          {:.3} RCU and {:.3} calls per room-second ({})",
         units / room_seconds,
         calls / room_seconds,

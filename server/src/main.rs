@@ -102,10 +102,16 @@ enum BoardsCommand {
 /// How the game server runs.
 #[derive(Debug, Clone, clap::Args)]
 struct ServeArgs {
-    /// How often (ms) a watched room is polled for changes made through other instances; the
-    /// live-lobby cost is one small consistent read per watched room per interval.
-    #[arg(long, env = "UDD_LIVE_POLL_MS", default_value_t = 400, value_parser = clap::value_parser!(u64).range(50..=10_000), global = true)]
+    /// How often (ms) a watched room is polled for changes, as a safety net: changes made
+    /// through another instance arrive as its news at once (see "Live rooms"); the poll is one
+    /// small eventually consistent read per watched room per interval.
+    #[arg(long, env = "UDD_LIVE_POLL_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(50..=60_000), global = true)]
     live_poll_ms: u64,
+    /// Where the other instances reach this one (`http://host:port`) with news of rooms. By
+    /// default the address it listens on (127.0.0.1 when it listens on every address): set it
+    /// when instances run on different machines.
+    #[arg(long, env = "UDD_PEER_ADDRESS", value_parser = parse_peer_address, global = true)]
+    peer_address: Option<String>,
     /// The origin players' browsers use (scheme://host[:port]), e.g. https://udd.example behind
     /// a proxy. State-changing requests from any other origin are refused; without it, the
     /// origin must match the request's Host.
@@ -145,6 +151,23 @@ struct ServeArgs {
     /// Live streams one client address may hold open across every instance.
     #[arg(long, env = "UDD_STREAMS_PER_CLIENT", default_value_t = app::live::STREAMS_PER_CLIENT, value_parser = clap::value_parser!(u32).range(1..=100_000), global = true)]
     streams_per_client: u32,
+}
+
+/// A peer address: `http://host:port`, without a path.
+fn parse_peer_address(raw: &str) -> Result<String, String> {
+    let rest = raw
+        .strip_prefix("http://")
+        .ok_or("a peer address is http://host:port")?;
+    let valid = !rest.is_empty()
+        && rest.contains(':')
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    if valid {
+        Ok(raw.to_owned())
+    } else {
+        Err(format!("{raw:?} is not http://host:port"))
+    }
 }
 
 /// The trusted proxies as one setting (clap would read a bare list as repeated flags).
@@ -460,6 +483,16 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("listening on {addr}"))?;
     let bound = listener.local_addr()?;
+    // Join the other instances on the table, to pass each other news of rooms.
+    let hub = state.hub.clone();
+    let peer_address = args.peer_address.clone().unwrap_or_else(|| {
+        let mut reachable = bound;
+        if reachable.ip().is_unspecified() {
+            reachable.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        format!("http://{reachable}")
+    });
+    hub.join_peers(ulid::Ulid::new().to_string(), peer_address);
     tracing::info!("Udd is serving at http://{bound}");
     println!("Udd is serving at http://{bound}");
     // With timeouts on headers and bodies; connection info lets limits key on the client.
@@ -470,6 +503,7 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
         shutdown_signal(),
     )
     .await?;
+    hub.leave_peers().await;
     let _ = stop_projector.send(());
     if let Some(projector) = projector {
         let _ = projector.await;

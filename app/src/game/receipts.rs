@@ -27,7 +27,7 @@ use crate::game::model::{Match, MatchReceipt};
 use crate::rooms::model::{RoomCode, RoomId};
 use crate::store::keys;
 use crate::store::tx::n;
-use crate::store::{key_map, DataError, Db, Item};
+use crate::store::{key_map, send_recorded, DataError, Db, Item};
 
 /// The work the receipts' own calls are counted as in the process's usage (see `Usage`).
 pub const RECEIPTS: &str = "receipts";
@@ -61,16 +61,22 @@ impl Db {
     /// its receipt (nothing if there is none). Tallies are held by the room's code (a tap names
     /// only the code; no two live rooms share one), receipts by its id.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn add_to_receipt(&self, room: &RoomId, first: u32) -> Result<(), DataError> {
+    pub async fn add_to_receipt(
+        &self,
+        room: &RoomId,
+        first: u32,
+    ) -> Result<Option<MatchReceipt>, DataError> {
         let code = room.code();
         let Some(units) = self.tallies().take(&tally_key(&code, first)) else {
-            return Ok(());
+            return Ok(None);
         };
         let db = self.counted_as(RECEIPTS);
-        let added = db
-            .update_item(
-                db.client
-                    .update_item()
+        let added = send_recorded!(
+            db,
+            "UpdateItem",
+            db.client
+                .update_item()
+                .table_name(db.table_name())
                     .set_key(Some(key_map(keys::match_receipt(room, first))))
                     .update_expression("ADD read_units :r, write_units :w, calls :c")
                     .expression_attribute_values(
@@ -81,28 +87,36 @@ impl Db {
                         ":w",
                         AttributeValue::N(units.write_units.to_string()),
                     )
-                    .expression_attribute_values(":c", n(units.calls)),
-            )
-            .await;
-        if added.is_err() {
-            // Not lost: counted again with what comes next.
-            let key: Arc<str> = tally_key(&code, first).into();
-            self.tallies().restore(&key, units);
+                    .expression_attribute_values(":c", n(units.calls))
+                .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+        );
+        match added {
+            Ok(out) => Ok(out.attributes.map(|item| self.receipt_from_item(&item))),
+            Err(err) => {
+                // Not lost: counted again with what comes next.
+                let key: Arc<str> = tally_key(&code, first).into();
+                self.tallies().restore(&key, units);
+                Err(err)
+            }
         }
-        added
     }
 
     /// Adds every tally that has been quiet for [`QUIET`] to its receipt: the room's id read
     /// from its code (one GetItem; the room plays or has just played the match, so the code
-    /// is still its own).
-    pub async fn add_quiet_receipts(&self) -> Result<(), DataError> {
+    /// is still its own). Returns the receipts as they now are, by room code and match.
+    pub async fn add_quiet_receipts(
+        &self,
+    ) -> Result<Vec<(RoomCode, u32, MatchReceipt)>, DataError> {
+        let mut added = Vec::new();
         for key in self.tallies().quiet(QUIET) {
             if let Some((code, first)) = parse_key(&key) {
                 let room = self.counted_as(RECEIPTS).room_id_of(&code).await?;
-                self.add_to_receipt(&room, first).await?;
+                if let Some(receipt) = self.add_to_receipt(&room, first).await? {
+                    added.push((code, first, receipt));
+                }
             }
         }
-        Ok(())
+        Ok(added)
     }
 
     /// The match's receipt as added up so far, priced at this instance's prices.

@@ -6,7 +6,7 @@ use axum::extract::{Path, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
@@ -21,6 +21,7 @@ use crate::catalog::model::FlyFilter;
 use crate::http::state::AppState;
 use crate::http::{cards, form_errors, guard, serve};
 use crate::live::hub::room_events;
+use crate::live::peers;
 use crate::request::{ClientAddress, CspNonce, OverTls};
 use crate::rooms::news::RoomNews;
 use crate::store::{Db, Recorder};
@@ -44,6 +45,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz/usage", get(usage))
         .route("/api/things", get(api_things))
         .route("/r/{code}/events", get(live_events))
+        .route(peers::POKES_PATH, post(peer_pokes))
         .route("/og/m/{room}/{first}", get(cards::match_image))
         .route("/og/r/{code}/m/{first}", get(cards::legacy_match_image))
         .route("/og/p/{id}", get(cards::profile_image))
@@ -130,6 +132,28 @@ fn is_hashed_bundle_file(path: &str) -> bool {
         && hash
             .bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// `POST /internal/pokes`: news of rooms from another instance on the table (see
+/// `live/peers.rs`): 204 when taken in, 403 when not signed under the table's secret or not sent
+/// now, 400 when signed but not a batch. Nothing else is done for the sender.
+async fn peer_pokes(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    let tag = headers.get(peers::TAG_HEADER).and_then(|v| v.to_str().ok());
+    match state.hub.take_pokes(tag, &body).await {
+        Ok(_) => StatusCode::NO_CONTENT.into_response(),
+        Err(peers::Refused::Malformed) => {
+            (StatusCode::BAD_REQUEST, "Not a batch of room news.").into_response()
+        }
+        Err(peers::Refused::Forged) => (
+            StatusCode::FORBIDDEN,
+            "Not signed by an instance on this table, or not sent now.",
+        )
+            .into_response(),
+    }
 }
 
 /// `GET /r/<CODE>/events`: the room's live stream (see [`room_events`]), told the session

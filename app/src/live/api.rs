@@ -107,6 +107,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             .await
             .map_err(fail)?
             .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
+        announce(&code);
     }
     // A match that is over shows what it cost.
     let over = room

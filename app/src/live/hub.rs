@@ -1,12 +1,21 @@
 //! The server side of the live channel: one watcher per watched room on this instance, and the
-//! SSE handler that streams a watcher's snapshots to a browser. A watcher also looks after its
-//! room's host: while the host has a stream open here it notes so on the room every
-//! [`HOST_BEAT_MS`]; a host unseen for longer than the grace is handed on by the first watcher
-//! (on any instance) to see it, from the version poll it makes anyway.
+//! SSE handler that streams a watcher's snapshots to a browser.
+//!
+//! A watcher hears of changes three ways. A write made through this instance pokes it: it
+//! reads the room (one Query) and passes the room on to the other instances (`peers`). News
+//! from another instance carries the room: the watcher takes it without reading. And, as a
+//! safety net for news lost with a dying instance, it asks the table for the room's version
+//! every poll interval (one eventually consistent GetItem; 10 s by default), reading the room
+//! only if the version moved. The match's clock (reveals, closes) needs no read at all.
+//!
+//! A watcher also looks after its room's host: while the host has a stream open here it notes
+//! so on the room every [`HOST_BEAT_MS`] and tells the other instances; a host unseen for
+//! longer than the grace is handed on by the first watcher (on any instance) to see it.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use axum::http::StatusCode;
@@ -20,17 +29,26 @@ use crate::game::model::{MatchReceipt, Room};
 use crate::identity::auth::SessionToken;
 use crate::identity::model::UserId;
 use crate::live::feed::RoomFeed;
+use crate::live::peers::{PeerLink, PeerNews, Refused};
 use crate::live::streams::{stream_window, STREAM_WINDOW_SECS};
 use crate::request::ClientAddress;
 use crate::rooms::model::{RoomCode, RoomState, HOST_BEAT_MS};
 use crate::store::{epoch_millis, epoch_seconds, DataError, Db};
 
-/// How often a watcher asks the table whether its room changed. Changes made through another
-/// instance reach this instance's listeners within this interval (plus one round trip).
-pub const DEFAULT_POLL: Duration = Duration::from_millis(400);
+/// How often a watcher asks the table whether its room changed: the safety net for news lost
+/// on the way between instances (a change made through another instance normally arrives as
+/// that instance's news, in milliseconds).
+pub const DEFAULT_POLL: Duration = Duration::from_secs(10);
+
+/// After a failed read a watcher tries again this soon, doubling while it keeps failing (up to
+/// the poll interval).
+const RETRY_AFTER: Duration = Duration::from_millis(400);
 
 /// The work the rooms' watchers are counted as in the process's usage (see `Usage`).
 pub const WATCHERS: &str = "watchers";
+
+/// The work the instances' announcements to each other are counted as.
+pub const PEERS: &str = "peers";
 
 /// Open streams one instance serves at most; more get 503 and the browser retries.
 pub const MAX_STREAMS: usize = 4096;
@@ -126,30 +144,62 @@ fn next_event(room: &Room, now: i64, close_after: i64) -> Option<i64> {
 /// How long the browser waits before reconnecting a dropped stream.
 const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
 
-/// What a watcher shows of the last match's receipt: the match, the receipt as last read, and
-/// when it was read.
+/// What a watcher shows of the last match's receipt: the match, and the receipt as last
+/// learnt (read, added to here, or heard from another instance).
 #[derive(Default)]
 struct ReceiptView {
     first: u32,
     receipt: Option<MatchReceipt>,
-    read_ms: i64,
 }
 
-/// After a match ends, its receipt grows for a few seconds as instances report in: a watcher
-/// reads it this often, for this long.
-const RECEIPT_READ_EVERY_MS: i64 = 1500;
-const RECEIPT_READ_FOR_MS: i64 = 6000;
+/// What woke a watcher: a write made through this instance, news from others, the poll's time.
+struct Wake {
+    written: bool,
+    heard: Option<PeerNews>,
+    poll: bool,
+}
 
-/// A room's current snapshot (`None` until the first read), the bell that makes its watcher
-/// read now, and who listens here (open streams per signed-in player): while the host is among
-/// them, the watcher tells the table the host is here.
+/// What a watcher did for its room's host.
+enum HostCare {
+    Nothing,
+    /// Noted that the host is here, at this time.
+    Beat(i64),
+    /// Handed the room on: it changed.
+    HandedOn,
+}
+
+/// A room's current snapshot (`None` until the first read), the bell that wakes its watcher,
+/// what woke it (a write through this instance; news from another), and who listens here (open
+/// streams per signed-in player): while the host is among them, the watcher tells the table
+/// the host is here.
 struct Watcher {
     feed: watch::Sender<Option<RoomFeed>>,
     wake: Notify,
+    /// A write to the room was made through this instance: read it, and tell the others.
+    written: AtomicBool,
+    /// News from other instances not taken in yet, folded together.
+    heard: Mutex<Option<PeerNews>>,
     listeners: Mutex<HashMap<UserId, usize>>,
 }
 
 impl Watcher {
+    fn new(feed: watch::Sender<Option<RoomFeed>>) -> Self {
+        Self {
+            feed,
+            wake: Notify::new(),
+            written: AtomicBool::new(false),
+            heard: Mutex::new(None),
+            listeners: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn take_heard(&self) -> Option<PeerNews> {
+        self.heard
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+
     fn listeners(&self) -> std::sync::MutexGuard<'_, HashMap<UserId, usize>> {
         self.listeners
             .lock()
@@ -189,8 +239,11 @@ struct Inner {
     poll: Duration,
     rooms: Mutex<HashMap<RoomCode, Arc<Watcher>>>,
     streams: Arc<Semaphore>,
-    /// This instance's wait after a round falls due (see [`CLOSE_SPREAD_MS`]).
+    /// This instance's wait after a round falls due when other instances are live (see
+    /// [`CLOSE_SPREAD_MS`]).
     close_after: i64,
+    /// The other instances, once this one has joined them (see [`RoomHub::join_peers`]).
+    peers: OnceLock<Arc<PeerLink>>,
 }
 
 /// This instance's watchers, one per room with listeners here. Cheap to clone.
@@ -222,16 +275,30 @@ impl RoomHub {
                     let _ = getrandom::fill(&mut byte);
                     i64::from(byte[0]) * CLOSE_SPREAD_MS / 255
                 },
+                peers: OnceLock::new(),
             }),
         };
         // Tallies of matches this instance served but never saw end reach their receipts too.
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             let db = hub.inner.db.clone();
+            let weak = Arc::downgrade(&hub.inner);
             runtime.spawn(async move {
                 loop {
                     tokio::time::sleep(crate::game::receipts::QUIET / 2).await;
-                    if let Err(err) = db.add_quiet_receipts().await {
-                        tracing::debug!(error = ?err, "adding quiet tallies to receipts failed");
+                    let Some(inner) = weak.upgrade() else { return };
+                    let hub = RoomHub { inner };
+                    match db.add_quiet_receipts().await {
+                        Ok(added) => {
+                            for (code, first, receipt) in added {
+                                hub.tell(PeerNews {
+                                    receipt: Some((first, receipt)),
+                                    ..PeerNews::of(&code)
+                                });
+                            }
+                        }
+                        Err(err) => {
+                            tracing::debug!(error = ?err, "adding quiet tallies to receipts failed")
+                        }
                     }
                 }
             });
@@ -266,11 +333,7 @@ impl RoomHub {
             Some(watcher) => (Arc::clone(watcher), watcher.feed.subscribe()),
             None => {
                 let (feed, receiver) = watch::channel(None);
-                let watcher = Arc::new(Watcher {
-                    feed,
-                    wake: Notify::new(),
-                    listeners: Mutex::new(HashMap::new()),
-                });
+                let watcher = Arc::new(Watcher::new(feed));
                 rooms.insert(code.clone(), Arc::clone(&watcher));
                 tokio::spawn(self.clone().watch(code.clone(), Arc::clone(&watcher)));
                 (watcher, receiver)
@@ -285,11 +348,108 @@ impl RoomHub {
         (receiver, listening)
     }
 
-    /// Tells the room's watcher (if this instance has one) to read the room now: called after
-    /// every write to a room made through this instance.
+    /// Called after every write to a room made through this instance: the room's watcher here
+    /// reads it and passes it on to the other instances; with no watcher here, the room is
+    /// read once for them.
     pub fn poke(&self, code: &RoomCode) {
-        if let Some(watcher) = self.rooms().get(code) {
-            watcher.wake.notify_one();
+        let watcher = self.rooms().get(code).cloned();
+        match watcher {
+            Some(watcher) => {
+                watcher.written.store(true, Ordering::Release);
+                watcher.wake.notify_one();
+            }
+            None if self.inner.peers.get().is_some_and(|p| p.has_others()) => {
+                let (hub, code) = (self.clone(), code.clone());
+                tokio::spawn(async move {
+                    match hub.inner.watchers.room(&code).await {
+                        Ok(Some(room)) => hub.tell(PeerNews::room(&room)),
+                        Ok(None) => hub.tell(PeerNews {
+                            ended: true,
+                            ..PeerNews::of(&code)
+                        }),
+                        Err(err) => {
+                            tracing::debug!(%code, error = ?err, "reading a room for the other instances failed")
+                        }
+                    }
+                });
+            }
+            None => {}
+        }
+    }
+
+    /// Joins the other instances on the table as `id`, reachable at `address`
+    /// (`http://host:port`, served by this instance's router): from now on this instance tells
+    /// them of its rooms' changes and hears theirs. Once; later calls do nothing.
+    pub fn join_peers(&self, id: String, address: String) {
+        self.join_peers_through(self.inner.db.counted_as(PEERS), id, address);
+    }
+
+    /// [`RoomHub::join_peers`], announcing and signing through `db` (a handle on the same
+    /// table: a test counts the announcements apart from the watchers' calls).
+    pub fn join_peers_through(&self, db: Db, id: String, address: String) {
+        let _ = self.inner.peers.set(PeerLink::join(db, id, address));
+    }
+
+    /// This instance's place among its peers, once joined.
+    pub fn peers(&self) -> Option<&Arc<PeerLink>> {
+        self.inner.peers.get()
+    }
+
+    /// Leaves the other instances (on shutdown): takes this instance off the table's list, so
+    /// they stop sending it news at once rather than when it goes quiet.
+    pub async fn leave_peers(&self) {
+        if let Some(peers) = self.inner.peers.get() {
+            if let Err(err) = self.inner.db.retire_instance(peers.id()).await {
+                tracing::debug!(error = ?err, "leaving the instances' list failed; it lapses");
+            }
+        }
+    }
+
+    /// Takes in a batch of news from another instance (the body of `POST /internal/pokes` and
+    /// its tag header): checked (see `peers::open`), the sender noted as live, each room's news
+    /// handed to its watcher here. How many rooms' news the batch carried.
+    pub async fn take_pokes(&self, tag: Option<&str>, body: &[u8]) -> Result<usize, Refused> {
+        let pokes = crate::live::peers::open(&self.inner.db, tag, body).await?;
+        if let Some(link) = self.inner.peers.get() {
+            link.heard_from(&pokes.from, &pokes.address);
+        }
+        let rooms = pokes.news.len();
+        for news in pokes.news {
+            self.hear(news);
+        }
+        Ok(rooms)
+    }
+
+    /// Takes in news from another instance: handed to the room's watcher, if this instance
+    /// watches the room (else there is nobody here to tell).
+    pub fn hear(&self, news: PeerNews) {
+        let Some(watcher) = self.rooms().get(&news.code).cloned() else {
+            return;
+        };
+        {
+            let mut heard = watcher.heard.lock().unwrap_or_else(PoisonError::into_inner);
+            match heard.as_mut() {
+                Some(known) => known.merge(news),
+                None => *heard = Some(news),
+            }
+        }
+        watcher.wake.notify_one();
+    }
+
+    /// Passes news of a room to the other instances (nothing before joining them).
+    fn tell(&self, news: PeerNews) {
+        if let Some(peers) = self.inner.peers.get() {
+            peers.tell(news);
+        }
+    }
+
+    /// How long after a round falls due this instance closes it: at once when it is alone;
+    /// among others, after its own wait (see [`CLOSE_SPREAD_MS`]), by which time the closer's
+    /// news has usually arrived.
+    fn close_after(&self) -> i64 {
+        match self.inner.peers.get() {
+            Some(peers) if peers.has_others() => self.inner.close_after,
+            _ => 0,
         }
     }
 
@@ -308,9 +468,21 @@ impl RoomHub {
         let mut failures = 0u32;
         // When this watcher last told the table the host is here.
         let mut beat_ms = i64::MIN / 2;
+        // When the safety-net poll is next due (the first pass reads the room).
+        let mut poll_at = i64::MIN;
         loop {
+            let now = epoch_millis();
+            let wake = Wake {
+                written: watcher.written.swap(false, Ordering::AcqRel),
+                heard: watcher.take_heard(),
+                poll: now >= poll_at,
+            };
+            let written = wake.written;
+            if wake.poll {
+                poll_at = now + self.inner.poll.as_millis() as i64;
+            }
             match self
-                .refresh(&code, &watcher, &mut room, &mut receipt, &mut beat_ms)
+                .refresh(&code, &watcher, wake, &mut room, &mut receipt, &mut beat_ms)
                 .await
             {
                 Ok(feed) => {
@@ -323,15 +495,20 @@ impl RoomHub {
                 Err(err) => {
                     failures += 1;
                     tracing::warn!(%code, error = ?err, failures, "room watcher read failed");
+                    // Try again soon (backing off), and still pass on a write made here.
+                    let retry = RETRY_AFTER * 2u32.pow(failures.min(4));
+                    poll_at = now + retry.min(self.inner.poll).as_millis() as i64;
+                    if written {
+                        watcher.written.store(true, Ordering::Release);
+                    }
                 }
             }
-            // Back off while the table is failing; listeners keep the last snapshot.
-            let mut pause = self.inner.poll * 2u32.pow(failures.min(4));
             let now = epoch_millis();
+            let mut pause = Duration::from_millis((poll_at - now).max(25) as u64);
             // While failing, still wake for the next reveal (one attempt each, so no spin): a
             // transient error must not push this instance's reveal back by a whole backoff.
             let event = room.as_ref().and_then(|room| match failures {
-                0 => next_event(room, now, self.inner.close_after),
+                0 => next_event(room, now, self.close_after()),
                 _ => room.game.as_ref().and_then(|g| g.next_reveal_after(now)),
             });
             if let Some(at) = event {
@@ -365,13 +542,16 @@ impl RoomHub {
         }
     }
 
-    /// Brings `room` up to date (reading it only when its version moved), looks after its host
-    /// (a heartbeat while the host listens here; else hands the room on if the host is away),
-    /// resolves what is due, and returns what browsers may see now.
+    /// Brings `room` up to date (from news, or reading it after a write here, or when the
+    /// safety-net poll finds its version moved), looks after its host (a heartbeat while the
+    /// host listens here; else hands the room on if the host is away), resolves what is due,
+    /// tells the other instances what changed through this one, and returns what browsers may
+    /// see now.
     async fn refresh(
         &self,
         code: &RoomCode,
         watcher: &Watcher,
+        wake: Wake,
         room: &mut Option<Room>,
         receipt: &mut ReceiptView,
         beat_ms: &mut i64,
@@ -386,31 +566,95 @@ impl RoomHub {
             Some(first) => self.inner.watchers.for_match(code, first),
             None => self.inner.watchers.clone(),
         };
-        let Some(pulse) = db.room_pulse(code).await? else {
-            *room = None;
-            return Ok(RoomFeed::Ended);
-        };
-        if room.as_ref().map(|room| room.version) != Some(pulse.version) {
+        let version = |room: &Option<Room>| room.as_ref().map(|room| room.version);
+        let mut read = wake.written || (wake.poll && room.is_none());
+        if let Some(heard) = wake.heard {
+            if heard.ended {
+                // Another instance saw the room end: one read, and this stream ends too.
+                read = true;
+            }
+            match heard.room {
+                Some(theirs) if version(room).is_none_or(|v| theirs.version() > v) => {
+                    let seen = room.as_ref().and_then(|r| r.lobby.host_seen_ms);
+                    let mut theirs = theirs.into_room();
+                    theirs.lobby.host_seen_ms = theirs.lobby.host_seen_ms.max(seen);
+                    *room = Some(theirs);
+                }
+                // Too big to carry: read it.
+                None if version(room).is_some_and(|v| heard.version > v) => read = true,
+                _ => {}
+            }
+            if let (Some(room), Some(seen)) = (room.as_mut(), heard.host_seen_ms) {
+                room.lobby.host_seen_ms = room.lobby.host_seen_ms.max(Some(seen));
+            }
+            if let Some((first, theirs)) = heard.receipt {
+                let newer = receipt.first != first
+                    || receipt.receipt.is_none_or(|mine| theirs.calls > mine.calls);
+                if newer {
+                    *receipt = ReceiptView {
+                        first,
+                        receipt: Some(theirs),
+                    };
+                }
+            }
+        }
+        let before = version(room);
+        if read {
             *room = db.room(code).await?;
+        } else if wake.poll {
+            // The safety net: a version a second stale is caught by the next poll.
+            match db.room_pulse_eventually(code).await? {
+                None => *room = db.room(code).await?,
+                Some(pulse) => {
+                    if version(room).is_none_or(|v| pulse.version > v) {
+                        *room = db.room(code).await?;
+                    }
+                    if let Some(room) = room.as_mut().filter(|room| room.host_id == pulse.host_id) {
+                        // Heartbeats move `host_seen` without a new version. (A stale read
+                        // may set it back a moment: a hand-over is conditioned on the table's
+                        // own value, so that costs at most a refused write.)
+                        room.lobby.host_seen_ms = pulse.host_seen_ms;
+                    }
+                }
+            }
         }
-        if let Some(room) = room.as_mut().filter(|room| room.host_id == pulse.host_id) {
-            // Heartbeats move `host_seen` without a new version: the poll has the latest.
-            room.lobby.host_seen_ms = pulse.host_seen_ms;
-        }
-        if self
+        // What changed through this instance, the others hear of.
+        let mut tell = wake.written;
+        match self
             .look_after_host(code, watcher, room.as_ref(), beat_ms)
             .await
         {
-            *room = db.room(code).await?;
+            HostCare::Nothing => {}
+            HostCare::Beat(seen) => self.tell(PeerNews {
+                host_seen_ms: Some(seen),
+                ..PeerNews::of(code)
+            }),
+            HostCare::HandedOn => {
+                *room = db.room(code).await?;
+                tell = true;
+            }
         }
         let now = epoch_millis();
         let work = room
             .as_ref()
-            .is_some_and(|room| room.has_work(now - self.inner.close_after));
+            .is_some_and(|room| room.has_work(now - self.close_after()));
         if work {
             if let Some(now) = room.take() {
+                let was = now.version;
                 *room = db.advance(code, now).await?;
+                tell |= version(room) != Some(was);
             }
+        }
+        if tell {
+            self.tell(match room.as_ref() {
+                Some(room) => PeerNews::room(room),
+                None => PeerNews {
+                    ended: true,
+                    ..PeerNews::of(code)
+                },
+            });
+        } else if before.is_some() && room.is_none() {
+            tracing::debug!(%code, "the room ended");
         }
         if let Some(room) = room.as_ref() {
             self.follow_receipt(code, room, receipt).await;
@@ -431,43 +675,47 @@ impl RoomHub {
 
     /// While the host listens on this instance, notes every [`HOST_BEAT_MS`] that they are here;
     /// otherwise, if they have been away longer than the grace, hands the room on (exactly once
-    /// across instances: the write's condition decides). Whether the room changed hands.
+    /// across instances: the write's condition decides).
     async fn look_after_host(
         &self,
         code: &RoomCode,
         watcher: &Watcher,
         room: Option<&Room>,
         beat_ms: &mut i64,
-    ) -> bool {
+    ) -> HostCare {
         let Some(room) = room else {
-            return false;
+            return HostCare::Nothing;
         };
         let db = &self.inner.watchers;
         let now = epoch_millis();
         if watcher.hears(&room.host_id) {
             if now - *beat_ms >= HOST_BEAT_MS {
                 match db.host_beat(code, &room.host_id).await {
-                    Ok(_) => *beat_ms = now,
+                    Ok(_) => {
+                        *beat_ms = now;
+                        return HostCare::Beat(now);
+                    }
                     Err(err) => tracing::debug!(%code, error = ?err, "host heartbeat failed"),
                 }
             }
-            return false;
+            return HostCare::Nothing;
         }
         match db.hand_over_if_host_away(&room.lobby, now).await {
             Ok(Some(next)) => {
                 tracing::debug!(%code, %next, "the host was away; handed the room on");
-                true
+                HostCare::HandedOn
             }
-            Ok(None) => false,
+            Ok(None) => HostCare::Nothing,
             Err(err) => {
                 tracing::debug!(%code, error = ?err, "handing on an away host's room failed");
-                false
+                HostCare::Nothing
             }
         }
     }
 
-    /// Once the room's match is over: adds this instance's tally to its receipt, and reads the
-    /// receipt now and then while the other instances report in.
+    /// Once the room's match is over: adds this instance's tally to its receipt (the sum so far
+    /// comes back with the write, and goes to the other instances); reads the receipt once if
+    /// this instance had nothing to add. Later additions arrive as the others' news.
     async fn follow_receipt(&self, code: &RoomCode, room: &Room, view: &mut ReceiptView) {
         let Some(game) = room.game.as_ref() else {
             return;
@@ -475,29 +723,30 @@ impl RoomHub {
         if room.state == RoomState::Playing || !game.is_finished() {
             return;
         }
+        let first = game.first_round;
         let db = &self.inner.watchers;
-        if let Err(err) = db.add_to_receipt(&room.id, game.first_round).await {
-            tracing::debug!(%code, error = ?err, "adding to the receipt failed; later");
+        match db.add_to_receipt(&room.id, first).await {
+            Ok(Some(receipt)) => {
+                if view.first != first || view.receipt.is_none_or(|r| receipt.calls > r.calls) {
+                    *view = ReceiptView {
+                        first,
+                        receipt: Some(receipt),
+                    };
+                }
+                self.tell(PeerNews {
+                    receipt: Some((first, receipt)),
+                    ..PeerNews::of(code)
+                });
+                return;
+            }
+            Ok(None) => {}
+            Err(err) => tracing::debug!(%code, error = ?err, "adding to the receipt failed; later"),
         }
-        let now = epoch_millis();
-        let ended = game
-            .rounds
-            .last()
-            .and_then(|r| r.closed_at_ms)
-            .unwrap_or(now);
-        let due = view.first != game.first_round
-            || (now - view.read_ms >= RECEIPT_READ_EVERY_MS && now <= ended + RECEIPT_READ_FOR_MS);
-        if !due {
+        if view.first == first {
             return;
         }
-        match db.match_receipt(&room.id, game.first_round).await {
-            Ok(receipt) => {
-                *view = ReceiptView {
-                    first: game.first_round,
-                    receipt,
-                    read_ms: now,
-                }
-            }
+        match db.match_receipt(&room.id, first).await {
+            Ok(receipt) => *view = ReceiptView { first, receipt },
             Err(err) => tracing::debug!(%code, error = ?err, "reading the receipt failed"),
         }
     }

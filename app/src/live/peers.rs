@@ -1,20 +1,70 @@
-//! Access pattern: the server instances sharing the table, so that one can tell the others
-//! at once that a room changed (instead of each polling every room it watches).
+//! The server instances sharing the table, and the news of rooms they pass each other: an
+//! instance through which a room changed tells the others at once, with the room as it now is,
+//! so an instance watching the room neither polls it often nor reads it on a change.
 //!
-//! Each instance announces itself every [`ANNOUNCE_EVERY_MS`]: `INSTANCES` / `I#<id>` holds
-//! the address its peers reach it at and when it last announced (`seen_ms`), and expires by
-//! TTL. An instance reads the partition (one Query) as often, and takes as live the instances
-//! seen within [`LIVE_FOR_MS`]. Leaving, it deletes its item. An instance that dies drops out
-//! of its peers' lists within [`LIVE_FOR_MS`]; until then pokes sent to it fail quickly and
-//! are dropped (the watchers' slow poll is the safety net).
+//! **Who is there.** Each instance announces itself every [`ANNOUNCE_EVERY_MS`]:
+//! `INSTANCES` / `I#<id>` holds the address its peers reach it at and when it last announced
+//! (`seen_ms`), and expires by TTL. An instance reads the partition (one consistent Query) as
+//! often, and takes as live the instances seen within [`LIVE_FOR_MS`]; one it has not heard of
+//! before gets an empty batch at once (a hello), so two instances starting together know each
+//! other after the first round of announcements whichever read first. Leaving, an instance
+//! deletes its item. An instance that dies drops out of its peers' lists within
+//! [`LIVE_FOR_MS`]; until then news sent to it fails quickly and is dropped (the watchers' slow
+//! poll is the safety net).
 //!
-//! Cost: per instance, one write and one Query (a few small items: 0.5 RCU) every
-//! [`ANNOUNCE_EVERY_MS`], whatever the number of rooms.
+//! **News.** `POST /internal/pokes`, a JSON [`Pokes`] batch: the sender, when it sent, and one
+//! [`PeerNews`] per room (its version, the room itself with the fields the browsers' wire
+//! leaves out, that it ended, when its host was last seen, its match's receipt). Batches are
+//! signed with HMAC-SHA256 under the table's shared secret (`Db::secret_tag`; every instance on
+//! the table has it, nobody else does): a batch whose tag does not check, or sent more than
+//! [`FRESH_FOR_MS`] from now, is refused with 403 and changes nothing; a malformed one gets 400.
+//! A room too big to carry in a batch is sent as its version alone, and the receivers read it.
+//! The news is sent on the instances' own network in the clear (signed, not encrypted): run
+//! instances on a private network, as the table's traffic is.
+//!
+//! Cost: per instance, one write and one Query (a few small items: 1 RCU) every
+//! [`ANNOUNCE_EVERY_MS`], whatever the number of rooms. The news itself costs no table calls.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use axum::body::Bytes;
+use http_body_util::Full;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
 
+use crate::game::model::{MatchReceipt, Room};
+use crate::rooms::model::RoomCode;
 use crate::store::keys::{self, Keyed};
 use crate::store::{epoch_millis, key_map, send_recorded, DataError, Db};
+
+/// Where instances send each other news.
+pub const POKES_PATH: &str = "/internal/pokes";
+
+/// The header that carries a batch's tag (hex).
+pub const TAG_HEADER: &str = "x-udd-peer-tag";
+
+/// What the batches' tags are computed for (keeps them apart from every other use of the
+/// table's secret).
+const TAG_PURPOSE: &str = "peer-pokes";
+
+/// A batch sent further than this from the receiver's clock is refused (a replay, or a clock
+/// far off).
+pub const FRESH_FOR_MS: i64 = 30_000;
+
+/// The largest batch body sent; a room whose news alone is bigger goes as its version only.
+const MAX_BATCH_BYTES: usize = 48 * 1024;
+
+/// How long a batch may take to reach a peer before it is given up (the slow poll catches up).
+const SEND_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// News queued for sending at most; beyond it news is dropped (the slow poll catches up).
+const OUTBOX: usize = 8192;
 
 /// How often an instance announces itself and reads its peers.
 pub const ANNOUNCE_EVERY_MS: i64 = 5_000;
@@ -29,6 +79,377 @@ pub struct Peer {
     /// Where peers reach it (`http://host:port`).
     pub address: String,
     pub seen_ms: i64,
+}
+
+/// A room as one instance hands it to another: the stored room (things not yet shown, the
+/// seed and all: the receiver redacts for its browsers by its own clock) and the server-side
+/// fields the browsers' wire leaves out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeerRoom {
+    room: Room,
+    host_seen_ms: Option<i64>,
+    planned: u32,
+    /// Each round's tap count and close time, in order.
+    rounds: Vec<(u32, Option<i64>)>,
+}
+
+impl PeerRoom {
+    pub fn of(room: &Room) -> Self {
+        let game = room.game.as_ref();
+        Self {
+            room: room.clone(),
+            host_seen_ms: room.lobby.host_seen_ms,
+            planned: game.map_or(0, |g| g.planned),
+            rounds: game.map_or_else(Vec::new, |g| {
+                g.rounds
+                    .iter()
+                    .map(|r| (r.tap_count, r.closed_at_ms))
+                    .collect()
+            }),
+        }
+    }
+
+    pub fn version(&self) -> u64 {
+        self.room.version
+    }
+
+    pub fn into_room(self) -> Room {
+        let mut room = self.room;
+        room.lobby.host_seen_ms = self.host_seen_ms;
+        if let Some(game) = room.game.as_mut() {
+            game.planned = self.planned;
+            for (round, (taps, closed)) in game.rounds.iter_mut().zip(self.rounds) {
+                round.tap_count = taps;
+                round.closed_at_ms = closed;
+            }
+        }
+        room
+    }
+}
+
+/// What one instance tells the others of a room.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeerNews {
+    pub code: RoomCode,
+    /// The room's version after the change (0 when only the host's presence or the receipt is
+    /// news).
+    #[serde(default)]
+    pub version: u64,
+    /// The room at `version`; absent when it was too big to carry (the receiver reads it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<PeerRoom>,
+    /// The room is gone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ended: bool,
+    /// When the host was last seen (a heartbeat, which moves no version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_seen_ms: Option<i64>,
+    /// The receipt of the match that starts at round `.0`, as added up so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<(u32, MatchReceipt)>,
+}
+
+impl PeerNews {
+    /// News of nothing yet about `code`.
+    pub fn of(code: &RoomCode) -> Self {
+        Self {
+            code: code.clone(),
+            version: 0,
+            room: None,
+            ended: false,
+            host_seen_ms: None,
+            receipt: None,
+        }
+    }
+
+    /// The room as it now is.
+    pub fn room(room: &Room) -> Self {
+        Self {
+            version: room.version,
+            room: Some(PeerRoom::of(room)),
+            ..Self::of(&room.code)
+        }
+    }
+
+    /// Folds later news of the same room into this: the newest room, the latest sighting of the
+    /// host, the receipt that has added up the most.
+    pub fn merge(&mut self, later: PeerNews) {
+        if later.version > self.version || (later.version == self.version && self.room.is_none()) {
+            self.version = later.version;
+            self.room = later.room.or(self.room.take());
+        }
+        self.ended |= later.ended;
+        self.host_seen_ms = self.host_seen_ms.max(later.host_seen_ms);
+        self.receipt = match (self.receipt, later.receipt) {
+            (Some(a), Some(b)) => Some(if (b.0, b.1.calls) >= (a.0, a.1.calls) {
+                b
+            } else {
+                a
+            }),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// One batch of news, as sent to `POST /internal/pokes`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Pokes {
+    /// The sender's instance id and address (a receiver that had not heard of it adds it).
+    pub from: String,
+    pub address: String,
+    pub sent_ms: i64,
+    pub news: Vec<PeerNews>,
+}
+
+/// Why a batch was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// 400: not a batch.
+    Malformed,
+    /// 403: not signed under the table's secret, or not sent now.
+    Forged,
+}
+
+/// The tag a batch's body carries, hex.
+pub async fn tag(db: &Db, body: &[u8]) -> Result<String, DataError> {
+    let tag = db.secret_tag(TAG_PURPOSE, body).await?;
+    Ok(tag.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Checks a received batch: its tag under the table's secret, then its freshness.
+pub async fn open(db: &Db, tag_hex: Option<&str>, body: &[u8]) -> Result<Pokes, Refused> {
+    let given = tag_hex
+        .filter(|t| t.len() == 64)
+        .and_then(|t| {
+            (0..32)
+                .map(|i| u8::from_str_radix(t.get(2 * i..2 * i + 2)?, 16).ok())
+                .collect::<Option<Vec<u8>>>()
+        })
+        .ok_or(Refused::Forged)?;
+    let expected = db
+        .secret_tag(TAG_PURPOSE, body)
+        .await
+        .map_err(|_| Refused::Forged)?;
+    if !crate::identity::auth::constant_time_eq(&given, &expected) {
+        return Err(Refused::Forged);
+    }
+    let pokes: Pokes = serde_json::from_slice(body).map_err(|_| Refused::Malformed)?;
+    if (epoch_millis() - pokes.sent_ms).abs() > FRESH_FOR_MS {
+        return Err(Refused::Forged);
+    }
+    Ok(pokes)
+}
+
+/// This instance's place among its peers: who it is, whom it knows, and the news waiting to go.
+#[derive(Debug)]
+pub struct PeerLink {
+    id: String,
+    address: String,
+    peers: Mutex<HashMap<String, Peer>>,
+    outbox: mpsc::Sender<PeerNews>,
+}
+
+impl PeerLink {
+    /// Joins the instances on `db`'s table as `id`, reachable at `address`
+    /// (`http://host:port`): announces itself every [`ANNOUNCE_EVERY_MS`], reads who else is
+    /// there, and sends queued news. Call inside a Tokio runtime.
+    pub fn join(db: Db, id: String, address: String) -> Arc<Self> {
+        let (outbox, queued) = mpsc::channel(OUTBOX);
+        let link = Arc::new(Self {
+            id,
+            address,
+            peers: Mutex::new(HashMap::new()),
+            outbox,
+        });
+        let client: Client<HttpConnector, Full<Bytes>> =
+            Client::builder(TokioExecutor::new()).build_http();
+        tokio::spawn(Arc::clone(&link).announce(db.clone(), client.clone()));
+        tokio::spawn(Arc::clone(&link).send(db, client, queued));
+        link
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn peers(&self) -> std::sync::MutexGuard<'_, HashMap<String, Peer>> {
+        self.peers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The other instances taken as live now.
+    pub fn others(&self) -> Vec<Peer> {
+        let now = epoch_millis();
+        self.peers()
+            .values()
+            .filter(|p| now - p.seen_ms <= LIVE_FOR_MS)
+            .cloned()
+            .collect()
+    }
+
+    /// Whether any other instance is live (a lone instance need not spread its closes).
+    pub fn has_others(&self) -> bool {
+        !self.others().is_empty()
+    }
+
+    /// Queues news for every other instance; dropped when the outbox is full.
+    pub fn tell(&self, news: PeerNews) {
+        if self.outbox.try_send(news).is_err() {
+            tracing::debug!("peer outbox full; the slow poll will catch up");
+        }
+    }
+
+    /// Notes that `from` (at `address`) is live: a batch from it just checked.
+    pub fn heard_from(&self, from: &str, address: &str) {
+        if from == self.id {
+            return;
+        }
+        self.peers().insert(
+            from.to_owned(),
+            Peer {
+                id: from.to_owned(),
+                address: address.to_owned(),
+                seen_ms: epoch_millis(),
+            },
+        );
+    }
+
+    async fn announce(self: Arc<Self>, db: Db, client: Client<HttpConnector, Full<Bytes>>) {
+        loop {
+            if let Err(err) = db.announce_instance(&self.id, &self.address).await {
+                tracing::debug!(error = ?err, "announcing this instance failed; next time");
+            }
+            match db.live_instances().await {
+                Ok(live) => {
+                    let mut new = Vec::new();
+                    {
+                        let mut peers = self.peers();
+                        for peer in live.into_iter().filter(|p| p.id != self.id) {
+                            let known = peers.get(&peer.id).map_or(i64::MIN, |p| p.seen_ms);
+                            if !peers.contains_key(&peer.id) {
+                                new.push(peer.clone());
+                            }
+                            if peer.seen_ms > known {
+                                peers.insert(peer.id.clone(), peer);
+                            }
+                        }
+                        let now = epoch_millis();
+                        peers.retain(|_, p| now - p.seen_ms <= LIVE_FOR_MS);
+                    }
+                    // A hello to each newcomer, so it knows of this instance now.
+                    if !new.is_empty() {
+                        if let Some(body) = self.batch(&db, Vec::new()).await {
+                            for peer in new {
+                                tokio::spawn(post(client.clone(), peer, body.clone()));
+                            }
+                        }
+                    }
+                }
+                Err(err) => tracing::debug!(error = ?err, "reading the live instances failed"),
+            }
+            tokio::time::sleep(Duration::from_millis(ANNOUNCE_EVERY_MS as u64)).await;
+        }
+    }
+
+    /// Sends queued news: whatever has queued since the last batch goes in the next, to every
+    /// live peer at once.
+    async fn send(
+        self: Arc<Self>,
+        db: Db,
+        client: Client<HttpConnector, Full<Bytes>>,
+        mut queued: mpsc::Receiver<PeerNews>,
+    ) {
+        while let Some(first) = queued.recv().await {
+            let mut by_room: HashMap<RoomCode, PeerNews> = HashMap::new();
+            let mut add = |news: PeerNews| match by_room.get_mut(&news.code) {
+                Some(known) => known.merge(news),
+                None => {
+                    by_room.insert(news.code.clone(), news);
+                }
+            };
+            add(first);
+            while let Ok(news) = queued.try_recv() {
+                add(news);
+            }
+            let peers = self.others();
+            if peers.is_empty() {
+                continue;
+            }
+            for news in chunks(by_room.into_values().collect()) {
+                let Some(body) = self.batch(&db, news).await else {
+                    continue;
+                };
+                for peer in &peers {
+                    tokio::spawn(post(client.clone(), peer.clone(), body.clone()));
+                }
+            }
+        }
+    }
+
+    /// A signed batch of `news` from this instance: the body and its tag.
+    async fn batch(&self, db: &Db, news: Vec<PeerNews>) -> Option<(Bytes, String)> {
+        let pokes = Pokes {
+            from: self.id.clone(),
+            address: self.address.clone(),
+            sent_ms: epoch_millis(),
+            news,
+        };
+        let body = serde_json::to_vec(&pokes).ok()?;
+        match tag(db, &body).await {
+            Ok(tag) => Some((Bytes::from(body), tag)),
+            Err(err) => {
+                tracing::debug!(error = ?err, "signing news failed; the slow poll catches up");
+                None
+            }
+        }
+    }
+}
+
+/// Splits news into batches of at most [`MAX_BATCH_BYTES`]; a room too big alone goes as its
+/// version only.
+fn chunks(news: Vec<PeerNews>) -> Vec<Vec<PeerNews>> {
+    let mut batches = Vec::new();
+    let (mut batch, mut size) = (Vec::new(), 0);
+    for mut item in news {
+        let mut len = serde_json::to_vec(&item).map_or(usize::MAX, |b| b.len());
+        if len > MAX_BATCH_BYTES / 2 {
+            item.room = None;
+            len = serde_json::to_vec(&item).map_or(0, |b| b.len());
+        }
+        if size + len > MAX_BATCH_BYTES && !batch.is_empty() {
+            batches.push(std::mem::take(&mut batch));
+            size = 0;
+        }
+        size += len + 1;
+        batch.push(item);
+    }
+    if !batch.is_empty() {
+        batches.push(batch);
+    }
+    batches
+}
+
+/// Posts one batch to one peer, giving up after [`SEND_TIMEOUT`].
+async fn post(
+    client: Client<HttpConnector, Full<Bytes>>,
+    peer: Peer,
+    (body, tag): (Bytes, String),
+) {
+    let request = axum::http::Request::post(format!("{}{POKES_PATH}", peer.address))
+        .header(axum::http::header::CONTENT_TYPE, "application/json")
+        .header(TAG_HEADER, tag)
+        .body(Full::new(body));
+    let Ok(request) = request else {
+        tracing::debug!(address = %peer.address, "a peer's address is not a URL");
+        return;
+    };
+    match tokio::time::timeout(SEND_TIMEOUT, client.request(request)).await {
+        Ok(Ok(response)) if response.status().is_success() => {}
+        Ok(Ok(response)) => {
+            tracing::warn!(peer = %peer.id, status = %response.status(), "a peer refused news")
+        }
+        Ok(Err(err)) => tracing::debug!(peer = %peer.id, error = %err, "news did not reach a peer"),
+        Err(_) => tracing::debug!(peer = %peer.id, "news to a peer timed out"),
+    }
 }
 
 impl Db {
@@ -47,12 +468,15 @@ impl Db {
     }
 
     /// The instances seen within [`LIVE_FOR_MS`], this one included if it announced: one
-    /// eventually consistent Query.
+    /// consistent Query (an instance that announced a moment ago is in it).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn live_instances(&self) -> Result<Vec<Peer>, DataError> {
         let now = epoch_millis();
         let items = self
-            .query_all(self.query_partition(Keyed::Table, keys::INSTANCES))
+            .query_all(
+                self.query_partition(Keyed::Table, keys::INSTANCES)
+                    .consistent_read(true),
+            )
             .await?;
         Ok(items
             .iter()

@@ -219,6 +219,24 @@ impl Db {
     /// the away-host check costs no read of its own. `None` for an unknown or expired room.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn room_pulse(&self, code: &RoomCode) -> Result<Option<RoomPulse>, DataError> {
+        self.pulse(code, true).await
+    }
+
+    /// [`Db::room_pulse`] read eventually consistently (half the units): what a watcher's slow
+    /// safety-net poll reads, where a version a second old only means the next poll sees it.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn room_pulse_eventually(
+        &self,
+        code: &RoomCode,
+    ) -> Result<Option<RoomPulse>, DataError> {
+        self.pulse(code, false).await
+    }
+
+    async fn pulse(
+        &self,
+        code: &RoomCode,
+        consistent: bool,
+    ) -> Result<Option<RoomPulse>, DataError> {
         let key = keys::room_meta(code);
         let item = self
             .get(
@@ -228,7 +246,7 @@ impl Db {
                     .key(keys::SK, AttributeValue::S(key.sk))
                     .projection_expression("version, host_id, host_seen, player_count, #ttl")
                     .expression_attribute_names("#ttl", keys::TTL)
-                    .consistent_read(true),
+                    .consistent_read(consistent),
             )
             .await?;
         let Some(item) = item else {

@@ -893,17 +893,23 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
         "nothing reported yet"
     );
     let (one_count, two_count) = (one_calls.count(), two_calls.count());
-    one.add_to_receipt(&id, first).await.unwrap();
-    two.add_to_receipt(&id, first).await.unwrap();
+    let near = |a: f64, b: f64| (a - b).abs() < 0.01;
+    // Each report answers with the receipt as added up so far (what the instance tells the
+    // others, so that they need not read it).
+    let so_far = one.add_to_receipt(&id, first).await.unwrap().expect("a sum");
+    assert!(near(so_far.write_units(), w1), "{so_far:?} vs {w1}");
+    assert_eq!(so_far.calls as usize, one_count);
+    let so_far = two.add_to_receipt(&id, first).await.unwrap().expect("a sum");
+    assert!(near(so_far.write_units(), w1 + w2), "{so_far:?}");
     // A second report has nothing left to add.
-    two.add_to_receipt(&id, first).await.unwrap();
+    assert_eq!(two.add_to_receipt(&id, first).await.unwrap(), None);
     assert_eq!(
         two_calls.count(),
         two_count + 1,
         "one report, then nothing to send"
     );
     let receipt = t.db.match_receipt(&id, first).await.unwrap().unwrap();
-    let near = |a: f64, b: f64| (a - b).abs() < 0.01;
+    assert_eq!(receipt, so_far, "the last report's answer is the stored receipt");
     assert!(
         near(receipt.write_units(), w1 + w2),
         "{receipt:?} vs {}",

@@ -1,7 +1,9 @@
 //! The live room channel across instances: each `RoomHub` here stands for one server instance,
 //! with its own client handle on the shared table. A change made through one instance reaches
-//! listeners on another within a poll; a poke wakes a watcher at once; an idle watched room
-//! costs one small read per poll; watchers go when their listeners do.
+//! listeners on another as that instance's news, carrying the room (no read at the receiver),
+//! or failing that within a poll; news not signed under the table's secret is refused; a poke
+//! wakes a watcher at once; an idle watched room costs one small read per poll; watchers go
+//! when their listeners do.
 
 use std::time::Duration;
 
@@ -124,11 +126,7 @@ async fn an_idle_watched_room_costs_one_small_read_per_poll() {
     hear(&mut feed, lobby_with(1))
         .await
         .expect("the first snapshot");
-    assert_eq!(
-        calls.ops(),
-        ["GetItem", "Query"],
-        "a version read, then the room"
-    );
+    assert_eq!(calls.ops(), ["Query"], "the room, read once");
 
     calls.reset();
     // Three polls at 50 ms take 150 ms on an idle engine; a busy CI engine may take longer.
@@ -272,4 +270,226 @@ async fn instances_announce_themselves_and_see_each_other_until_they_retire_or_g
     // One that retires is gone at once.
     t.db.retire_instance("b").await.unwrap();
     assert!(t.db.live_instances().await.unwrap().is_empty());
+}
+
+/// Serves `hub`'s end of the instances' news (`POST /internal/pokes`, as the router does) on a
+/// loopback port: its address.
+async fn serve_news(hub: RoomHub) -> String {
+    use axum::http::{HeaderMap, StatusCode};
+    use axum::routing::post;
+
+    let router = axum::Router::new().route(
+        app::live::peers::POKES_PATH,
+        post(move |headers: HeaderMap, body: axum::body::Bytes| {
+            let hub = hub.clone();
+            async move {
+                let tag = headers
+                    .get(app::live::peers::TAG_HEADER)
+                    .and_then(|v| v.to_str().ok());
+                match hub.take_pokes(tag, &body).await {
+                    Ok(_) => StatusCode::NO_CONTENT,
+                    Err(_) => StatusCode::FORBIDDEN,
+                }
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    address
+}
+
+/// Two instances on the table that know each other, each serving its news endpoint, with
+/// polls so slow (10 minutes) that only news can explain hearing a change in time. Their
+/// announcements go through handles of their own, apart from the watchers' `recorders`.
+async fn two_peers(t: &TestTable, recorders: [&Recorder; 2]) -> [RoomHub; 2] {
+    let hubs = recorders.map(|calls| RoomHub::new(instance(t, calls), Duration::from_secs(600), 8));
+    for (hub, id) in hubs.iter().zip(["a", "b"]) {
+        let address = serve_news(hub.clone()).await;
+        hub.join_peers_through(instance(t, &Recorder::new()), id.to_owned(), address);
+    }
+    let know = timeout(PATIENCE, async {
+        while !hubs
+            .iter()
+            .all(|hub| hub.peers().is_some_and(|p| p.has_others()))
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(
+        know.is_ok(),
+        "the two instances found each other in the table"
+    );
+    hubs
+}
+
+fn reads(calls: &Recorder) -> Vec<&'static str> {
+    calls
+        .ops()
+        .into_iter()
+        .filter(|op| matches!(*op, "GetItem" | "Query" | "BatchGetItem" | "Scan"))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_change_through_another_instance_arrives_as_its_news_with_no_read_here() {
+    let t = test_table().await;
+    let code = room(&t, "VWXY8", RoomSettings::default()).await.0;
+    let (calls_a, calls_b) = (Recorder::new(), Recorder::new());
+    let [hub_a, hub_b] = two_peers(&t, [&calls_a, &calls_b]).await;
+    let mut on_b = hub_b.subscribe(&code);
+    hear(&mut on_b, lobby_with(1))
+        .await
+        .expect("B's first snapshot");
+    calls_b.reset();
+
+    // A join made through instance A, which has no watcher of the room: A reads the room once
+    // and tells B.
+    let asha = player(&t, "Asha").await;
+    instance(&t, &calls_a)
+        .join_room(&code, &asha, &name("Asha"), Avatar::Bee)
+        .await
+        .unwrap();
+    hub_a.poke(&code);
+    let lobby = lobby_of(hear(&mut on_b, lobby_with(2)).await);
+    assert!(lobby.player(&asha).is_some(), "{lobby:?}");
+    assert_eq!(
+        reads(&calls_b),
+        Vec::<&str>::new(),
+        "B read nothing: the news carried the room"
+    );
+
+    // With a watcher on A too, a change through A is read there once (its own watcher's read)
+    // and still costs B nothing.
+    let mut on_a = hub_a.subscribe(&code);
+    hear(&mut on_a, lobby_with(2))
+        .await
+        .expect("A's first snapshot");
+    let ravi = player(&t, "Ravi").await;
+    instance(&t, &calls_a)
+        .join_room(&code, &ravi, &name("Ravi"), Avatar::Bee)
+        .await
+        .unwrap();
+    calls_a.reset();
+    hub_a.poke(&code);
+    hear(&mut on_b, lobby_with(3))
+        .await
+        .expect("B heard the second join");
+    hear(&mut on_a, lobby_with(3))
+        .await
+        .expect("A heard it too");
+    assert_eq!(
+        reads(&calls_a),
+        ["Query"],
+        "one read of the room, at the instance it changed through"
+    );
+    assert_eq!(reads(&calls_b), Vec::<&str>::new());
+
+    // The room ending through A ends B's stream too.
+    let host = t.db.lobby(&code).await.unwrap().unwrap().host_id;
+    for user in [&asha, &ravi, &host] {
+        t.db.leave_room(&code, user).await.unwrap();
+        hub_a.poke(&code);
+    }
+    assert_eq!(
+        hear(&mut on_b, |f| *f == RoomFeed::Ended).await,
+        Some(RoomFeed::Ended)
+    );
+}
+
+#[tokio::test]
+async fn news_not_signed_under_the_tables_secret_or_not_sent_now_is_refused_and_changes_nothing() {
+    use app::live::peers::{tag, PeerNews, Pokes, Refused};
+
+    let t = test_table().await;
+    let code = room(&t, "VWXY9", RoomSettings::default()).await.0;
+    let hub = RoomHub::new(instance(&t, &Recorder::new()), Duration::from_secs(600), 8);
+    let mut feed = hub.subscribe(&code);
+    let real = lobby_of(hear(&mut feed, lobby_with(1)).await);
+
+    // A forger's room: the same room with a second player, at a later version.
+    let asha = player(&t, "Asha").await;
+    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Bee)
+        .await
+        .unwrap();
+    let forged_room = t.db.room(&code).await.unwrap().unwrap();
+    let batch = |sent_ms: i64| {
+        serde_json::to_vec(&Pokes {
+            from: "mallory".into(),
+            address: "http://10.9.9.9:1".into(),
+            sent_ms,
+            news: vec![PeerNews::room(&forged_room)],
+        })
+        .unwrap()
+    };
+    let now = app::store::epoch_millis();
+    let body = batch(now);
+    // Signed with another secret (a table of one's own), or not at all.
+    let other = test_table().await;
+    let wrong = tag(&other.db, &body).await.unwrap();
+    assert_eq!(
+        hub.take_pokes(Some(&wrong), &body).await,
+        Err(Refused::Forged)
+    );
+    assert_eq!(hub.take_pokes(None, &body).await, Err(Refused::Forged));
+    assert_eq!(
+        hub.take_pokes(Some("zz"), &body).await,
+        Err(Refused::Forged)
+    );
+    // Signed, but sent a minute ago: a replay.
+    let old = batch(now - 60_000);
+    let old_tag = tag(&t.db, &old).await.unwrap();
+    assert_eq!(
+        hub.take_pokes(Some(&old_tag), &old).await,
+        Err(Refused::Forged)
+    );
+    // Signed, but not a batch.
+    let junk = b"{\"news\":7}".to_vec();
+    let junk_tag = tag(&t.db, &junk).await.unwrap();
+    assert_eq!(
+        hub.take_pokes(Some(&junk_tag), &junk).await,
+        Err(Refused::Malformed)
+    );
+    assert!(
+        timeout(Duration::from_millis(500), feed.changed())
+            .await
+            .is_err(),
+        "nothing refused reached the listeners"
+    );
+    assert_eq!(lobby_of(feed.borrow().clone()), real);
+
+    // The same batch signed under the table's secret is taken in.
+    let good = tag(&t.db, &body).await.unwrap();
+    assert_eq!(hub.take_pokes(Some(&good), &body).await, Ok(1));
+    let heard = lobby_of(hear(&mut feed, lobby_with(2)).await);
+    assert!(heard.player(&asha).is_some());
+}
+
+#[tokio::test]
+async fn a_room_passed_between_instances_arrives_whole_with_what_browsers_are_not_sent() {
+    use app::live::peers::PeerNews;
+
+    let t = super::seeded_table().await;
+    let (code, _, _, _) = super::game::playing(&t, "VWXZ2", 3, &["Asha"]).await;
+    let mut stored = t.db.room(&code).await.unwrap().unwrap();
+    stored.lobby.host_seen_ms = Some(1_234);
+    let game = stored.game.as_mut().expect("a match");
+    assert!(game.planned > 0 && game.rounds.iter().all(|r| r.thing.is_some()));
+    game.rounds[0].tap_count = 2;
+    game.rounds[0].closed_at_ms = Some(5_678);
+    // As it goes over the wire between instances.
+    let wire = serde_json::to_string(&PeerNews::room(&stored)).unwrap();
+    let news: PeerNews = serde_json::from_str(&wire).unwrap();
+    assert_eq!(news.version, stored.version);
+    let arrived = news.room.expect("the room").into_room();
+    assert_eq!(arrived, stored);
+    // Fields the browsers' wire leaves out, compared one by one (`==` may not look at them).
+    assert_eq!(arrived.lobby.host_seen_ms, Some(1_234));
+    let (sent, got) = (stored.game.unwrap(), arrived.game.unwrap());
+    assert_eq!(got.planned, sent.planned);
+    assert_eq!(
+        got.rounds.iter().map(|r| (r.tap_count, r.closed_at_ms)).collect::<Vec<_>>(),
+        sent.rounds.iter().map(|r| (r.tap_count, r.closed_at_ms)).collect::<Vec<_>>()
+    );
 }
