@@ -597,7 +597,10 @@ async fn a_rooms_stream_stays_open_through_a_quiet_minute_behind_a_proxy_that_cu
     let soon = || Instant::now() + Duration::from_secs(10);
     read_until(&mut stream, &mut heard, soon(), &|h| h.contains("data:")).await;
     assert!(heard.starts_with("HTTP/1.1 200"), "{heard}");
-    assert!(heard.contains("\"Host\""), "the room's first snapshot: {heard}");
+    assert!(
+        heard.contains("\"Host\""),
+        "the room's first snapshot: {heard}"
+    );
 
     // A quiet lobby for 75 s: nothing changes, so only the server's keep-alives cross the proxy.
     let quiet = heard.len();
@@ -619,7 +622,10 @@ async fn a_rooms_stream_stays_open_through_a_quiet_minute_behind_a_proxy_that_cu
     // The same connection still carries the room: a join arrives on it.
     let (joined, _) = join(&app, &code, "Asha").await;
     assert!(joined.status.is_success(), "{}", joined.json);
-    read_until(&mut stream, &mut heard, soon(), &|h| h[quiet..].contains("Asha")).await;
+    read_until(&mut stream, &mut heard, soon(), &|h| {
+        h[quiet..].contains("Asha")
+    })
+    .await;
     assert!(
         heard[quiet..].contains("Asha"),
         "the join arrived on the stream that stayed open: {}",

@@ -105,7 +105,7 @@ struct ServeArgs {
     /// How often (ms) a watched room is polled for changes, as a safety net: changes made
     /// through another instance arrive as its news at once (see "Live rooms"); the poll is one
     /// small eventually consistent read per watched room per interval.
-    #[arg(long, env = "UDD_LIVE_POLL_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(50..=60_000), global = true)]
+    #[arg(long, env = "UDD_LIVE_POLL_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(50..=300_000), global = true)]
     live_poll_ms: u64,
     /// Where the other instances reach this one (`http://host:port`) with news of rooms. By
     /// default the address it listens on (127.0.0.1 when it listens on every address): set it

@@ -5,8 +5,10 @@
 //! reads the room (one Query) and passes the room on to the other instances (`peers`). News
 //! from another instance carries the room: the watcher takes it without reading. And, as a
 //! safety net for news lost with a dying instance, it asks the table for the room's version
-//! every poll interval (one eventually consistent GetItem; 10 s by default), reading the room
-//! only if the version moved. The match's clock (reveals, closes) needs no read at all.
+//! every poll interval while no match is in play (one eventually consistent GetItem; 30 s by
+//! default), reading the room only if the version moved. In play, the rounds' closes are the
+//! safety net: a watcher that has not heard of a close by its turn reads the room. The match's
+//! clock (reveals, closes) needs no read at all otherwise.
 //!
 //! A watcher also looks after its room's host: while the host has a stream open here it notes
 //! so on the room every [`HOST_BEAT_MS`] and tells the other instances; a host unseen for
@@ -35,10 +37,11 @@ use crate::request::ClientAddress;
 use crate::rooms::model::{RoomCode, RoomState, HOST_BEAT_MS};
 use crate::store::{epoch_millis, epoch_seconds, DataError, Db};
 
-/// How often a watcher asks the table whether its room changed: the safety net for news lost
-/// on the way between instances (a change made through another instance normally arrives as
-/// that instance's news, in milliseconds).
-pub const DEFAULT_POLL: Duration = Duration::from_secs(10);
+/// How often a watcher asks the table whether its room changed, while no match is in play: the
+/// safety net for news lost on the way between instances (a change made through another
+/// instance normally arrives as that instance's news, in milliseconds), such as a change made
+/// through an instance that died before it could tell the others.
+pub const DEFAULT_POLL: Duration = Duration::from_secs(30);
 
 /// After a failed read a watcher tries again this soon, doubling while it keeps failing (up to
 /// the poll interval).
@@ -124,11 +127,12 @@ impl Drop for StreamLease {
     }
 }
 
-/// The most this instance waits after a round falls due before it closes it itself (each
-/// instance picks its own wait in `0..=CLOSE_SPREAD_MS`): the instances' watchers do not all
-/// try at the same moment, so the later ones find the round closed by one read, and do not pay
-/// for a refused write.
-const CLOSE_SPREAD_MS: i64 = 120;
+/// How much later each next instance in a room's order (see `PeerLink::rank`) tries to close
+/// a round that fell due: the first in the order that watches the room closes it at once and
+/// sends the result; the next would try only this much later, by which time the news has
+/// arrived, so one instance pays for each close rather than every watching one. Should the
+/// first be gone, the next closes it one step later.
+const CLOSE_STEP_MS: i64 = 100;
 
 /// The next moment the room changes by the clock alone: a reveal, or a round falling due (for
 /// this instance, `close_after` ms after it does).
@@ -150,6 +154,8 @@ const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
 struct ReceiptView {
     first: u32,
     receipt: Option<MatchReceipt>,
+    /// The match this watcher saw in play (its first round; 0 for none).
+    played: u32,
 }
 
 /// What woke a watcher: a write made through this instance, news from others, the poll's time.
@@ -239,9 +245,6 @@ struct Inner {
     poll: Duration,
     rooms: Mutex<HashMap<RoomCode, Arc<Watcher>>>,
     streams: Arc<Semaphore>,
-    /// This instance's wait after a round falls due when other instances are live (see
-    /// [`CLOSE_SPREAD_MS`]).
-    close_after: i64,
     /// The other instances, once this one has joined them (see [`RoomHub::join_peers`]).
     peers: OnceLock<Arc<PeerLink>>,
 }
@@ -270,11 +273,6 @@ impl RoomHub {
                 poll,
                 rooms: Mutex::new(HashMap::new()),
                 streams: Arc::new(Semaphore::new(max_streams)),
-                close_after: {
-                    let mut byte = [0u8; 1];
-                    let _ = getrandom::fill(&mut byte);
-                    i64::from(byte[0]) * CLOSE_SPREAD_MS / 255
-                },
                 peers: OnceLock::new(),
             }),
         };
@@ -443,14 +441,14 @@ impl RoomHub {
         }
     }
 
-    /// How long after a round falls due this instance closes it: at once when it is alone;
-    /// among others, after its own wait (see [`CLOSE_SPREAD_MS`]), by which time the closer's
-    /// news has usually arrived.
-    fn close_after(&self) -> i64 {
-        match self.inner.peers.get() {
-            Some(peers) if peers.has_others() => self.inner.close_after,
-            _ => 0,
-        }
+    /// How long after a round of `code` falls due this instance closes it: at once when it is
+    /// alone or first in the room's order among the live instances, else one
+    /// [`CLOSE_STEP_MS`] per instance before it.
+    fn close_after(&self, code: &RoomCode) -> i64 {
+        self.inner
+            .peers
+            .get()
+            .map_or(0, |peers| peers.rank(code.as_str()) as i64 * CLOSE_STEP_MS)
     }
 
     /// Rooms this instance is watching.
@@ -472,10 +470,13 @@ impl RoomHub {
         let mut poll_at = i64::MIN;
         loop {
             let now = epoch_millis();
+            // While a match is in play, each round's close is the safety net instead: every
+            // watcher that has not heard of the close by its turn reads the room then.
+            let in_play = room.as_ref().is_some_and(|r| r.state == RoomState::Playing);
             let wake = Wake {
                 written: watcher.written.swap(false, Ordering::AcqRel),
                 heard: watcher.take_heard(),
-                poll: now >= poll_at,
+                poll: now >= poll_at && !in_play,
             };
             let written = wake.written;
             if wake.poll {
@@ -508,7 +509,7 @@ impl RoomHub {
             // While failing, still wake for the next reveal (one attempt each, so no spin): a
             // transient error must not push this instance's reveal back by a whole backoff.
             let event = room.as_ref().and_then(|room| match failures {
-                0 => next_event(room, now, self.close_after()),
+                0 => next_event(room, now, self.close_after(&code)),
                 _ => room.game.as_ref().and_then(|g| g.next_reveal_after(now)),
             });
             if let Some(at) = event {
@@ -567,6 +568,7 @@ impl RoomHub {
             None => self.inner.watchers.clone(),
         };
         let version = |room: &Option<Room>| room.as_ref().map(|room| room.version);
+        let progress = |room: &Option<Room>| room.as_ref().map(crate::live::peers::progress);
         let mut read = wake.written || (wake.poll && room.is_none());
         if let Some(heard) = wake.heard {
             if heard.ended {
@@ -574,14 +576,14 @@ impl RoomHub {
                 read = true;
             }
             match heard.room {
-                Some(theirs) if version(room).is_none_or(|v| theirs.version() > v) => {
+                Some(theirs) if progress(room).is_none_or(|p| theirs.progress() > p) => {
                     let seen = room.as_ref().and_then(|r| r.lobby.host_seen_ms);
                     let mut theirs = theirs.into_room();
                     theirs.lobby.host_seen_ms = theirs.lobby.host_seen_ms.max(seen);
                     *room = Some(theirs);
                 }
                 // Too big to carry: read it.
-                None if version(room).is_some_and(|v| heard.version > v) => read = true,
+                None if progress(room).is_some_and(|p| heard.progress() > p) => read = true,
                 _ => {}
             }
             if let (Some(room), Some(seen)) = (room.as_mut(), heard.host_seen_ms) {
@@ -591,10 +593,8 @@ impl RoomHub {
                 let newer = receipt.first != first
                     || receipt.receipt.is_none_or(|mine| theirs.calls > mine.calls);
                 if newer {
-                    *receipt = ReceiptView {
-                        first,
-                        receipt: Some(theirs),
-                    };
+                    receipt.first = first;
+                    receipt.receipt = Some(theirs);
                 }
             }
         }
@@ -637,12 +637,12 @@ impl RoomHub {
         let now = epoch_millis();
         let work = room
             .as_ref()
-            .is_some_and(|room| room.has_work(now - self.close_after()));
+            .is_some_and(|room| room.has_work(now - self.close_after(code)));
         if work {
             if let Some(now) = room.take() {
-                let was = now.version;
+                let was = crate::live::peers::progress(&now);
                 *room = db.advance(code, now).await?;
-                tell |= version(room) != Some(was);
+                tell |= progress(room) != Some(was);
             }
         }
         if tell {
@@ -714,13 +714,19 @@ impl RoomHub {
     }
 
     /// Once the room's match is over: adds this instance's tally to its receipt (the sum so far
-    /// comes back with the write, and goes to the other instances); reads the receipt once if
-    /// this instance had nothing to add. Later additions arrive as the others' news.
+    /// comes back with the write, and goes to the other instances). With nothing to add, it
+    /// waits for the others' news of the receipt if it saw the match in play (the instance that
+    /// closed the last round always has something to add, and tells); a watcher that first saw
+    /// the match over reads the receipt once.
     async fn follow_receipt(&self, code: &RoomCode, room: &Room, view: &mut ReceiptView) {
         let Some(game) = room.game.as_ref() else {
             return;
         };
-        if room.state == RoomState::Playing || !game.is_finished() {
+        if room.state == RoomState::Playing {
+            view.played = game.first_round;
+            return;
+        }
+        if !game.is_finished() {
             return;
         }
         let first = game.first_round;
@@ -728,10 +734,8 @@ impl RoomHub {
         match db.add_to_receipt(&room.id, first).await {
             Ok(Some(receipt)) => {
                 if view.first != first || view.receipt.is_none_or(|r| receipt.calls > r.calls) {
-                    *view = ReceiptView {
-                        first,
-                        receipt: Some(receipt),
-                    };
+                    view.first = first;
+                    view.receipt = Some(receipt);
                 }
                 self.tell(PeerNews {
                     receipt: Some((first, receipt)),
@@ -742,11 +746,14 @@ impl RoomHub {
             Ok(None) => {}
             Err(err) => tracing::debug!(%code, error = ?err, "adding to the receipt failed; later"),
         }
-        if view.first == first {
+        if view.first == first || view.played == first {
             return;
         }
         match db.match_receipt(&room.id, first).await {
-            Ok(receipt) => *view = ReceiptView { first, receipt },
+            Ok(receipt) => {
+                view.first = first;
+                view.receipt = receipt;
+            }
             Err(err) => tracing::debug!(%code, error = ?err, "reading the receipt failed"),
         }
     }

@@ -109,8 +109,9 @@ impl PeerRoom {
         }
     }
 
-    pub fn version(&self) -> u64 {
-        self.room.version
+    /// How far the room has come (see [`progress`]).
+    pub fn progress(&self) -> (u64, u32) {
+        progress(&self.room)
     }
 
     pub fn into_room(self) -> Room {
@@ -127,6 +128,13 @@ impl PeerRoom {
     }
 }
 
+/// How far a room has come: its version, then the rounds of its match resolved. A round's close
+/// writes its round, not the room's version (the results are read from the taps), so two reads
+/// of one version are told apart by the rounds resolved.
+pub fn progress(room: &Room) -> (u64, u32) {
+    (room.version, room.game.as_ref().map_or(0, |g| g.resolved))
+}
+
 /// What one instance tells the others of a room.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PeerNews {
@@ -135,6 +143,9 @@ pub struct PeerNews {
     /// news).
     #[serde(default)]
     pub version: u64,
+    /// Its match's rounds resolved by then.
+    #[serde(default)]
+    pub resolved: u32,
     /// The room at `version`; absent when it was too big to carry (the receiver reads it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub room: Option<PeerRoom>,
@@ -155,6 +166,7 @@ impl PeerNews {
         Self {
             code: code.clone(),
             version: 0,
+            resolved: 0,
             room: None,
             ended: false,
             host_seen_ms: None,
@@ -164,18 +176,26 @@ impl PeerNews {
 
     /// The room as it now is.
     pub fn room(room: &Room) -> Self {
+        let (version, resolved) = progress(room);
         Self {
-            version: room.version,
+            version,
+            resolved,
             room: Some(PeerRoom::of(room)),
             ..Self::of(&room.code)
         }
     }
 
+    /// How far the room had come.
+    pub fn progress(&self) -> (u64, u32) {
+        (self.version, self.resolved)
+    }
+
     /// Folds later news of the same room into this: the newest room, the latest sighting of the
     /// host, the receipt that has added up the most.
     pub fn merge(&mut self, later: PeerNews) {
-        if later.version > self.version || (later.version == self.version && self.room.is_none()) {
-            self.version = later.version;
+        let (mine, theirs) = (self.progress(), later.progress());
+        if theirs > mine || (theirs == mine && self.room.is_none()) {
+            (self.version, self.resolved) = theirs;
             self.room = later.room.or(self.room.take());
         }
         self.ended |= later.ended;
@@ -286,9 +306,21 @@ impl PeerLink {
             .collect()
     }
 
-    /// Whether any other instance is live (a lone instance need not spread its closes).
+    /// Whether any other instance is live.
     pub fn has_others(&self) -> bool {
         !self.others().is_empty()
+    }
+
+    /// This instance's place (0 first) in `key`'s order of the live instances: each instance
+    /// ranked by a hash of the key and its id (rendezvous hashing), so that every instance
+    /// computes the same order from the same list, and each room's order is its own (the first
+    /// place, where a room's rounds are closed, is spread over the instances).
+    pub fn rank(&self, key: &str) -> usize {
+        let mine = rendezvous(key, &self.id);
+        self.others()
+            .iter()
+            .filter(|peer| (rendezvous(key, &peer.id), peer.id.as_str()) > (mine, self.id.as_str()))
+            .count()
     }
 
     /// Queues news for every other instance; dropped when the outbox is full.
@@ -404,6 +436,22 @@ impl PeerLink {
     }
 }
 
+/// The weight of instance `id` for `key` (FNV-1a, 64 bits, over both, then MurmurHash3's
+/// finaliser, without which ids that differ in their last letter weigh alike in the high bits):
+/// the same on every instance and in every release.
+fn rendezvous(key: &str, id: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in key.bytes().chain([0]).chain(id.bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    hash ^ (hash >> 33)
+}
+
 /// Splits news into batches of at most [`MAX_BATCH_BYTES`]; a room too big alone goes as its
 /// version only.
 fn chunks(news: Vec<PeerNews>) -> Vec<Vec<PeerNews>> {
@@ -428,27 +476,36 @@ fn chunks(news: Vec<PeerNews>) -> Vec<Vec<PeerNews>> {
     batches
 }
 
-/// Posts one batch to one peer, giving up after [`SEND_TIMEOUT`].
+/// Posts one batch to one peer; tries once more a moment later if it did not arrive (a peer
+/// that refused it is not asked again), each try given [`SEND_TIMEOUT`].
 async fn post(
     client: Client<HttpConnector, Full<Bytes>>,
     peer: Peer,
     (body, tag): (Bytes, String),
 ) {
-    let request = axum::http::Request::post(format!("{}{POKES_PATH}", peer.address))
-        .header(axum::http::header::CONTENT_TYPE, "application/json")
-        .header(TAG_HEADER, tag)
-        .body(Full::new(body));
-    let Ok(request) = request else {
-        tracing::debug!(address = %peer.address, "a peer's address is not a URL");
-        return;
-    };
-    match tokio::time::timeout(SEND_TIMEOUT, client.request(request)).await {
-        Ok(Ok(response)) if response.status().is_success() => {}
-        Ok(Ok(response)) => {
-            tracing::warn!(peer = %peer.id, status = %response.status(), "a peer refused news")
+    for attempt in 0..2 {
+        if attempt > 0 {
+            tokio::time::sleep(Duration::from_millis(200)).await;
         }
-        Ok(Err(err)) => tracing::debug!(peer = %peer.id, error = %err, "news did not reach a peer"),
-        Err(_) => tracing::debug!(peer = %peer.id, "news to a peer timed out"),
+        let request = axum::http::Request::post(format!("{}{POKES_PATH}", peer.address))
+            .header(axum::http::header::CONTENT_TYPE, "application/json")
+            .header(TAG_HEADER, &tag)
+            .body(Full::new(body.clone()));
+        let Ok(request) = request else {
+            tracing::debug!(address = %peer.address, "a peer's address is not a URL");
+            return;
+        };
+        match tokio::time::timeout(SEND_TIMEOUT, client.request(request)).await {
+            Ok(Ok(response)) if response.status().is_success() => return,
+            Ok(Ok(response)) => {
+                tracing::warn!(peer = %peer.id, status = %response.status(), "a peer refused news");
+                return;
+            }
+            Ok(Err(err)) => {
+                tracing::debug!(peer = %peer.id, error = %err, "news did not reach a peer")
+            }
+            Err(_) => tracing::debug!(peer = %peer.id, "news to a peer timed out"),
+        }
     }
 }
 
@@ -511,5 +568,146 @@ impl Db {
                 .set_key(Some(key_map(keys::instance(id))))
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Instance `id`'s link, knowing `others` as live now (no tasks, no table).
+    fn link(id: &str, others: &[&str]) -> PeerLink {
+        let (outbox, _) = mpsc::channel(1);
+        let now = epoch_millis();
+        let peers = others
+            .iter()
+            .map(|o| {
+                let peer = Peer {
+                    id: (*o).to_owned(),
+                    address: format!("http://{o}:1"),
+                    seen_ms: now,
+                };
+                ((*o).to_owned(), peer)
+            })
+            .collect();
+        PeerLink {
+            id: id.to_owned(),
+            address: format!("http://{id}:1"),
+            peers: Mutex::new(peers),
+            outbox,
+        }
+    }
+
+    #[test]
+    fn every_room_has_one_first_instance_and_the_firsts_are_spread() {
+        let ids = ["01A", "01B", "01C", "01D"];
+        let links: Vec<PeerLink> = ids
+            .iter()
+            .map(|id| {
+                link(
+                    id,
+                    &ids.iter().copied().filter(|o| o != id).collect::<Vec<_>>(),
+                )
+            })
+            .collect();
+        let mut firsts = [0usize; 4];
+        for n in 0..400 {
+            let room = format!("R{n:04}");
+            let mut ranks: Vec<usize> = links.iter().map(|l| l.rank(&room)).collect();
+            let first = ranks
+                .iter()
+                .position(|r| *r == 0)
+                .expect("someone is first");
+            firsts[first] += 1;
+            ranks.sort_unstable();
+            assert_eq!(ranks, [0, 1, 2, 3], "{room}: one place each");
+        }
+        for (id, count) in ids.iter().zip(firsts) {
+            assert!(
+                (60..=140).contains(&count),
+                "{id} first for {count} of 400 rooms"
+            );
+        }
+        // A lone instance is first everywhere.
+        assert_eq!(link("01A", &[]).rank("R0001"), 0);
+    }
+
+    #[test]
+    fn news_folds_to_the_newest_room_the_latest_sighting_and_the_biggest_receipt() {
+        let code = RoomCode::parse("ABCDE").unwrap();
+        let receipt = |calls| MatchReceipt::new(1.0, 1.0, calls, 0.0);
+        let mut news = PeerNews {
+            version: 4,
+            host_seen_ms: Some(10),
+            receipt: Some((1, receipt(5))),
+            ..PeerNews::of(&code)
+        };
+        news.merge(PeerNews {
+            version: 3,
+            host_seen_ms: Some(30),
+            receipt: Some((1, receipt(3))),
+            ..PeerNews::of(&code)
+        });
+        assert_eq!(news.version, 4, "an older version does not replace a newer");
+        assert_eq!(news.host_seen_ms, Some(30));
+        assert_eq!(news.receipt, Some((1, receipt(5))));
+        news.merge(PeerNews {
+            version: 0,
+            ended: true,
+            receipt: Some((11, receipt(1))),
+            ..PeerNews::of(&code)
+        });
+        assert!(news.ended);
+        assert_eq!(news.version, 4);
+        assert_eq!(
+            news.receipt,
+            Some((11, receipt(1))),
+            "a later match's receipt"
+        );
+    }
+
+    #[test]
+    fn a_room_too_big_for_a_batch_goes_as_its_version_alone() {
+        let code = RoomCode::parse("ABCDE").unwrap();
+        let small = PeerNews {
+            version: 2,
+            ..PeerNews::of(&code)
+        };
+        let many = vec![small.clone(); 3000];
+        let batches = chunks(many);
+        assert!(batches.len() > 1, "split");
+        for batch in &batches {
+            assert!(serde_json::to_vec(batch).unwrap().len() <= MAX_BATCH_BYTES + 64);
+        }
+        assert_eq!(batches.iter().map(Vec::len).sum::<usize>(), 3000);
+    }
+
+    #[test]
+    fn a_tag_is_64_hex_digits_and_nothing_else_opens() {
+        // Malformed tags are refused before any secret is needed: no table in this test.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let refused = runtime.block_on(async {
+            let client = aws_sdk_dynamodb::Client::from_conf(
+                aws_sdk_dynamodb::Config::builder()
+                    .behavior_version_latest()
+                    .build(),
+            );
+            let db = Db::new(client, "none");
+            (
+                open(&db, None, b"{}").await.err(),
+                open(&db, Some("abc"), b"{}").await.err(),
+                open(&db, Some(&"g".repeat(64)), b"{}").await.err(),
+            )
+        });
+        assert_eq!(
+            refused,
+            (
+                Some(Refused::Forged),
+                Some(Refused::Forged),
+                Some(Refused::Forged)
+            )
+        );
     }
 }

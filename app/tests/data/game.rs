@@ -896,10 +896,18 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     let near = |a: f64, b: f64| (a - b).abs() < 0.01;
     // Each report answers with the receipt as added up so far (what the instance tells the
     // others, so that they need not read it).
-    let so_far = one.add_to_receipt(&id, first).await.unwrap().expect("a sum");
+    let so_far = one
+        .add_to_receipt(&id, first)
+        .await
+        .unwrap()
+        .expect("a sum");
     assert!(near(so_far.write_units(), w1), "{so_far:?} vs {w1}");
     assert_eq!(so_far.calls as usize, one_count);
-    let so_far = two.add_to_receipt(&id, first).await.unwrap().expect("a sum");
+    let so_far = two
+        .add_to_receipt(&id, first)
+        .await
+        .unwrap()
+        .expect("a sum");
     assert!(near(so_far.write_units(), w1 + w2), "{so_far:?}");
     // A second report has nothing left to add.
     assert_eq!(two.add_to_receipt(&id, first).await.unwrap(), None);
@@ -909,7 +917,10 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
         "one report, then nothing to send"
     );
     let receipt = t.db.match_receipt(&id, first).await.unwrap().unwrap();
-    assert_eq!(receipt, so_far, "the last report's answer is the stored receipt");
+    assert_eq!(
+        receipt, so_far,
+        "the last report's answer is the stored receipt"
+    );
     assert!(
         near(receipt.write_units(), w1 + w2),
         "{receipt:?} vs {}",

@@ -489,7 +489,69 @@ async fn a_room_passed_between_instances_arrives_whole_with_what_browsers_are_no
     let (sent, got) = (stored.game.unwrap(), arrived.game.unwrap());
     assert_eq!(got.planned, sent.planned);
     assert_eq!(
-        got.rounds.iter().map(|r| (r.tap_count, r.closed_at_ms)).collect::<Vec<_>>(),
-        sent.rounds.iter().map(|r| (r.tap_count, r.closed_at_ms)).collect::<Vec<_>>()
+        got.rounds
+            .iter()
+            .map(|r| (r.tap_count, r.closed_at_ms))
+            .collect::<Vec<_>>(),
+        sent.rounds
+            .iter()
+            .map(|r| (r.tap_count, r.closed_at_ms))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[tokio::test]
+async fn a_rounds_close_is_paid_for_by_one_instance_and_heard_by_the_other() {
+    let t = super::seeded_table().await;
+    let (code, host) = room(
+        &t,
+        "VWXZ3",
+        RoomSettings {
+            rounds: 1,
+            window_ms: 2000,
+            ..RoomSettings::default()
+        },
+    )
+    .await;
+    let (calls_a, calls_b) = (Recorder::new(), Recorder::new());
+    let [hub_a, hub_b] = two_peers(&t, [&calls_a, &calls_b]).await;
+    let mut on_a = hub_a.subscribe(&code);
+    let mut on_b = hub_b.subscribe(&code);
+    for feed in [&mut on_a, &mut on_b] {
+        hear(feed, lobby_with(1)).await.expect("a first snapshot");
+    }
+    calls_a.reset();
+    calls_b.reset();
+
+    // The host starts the match through instance A.
+    t.db.start_match(&code, &host, Some(7)).await.unwrap();
+    hub_a.poke(&code);
+    let finished = |feed: &RoomFeed| matches!(feed, RoomFeed::Room(room) if room.game.as_ref().is_some_and(|g| g.is_finished()));
+    // A round is a 3 s countdown, a 2 s window and the grace; the results then show on both.
+    let patient = Duration::from_secs(15);
+    for feed in [&mut on_a, &mut on_b] {
+        let over = timeout(patient, async {
+            loop {
+                if feed.borrow_and_update().as_ref().is_some_and(finished) {
+                    return;
+                }
+                feed.changed().await.unwrap();
+            }
+        })
+        .await;
+        assert!(over.is_ok(), "the match's end reached both instances");
+    }
+    let (a, b) = (reads(&calls_a), reads(&calls_b));
+    // A read the room once for the start it passed on; whichever instance came first in the
+    // room's order closed the round (a read of the round, then of the room); the other read
+    // nothing: it heard the start and the close as news.
+    let a_only_started = a == ["Query"];
+    assert!(
+        (a_only_started && !b.is_empty()) || (b.is_empty() && a.len() > 1),
+        "one instance closed, the other only listened: A {a:?}, B {b:?}"
+    );
+    assert!(
+        !calls_a.ops().contains(&"RefusedWrite") && !calls_b.ops().contains(&"RefusedWrite"),
+        "nobody tried a close someone else had made"
     );
 }
