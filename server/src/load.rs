@@ -318,7 +318,11 @@ impl Fleet {
                 .env("UDD_TRUSTED_PROXIES", "127.0.0.1")
                 .env("UDD_PRICE_READ_PER_MILLION", args.read_price.to_string())
                 .env("UDD_PRICE_WRITE_PER_MILLION", args.write_price.to_string())
-                .env("RUST_LOG", "warn")
+                // UDD_LOAD_LOG=app::game=debug shows what the instances do, on stderr.
+                .env(
+                    "RUST_LOG",
+                    std::env::var("UDD_LOAD_LOG").unwrap_or_else(|_| "warn".into()),
+                )
                 .stdout(Stdio::null())
                 .kill_on_drop(true)
                 .spawn()

@@ -103,14 +103,18 @@ impl Db {
 
     /// Adds every tally that has been quiet for [`QUIET`] to its receipt: the room's id read
     /// from its code (one GetItem; the room plays or has just played the match, so the code
-    /// is still its own). Returns the receipts as they now are, by room code and match.
+    /// is still its own). Tallies of rooms `watched` here are left to the room's watcher, which
+    /// adds them when it sees the match end (a match's taps may pause for longer than
+    /// [`QUIET`]). Returns the receipts as they now are, by room code and match.
     pub async fn add_quiet_receipts(
         &self,
+        watched: impl Fn(&RoomCode) -> bool,
     ) -> Result<Vec<(RoomCode, u32, MatchReceipt)>, DataError> {
         let mut added = Vec::new();
         for key in self.tallies().quiet(QUIET) {
-            if let Some((code, first)) = parse_key(&key) {
+            if let Some((code, first)) = parse_key(&key).filter(|(code, _)| !watched(code)) {
                 let room = self.counted_as(RECEIPTS).room_id_of(&code).await?;
+                tracing::debug!(%code, first, "adding a quiet tally to its receipt");
                 if let Some(receipt) = self.add_to_receipt(&room, first).await? {
                     added.push((code, first, receipt));
                 }

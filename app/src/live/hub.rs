@@ -285,7 +285,10 @@ impl RoomHub {
                     tokio::time::sleep(crate::game::receipts::QUIET / 2).await;
                     let Some(inner) = weak.upgrade() else { return };
                     let hub = RoomHub { inner };
-                    match db.add_quiet_receipts().await {
+                    match db
+                        .add_quiet_receipts(|code| hub.rooms().contains_key(code))
+                        .await
+                    {
                         Ok(added) => {
                             for (code, first, receipt) in added {
                                 hub.tell(PeerNews {
