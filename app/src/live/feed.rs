@@ -1,12 +1,12 @@
 //! The live room channel. Every page that shows a room listens to `GET /r/<CODE>/events`, a
 //! stream of Server-Sent Events whose each message is the room as it is now ([`RoomFeed`]).
 //!
-//! The table is the only source of truth. On the server, one [`RoomHub`] per instance keeps one
-//! watcher per room that has listeners on that instance: it polls the room's version (one small
-//! consistent GetItem) and reads the room (one Query) only when the version moved. A write made
-//! through this instance pokes the watcher, so its own listeners hear at once; listeners on
-//! other instances hear within one poll interval. A lost instance loses nothing: its browsers
-//! reconnect (to any instance) and are sent the room as it is.
+//! The table is the only source of truth. On the server, one `RoomHub` per instance keeps one
+//! watcher per room that has listeners on that instance. A write made through an instance pokes
+//! its watcher, which reads the room once and passes it to the other instances as news
+//! (`peers`), so listeners everywhere hear within milliseconds; a slow poll of the room's
+//! version is the safety net. A lost instance loses nothing: its browsers reconnect (to any
+//! instance) and are sent the room as it is.
 
 use serde::{Deserialize, Serialize};
 

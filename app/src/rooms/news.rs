@@ -28,8 +28,8 @@ impl std::fmt::Debug for RoomNews {
     }
 }
 
-/// Wakes this instance's watcher of the room, so its listeners hear of a change at once
-/// (listeners on other instances hear within a poll).
+/// Tells this instance's watcher of the room of a change, so its listeners hear at once, and
+/// through it the other instances (see `live/peers.rs`).
 pub fn announce(code: &RoomCode) {
     if let Some(news) = use_context::<RoomNews>() {
         news.tell(code);
