@@ -247,6 +247,9 @@ struct Inner {
     streams: Arc<Semaphore>,
     /// The other instances, once this one has joined them (see [`RoomHub::join_peers`]).
     peers: OnceLock<Arc<PeerLink>>,
+    /// Each next instance's wait in a room's order before it closes a round (ms; see
+    /// [`CLOSE_STEP_MS`]).
+    close_step: std::sync::atomic::AtomicI64,
 }
 
 /// This instance's watchers, one per room with listeners here. Cheap to clone.
@@ -274,6 +277,7 @@ impl RoomHub {
                 rooms: Mutex::new(HashMap::new()),
                 streams: Arc::new(Semaphore::new(max_streams)),
                 peers: OnceLock::new(),
+                close_step: std::sync::atomic::AtomicI64::new(CLOSE_STEP_MS),
             }),
         };
         // Tallies of matches this instance served but never saw end reach their receipts too.
@@ -410,7 +414,13 @@ impl RoomHub {
     /// its tag header): checked (see `peers::open`), the sender noted as live, each room's news
     /// handed to its watcher here. How many rooms' news the batch carried.
     pub async fn take_pokes(&self, tag: Option<&str>, body: &[u8]) -> Result<usize, Refused> {
-        let pokes = crate::live::peers::open(&self.inner.db, tag, body).await?;
+        // Checked through the peers' handle once joined (counted as their work).
+        let db = self
+            .inner
+            .peers
+            .get()
+            .map_or(&self.inner.db, |link| link.db());
+        let pokes = crate::live::peers::open(db, tag, body).await?;
         if let Some(link) = self.inner.peers.get() {
             link.heard_from(&pokes.from, &pokes.address);
         }
@@ -448,10 +458,20 @@ impl RoomHub {
     /// alone or first in the room's order among the live instances, else one
     /// [`CLOSE_STEP_MS`] per instance before it.
     fn close_after(&self, code: &RoomCode) -> i64 {
+        let step = self.inner.close_step.load(Ordering::Relaxed);
         self.inner
             .peers
             .get()
-            .map_or(0, |peers| peers.rank(code.as_str()) as i64 * CLOSE_STEP_MS)
+            .map_or(0, |peers| peers.rank(code.as_str()) as i64 * step)
+    }
+
+    /// Sets each next instance's wait in a room's order before it closes a round (default
+    /// [`CLOSE_STEP_MS`]): longer on an engine slow enough that a close and its news take more
+    /// than 100 ms (a test on DynamoDB Local), so that only the first closes.
+    pub fn set_close_step(&self, step: Duration) {
+        self.inner
+            .close_step
+            .store(step.as_millis() as i64, Ordering::Relaxed);
     }
 
     /// Rooms this instance is watching.

@@ -263,6 +263,8 @@ pub async fn open(db: &Db, tag_hex: Option<&str>, body: &[u8]) -> Result<Pokes, 
 /// This instance's place among its peers: who it is, whom it knows, and the news waiting to go.
 #[derive(Debug)]
 pub struct PeerLink {
+    /// Announces, signs and checks (counted as the `peers` work).
+    db: Db,
     id: String,
     address: String,
     peers: Mutex<HashMap<String, Peer>>,
@@ -276,6 +278,7 @@ impl PeerLink {
     pub fn join(db: Db, id: String, address: String) -> Arc<Self> {
         let (outbox, queued) = mpsc::channel(OUTBOX);
         let link = Arc::new(Self {
+            db: db.clone(),
             id,
             address,
             peers: Mutex::new(HashMap::new()),
@@ -290,6 +293,11 @@ impl PeerLink {
 
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// The handle news is signed and checked through.
+    pub fn db(&self) -> &Db {
+        &self.db
     }
 
     fn peers(&self) -> std::sync::MutexGuard<'_, HashMap<String, Peer>> {
@@ -575,6 +583,16 @@ impl Db {
 mod tests {
     use super::*;
 
+    /// A handle on no table (nothing here calls it).
+    fn no_table() -> Db {
+        let client = aws_sdk_dynamodb::Client::from_conf(
+            aws_sdk_dynamodb::Config::builder()
+                .behavior_version_latest()
+                .build(),
+        );
+        Db::new(client, "none")
+    }
+
     /// Instance `id`'s link, knowing `others` as live now (no tasks, no table).
     fn link(id: &str, others: &[&str]) -> PeerLink {
         let (outbox, _) = mpsc::channel(1);
@@ -591,6 +609,7 @@ mod tests {
             })
             .collect();
         PeerLink {
+            db: no_table(),
             id: id.to_owned(),
             address: format!("http://{id}:1"),
             peers: Mutex::new(peers),
