@@ -8,6 +8,7 @@ pub mod cards;
 pub mod engine;
 pub mod form_errors;
 pub mod guard;
+pub mod metrics;
 pub mod router;
 pub mod serve;
 pub mod state;

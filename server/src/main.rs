@@ -2,6 +2,7 @@
 //! CloudFormation template, or runs the benchmark.
 
 mod bench;
+mod ecs;
 mod load;
 
 use std::net::SocketAddr;
@@ -148,6 +149,15 @@ struct ServeArgs {
         global = true
     )]
     price_write_per_million: f64,
+    /// Where `GET /metrics` (Prometheus text format) is served: an address of its own, loopback
+    /// by default (the figures are for operators, not players); `off` for none. If the address
+    /// is taken (a second instance on one machine), the instance serves without it and says so.
+    #[arg(long, env = "UDD_METRICS_ADDRESS", default_value = "127.0.0.1:9464", value_parser = parse_metrics_address, global = true)]
+    metrics_address: MetricsAddress,
+    /// How long (ms) a shutdown (SIGTERM) may take: streams end at once and the board
+    /// projector's leases are handed over; requests in flight get this long to finish.
+    #[arg(long, env = "UDD_SHUTDOWN_GRACE_MS", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1_000..=300_000), global = true)]
+    shutdown_grace_ms: u64,
     /// Live streams one client address may hold open across every instance.
     #[arg(long, env = "UDD_STREAMS_PER_CLIENT", default_value_t = app::live::STREAMS_PER_CLIENT, value_parser = clap::value_parser!(u32).range(1..=100_000), global = true)]
     streams_per_client: u32,
@@ -168,6 +178,40 @@ fn parse_peer_address(raw: &str) -> Result<String, String> {
     } else {
         Err(format!("{raw:?} is not http://host:port"))
     }
+}
+
+/// The metrics address, or none.
+#[derive(Debug, Clone, Copy)]
+struct MetricsAddress(Option<SocketAddr>);
+
+fn parse_metrics_address(raw: &str) -> Result<MetricsAddress, String> {
+    if raw == "off" {
+        return Ok(MetricsAddress(None));
+    }
+    raw.parse()
+        .map(|addr| MetricsAddress(Some(addr)))
+        .map_err(|_| format!("{raw:?} is not an address (host:port) or `off`"))
+}
+
+/// Serves `GET /metrics` at `address` (see [`app::http::metrics`]); the address it serves at.
+async fn serve_metrics(address: MetricsAddress) -> Option<SocketAddr> {
+    let addr = address.0?;
+    let handle = app::http::metrics::install()?;
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(listener) => listener,
+        Err(err) => {
+            tracing::warn!(%addr, %err, "cannot serve /metrics there; serving without it");
+            return None;
+        }
+    };
+    let bound = listener.local_addr().ok()?;
+    tokio::spawn(async move {
+        if let Err(err) = axum::serve(listener, app::http::metrics::router(handle)).await {
+            tracing::warn!(%err, "the metrics listener stopped");
+        }
+    });
+    tracing::info!("metrics at http://{bound}/metrics");
+    Some(bound)
 }
 
 /// The trusted proxies as one setting (clap would read a bare list as repeated flags).
@@ -438,7 +482,13 @@ pub(crate) async fn open_store(store: &StoreArgs) -> anyhow::Result<(Engine, Db)
         table = db.table_name(),
         "using {where_}"
     );
-    db.ensure_table().await.context("creating the table")?;
+    // On AWS the table is the operator's (its stack): checked, never created or altered, so
+    // the service's role needs no rights over the table's definition.
+    if matches!(config, EngineConfig::Aws) {
+        db.check_table().await.context("checking the table")?;
+    } else {
+        db.ensure_table().await.context("creating the table")?;
+    }
     let things = catalog::validate(SEED)
         .map_err(|problems| anyhow::anyhow!("the seed catalog is invalid: {problems:?}"))?;
     let seeded = db
@@ -464,10 +514,13 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     });
     let (stop_projector, projector_stopped) = tokio::sync::oneshot::channel::<()>();
     let projector = args.projector.then(|| {
-        let projector = app::leaderboards::projector::Projector::new(
+        app::leaderboards::projector::Projector::new(
             db.counted_as("projector"),
             engine.streams.clone(),
-        );
+        )
+    });
+    let handover = projector.as_ref().map(|p| p.handover());
+    let projector = projector.map(|projector| {
         tokio::spawn(projector.run(async {
             let _ = projector_stopped.await;
         }))
@@ -479,13 +532,29 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
         Duration::from_millis(args.live_poll_ms),
     )
     .with_security(args.security());
+    let hub = state.hub.clone();
+    // Shards another instance let go of as it shut down: taken now, not when their leases end.
+    if let Some(handover) = handover {
+        hub.on_leases_released(move |shards| handover.offer(shards));
+    }
+    serve_metrics(args.metrics_address).await;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("listening on {addr}"))?;
     let bound = listener.local_addr()?;
     // Join the other instances on the table, to pass each other news of rooms.
-    let hub = state.hub.clone();
-    let peer_address = args.peer_address.clone().unwrap_or_else(|| {
+    // On ECS the task's private address, from its metadata; else the listening address.
+    let on_ecs = match (&args.peer_address, std::env::var(ecs::METADATA_VAR)) {
+        (None, Ok(uri)) => {
+            let found = ecs::peer_address(&uri, bound.port()).await;
+            if found.is_none() {
+                tracing::warn!("no address in the ECS task metadata; set UDD_PEER_ADDRESS");
+            }
+            found
+        }
+        _ => None,
+    };
+    let peer_address = args.peer_address.clone().or(on_ecs).unwrap_or_else(|| {
         let mut reachable = bound;
         if reachable.ip().is_unspecified() {
             reachable.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
@@ -495,19 +564,46 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     hub.join_peers(ulid::Ulid::new().to_string(), peer_address);
     tracing::info!("Udd is serving at http://{bound}");
     println!("Udd is serving at http://{bound}");
+    // On SIGTERM: streams end (browsers reconnect elsewhere) and new ones are refused; the
+    // projector lets go of its shards and the others are told at once; requests in flight
+    // get the grace to finish.
+    let grace = Duration::from_millis(args.shutdown_grace_ms);
+    let (stopping, stop_requested) = tokio::sync::oneshot::channel::<std::time::Instant>();
+    let handing_over = {
+        let hub = hub.clone();
+        tokio::spawn(async move {
+            let released = match projector {
+                Some(projector) => projector.await.unwrap_or_default(),
+                None => Vec::new(),
+            };
+            hub.tell_released(released).await;
+        })
+    };
+    let draining = {
+        let hub = hub.clone();
+        async move {
+            shutdown_signal().await;
+            let _ = stopping.send(std::time::Instant::now());
+            hub.drain();
+            let _ = stop_projector.send(());
+        }
+    };
     // With timeouts on headers and bodies; connection info lets limits key on the client.
-    app::http::serve::serve(
+    app::http::serve::serve_with_grace(
         listener,
         router(state),
         app::http::serve::HEADER_READ_TIMEOUT,
-        shutdown_signal(),
+        draining,
+        Some(grace),
     )
     .await?;
-    hub.leave_peers().await;
-    let _ = stop_projector.send(());
-    if let Some(projector) = projector {
-        let _ = projector.await;
+    let left = stop_requested
+        .await
+        .map_or(grace, |at| grace.saturating_sub(at.elapsed()));
+    if tokio::time::timeout(left, handing_over).await.is_err() {
+        tracing::warn!("the board projector did not stop within the grace");
     }
+    hub.leave_peers().await;
     tracing::info!("HTTP server stopped; stopping the engine");
     engine.stop().await;
     Ok(())

@@ -5,131 +5,22 @@
 //! itself, the match finishes, every acknowledged tap is in the results, every round is closed
 //! once, each player has one match record, and the boards count the match once.
 
+mod support;
+
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
-use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use app::game::model::Match;
 use app::identity::UserId;
-use app::live::api::RoomPageData;
 use app::rooms::{RoomCode, RoomState};
 use app::store::{epoch_millis, Db};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use tokio::process::{Child, Command};
+use support::{engine, free_port, instance, wait_for_port, Http, Phone};
 
-const SERVER: &str = env!("CARGO_BIN_EXE_udd-server");
 const ROUNDS: u32 = 8;
 const KILL_IN_ROUND: u32 = 3;
 const DOWN_FOR: Duration = Duration::from_secs(8);
-
-type Http = Client<HttpConnector, Full<Bytes>>;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn engine(port: u16, data: &Path, key: &str) -> Child {
-    Command::new(SERVER)
-        .args(["engine", "--listen", &format!("127.0.0.1:{port}")])
-        .env("UDD_DATA_DIR", data)
-        .env("UDD_ENGINE_KEY", key)
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("the engine starts")
-}
-
-async fn wait_for_port(port: u16) {
-    for _ in 0..600 {
-        if tokio::net::TcpStream::connect(SocketAddr::from(([127, 0, 0, 1], port)))
-            .await
-            .is_ok()
-        {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("nothing listens on port {port} after a minute");
-}
-
-/// One player's phone: its address (believed from loopback, as behind a proxy) and session.
-#[derive(Clone)]
-struct Phone {
-    http: Http,
-    base: String,
-    address: String,
-    cookie: Option<String>,
-}
-
-impl Phone {
-    fn new(http: &Http, base: &str, address: &str) -> Self {
-        Self {
-            http: http.clone(),
-            base: base.to_owned(),
-            address: address.to_owned(),
-            cookie: None,
-        }
-    }
-
-    async fn send(&mut self, request: http::request::Builder, body: &str) -> (u16, String) {
-        let mut request = request.header("x-forwarded-for", &self.address);
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
-        }
-        let response = self
-            .http
-            .request(
-                request
-                    .body(Full::new(Bytes::from(body.to_owned())))
-                    .unwrap(),
-            )
-            .await
-            .expect("the instance answers");
-        let status = response.status().as_u16();
-        if let Some(set) = response.headers().get("set-cookie") {
-            let pair = set.to_str().unwrap().split(';').next().unwrap_or_default();
-            self.cookie = Some(pair.to_owned());
-        }
-        // A live stream's body never ends: read what is there, not the whole of it.
-        let body = tokio::time::timeout(Duration::from_secs(20), response.into_body().collect())
-            .await
-            .map(|body| body.map(|b| b.to_bytes()).unwrap_or_default())
-            .unwrap_or_default();
-        (status, String::from_utf8_lossy(&body).into_owned())
-    }
-
-    async fn post(&mut self, path: &str, form: &str) -> (u16, String) {
-        let request = http::Request::post(format!("{}{path}", self.base))
-            .header("content-type", "application/x-www-form-urlencoded")
-            .header("accept", "application/json")
-            .header("origin", &self.base);
-        self.send(request, form).await
-    }
-
-    async fn get(&mut self, path: &str) -> (u16, String) {
-        self.send(http::Request::get(format!("{}{path}", self.base)), "")
-            .await
-    }
-
-    /// The room as `/api/rooms/lobby` shows it, or the status it answered instead.
-    async fn room(&mut self, code: &str) -> Result<RoomPageData, u16> {
-        match self.post("/api/rooms/lobby", &format!("code={code}")).await {
-            (200, body) => Ok(serde_json::from_str(&body).expect("the room's JSON")),
-            (status, _) => Err(status),
-        }
-    }
-}
 
 /// A tap the instance answered: which round, the status and whether it counted.
 #[derive(Debug, Clone)]
@@ -149,20 +40,7 @@ async fn the_engine_stopping_mid_match_is_a_503_then_the_match_finishes_with_not
     let endpoint = format!("http://127.0.0.1:{engine_port}");
     let mut running_engine = engine(engine_port, store.path(), &key);
     wait_for_port(engine_port).await;
-    let _instance = Command::new(SERVER)
-        .env("LEPTOS_SITE_ADDR", format!("127.0.0.1:{port}"))
-        .env("LEPTOS_OUTPUT_NAME", "udd")
-        .env("LEPTOS_SITE_ROOT", "../target/site")
-        .env("LEPTOS_SITE_PKG_DIR", "pkg")
-        .env("LEPTOS_ENV", "PROD")
-        .env("UDD_DYNAMODB_ENDPOINT", &endpoint)
-        .env("UDD_ENGINE_KEY", &key)
-        .env("UDD_TRUSTED_PROXIES", "127.0.0.1")
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("the instance starts");
+    let _instance = instance(port, &endpoint, &key, &[]);
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
     let base = format!("http://127.0.0.1:{port}");
     let mut probe = Phone::new(&http, &base, "10.9.0.99");

@@ -104,7 +104,9 @@ pub async fn tap(
     let token = session::token_from_request().ok_or_else(|| fail(AppError::SignInRequired))?;
     let allowed =
         use_context::<TapThrottle>().is_none_or(|taps| taps.0.allow(token.hash().as_str()));
+    let taps = crate::store::metrics::series::TAPS;
     if !allowed {
+        metrics::counter!(taps, "outcome" => "limited").increment(1);
         return Err(fail(AppError::RateLimited));
     }
     let player = session::require_player(&db).await.map_err(fail)?;
@@ -120,7 +122,13 @@ pub async fn tap(
             received_ms,
         )
         .await
+        .inspect_err(|_| metrics::counter!(taps, "outcome" => "refused").increment(1))
         .map_err(fail)?;
+    let outcome = match tapped {
+        Tapped::Counted { .. } => "counted",
+        Tapped::AlreadyCounted => "repeat",
+    };
+    metrics::counter!(taps, "outcome" => outcome).increment(1);
     Ok(match tapped {
         Tapped::Counted { reaction_ms } => TapAck {
             reaction_ms: Some(reaction_ms),

@@ -97,6 +97,7 @@ pub fn router(state: AppState) -> Router {
             guard::guard,
         ))
         .layer(TraceLayer::new_for_http())
+        .layer(middleware::from_fn(crate::http::metrics::track))
         .with_state(state)
 }
 

@@ -27,6 +27,18 @@ pub async fn serve(
     header_timeout: Duration,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
+    serve_with_grace(listener, router, header_timeout, shutdown, None).await
+}
+
+/// [`serve`], draining for at most `grace` (when given): connections still busy then are
+/// dropped.
+pub async fn serve_with_grace(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    header_timeout: Duration,
+    shutdown: impl std::future::Future<Output = ()>,
+    grace: Option<Duration>,
+) -> std::io::Result<()> {
     let mut builder = Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -68,6 +80,19 @@ pub async fn serve(
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    match grace {
+        Some(grace) => {
+            if tokio::time::timeout(grace, graceful.shutdown())
+                .await
+                .is_err()
+            {
+                tracing::warn!(
+                    ?grace,
+                    "connections still busy at the end of the grace; dropped"
+                );
+            }
+        }
+        None => graceful.shutdown().await,
+    }
     Ok(())
 }

@@ -37,6 +37,7 @@ use crate::leaderboards::apply::Fence;
 use crate::leaderboards::model::{BoardId, MatchResult};
 use crate::leaderboards::store::TREE_VERSION;
 use crate::store::keys;
+use crate::store::metrics::series;
 use crate::store::{epoch_millis, DataError, Db};
 
 /// How long a lease lasts without renewal.
@@ -124,6 +125,29 @@ pub struct Projector {
     /// refused conditional write still costs a write unit.
     waiting: HashMap<String, i64>,
     lags: Arc<Mutex<Vec<i64>>>,
+    handover: Handover,
+}
+
+/// Shards another instance's projector let go of (on its shutdown), as its news said: this
+/// projector stops waiting for their leases to run out and asks for them at its next pass.
+/// Cheap to clone; the live hub offers what it hears (see `RoomHub::on_leases_released`).
+#[derive(Debug, Clone, Default)]
+pub struct Handover(Arc<Mutex<Vec<String>>>);
+
+impl Handover {
+    /// Offers `shards`, let go of elsewhere.
+    pub fn offer(&self, shards: &[String]) {
+        if let Ok(mut offered) = self.0.lock() {
+            offered.extend_from_slice(shards);
+        }
+    }
+
+    fn take(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .map(|mut offered| std::mem::take(&mut *offered))
+            .unwrap_or_default()
+    }
 }
 
 impl Projector {
@@ -138,7 +162,13 @@ impl Projector {
             held: Vec::new(),
             waiting: HashMap::new(),
             lags: Arc::default(),
+            handover: Handover::default(),
         }
+    }
+
+    /// Where this projector hears of shards let go of elsewhere.
+    pub fn handover(&self) -> Handover {
+        self.handover.clone()
     }
 
     /// The same projector with a shorter or longer lease (tests stall a holder past it).
@@ -158,8 +188,9 @@ impl Projector {
     }
 
     /// Runs passes until `shutdown` resolves: at once while there is work, every [`POLL`] when
-    /// idle, and a few seconds apart after an error.
-    pub async fn run(mut self, shutdown: impl std::future::Future<Output = ()>) {
+    /// idle, and a few seconds apart after an error. Then lets go of the shards it holds (see
+    /// [`Projector::release`]) and returns them, for the other instances to be told.
+    pub async fn run(mut self, shutdown: impl std::future::Future<Output = ()>) -> Vec<String> {
         tokio::pin!(shutdown);
         // Boards from before the present tree are converted before anything is counted on them.
         loop {
@@ -168,7 +199,7 @@ impl Projector {
                 Err(err) => {
                     tracing::warn!(%err, "converting the boards failed; trying again");
                     tokio::select! {
-                        _ = &mut shutdown => return,
+                        _ = &mut shutdown => return Vec::new(),
                         _ = tokio::time::sleep(Duration::from_secs(5)) => {}
                     }
                 }
@@ -193,7 +224,7 @@ impl Projector {
                 }
             };
             tokio::select! {
-                _ = &mut shutdown => return,
+                _ = &mut shutdown => return self.release().await,
                 _ = tokio::time::sleep(wait) => {}
             }
         }
@@ -227,6 +258,16 @@ impl Projector {
                 shards
             }
         };
+        for shard in self.handover.take() {
+            // Let go of elsewhere: ask now (a finished shard stays finished).
+            if self
+                .waiting
+                .get(&shard)
+                .is_some_and(|&until| until != i64::MAX)
+            {
+                self.waiting.remove(&shard);
+            }
+        }
         let mut pass = Pass::default();
         for shard in &shards {
             if let Some(parent) = &shard.parent {
@@ -256,6 +297,7 @@ impl Projector {
             }
         }
         pass.held = self.held.len();
+        metrics::gauge!(series::PROJECTOR_SHARDS).set(pass.held as f64);
         Ok(pass)
     }
 
@@ -346,6 +388,8 @@ impl Projector {
             }
         };
         let records = out.records();
+        metrics::counter!(series::PROJECTOR_BATCHES).increment(1);
+        metrics::counter!(series::PROJECTOR_RECORDS).increment(records.len() as u64);
         let mut results = Vec::new();
         let mut moves = Vec::new();
         let mut last_sequence = None;
@@ -381,6 +425,9 @@ impl Projector {
                     .await
                     .map_err(|err| BatchError::Failed(err.into()))?;
                 counted = applied.counted;
+                for lag in &applied.lags_ms {
+                    metrics::histogram!(series::PROJECTOR_LAG_SECONDS).record(*lag as f64 / 1000.0);
+                }
                 if let Ok(mut lags) = self.lags.lock() {
                     lags.extend(applied.lags_ms);
                 }

@@ -250,7 +250,16 @@ struct Inner {
     /// Each next instance's wait in a room's order before it closes a round (ms; see
     /// [`CLOSE_STEP_MS`]).
     close_step: std::sync::atomic::AtomicI64,
+    /// Set once, on shutdown: open streams end (their browsers reconnect, through the load
+    /// balancer, to another instance) and new ones are refused.
+    draining: watch::Sender<bool>,
+    /// Told the board projector's shards another instance let go of on its shutdown (see
+    /// [`RoomHub::on_leases_released`]).
+    on_released: OnceLock<LeasesReleased>,
 }
+
+/// What the hub calls with the shards another instance's projector let go of.
+type LeasesReleased = Box<dyn Fn(&[String]) + Send + Sync>;
 
 /// This instance's watchers, one per room with listeners here. Cheap to clone.
 #[derive(Clone)]
@@ -278,6 +287,8 @@ impl RoomHub {
                 streams: Arc::new(Semaphore::new(max_streams)),
                 peers: OnceLock::new(),
                 close_step: std::sync::atomic::AtomicI64::new(CLOSE_STEP_MS),
+                draining: watch::Sender::new(false),
+                on_released: OnceLock::new(),
             }),
         };
         // Tallies of matches this instance served but never saw end reach their receipts too.
@@ -424,11 +435,45 @@ impl RoomHub {
         if let Some(link) = self.inner.peers.get() {
             link.heard_from(&pokes.from, &pokes.address);
         }
+        if !pokes.released.is_empty() {
+            if let Some(on_released) = self.inner.on_released.get() {
+                on_released(&pokes.released);
+            }
+        }
         let rooms = pokes.news.len();
         for news in pokes.news {
             self.hear(news);
         }
         Ok(rooms)
+    }
+
+    /// Calls `released` with the stream shards another instance's board projector let go of
+    /// on its shutdown (the news says so at once), so that this instance's projector takes
+    /// them now instead of when their leases run out. Once; later calls do nothing.
+    pub fn on_leases_released(&self, released: impl Fn(&[String]) + Send + Sync + 'static) {
+        let _ = self.inner.on_released.set(Box::new(released));
+    }
+
+    /// Tells the other instances that this one's projector let go of `shards` (on shutdown),
+    /// and waits until each has answered (or a second has passed).
+    pub async fn tell_released(&self, shards: Vec<String>) {
+        if let Some(peers) = self.inner.peers.get() {
+            if !shards.is_empty() {
+                peers.tell_released(shards).await;
+            }
+        }
+    }
+
+    /// Starts the shutdown: every open stream ends, so its browser
+    /// reconnects, through the load balancer, to another instance; new streams are refused
+    /// with 503 (the browser tries again).
+    pub fn drain(&self) {
+        self.inner.draining.send_replace(true);
+    }
+
+    /// Whether [`RoomHub::drain`] was called.
+    pub fn draining(&self) -> bool {
+        *self.inner.draining.borrow()
     }
 
     /// Takes in news from another instance: handed to the room's watcher, if this instance
@@ -789,22 +834,35 @@ impl RoomHub {
 /// The stream a browser reads: every snapshot from the first, ending after `Ended`.
 fn feed_stream(
     receiver: watch::Receiver<Option<RoomFeed>>,
+    draining: watch::Receiver<bool>,
     permit: OwnedSemaphorePermit,
     lease: StreamLease,
     listening: Option<Listening>,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
+    /// Counts the stream among those open while it lives.
+    struct Open;
+    impl Drop for Open {
+        fn drop(&mut self) {
+            metrics::gauge!(crate::store::metrics::series::STREAMS_OPEN).decrement(1.0);
+        }
+    }
+    metrics::gauge!(crate::store::metrics::series::STREAMS_OPEN).increment(1.0);
     struct State {
         receiver: watch::Receiver<Option<RoomFeed>>,
+        draining: watch::Receiver<bool>,
         ended: bool,
         first: bool,
+        _open: Open,
         _permit: OwnedSemaphorePermit,
         _lease: StreamLease,
         _listening: Option<Listening>,
     }
     let state = State {
         receiver,
+        draining,
         ended: false,
         first: true,
+        _open: Open,
         _permit: permit,
         _lease: lease,
         _listening: listening,
@@ -814,8 +872,16 @@ fn feed_stream(
             return None;
         }
         loop {
-            if !state.first && state.receiver.changed().await.is_err() {
+            if *state.draining.borrow() {
                 return None;
+            }
+            if !state.first {
+                tokio::select! {
+                    changed = state.receiver.changed() => if changed.is_err() {
+                        return None;
+                    },
+                    _ = state.draining.wait_for(|draining| *draining) => return None,
+                }
             }
             let feed = state.receiver.borrow_and_update().clone();
             let first = std::mem::take(&mut state.first);
@@ -863,6 +929,14 @@ pub async fn room_events(
         }
         Err(err) => return AppError::from(err).into_response(),
     }
+    if hub.draining() {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(axum::http::header::RETRY_AFTER, "1")],
+            "This server is shutting down; retrying.",
+        )
+            .into_response();
+    }
     let Some(permit) = hub.stream_permit() else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -895,7 +969,13 @@ pub async fn room_events(
         None => None,
     };
     let (receiver, listening) = hub.subscribe_as(&code, listener);
-    Sse::new(feed_stream(receiver, permit, lease, listening))
-        .keep_alive(KeepAlive::default())
-        .into_response()
+    Sse::new(feed_stream(
+        receiver,
+        hub.inner.draining.subscribe(),
+        permit,
+        lease,
+        listening,
+    ))
+    .keep_alive(KeepAlive::default())
+    .into_response()
 }

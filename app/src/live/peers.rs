@@ -219,6 +219,10 @@ pub struct Pokes {
     pub address: String,
     pub sent_ms: i64,
     pub news: Vec<PeerNews>,
+    /// Stream shards the sender's board projector let go of as it shuts down: the receiver's
+    /// projector takes them now, not when their leases would have run out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub released: Vec<String>,
 }
 
 /// Why a batch was refused.
@@ -338,6 +342,22 @@ impl PeerLink {
         }
     }
 
+    /// Tells every other live instance, now, that this one's projector let go of `shards`;
+    /// returns when each has answered or its tries have timed out (a shutdown waits for it).
+    pub async fn tell_released(&self, shards: Vec<String>) {
+        let client: Client<HttpConnector, Full<Bytes>> =
+            Client::builder(TokioExecutor::new()).build_http();
+        let Some(body) = self.batch(&self.db, Vec::new(), shards).await else {
+            return;
+        };
+        futures::future::join_all(
+            self.others()
+                .into_iter()
+                .map(|peer| post(client.clone(), peer, body.clone())),
+        )
+        .await;
+    }
+
     /// Notes that `from` (at `address`) is live: a batch from it just checked.
     pub fn heard_from(&self, from: &str, address: &str) {
         if from == self.id {
@@ -377,7 +397,7 @@ impl PeerLink {
                     }
                     // A hello to each newcomer, so it knows of this instance now.
                     if !new.is_empty() {
-                        if let Some(body) = self.batch(&db, Vec::new()).await {
+                        if let Some(body) = self.batch(&db, Vec::new(), Vec::new()).await {
                             for peer in new {
                                 tokio::spawn(post(client.clone(), peer, body.clone()));
                             }
@@ -415,7 +435,7 @@ impl PeerLink {
                 continue;
             }
             for news in chunks(by_room.into_values().collect()) {
-                let Some(body) = self.batch(&db, news).await else {
+                let Some(body) = self.batch(&db, news, Vec::new()).await else {
                     continue;
                 };
                 for peer in &peers {
@@ -426,12 +446,18 @@ impl PeerLink {
     }
 
     /// A signed batch of `news` from this instance: the body and its tag.
-    async fn batch(&self, db: &Db, news: Vec<PeerNews>) -> Option<(Bytes, String)> {
+    async fn batch(
+        &self,
+        db: &Db,
+        news: Vec<PeerNews>,
+        released: Vec<String>,
+    ) -> Option<(Bytes, String)> {
         let pokes = Pokes {
             from: self.id.clone(),
             address: self.address.clone(),
             sent_ms: epoch_millis(),
             news,
+            released,
         };
         let body = serde_json::to_vec(&pokes).ok()?;
         match tag(db, &body).await {

@@ -61,6 +61,33 @@ pub(crate) async fn back_off(base_ms: u64, attempt: u32) {
 }
 pub(crate) use send_recorded;
 
+/// A failed call's kind, as the metrics label it: the error codes AWS documents for throttling
+/// and for transactions that met another (a cancelled transaction names its reasons in its
+/// message: `[None, TransactionConflict]`), a refused condition, the engine out of reach (no
+/// code: a timeout or a refused connection), anything else.
+fn failure_kind(code: Option<&str>, message: &str) -> &'static str {
+    if code == Some("TransactionCanceledException") {
+        if message.contains("TransactionConflict") {
+            return "conflict";
+        }
+        if message.contains("Throttl") || message.contains("ProvisionedThroughputExceeded") {
+            return "throttled";
+        }
+    }
+    match code {
+        Some(
+            "ProvisionedThroughputExceededException"
+            | "ThrottlingException"
+            | "RequestLimitExceeded"
+            | "LimitExceededException",
+        ) => "throttled",
+        Some("TransactionConflictException" | "TransactionInProgressException") => "conflict",
+        Some("ConditionalCheckFailedException" | "TransactionCanceledException") => "condition",
+        None => "unavailable",
+        Some(_) => "other",
+    }
+}
+
 /// A stored item, as the SDK hands it over.
 pub type Item = HashMap<String, AttributeValue>;
 
@@ -216,6 +243,9 @@ impl Db {
         err: &E,
         started: Instant,
     ) {
+        let kind = failure_kind(err.code(), err.message().unwrap_or_default());
+        metrics::counter!(super::metrics::series::DYNAMODB_ERRORS, "op" => op, "kind" => kind)
+            .increment(1);
         match err.code() {
             Some("ConditionalCheckFailedException") => {
                 self.record_units(REFUSED_WRITE, 1.0, started)
@@ -228,6 +258,10 @@ impl Db {
         let elapsed = started.elapsed();
         tracing::debug!(op, capacity, ?elapsed, "dynamodb call");
         self.usage.add(self.work, op, capacity);
+        let labels = [("op", op), ("work", self.work)];
+        metrics::histogram!(super::metrics::series::DYNAMODB_SECONDS, &labels)
+            .record(elapsed.as_secs_f64());
+        metrics::histogram!(super::metrics::series::DYNAMODB_UNITS, &labels).record(capacity);
         if let Some(key) = &self.tally {
             self.tallies.add(key, op, capacity);
         }
@@ -567,5 +601,27 @@ mod tests {
         assert!(is_live(&item, 999));
         assert!(!is_live(&item, 1000));
         assert!(!is_live(&item, 5000));
+    }
+
+    #[test]
+    fn failures_are_sorted_by_the_codes_and_reasons_aws_documents() {
+        let cancelled = Some("TransactionCanceledException");
+        let conflict = "Transaction cancelled, please refer cancellation reasons for specific \
+                        reasons [None, TransactionConflict]";
+        let refused = "Transaction cancelled, please refer cancellation reasons for specific \
+                       reasons [ConditionalCheckFailed, None]";
+        assert_eq!(failure_kind(cancelled, conflict), "conflict");
+        assert_eq!(failure_kind(cancelled, refused), "condition");
+        assert_eq!(
+            failure_kind(Some("TransactionConflictException"), ""),
+            "conflict"
+        );
+        assert_eq!(failure_kind(Some("ThrottlingException"), ""), "throttled");
+        assert_eq!(
+            failure_kind(Some("ProvisionedThroughputExceededException"), ""),
+            "throttled"
+        );
+        assert_eq!(failure_kind(Some("ValidationException"), ""), "other");
+        assert_eq!(failure_kind(None, ""), "unavailable");
     }
 }

@@ -247,6 +247,35 @@ impl Tallies {
     }
 }
 
+/// The names of the series operators scrape (`GET /metrics`, see `http::metrics`), recorded
+/// through the `metrics` facade wherever the work happens.
+pub mod series {
+    /// Requests answered, by route template, method and status.
+    pub const REQUESTS: &str = "udd_http_requests_total";
+    /// How long each request took to answer (headers; a stream's body goes on), by route template.
+    pub const REQUEST_SECONDS: &str = "udd_http_request_duration_seconds";
+    /// Live streams open on this instance now.
+    pub const STREAMS_OPEN: &str = "udd_live_streams_open";
+    /// Taps answered, by outcome: `counted`, `repeat` (one counted already), `limited` (the
+    /// throttle), `refused` (late, early, inhuman, not a player, no such round).
+    pub const TAPS: &str = "udd_taps_total";
+    /// DynamoDB calls by operation and the part of the server that made them (`work`).
+    pub const DYNAMODB_SECONDS: &str = "udd_dynamodb_call_duration_seconds";
+    /// Capacity units each DynamoDB call consumed, by operation and work: the histogram's `_sum` is
+    /// the units, its `_count` the calls.
+    pub const DYNAMODB_UNITS: &str = "udd_dynamodb_capacity_units";
+    /// DynamoDB calls that failed, by operation and kind (`throttled`, `conflict`, `condition`,
+    /// `unavailable`, `other`).
+    pub const DYNAMODB_ERRORS: &str = "udd_dynamodb_errors_total";
+    /// From a match's end to its results on the boards, per result counted.
+    pub const PROJECTOR_LAG_SECONDS: &str = "udd_projector_lag_seconds";
+    /// Stream batches the projector read, and the records in them.
+    pub const PROJECTOR_BATCHES: &str = "udd_projector_batches_total";
+    pub const PROJECTOR_RECORDS: &str = "udd_projector_records_total";
+    /// Stream shards this instance's projector holds now.
+    pub const PROJECTOR_SHARDS: &str = "udd_projector_shards_held";
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

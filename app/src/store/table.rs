@@ -133,6 +133,7 @@ impl Db {
                 .expect("name and keys are set")
         });
         let started = std::time::Instant::now();
+        // iam: operator (the service on AWS only checks the table: `check_table`)
         let result = self
             .client
             .create_table()
@@ -185,7 +186,34 @@ impl Db {
         ))
     }
 
-    async fn ensure_ttl(&self) -> Result<(), DataError> {
+    /// Checks that the table exists, is active and keeps TTL on, without changing anything:
+    /// what the server does on AWS, where the table is the operator's (its CloudFormation
+    /// stack) and the service's role may not create or alter it. A clear error otherwise.
+    #[tracing::instrument(skip(self), fields(table = %self.table_name()), err(level = "debug"))]
+    pub async fn check_table(&self) -> Result<(), DataError> {
+        let missing = |what: &str| {
+            DataError::Unavailable(
+                format!(
+                    "table {} {what}: deploy infra/udd-service.yaml (or run `udd-server \
+                     create-table` with an operator's credentials)",
+                    self.table_name()
+                )
+                .into(),
+            )
+        };
+        match self.table_status().await? {
+            None => return Err(missing("does not exist")),
+            Some(TableStatus::Active | TableStatus::Updating) => {}
+            Some(_) => self.wait_until_active().await?,
+        }
+        if !self.ttl_on().await? {
+            return Err(missing("does not have TTL on"));
+        }
+        Ok(())
+    }
+
+    /// Whether TTL is on (or turning on): one DescribeTimeToLive.
+    async fn ttl_on(&self) -> Result<bool, DataError> {
         let started = std::time::Instant::now();
         let described = self
             .client
@@ -198,13 +226,18 @@ impl Db {
             .map_err(classify)?
             .time_to_live_description
             .and_then(|d| d.time_to_live_status);
-        if matches!(
+        Ok(matches!(
             status,
             Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
-        ) {
+        ))
+    }
+
+    async fn ensure_ttl(&self) -> Result<(), DataError> {
+        if self.ttl_on().await? {
             return Ok(());
         }
         let started = std::time::Instant::now();
+        // iam: operator (the service on AWS only checks the table: `check_table`)
         let result = self
             .client
             .update_time_to_live()

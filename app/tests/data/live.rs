@@ -420,6 +420,7 @@ async fn news_not_signed_under_the_tables_secret_or_not_sent_now_is_refused_and_
             address: "http://10.9.9.9:1".into(),
             sent_ms,
             news: vec![PeerNews::room(&forged_room)],
+            released: Vec::new(),
         })
         .unwrap()
     };

@@ -134,6 +134,42 @@ impl Projector {
         }
     }
 
+    /// Lets go of every held shard (on shutdown): its checkpoint saved and its lease made to
+    /// expire now, under the token, so that another instance takes it at its next pass. The
+    /// shards let go of; one that fails stays leased until it runs out (nothing is lost
+    /// either way: the next holder starts from the last checkpoint).
+    pub async fn release(&mut self) -> Vec<String> {
+        let mut released = Vec::new();
+        for held in std::mem::take(&mut self.held) {
+            let mut request = self
+                .db
+                .client
+                .update_item()
+                .table_name(self.db.table_name())
+                .set_key(Some(key_map(held.fence.lease.clone())))
+                .condition_expression("holder = :me AND lease_token = :token")
+                .expression_attribute_values(":me", s(self.holder.clone()))
+                .expression_attribute_values(":token", n(held.fence.token))
+                .expression_attribute_values(":gone", n(0));
+            request = match &held.checkpoint {
+                Some(sequence) => request
+                    .update_expression("SET expires_ms = :gone, checkpoint = :seq")
+                    .expression_attribute_values(":seq", s(sequence)),
+                None => request.update_expression("SET expires_ms = :gone"),
+            };
+            match send_recorded!(self.db, "UpdateItem", request) {
+                Ok(_) => {
+                    tracing::info!(shard = held.shard, "board projector let go of its lease");
+                    released.push(held.shard);
+                }
+                Err(err) => {
+                    tracing::warn!(shard = held.shard, error = ?err, "letting go of a lease failed; it runs out")
+                }
+            }
+        }
+        released
+    }
+
     /// Saves how far the shard is read (and whether to its end), under the token.
     pub(super) async fn checkpoint(
         &self,

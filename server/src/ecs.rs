@@ -1,0 +1,85 @@
+//! Running on Amazon ECS: where the other instances reach this one. A Fargate task's address is
+//! known only once it runs; the ECS agent serves it at `$ECS_CONTAINER_METADATA_URI_V4` (the
+//! container's metadata: `Networks[].IPv4Addresses`).
+
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use serde::Deserialize;
+
+/// The variable the ECS agent sets in every container (task metadata endpoint version 4).
+pub const METADATA_VAR: &str = "ECS_CONTAINER_METADATA_URI_V4";
+
+#[derive(Deserialize)]
+struct Container {
+    #[serde(rename = "Networks", default)]
+    networks: Vec<Network>,
+}
+
+#[derive(Deserialize)]
+struct Network {
+    #[serde(rename = "IPv4Addresses", default)]
+    ipv4: Vec<String>,
+}
+
+/// `http://<the task's private address>:<port>`, read from the container metadata at `uri`;
+/// `None` when it cannot be read (the caller falls back and says so).
+pub async fn peer_address(uri: &str, port: u16) -> Option<String> {
+    let client: Client<_, Empty<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+    let request = tokio::time::timeout(
+        std::time::Duration::from_secs(3),
+        client.get(uri.parse().ok()?),
+    );
+    let response = request.await.ok()?.ok()?;
+    if !response.status().is_success() {
+        return None;
+    }
+    let body = response.into_body().collect().await.ok()?.to_bytes();
+    let container: Container = serde_json::from_slice(&body).ok()?;
+    let ip: std::net::Ipv4Addr = container
+        .networks
+        .iter()
+        .flat_map(|n| &n.ipv4)
+        .find_map(|ip| ip.parse().ok())?;
+    Some(format!("http://{ip}:{port}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serves `body` at `/v4/abc` on a loopback port; the URI to ask.
+    async fn metadata(body: &'static str) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let app =
+            axum::Router::new().route("/v4/abc", axum::routing::get(move || async move { body }));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        format!("http://{addr}/v4/abc")
+    }
+
+    #[tokio::test]
+    async fn the_task_address_comes_from_the_container_metadata() {
+        // The shape of AWS's documented example response (awsvpc network mode), trimmed.
+        let uri = metadata(
+            r#"{"DockerId":"ea32192c8553fbff06c9340478a2ff089b2bb5646fb718b4ee206641c9086d66",
+                "Name":"udd","Networks":[{"NetworkMode":"awsvpc",
+                "IPv4Addresses":["10.0.2.106"],"AttachmentIndex":0,
+                "PrivateDNSName":"ip-10-0-2-106.us-west-2.compute.internal"}]}"#,
+        )
+        .await;
+        assert_eq!(
+            peer_address(&uri, 3000).await.as_deref(),
+            Some("http://10.0.2.106:3000")
+        );
+    }
+
+    #[tokio::test]
+    async fn metadata_without_an_address_gives_none() {
+        let uri = metadata(r#"{"Name":"udd","Networks":[]}"#).await;
+        assert_eq!(peer_address(&uri, 3000).await, None);
+        let uri = metadata("not json").await;
+        assert_eq!(peer_address(&uri, 3000).await, None);
+    }
+}
