@@ -522,6 +522,41 @@ async fn an_instance_that_does_not_hold_a_shard_asks_once_per_lease_not_every_po
 }
 
 #[tokio::test]
+async fn a_released_lease_is_taken_at_the_next_pass_by_an_instance_told_of_it() {
+    let t = test_table().await;
+    let code = room("RXSE2");
+    write_record(&t, &record(&UserId::generate(), &code, 100, epoch_millis())).await;
+    let mut a = projector(&t);
+    let mut b = projector(&t);
+    let mut c = projector(&t);
+    assert_eq!(a.pass().await.unwrap().held, 1);
+    // B and C ask once, are refused, and wait for A's lease (10 s) to run out.
+    assert_eq!(b.pass().await.unwrap().held, 0);
+    assert_eq!(c.pass().await.unwrap().held, 0);
+    let counted = a.pass().await.unwrap();
+    // A shuts down: every held shard let go of, its checkpoint kept.
+    let released = a.release().await;
+    assert_eq!(released.len(), 1, "{released:?}");
+    let (_, _, expires) = t.db.projector_lease(&released[0]).await.unwrap().unwrap();
+    assert!(expires < epoch_millis(), "the lease ends now: {expires}");
+    // C was not told: it still waits for the old expiry. B was told: it takes it at once and
+    // starts after A's checkpoint (nothing counted twice: the record is not read again).
+    assert_eq!(c.pass().await.unwrap().held, 0, "not told, C waits");
+    b.handover().offer(&released);
+    let pass = b.pass().await.unwrap();
+    assert_eq!(pass.held, 1, "told, B takes the shard at once");
+    assert_eq!(
+        pass.results, 0,
+        "B starts after A's checkpoint ({counted:?})"
+    );
+    let (holder, token, _) = t.db.projector_lease(&released[0]).await.unwrap().unwrap();
+    assert_eq!(holder, b.holder());
+    assert_eq!(token, 2, "a new token: A's late writes would be refused");
+    // A second release is refused by its token: nothing changes.
+    assert!(a.release().await.is_empty(), "A holds nothing any more");
+}
+
+#[tokio::test]
 async fn a_closed_day_keeps_its_top_hundred_once_however_many_closers_run() {
     let t = test_table().await;
     let three_days_ago = epoch_millis() - 3 * 86_400_000;

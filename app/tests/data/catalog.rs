@@ -16,6 +16,20 @@ fn ids(things: &[Thing]) -> BTreeSet<String> {
 }
 
 #[tokio::test]
+async fn check_table_accepts_the_designed_table_and_names_a_missing_one_without_creating_it() {
+    let t = test_table().await;
+    t.db.check_table().await.unwrap();
+    let missing = Db::new(t.engine.client.clone(), unique_table_name().as_str());
+    let err = format!("{:?}", missing.check_table().await.unwrap_err());
+    assert!(err.contains("does not exist"), "{err}");
+    assert_eq!(
+        missing.table_status().await.unwrap(),
+        None,
+        "checking created nothing"
+    );
+}
+
+#[tokio::test]
 async fn ensure_table_creates_the_designed_table_once() {
     let t = test_table().await;
     assert_eq!(
