@@ -155,6 +155,8 @@ async fn world() -> World {
     let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
     db.seed_catalog(&things).await.unwrap();
     db.seed_shop().await.unwrap();
+    // As the server starts (`open_store`): the shared secret exists before any request.
+    db.ensure_secret().await.unwrap();
     let app = router(
         AppState::new(
             LeptosOptions::builder().output_name("udd").build(),

@@ -497,6 +497,9 @@ pub(crate) async fn open_store(store: &StoreArgs) -> anyhow::Result<(Engine, Db)
         .context("seeding the catalog")?;
     tracing::info!(?seeded, "catalog ready");
     db.seed_shop().await.context("writing the shop's list")?;
+    db.ensure_secret()
+        .await
+        .context("reading the table's shared secret")?;
     Ok((engine, db))
 }
 

@@ -530,6 +530,13 @@ impl Db {
         Ok(self.cursor_key().await?.tag(purpose, payload))
     }
 
+    /// Makes sure the table's shared secret exists (one consistent GetItem; one conditional
+    /// PutItem the first time any instance starts on the table). Servers call it at start, so
+    /// that no request, answered or refused, is the one that writes it.
+    pub async fn ensure_secret(&self) -> Result<(), DataError> {
+        self.cursor_key().await.map(|_| ())
+    }
+
     /// The cursor signing key, read from (or created in) the table on first use so that every
     /// instance on the table shares it.
     pub(crate) async fn cursor_key(&self) -> Result<&CursorKey, DataError> {
