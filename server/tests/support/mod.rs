@@ -93,6 +93,17 @@ impl Phone {
     }
 
     pub async fn send(&mut self, request: http::request::Builder, body: &str) -> (u16, String) {
+        self.try_send(request, body)
+            .await
+            .expect("the instance answers")
+    }
+
+    /// [`Phone::send`], or `None` when the instance cannot be reached (gone, or going).
+    pub async fn try_send(
+        &mut self,
+        request: http::request::Builder,
+        body: &str,
+    ) -> Option<(u16, String)> {
         let mut request = request.header("x-forwarded-for", &self.address);
         if let Some(cookie) = &self.cookie {
             request = request.header("cookie", cookie);
@@ -105,7 +116,7 @@ impl Phone {
                     .unwrap(),
             )
             .await
-            .expect("the instance answers");
+            .ok()?;
         let status = response.status().as_u16();
         if let Some(set) = response.headers().get("set-cookie") {
             let pair = set.to_str().unwrap().split(';').next().unwrap_or_default();
@@ -116,38 +127,25 @@ impl Phone {
             .await
             .map(|body| body.map(|b| b.to_bytes()).unwrap_or_default())
             .unwrap_or_default();
-        (status, String::from_utf8_lossy(&body).into_owned())
+        Some((status, String::from_utf8_lossy(&body).into_owned()))
+    }
+
+    /// A form post to `path` on this phone's instance, as its page would send it.
+    fn form_post(&self, path: &str) -> http::request::Builder {
+        http::Request::post(format!("{}{path}", self.base))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("accept", "application/json")
+            .header("origin", &self.base)
     }
 
     /// [`Phone::post`], or `None` when the instance cannot be reached (gone, or going).
     pub async fn try_post(&mut self, path: &str, form: &str) -> Option<(u16, String)> {
-        let mut request = http::Request::post(format!("{}{path}", self.base))
-            .header("content-type", "application/x-www-form-urlencoded")
-            .header("accept", "application/json")
-            .header("origin", &self.base)
-            .header("x-forwarded-for", &self.address);
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
-        }
-        let response = self
-            .http
-            .request(
-                request
-                    .body(Full::new(Bytes::from(form.to_owned())))
-                    .unwrap(),
-            )
-            .await
-            .ok()?;
-        let status = response.status().as_u16();
-        let body = response.into_body().collect().await.ok()?.to_bytes();
-        Some((status, String::from_utf8_lossy(&body).into_owned()))
+        let request = self.form_post(path);
+        self.try_send(request, form).await
     }
 
     pub async fn post(&mut self, path: &str, form: &str) -> (u16, String) {
-        let request = http::Request::post(format!("{}{path}", self.base))
-            .header("content-type", "application/x-www-form-urlencoded")
-            .header("accept", "application/json")
-            .header("origin", &self.base);
+        let request = self.form_post(path);
         self.send(request, form).await
     }
 
