@@ -4,7 +4,7 @@
 
 pub mod api;
 pub mod model;
-pub mod page;
+pub mod things_page;
 
 #[cfg(feature = "ssr")]
 pub mod seed;

@@ -6,27 +6,20 @@
 //! page (`page`) and the pages of finished matches (`pages`).
 
 pub mod api;
+pub mod board;
+pub mod match_page;
+pub mod matches_page;
 pub mod model;
-pub mod page;
-pub mod pages;
-#[cfg(feature = "ssr")]
-pub mod receipts;
-#[cfg(feature = "ssr")]
-pub mod records;
-#[cfg(feature = "ssr")]
-pub mod resolve;
+pub mod podium;
 pub mod rules;
 pub mod sheet;
 pub mod timing;
+pub mod words;
 
-#[cfg(feature = "ssr")]
-pub mod detail;
 #[cfg(feature = "ssr")]
 pub mod draw;
 #[cfg(feature = "ssr")]
 pub mod store;
-#[cfg(feature = "ssr")]
-pub mod taps;
 #[cfg(feature = "ssr")]
 pub mod throttle;
 

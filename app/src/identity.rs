@@ -2,16 +2,14 @@
 //! (`api`), the session cookie (`session`), password hashing and session tokens (`auth`), the
 //! items behind them (`store`) and the account page (`page`).
 
+pub mod account_page;
 pub mod api;
 pub mod model;
-pub mod page;
 
 #[cfg(feature = "ssr")]
 pub mod auth;
 #[cfg(feature = "ssr")]
 pub mod session;
-#[cfg(feature = "ssr")]
-pub mod sessions;
 #[cfg(feature = "ssr")]
 pub mod store;
 #[cfg(feature = "ssr")]

@@ -12,12 +12,6 @@ pub mod page;
 pub mod rules;
 
 #[cfg(feature = "ssr")]
-pub mod changes;
-#[cfg(feature = "ssr")]
-pub mod shop;
-#[cfg(feature = "ssr")]
 pub mod store;
-#[cfg(feature = "ssr")]
-pub mod trades;
 
 pub use model::*;

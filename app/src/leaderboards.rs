@@ -4,29 +4,17 @@
 //! `apply`), and the public board pages (`page`).
 
 pub mod api;
+pub mod boards_page;
 pub mod model;
-pub mod page;
 
-#[cfg(feature = "ssr")]
-pub mod apply;
-#[cfg(feature = "ssr")]
-pub mod archive;
 #[cfg(feature = "ssr")]
 pub mod card;
 #[cfg(feature = "ssr")]
-pub mod convert;
-#[cfg(feature = "ssr")]
-pub mod lines;
-#[cfg(feature = "ssr")]
 pub mod period;
 #[cfg(feature = "ssr")]
+pub mod plan;
+#[cfg(feature = "ssr")]
 pub mod projector;
-#[cfg(feature = "ssr")]
-pub mod rebuild;
-#[cfg(feature = "ssr")]
-pub mod seasons;
-#[cfg(feature = "ssr")]
-pub mod seed;
 #[cfg(feature = "ssr")]
 pub mod store;
 #[cfg(feature = "ssr")]

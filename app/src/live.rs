@@ -5,15 +5,17 @@
 
 pub mod api;
 pub mod feed;
-pub mod page;
+pub mod room_page;
 
 #[cfg(feature = "ssr")]
 pub mod hub;
 #[cfg(feature = "ssr")]
 pub mod peers;
 #[cfg(feature = "ssr")]
-pub mod streams;
+pub mod store;
 
 pub use feed::*;
 #[cfg(feature = "ssr")]
-pub use hub::{RoomHub, StreamLease, DEFAULT_POLL, MAX_STREAMS, STREAMS_PER_CLIENT};
+pub use hub::stream::StreamLease;
+#[cfg(feature = "ssr")]
+pub use hub::{RoomHub, DEFAULT_POLL, MAX_STREAMS, STREAMS_PER_CLIENT};

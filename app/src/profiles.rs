@@ -5,7 +5,7 @@
 
 pub mod api;
 pub mod model;
-pub mod page;
+pub mod profile_page;
 
 #[cfg(feature = "ssr")]
 pub mod card;

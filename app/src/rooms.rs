@@ -4,16 +4,12 @@
 //! shows (`lobby`).
 
 pub mod api;
+pub mod home_page;
 pub mod lobby;
 pub mod model;
-pub mod page;
 
 #[cfg(feature = "ssr")]
-pub mod control;
-#[cfg(feature = "ssr")]
 pub mod items;
-#[cfg(feature = "ssr")]
-pub mod members;
 #[cfg(feature = "ssr")]
 pub mod news;
 #[cfg(feature = "ssr")]

@@ -3,17 +3,20 @@
 //! errors, the call recorder (`metrics`), fixed-window counters for rate limits (`limits`), the
 //! table's definition (`table`) and the health probe (`health`).
 //!
-//! Nothing outside the stores talks to DynamoDB. Each feature's named access patterns live in
-//! its own `store` module as `impl Db` blocks; a write that spans features is one transaction
-//! whose actions each owning feature builds.
+//! Nothing outside the stores talks to DynamoDB. Each feature's named access patterns are the
+//! methods of its own handle, defined in that feature's `store` module (`db.rooms()`,
+//! `db.game()`, `db.boards()`, ...: see `handle`); a write that spans features is one
+//! transaction whose actions each owning feature builds.
 
 pub mod cursor;
 pub mod db;
 pub mod error;
+mod handle;
 pub mod health;
 pub mod keys;
 pub mod limits;
 pub mod metrics;
+mod secret;
 pub mod table;
 pub mod tx;
 
@@ -22,6 +25,7 @@ pub(crate) use db::key_map;
 pub(crate) use db::send_recorded;
 pub use db::{epoch_millis, epoch_seconds, is_live, sort_key, Db, Item, Page};
 pub use error::{Conflict, DataError};
+pub(crate) use handle::handle;
 pub use health::TableHealth;
 pub use metrics::{
     Call, OpUsage, Pricing, Recorder, Tallies, Units, Usage, UsageReport, WorkUsage,

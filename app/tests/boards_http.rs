@@ -5,7 +5,7 @@
 mod support;
 
 use app::identity::UserId;
-use app::leaderboards::seed::Synthetic;
+use app::leaderboards::store::seed::Synthetic;
 use app::leaderboards::BoardId;
 use app::store::Db;
 use axum::http::StatusCode;
@@ -37,7 +37,8 @@ async fn a_board_page_shows_exact_ranks_pages_and_the_readers_neighbours() {
         score: 1_234,
         reached_ms: 5,
     });
-    db.seed_board(&BoardId::all_time_best(), &players)
+    db.boards()
+        .seed_board(&BoardId::all_time_best(), &players)
         .await
         .unwrap();
     let above = players.iter().filter(|p| p.score > 1_234).count();

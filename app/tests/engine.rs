@@ -17,7 +17,7 @@ async fn the_embedded_engine_keeps_data_across_restarts() {
     let db = Db::new(first.client.clone(), "udd");
     db.ensure_table().await.unwrap();
     assert!(matches!(
-        db.seed_catalog(&things).await.unwrap(),
+        db.catalog().seed_catalog(&things).await.unwrap(),
         SeedOutcome::Seeded { .. }
     ));
     first.stop().await;
@@ -30,11 +30,15 @@ async fn the_embedded_engine_keeps_data_across_restarts() {
         app::store::table::TableOutcome::AlreadyExisted
     );
     assert_eq!(
-        db.seed_catalog(&things).await.unwrap(),
+        db.catalog().seed_catalog(&things).await.unwrap(),
         SeedOutcome::Unchanged
     );
     assert_eq!(
-        db.list_things(FlyFilter::All).await.unwrap().len(),
+        db.catalog()
+            .list_things(FlyFilter::All)
+            .await
+            .unwrap()
+            .len(),
         things.len()
     );
     second.stop().await;

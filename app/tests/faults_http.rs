@@ -19,7 +19,7 @@ async fn a_throttled_table_is_a_clear_503_everywhere_and_a_passing_one_is_ridden
     let created = post(&app, "/api/rooms/create", "name=Host", Some(&host_cookie)).await;
     let code = created.json.as_str().unwrap().to_owned();
     let code_parsed = app::rooms::RoomCode::parse(&code).unwrap();
-    let before = db.lobby(&code_parsed).await.unwrap().unwrap();
+    let before = db.rooms().lobby(&code_parsed).await.unwrap().unwrap();
 
     // An instance whose every call is throttled, however often the SDK tries again.
     let (client, _) = with_faults(&engine.client, None, THROTTLED, u32::MAX);
@@ -64,7 +64,7 @@ async fn a_throttled_table_is_a_clear_503_everywhere_and_a_passing_one_is_ridden
         assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE, "{page}");
     }
     assert_eq!(
-        db.lobby(&code_parsed).await.unwrap().unwrap(),
+        db.rooms().lobby(&code_parsed).await.unwrap().unwrap(),
         before,
         "nothing half-written"
     );
@@ -81,6 +81,6 @@ async fn a_throttled_table_is_a_clear_503_everywhere_and_a_passing_one_is_ridden
     .await;
     assert_eq!(joined.status, StatusCode::OK, "{}", joined.json);
     assert_eq!(remaining.load(std::sync::atomic::Ordering::SeqCst), 0);
-    let lobby = db.lobby(&code_parsed).await.unwrap().unwrap();
+    let lobby = db.rooms().lobby(&code_parsed).await.unwrap().unwrap();
     assert_eq!(lobby.players.len(), 2, "joined exactly once");
 }

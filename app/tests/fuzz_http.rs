@@ -153,8 +153,8 @@ async fn world() -> World {
     let db = Db::new(aws_sdk_dynamodb::Client::from_conf(config), "udd");
     db.ensure_table().await.unwrap();
     let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
-    db.seed_catalog(&things).await.unwrap();
-    db.seed_shop().await.unwrap();
+    db.catalog().seed_catalog(&things).await.unwrap();
+    db.inventory().seed_shop().await.unwrap();
     // As the server starts (`open_store`): the shared secret exists before any request.
     db.ensure_secret().await.unwrap();
     let app = router(
@@ -189,19 +189,20 @@ async fn world() -> World {
         Some(&ravi_cookie),
     )
     .await;
-    db.grant_rewards(
-        &asha,
-        &Rewards {
-            cards: ["crow", "kite", "cow"]
-                .iter()
-                .map(|t| ThingId::parse(t).unwrap())
-                .collect(),
-            feathers: 500,
-            badges: Vec::new(),
-        },
-    )
-    .await
-    .unwrap();
+    db.inventory()
+        .grant_rewards(
+            &asha,
+            &Rewards {
+                cards: ["crow", "kite", "cow"]
+                    .iter()
+                    .map(|t| ThingId::parse(t).unwrap())
+                    .collect(),
+                feathers: 500,
+                badges: Vec::new(),
+            },
+        )
+        .await
+        .unwrap();
     let offer = post(
         &app,
         "/api/trades/offer",

@@ -173,6 +173,7 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
     let game = support::finish_match(&db, &code).await;
     // The match is the room's (by its id), not its code's.
     let id = db
+        .rooms()
         .room_id_of(&app::rooms::RoomCode::parse(&code).unwrap())
         .await
         .unwrap();

@@ -32,7 +32,8 @@ async fn app() -> (Router, Engine) {
         .unwrap();
     let db = Db::new(engine.client.clone(), "udd");
     db.ensure_table().await.unwrap();
-    db.seed_catalog(&catalog::validate(SEED).unwrap())
+    db.catalog()
+        .seed_catalog(&catalog::validate(SEED).unwrap())
         .await
         .unwrap();
     (router(state(db, "embedded")), engine)

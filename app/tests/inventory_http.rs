@@ -68,7 +68,7 @@ async fn play_together(db: &Db, client: &aws_sdk_dynamodb::Client, players: &[&U
             .put_item()
             .table_name(db.table_name())
             .set_item(Some(
-                app::game::resolve::match_record_item(&record).unwrap(),
+                app::game::store::resolve::match_record_item(&record).unwrap(),
             ))
             .send()
             .await
@@ -112,7 +112,8 @@ async fn the_inventory_pages_work_without_javascript() {
         .take(40)
         .cloned()
         .collect();
-    db.grant_rewards(&me, &rewards(all.clone(), 50))
+    db.inventory()
+        .grant_rewards(&me, &rewards(all.clone(), 50))
         .await
         .unwrap();
 
@@ -184,7 +185,7 @@ async fn the_inventory_pages_work_without_javascript() {
     assert_eq!(count(&bank.body, r#"data-testid="card""#), 1);
 
     // The shop page and a buy.
-    db.seed_shop().await.unwrap();
+    db.inventory().seed_shop().await.unwrap();
     let shop = send(&app, with_cookie("/shop", &cookie)).await;
     assert_eq!(shop.status, StatusCode::OK);
     assert!(count(&shop.body, r#"data-testid="shop-item""#) >= 3);
@@ -209,20 +210,25 @@ async fn a_trade_over_http_and_every_bad_request_is_a_clear_4xx_that_changes_not
     assert_eq!(claimed.status, StatusCode::OK, "{}", claimed.json);
     let ravi_cookie = cookie_pair(&claimed.cookie.unwrap());
     let (mallory_cookie, _) = guest(&app, "Mallory").await;
-    db.seed_shop().await.unwrap();
-    db.grant_rewards(&asha, &rewards(vec![thing("crow")], 5))
+    db.inventory().seed_shop().await.unwrap();
+    db.inventory()
+        .grant_rewards(&asha, &rewards(vec![thing("crow")], 5))
         .await
         .unwrap();
-    db.grant_rewards(&ravi, &rewards(vec![], 20)).await.unwrap();
+    db.inventory()
+        .grant_rewards(&ravi, &rewards(vec![], 20))
+        .await
+        .unwrap();
 
     let state = || async {
         (
-            db.stack(&asha, Place::Bag, &thing("crow"))
+            db.inventory()
+                .stack(&asha, Place::Bag, &thing("crow"))
                 .await
                 .unwrap()
                 .map(|s| s.qty),
-            db.feathers(&asha).await.unwrap(),
-            db.feathers(&ravi).await.unwrap(),
+            db.inventory().feathers(&asha).await.unwrap(),
+            db.inventory().feathers(&ravi).await.unwrap(),
         )
     };
     let before = state().await;
@@ -366,14 +372,15 @@ async fn a_trade_over_http_and_every_bad_request_is_a_clear_4xx_that_changes_not
     .await;
     assert_eq!(accepted.status, StatusCode::OK, "{}", accepted.json);
     assert_eq!(
-        db.stack(&ravi, Place::Bag, &thing("crow"))
+        db.inventory()
+            .stack(&ravi, Place::Bag, &thing("crow"))
             .await
             .unwrap()
             .map(|s| s.qty),
         Some(1)
     );
-    assert_eq!(db.feathers(&asha).await.unwrap(), 20);
-    assert_eq!(db.feathers(&ravi).await.unwrap(), 5);
+    assert_eq!(db.inventory().feathers(&asha).await.unwrap(), 20);
+    assert_eq!(db.inventory().feathers(&ravi).await.unwrap(), 5);
     let again = post(
         &app,
         "/api/trades/accept",
@@ -399,7 +406,8 @@ async fn trading_is_limited_per_player_across_instances_and_a_refused_offer_make
     .await;
     assert_eq!(claimed.status, StatusCode::OK, "{}", claimed.json);
     let ravi_cookie = cookie_pair(&claimed.cookie.unwrap());
-    db.grant_rewards(&asha, &rewards(vec![thing("crow")], 0))
+    db.inventory()
+        .grant_rewards(&asha, &rewards(vec![thing("crow")], 0))
         .await
         .unwrap();
     // They have played together, so Asha's offers are not capped as a stranger's.
@@ -429,7 +437,12 @@ async fn trading_is_limited_per_player_across_instances_and_a_refused_offer_make
         assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
     }
     let incoming = db
-        .offers(&ravi, app::inventory::trades::Direction::Incoming, 100)
+        .inventory()
+        .offers(
+            &ravi,
+            app::inventory::store::trades::Direction::Incoming,
+            100,
+        )
         .await
         .unwrap();
     assert_eq!(incoming.len(), limit, "the refused offers made nothing");
@@ -452,7 +465,8 @@ async fn trading_is_limited_per_player_across_instances_and_a_refused_offer_make
     .await;
     assert_eq!(cancel.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(
-        db.offer(&incoming[1].id)
+        db.inventory()
+            .offer(&incoming[1].id)
             .await
             .unwrap()
             .is_some_and(|o| o.status == app::inventory::OfferStatus::Open),
@@ -505,11 +519,24 @@ async fn offers_go_to_someone_in_your_room_and_from_a_cards_page_without_javascr
     .await;
     assert_eq!(joined.status, StatusCode::OK, "{}", joined.json);
     let crows = |n: usize, feathers: u64| rewards(vec![thing("crow"); n], feathers);
-    db.grant_rewards(&asha, &crows(2, 0)).await.unwrap();
-    db.grant_rewards(&ravi, &crows(3, 10)).await.unwrap();
-    db.grant_rewards(&kiran, &crows(1, 0)).await.unwrap();
-    db.grant_rewards(&mallory, &crows(2, 0)).await.unwrap();
-    db.move_cards(&mallory, &thing("crow"), 2, Place::Bag)
+    db.inventory()
+        .grant_rewards(&asha, &crows(2, 0))
+        .await
+        .unwrap();
+    db.inventory()
+        .grant_rewards(&ravi, &crows(3, 10))
+        .await
+        .unwrap();
+    db.inventory()
+        .grant_rewards(&kiran, &crows(1, 0))
+        .await
+        .unwrap();
+    db.inventory()
+        .grant_rewards(&mallory, &crows(2, 0))
+        .await
+        .unwrap();
+    db.inventory()
+        .move_cards(&mallory, &thing("crow"), 2, Place::Bag)
         .await
         .unwrap();
 
@@ -552,7 +579,12 @@ async fn offers_go_to_someone_in_your_room_and_from_a_cards_page_without_javascr
     let offers_to = |user: UserId| {
         let db = db.clone();
         async move {
-            db.offers(&user, app::inventory::trades::Direction::Incoming, 50)
+            db.inventory()
+                .offers(
+                    &user,
+                    app::inventory::store::trades::Direction::Incoming,
+                    50,
+                )
                 .await
                 .unwrap()
                 .len()
@@ -702,7 +734,8 @@ async fn offers_from_strangers_cannot_bury_a_real_one_and_every_maker_is_told_ap
     .await;
     assert_eq!(started.status, StatusCode::OK, "{}", started.json);
     support::finish_match(&db, &code).await;
-    db.grant_rewards(&asha, &rewards(vec![thing("crow")], 68))
+    db.inventory()
+        .grant_rewards(&asha, &rewards(vec![thing("crow")], 68))
         .await
         .unwrap();
     let real = post(
@@ -716,7 +749,7 @@ async fn offers_from_strangers_cannot_bury_a_real_one_and_every_maker_is_told_ap
     let real = real.json["id"].as_str().unwrap().to_owned();
 
     // 22 guests he never played with, the first also called Asha, each offer something.
-    let cap = app::inventory::trades::STRANGER_OFFERS;
+    let cap = app::inventory::rules::STRANGER_OFFERS;
     let (mut made, mut impostor) = (Vec::new(), None);
     for i in 0..22 {
         let name = if i == 0 {
@@ -885,7 +918,8 @@ fn browser_post(path: &str, body: &str, cookie: &str, from: &str) -> support::Ca
 
 /// The cards in a player's bag: (thing, count), in key order.
 async fn bag(db: &Db, user: &UserId) -> Vec<(String, u32)> {
-    db.cards(user, Place::Bag, None, None, 60)
+    db.inventory()
+        .cards(user, Place::Bag, None, None, 60)
         .await
         .unwrap()
         .items
@@ -898,12 +932,16 @@ async fn bag(db: &Db, user: &UserId) -> Vec<(String, u32)> {
 async fn the_shop_refuses_what_you_cannot_afford_and_a_pack_shows_what_it_gave() {
     let (app, engine) = app().await;
     let db = Db::new(engine.client.clone(), "udd");
-    db.seed_shop().await.unwrap();
+    db.inventory().seed_shop().await.unwrap();
     let (cookie, me) = guest(&app, "Asha").await;
-    db.grant_rewards(&me, &rewards(vec![thing("crow"), thing("crow")], 12))
+    db.inventory()
+        .grant_rewards(&me, &rewards(vec![thing("crow"), thing("crow")], 12))
         .await
         .unwrap();
-    let before = (db.feathers(&me).await.unwrap(), bag(&db, &me).await);
+    let before = (
+        db.inventory().feathers(&me).await.unwrap(),
+        bag(&db, &me).await,
+    );
     assert_eq!(before.0, 12);
 
     // The page: a pack of 20 feathers cannot be bought with 12; the button says so.
@@ -935,14 +973,20 @@ async fn the_shop_refuses_what_you_cannot_afford_and_a_pack_shows_what_it_gave()
     );
     assert!(!location.contains("note="), "no success notice: {location}");
     assert_eq!(
-        (db.feathers(&me).await.unwrap(), bag(&db, &me).await),
+        (
+            db.inventory().feathers(&me).await.unwrap(),
+            bag(&db, &me).await
+        ),
         before,
         "feathers and bag unchanged"
     );
 
     // Rich enough: a plain form post lands back on /shop with a sealed notice, and the page
     // shows the pack's cards as the purchase wrote them (the bag holds them now).
-    db.grant_rewards(&me, &rewards(vec![], 100)).await.unwrap();
+    db.inventory()
+        .grant_rewards(&me, &rewards(vec![], 100))
+        .await
+        .unwrap();
     let bought = send(
         &app,
         browser_post("/api/shop/buy", "item=pack-3", &cookie, "/shop"),
@@ -951,7 +995,7 @@ async fn the_shop_refuses_what_you_cannot_afford_and_a_pack_shows_what_it_gave()
     assert!(bought.status.is_redirection(), "{:?}", bought.status);
     let location = bought.header("location").unwrap().to_owned();
     assert!(location.starts_with("/shop?note="), "{location}");
-    assert_eq!(db.feathers(&me).await.unwrap(), 112 - 20);
+    assert_eq!(db.inventory().feathers(&me).await.unwrap(), 112 - 20);
     let page = send(&app, with_cookie(&location, &cookie)).await;
     assert!(page.body.contains(r#"role="status""#), "a notice");
     assert!(
@@ -990,7 +1034,8 @@ async fn selling_the_last_card_of_a_kind_needs_a_confirmation() {
     let (app, engine) = app().await;
     let db = Db::new(engine.client.clone(), "udd");
     let (cookie, me) = guest(&app, "Asha").await;
-    db.grant_rewards(&me, &rewards(vec![thing("crow"), thing("crow")], 0))
+    db.inventory()
+        .grant_rewards(&me, &rewards(vec![thing("crow"), thing("crow")], 0))
         .await
         .unwrap();
 
@@ -1012,7 +1057,7 @@ async fn selling_the_last_card_of_a_kind_needs_a_confirmation() {
     );
     let page = send(&app, with_cookie(&location, &cookie)).await;
     assert!(page.body.contains("Sold 1 Crow for 🪶 2."), "{}", page.body);
-    assert_eq!(db.feathers(&me).await.unwrap(), 2);
+    assert_eq!(db.inventory().feathers(&me).await.unwrap(), 2);
 
     // The last one: its Sell button goes to a step that asks first.
     let bag_page = send(&app, with_cookie("/inventory?place=bag", &cookie)).await;
@@ -1041,7 +1086,7 @@ async fn selling_the_last_card_of_a_kind_needs_a_confirmation() {
     .await;
     assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.json);
     assert_eq!(bag(&db, &me).await, vec![("crow".to_owned(), 1)]);
-    assert_eq!(db.feathers(&me).await.unwrap(), 2);
+    assert_eq!(db.inventory().feathers(&me).await.unwrap(), 2);
 
     // Confirmed: sold.
     let done = post(
@@ -1053,10 +1098,11 @@ async fn selling_the_last_card_of_a_kind_needs_a_confirmation() {
     .await;
     assert_eq!(done.status, StatusCode::OK, "{}", done.json);
     assert!(bag(&db, &me).await.is_empty());
-    assert_eq!(db.feathers(&me).await.unwrap(), 4);
+    assert_eq!(db.inventory().feathers(&me).await.unwrap(), 4);
 
     // A move says what it did too.
-    db.grant_rewards(&me, &rewards(vec![thing("crow")], 0))
+    db.inventory()
+        .grant_rewards(&me, &rewards(vec![thing("crow")], 0))
         .await
         .unwrap();
     let moved = send(
@@ -1091,12 +1137,13 @@ async fn searching_finds_any_word_of_a_name_and_an_empty_result_says_so() {
         .find(|c| c.name.contains(' '))
         .expect("a card whose name has two words")
         .clone();
-    db.grant_rewards(
-        &me,
-        &rewards(vec![thing("crow"), two_words.thing.clone()], 0),
-    )
-    .await
-    .unwrap();
+    db.inventory()
+        .grant_rewards(
+            &me,
+            &rewards(vec![thing("crow"), two_words.thing.clone()], 0),
+        )
+        .await
+        .unwrap();
     let last_word = two_words.name.rsplit(' ').next().unwrap().to_lowercase();
     let found = send(
         &app,
@@ -1122,15 +1169,21 @@ async fn searching_finds_any_word_of_a_name_and_an_empty_result_says_so() {
 async fn only_a_look_you_own_can_be_worn_and_the_room_shows_it() {
     let (app, engine) = app().await;
     let db = Db::new(engine.client.clone(), "udd");
-    db.seed_shop().await.unwrap();
+    db.inventory().seed_shop().await.unwrap();
     let (cookie, me) = guest(&app, "Asha").await;
-    db.grant_rewards(&me, &rewards(vec![], 100)).await.unwrap();
+    db.inventory()
+        .grant_rewards(&me, &rewards(vec![], 100))
+        .await
+        .unwrap();
 
     let refused = post(&app, "/api/shop/wear", "look=look-night", Some(&cookie)).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.json);
     let unknown = post(&app, "/api/shop/wear", "look=look-crown", Some(&cookie)).await;
     assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
-    assert_eq!(db.profile(&me).await.unwrap().unwrap().look, None);
+    assert_eq!(
+        db.accounts().profile(&me).await.unwrap().unwrap().look,
+        None
+    );
 
     let bought = post(&app, "/api/shop/buy", "item=look-night", Some(&cookie)).await;
     assert_eq!(bought.status, StatusCode::OK, "{}", bought.json);
@@ -1149,7 +1202,7 @@ async fn only_a_look_you_own_can_be_worn_and_the_room_shows_it() {
     let worn = post(&app, "/api/shop/wear", "look=look-night", Some(&cookie)).await;
     assert_eq!(worn.status, StatusCode::OK, "{}", worn.json);
     assert_eq!(
-        db.profile(&me).await.unwrap().unwrap().look,
+        db.accounts().profile(&me).await.unwrap().unwrap().look,
         Some(app::ids::Look::Night)
     );
     let shop = send(&app, with_cookie("/shop", &cookie)).await;
@@ -1243,10 +1296,12 @@ async fn trades_are_made_by_picking_cards_and_every_bad_pick_is_a_clear_4xx_that
     let (ravi_guest, ravi) = guest(&app, "Ravi").await;
     let ravi_cookie = claim(ravi_guest, "ravi").await;
     let (mallory_cookie, _) = guest(&app, "Mallory").await;
-    db.grant_rewards(&asha, &rewards(vec![thing("crow"), thing("crow")], 5))
+    db.inventory()
+        .grant_rewards(&asha, &rewards(vec![thing("crow"), thing("crow")], 5))
         .await
         .unwrap();
-    db.grant_rewards(&ravi, &rewards(vec![thing("kite")], 20))
+    db.inventory()
+        .grant_rewards(&ravi, &rewards(vec![thing("kite")], 20))
         .await
         .unwrap();
 
@@ -1255,7 +1310,8 @@ async fn trades_are_made_by_picking_cards_and_every_bad_pick_is_a_clear_4xx_that
         for user in [&asha, &ravi] {
             for card in ["crow", "kite"] {
                 held.push(
-                    db.stack(user, Place::Bag, &thing(card))
+                    db.inventory()
+                        .stack(user, Place::Bag, &thing(card))
                         .await
                         .unwrap()
                         .map_or(0, |s| s.qty),
@@ -1264,8 +1320,8 @@ async fn trades_are_made_by_picking_cards_and_every_bad_pick_is_a_clear_4xx_that
         }
         (
             held,
-            db.feathers(&asha).await.unwrap(),
-            db.feathers(&ravi).await.unwrap(),
+            db.inventory().feathers(&asha).await.unwrap(),
+            db.inventory().feathers(&ravi).await.unwrap(),
         )
     };
     let before = state().await;
@@ -1363,7 +1419,11 @@ async fn trades_are_made_by_picking_cards_and_every_bad_pick_is_a_clear_4xx_that
         );
     }
     assert_eq!(state().await, before, "nothing changed");
-    assert_eq!(db.offers_waiting(&ravi).await.unwrap(), 0, "no offer made");
+    assert_eq!(
+        db.inventory().offers_waiting(&ravi).await.unwrap(),
+        0,
+        "no offer made"
+    );
     let page = send(&app, with_cookie("/trades", &ravi_cookie)).await;
     assert_eq!(waiting_badge(&page.body), 0);
     assert!(tag(&page.body, "incoming-empty").is_some(), "says so");
@@ -1469,10 +1529,12 @@ async fn a_refused_offer_form_comes_back_as_it_was_with_the_error_beside_its_fie
     let db = Db::new(engine.client.clone(), "udd");
     let (asha_cookie, asha) = guest(&app, "Asha").await;
     let (ravi_cookie, ravi) = guest(&app, "Ravi").await;
-    db.grant_rewards(&asha, &rewards(vec![thing("crow"), thing("crow")], 1))
+    db.inventory()
+        .grant_rewards(&asha, &rewards(vec![thing("crow"), thing("crow")], 1))
         .await
         .unwrap();
-    db.grant_rewards(&ravi, &rewards(vec![thing("kite")], 0))
+    db.inventory()
+        .grant_rewards(&ravi, &rewards(vec![thing("kite")], 0))
         .await
         .unwrap();
     let form_page = format!("/trades?with={ravi}");
@@ -1553,7 +1615,11 @@ async fn a_refused_offer_form_comes_back_as_it_was_with_the_error_beside_its_fie
     let tile = &page.body[page.body.find(r#"data-field="give.crow""#).unwrap()..];
     let tile = &tile[..tile.find("</li>").unwrap()];
     assert!(tile.contains("Type a whole number"), "{tile}");
-    assert_eq!(db.offers_waiting(&ravi).await.unwrap(), 0, "nothing made");
+    assert_eq!(
+        db.inventory().offers_waiting(&ravi).await.unwrap(),
+        0,
+        "nothing made"
+    );
 
     // Sent: to the trades page with a notice.
     let sent = browser_send(
@@ -1568,7 +1634,7 @@ async fn a_refused_offer_form_comes_back_as_it_was_with_the_error_beside_its_fie
     assert!(back.starts_with("/trades?done="), "{back}");
     let page = send(&app, with_cookie(&back, &asha_cookie)).await;
     assert!(page.body.contains("Offer sent to Ravi."), "{}", page.body);
-    assert_eq!(db.offers_waiting(&ravi).await.unwrap(), 1);
+    assert_eq!(db.inventory().offers_waiting(&ravi).await.unwrap(), 1);
     // Ravi declines it: a notice, and nothing changed hands.
     let id = back.trim_start_matches("/trades?done=").to_owned();
     let declined = browser_send(
@@ -1581,9 +1647,10 @@ async fn a_refused_offer_form_comes_back_as_it_was_with_the_error_beside_its_fie
     .await;
     let page = send(&app, with_cookie(&location(&declined), &ravi_cookie)).await;
     assert!(page.body.contains("You declined Asha"), "{}", page.body);
-    assert_eq!(db.offers_waiting(&ravi).await.unwrap(), 0);
+    assert_eq!(db.inventory().offers_waiting(&ravi).await.unwrap(), 0);
     assert_eq!(
-        db.stack(&asha, Place::Bag, &thing("crow"))
+        db.inventory()
+            .stack(&asha, Place::Bag, &thing("crow"))
             .await
             .unwrap()
             .map(|s| s.qty),

@@ -257,6 +257,7 @@ async fn every_page_in_hindi_reads_in_hindi() {
     assert_eq!(started.status, StatusCode::OK, "{}", started.json);
     let game = support::finish_match(&db, &code).await;
     let id = db
+        .rooms()
         .room_id_of(&app::rooms::RoomCode::parse(&code).unwrap())
         .await
         .unwrap();

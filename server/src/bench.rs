@@ -14,8 +14,7 @@ use app::http::engine::{Engine, EngineConfig};
 use app::http::{router, AppState};
 use app::identity::{Avatar, DisplayName, UserId};
 use app::rooms::{RoomCode, RoomSettings};
-use app::store::{keys, Db};
-use aws_sdk_dynamodb::types::AttributeValue;
+use app::store::Db;
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::client::legacy::Client;
@@ -94,18 +93,19 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
     let db = Db::new(engine.client.clone(), "udd");
     db.ensure_table().await?;
     let things = catalog::validate(SEED).map_err(|p| anyhow::anyhow!("{p:?}"))?;
-    db.seed_catalog(&things).await?;
+    db.catalog().seed_catalog(&things).await?;
     // A room, for the room page and its board.
     let code = RoomCode::from_random(*b"bench");
-    db.create_room(
-        &code,
-        &UserId::generate(),
-        &DisplayName::parse("Bench")?,
-        Avatar::default(),
-        RoomSettings::default(),
-    )
-    .await
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    db.rooms()
+        .create_room(
+            &code,
+            &UserId::generate(),
+            &DisplayName::parse("Bench")?,
+            Avatar::default(),
+            RoomSettings::default(),
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
 
     // The whole app on a loopback port, as a browser reaches it.
     let leptos_options = get_configuration(None)?.leptos_options;
@@ -136,26 +136,11 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         }
     };
 
-    let client = engine.client.clone();
     let expected = things.len();
     let mut probes: Vec<Probe> = vec![
         // (a) The Query /things makes, straight through the SDK client.
         Box::new(|| {
-            let request = client
-                .query()
-                .table_name("udd")
-                .index_name(keys::GSI1)
-                .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-                .expression_attribute_names("#pk", keys::GSI1PK)
-                .expression_attribute_names("#sk", keys::GSI1SK)
-                .expression_attribute_values(
-                    ":pk",
-                    AttributeValue::S(keys::CATALOG_COLLECTION.into()),
-                )
-                .expression_attribute_values(
-                    ":prefix",
-                    AttributeValue::S(keys::catalog_prefix(None).into()),
-                );
+            let request = db.catalog().list_things_request();
             Box::pin(async move {
                 let out = request.send().await?;
                 ensure!(out.count() as usize == expected && out.last_evaluated_key.is_none());
@@ -164,7 +149,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         }),
         Box::new(|| {
             Box::pin(async {
-                db.list_things(FlyFilter::All).await?;
+                db.catalog().list_things(FlyFilter::All).await?;
                 Ok(())
             })
         }),

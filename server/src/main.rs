@@ -321,7 +321,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Boards(BoardsCommand::Rebuild) => {
             let (engine, db) = open_store(&cli.store).await?;
             let started = std::time::Instant::now();
-            let outcome = db.rebuild_boards().await;
+            let outcome = db.boards().rebuild_boards().await;
             engine.stop().await;
             let applied = outcome?;
             println!(
@@ -336,7 +336,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Boards(BoardsCommand::Convert) => {
             let (engine, db) = open_store(&cli.store).await?;
-            let outcome = db.convert_boards().await;
+            let outcome = db.boards().convert_boards().await;
             engine.stop().await;
             let converted = outcome?;
             println!(
@@ -396,7 +396,8 @@ async fn grant(db: &Db, player: &str, feathers: u64, cards: &[String]) -> anyhow
         Ok(id) => id,
         Err(_) => {
             let name = app::identity::Username::parse(player).map_err(|e| anyhow::anyhow!(e))?;
-            db.user_by_username(&name)
+            db.accounts()
+                .user_by_username(&name)
                 .await?
                 .ok_or_else(|| anyhow::anyhow!("no player has the username {name}"))?
         }
@@ -418,15 +419,16 @@ async fn grant(db: &Db, player: &str, feathers: u64, cards: &[String]) -> anyhow
             })
             .collect::<anyhow::Result<_>>()?
     };
-    db.grant_rewards(
-        &user,
-        &Rewards {
-            cards: cards.clone(),
-            feathers,
-            badges: Vec::new(),
-        },
-    )
-    .await?;
+    db.inventory()
+        .grant_rewards(
+            &user,
+            &Rewards {
+                cards: cards.clone(),
+                feathers,
+                badges: Vec::new(),
+            },
+        )
+        .await?;
     println!("gave {user} {} cards and {feathers} feathers", cards.len());
     Ok(())
 }
@@ -443,6 +445,7 @@ async fn season(db: &Db, command: SeasonCommand) -> anyhow::Result<()> {
             anyhow::ensure!((1..=3650).contains(&days), "a season lasts 1 to 3650 days");
             let start = start_ms.unwrap_or_else(app::store::epoch_millis);
             let season = db
+                .boards()
                 .start_season(&id, &name, start, start + days * 86_400_000)
                 .await?;
             println!(
@@ -451,7 +454,7 @@ async fn season(db: &Db, command: SeasonCommand) -> anyhow::Result<()> {
             );
         }
         SeasonCommand::List => {
-            for s in db.seasons().await? {
+            for s in db.boards().seasons().await? {
                 println!("{}\t{}\t{}\t{}", s.id, s.name, s.start_ms, s.end_ms);
             }
         }
@@ -492,11 +495,15 @@ pub(crate) async fn open_store(store: &StoreArgs) -> anyhow::Result<(Engine, Db)
     let things = catalog::validate(SEED)
         .map_err(|problems| anyhow::anyhow!("the seed catalog is invalid: {problems:?}"))?;
     let seeded = db
+        .catalog()
         .seed_catalog(&things)
         .await
         .context("seeding the catalog")?;
     tracing::info!(?seeded, "catalog ready");
-    db.seed_shop().await.context("writing the shop's list")?;
+    db.inventory()
+        .seed_shop()
+        .await
+        .context("writing the shop's list")?;
     db.ensure_secret()
         .await
         .context("reading the table's shared secret")?;

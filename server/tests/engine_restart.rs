@@ -219,7 +219,7 @@ async fn the_engine_stopping_mid_match_is_a_503_then_the_match_finishes_with_not
         "udd",
     );
     let room_code = RoomCode::parse(&code).unwrap();
-    let room = db.room(&room_code).await.unwrap().unwrap();
+    let room = db.game().room(&room_code).await.unwrap().unwrap();
     assert_eq!(room.state, RoomState::Lobby, "back in the lobby");
     let game = room.game.expect("the match");
     // The page leaves out the table's bookkeeping (counts, close times): compare what it shows.
@@ -297,7 +297,11 @@ async fn the_engine_stopping_mid_match_is_a_503_then_the_match_finishes_with_not
     // One match record per player, and the boards count it once (the projector, reading the
     // restarted engine's stream, catches up by itself).
     for player in &game.players {
-        let records = db.my_matches(&player.user_id, 10, None).await.unwrap();
+        let records = db
+            .game()
+            .my_matches(&player.user_id, 10, None)
+            .await
+            .unwrap();
         assert_eq!(
             records.items.len(),
             1,
@@ -309,7 +313,7 @@ async fn the_engine_stopping_mid_match_is_a_503_then_the_match_finishes_with_not
     let counted = Instant::now() + Duration::from_secs(30);
     for player in &game.players {
         loop {
-            let boards = db.my_boards(&player.user_id, 20).await.unwrap();
+            let boards = db.boards().my_boards(&player.user_id, 20).await.unwrap();
             let totals: Vec<u64> = boards
                 .iter()
                 .map(|b| b.line.matches)

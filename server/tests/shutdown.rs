@@ -364,6 +364,7 @@ async fn sigterm_hands_the_lease_over_ends_streams_loses_no_tap_and_the_survivor
     // match once (the second instance's projector, which took the lease).
     let db = Db::new(client.clone(), "udd");
     let room = db
+        .game()
         .room(&RoomCode::parse(&code).unwrap())
         .await
         .unwrap()
@@ -396,7 +397,11 @@ async fn sigterm_hands_the_lease_over_ends_streams_loses_no_tap_and_the_survivor
     }
     let counted_by = Instant::now() + Duration::from_secs(30);
     for player in &game.players {
-        let records = db.my_matches(&player.user_id, 10, None).await.unwrap();
+        let records = db
+            .game()
+            .my_matches(&player.user_id, 10, None)
+            .await
+            .unwrap();
         assert_eq!(
             records.items.len(),
             1,
@@ -404,7 +409,7 @@ async fn sigterm_hands_the_lease_over_ends_streams_loses_no_tap_and_the_survivor
             player.nickname.as_str()
         );
         loop {
-            let boards = db.my_boards(&player.user_id, 20).await.unwrap();
+            let boards = db.boards().my_boards(&player.user_id, 20).await.unwrap();
             let totals: Vec<u64> = boards
                 .iter()
                 .map(|b| b.line.matches)

@@ -12,7 +12,8 @@ use crate::error::AppError;
 #[server]
 pub async fn list_things() -> Result<Vec<Thing>, AppError> {
     let db = expect_context::<crate::store::Db>();
-    db.list_things(FlyFilter::All)
+    db.catalog()
+        .list_things(FlyFilter::All)
         .await
         .map_err(|e| AppError::from(e).with_status())
 }

@@ -10,6 +10,12 @@ use crate::store::keys::{self, Key};
 use crate::store::tx::{delete_request, put_request};
 use crate::store::{key_map, DataError, Db, Item, Page};
 
+crate::store::handle!(
+    /// The catalog's access patterns: things, their pages, the seed.
+    Catalog,
+    catalog
+);
+
 /// A thing as stored: `OBJ#<id>` / `META`, in the catalog collection on GSI1.
 #[derive(Debug, Serialize, Deserialize)]
 struct ThingItem {
@@ -105,11 +111,11 @@ fn key_condition(
     )
 }
 
-impl Db {
+impl Catalog<'_> {
     /// Makes the table hold exactly `things` as the catalog. Idempotent and cheap when the
     /// table is already up to date (one GetItem); safe to run from several instances at once.
     #[tracing::instrument(skip_all, fields(things = things.len()), err(level = "debug"))]
-    pub async fn seed_catalog(&self, things: &[Thing]) -> Result<SeedOutcome, DataError> {
+    pub async fn seed_catalog(self, things: &[Thing]) -> Result<SeedOutcome, DataError> {
         let marker = keys::catalog_seed_marker();
         let wanted = fingerprint(things);
         let current = self
@@ -161,8 +167,8 @@ impl Db {
     /// Every thing matching `filter`, sorted for display. One Query per 1 MB page of the
     /// catalog collection (one in practice).
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn list_things(&self, filter: FlyFilter) -> Result<Vec<Thing>, DataError> {
-        let items = self.query_all(key_condition(self, filter)).await?;
+    pub async fn list_things(self, filter: FlyFilter) -> Result<Vec<Thing>, DataError> {
+        let items = self.query_all(key_condition(&self, filter)).await?;
         let mut things = items
             .into_iter()
             .map(decode)
@@ -171,10 +177,18 @@ impl Db {
         Ok(things)
     }
 
+    /// The Query [`Catalog::list_things`] sends for every thing, built and not sent: what the
+    /// benchmark times straight through the SDK, against the page that makes it.
+    pub fn list_things_request(
+        self,
+    ) -> aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder {
+        key_condition(&self, FlyFilter::All)
+    }
+
     /// One page of things matching `filter`, in key order, with a cursor for the next page.
     #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
     pub async fn things_page(
-        &self,
+        self,
         filter: FlyFilter,
         limit: i32,
         cursor: Option<&str>,
@@ -184,7 +198,7 @@ impl Db {
             Some(cursor) => Some(self.cursor_key().await?.open(&scope, cursor)?),
             None => None,
         };
-        let request = key_condition(self, filter).limit(limit.clamp(1, 100));
+        let request = key_condition(&self, filter).limit(limit.clamp(1, 100));
         let (items, last) = self.query_page(request, start).await?;
         let next = match last {
             Some(last) => Some(self.cursor_key().await?.seal(&scope, &last)?),
@@ -198,7 +212,7 @@ impl Db {
 
     /// One thing by id.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn get_thing(&self, id: &ThingId) -> Result<Option<Thing>, DataError> {
+    pub async fn get_thing(self, id: &ThingId) -> Result<Option<Thing>, DataError> {
         self.get(
             self.client
                 .get_item()

@@ -70,7 +70,10 @@ pub async fn start_match(code: String, seed: Option<String>) -> Result<(), AppEr
         })?),
     };
     let host = session::require_player(&db).await.map_err(fail)?;
-    db.start_match(&code, &host.id, seed).await.map_err(fail)?;
+    db.game()
+        .start_match(&code, &host.id, seed)
+        .await
+        .map_err(fail)?;
     announce(&code);
     leptos_axum::redirect(&format!("/r/{code}"));
     Ok(())
@@ -111,7 +114,9 @@ pub async fn tap(
     }
     let player = session::require_player(&db).await.map_err(fail)?;
     let tapped = db
+        .game()
         .for_round(&code, round)
+        .game()
         .tap(
             &code,
             &player.id,
@@ -153,7 +158,8 @@ pub async fn server_time() -> Result<i64, AppError> {
 pub async fn read_match(room: String, first: u32) -> Result<MatchDetail, AppError> {
     let db = expect_context::<Db>();
     let room = RoomId::parse(&room).map_err(fail)?;
-    db.match_detail(&room, first)
+    db.game()
+        .match_detail(&room, first)
         .await
         .map_err(fail)?
         .ok_or_else(|| {
@@ -179,12 +185,12 @@ pub async fn list_matches(
                 Ok(id) if !id.is_legacy() => id,
                 _ => {
                     let code = RoomCode::parse(room).map_err(fail)?;
-                    db.room_id_of(&code).await.map_err(fail)?
+                    db.rooms().room_id_of(&code).await.map_err(fail)?
                 }
             };
-            db.room_matches(&room, PAGE, after.as_deref()).await
+            db.game().room_matches(&room, PAGE, after.as_deref()).await
         }
-        None => db.recent_matches(PAGE, after.as_deref()).await,
+        None => db.game().recent_matches(PAGE, after.as_deref()).await,
     }
     .map_err(fail)?;
     Ok(MatchList {

@@ -22,7 +22,19 @@ use crate::rooms::model::{RoomCode, RoomId, RoomState};
 use crate::rooms::store::MAX_ATTEMPTS;
 use crate::store::keys::{self, Key};
 use crate::store::tx::{delete_request, n, s};
-use crate::store::{epoch_millis, epoch_seconds, key_map, sort_key, Conflict, DataError, Db, Item};
+use crate::store::{epoch_millis, epoch_seconds, key_map, sort_key, Conflict, DataError, Item};
+
+pub mod detail;
+pub mod receipts;
+pub mod records;
+pub mod resolve;
+pub mod taps;
+
+crate::store::handle!(
+    /// The access patterns of matches: rounds, taps, resolution, receipts, records.
+    Game,
+    game
+);
 
 // The model's numbering and the keys' slots are one block.
 const _: () = assert!(ROUND_BLOCK == keys::ROUND_SLOTS);
@@ -334,12 +346,12 @@ fn round_items(
         .collect()
 }
 
-impl Db {
+impl Game<'_> {
     /// The room as played: its lobby and its match (rounds and running scores), from the one
     /// Query of its partition ([`Db::room_items`]). `None` for an unknown or expired room.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn room(&self, code: &RoomCode) -> Result<Option<Room>, DataError> {
-        let items = self.room_items(code).await?;
+    pub async fn room(self, code: &RoomCode) -> Result<Option<Room>, DataError> {
+        let items = self.rooms().room_items(code).await?;
         let Some(lobby) = lobby_from_items(&items)? else {
             return Ok(None);
         };
@@ -364,12 +376,12 @@ impl Db {
     /// next read of the room writes the missing rounds from META (see [`Db::room`]).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn start_match(
-        &self,
+        self,
         code: &RoomCode,
         host: &UserId,
         host_seed: Option<u64>,
     ) -> Result<Match, GameConflict> {
-        let catalog = self.list_things(FlyFilter::All).await?;
+        let catalog = self.catalog().list_things(FlyFilter::All).await?;
         let chosen = match host_seed {
             Some(seed) => seed,
             None => {
@@ -499,7 +511,7 @@ impl Db {
     /// Writes rounds that are not there yet: a PutItem each, all at once, over an earlier
     /// match's round in the same place but never over this match's (written by the start, or by
     /// another repair: it is left as it is, taps and all).
-    async fn put_rounds(&self, rounds: Vec<RoundItem>) -> Result<(), DataError> {
+    async fn put_rounds(self, rounds: Vec<RoundItem>) -> Result<(), DataError> {
         let puts = rounds.into_iter().map(|round| async move {
             let first = round.match_first;
             let item: Item = serde_dynamo::to_item(round)?;
@@ -525,7 +537,7 @@ impl Db {
     }
 
     /// Deletes items by key (BatchWriteItem, 25 at a time).
-    async fn delete_keys(&self, keys: Vec<Key>) -> Result<(), DataError> {
+    async fn delete_keys(self, keys: Vec<Key>) -> Result<(), DataError> {
         let requests = keys
             .into_iter()
             .map(|key| delete_request(key_map(key)))
@@ -539,14 +551,14 @@ impl Db {
     /// Writes the rounds of a started match that are missing (its start stopped between META
     /// and the rounds): drawn again from META's seed, so they are the rounds it would have
     /// written. `true` if any was missing.
-    async fn repair_rounds(&self, code: &RoomCode, game: &Match) -> Result<bool, DataError> {
+    async fn repair_rounds(self, code: &RoomCode, game: &Match) -> Result<bool, DataError> {
         if game.len() >= game.planned {
             return Ok(false);
         }
         let Some(seed) = game.seed else {
             return Ok(false);
         };
-        let catalog = self.list_things(FlyFilter::All).await?;
+        let catalog = self.catalog().list_things(FlyFilter::All).await?;
         let drawn = draw_things(&catalog, game.planned as usize, seed);
         let ids: Vec<UserId> = game.players.iter().map(|p| p.user_id.clone()).collect();
         let ttl = game.started_at_ms / 1000 + ROOM_IDLE_SECS;
@@ -569,7 +581,7 @@ impl Db {
     /// The seed of the match starting at room round `first`: a MAC of the room (its id: a later
     /// room with the same code draws other things), the round and the chosen number under the
     /// table's secret.
-    async fn match_seed(&self, room: &RoomId, first: u32, chosen: u64) -> Result<u64, DataError> {
+    async fn match_seed(self, room: &RoomId, first: u32, chosen: u64) -> Result<u64, DataError> {
         let payload = format!("{room}#{first}#{chosen}");
         let tag = self.secret_tag("match-seed", payload.as_bytes()).await?;
         let mut bytes = [0u8; 8];

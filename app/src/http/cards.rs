@@ -32,7 +32,7 @@ use axum::Extension;
 use sha2::{Digest as _, Sha256};
 
 use crate::error::AppError;
-use crate::game::detail::match_card;
+use crate::game::store::detail::match_card;
 use crate::identity::UserId;
 use crate::lang::Locale;
 use crate::leaderboards::model::BoardId;
@@ -245,6 +245,7 @@ fn match_source(
         },
         read: async move {
             Ok(db
+                .game()
                 .match_summary(&room, first)
                 .await?
                 .map(|summary| match_card(&summary, l)))
@@ -318,7 +319,7 @@ pub async fn profile_image(
     let source = Source {
         address: format!("p/{}/{l}", id.as_str()),
         fresh_for: FRESH_FOR,
-        read: async move { db.profile_card(&id, l).await },
+        read: async move { db.profiles().profile_card(&id, l).await },
     };
     answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
 }
@@ -342,7 +343,7 @@ pub async fn board_image(
     let source = Source {
         address: format!("lb/{}/{l}", board.key()),
         fresh_for: FRESH_FOR,
-        read: async move { db.board_card(&board, l).await },
+        read: async move { db.boards().board_card(&board, l).await },
     };
     answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
 }

@@ -1,6 +1,6 @@
 //! Operators' figures in the Prometheus text format: what the code records through the `metrics`
 //! facade (requests here; DynamoDB calls in `store::db`; live streams in `live::hub`; taps in
-//! `game::taps`; the projector in `leaderboards::projector`), rendered by
+//! `game::store::taps`; the projector in `leaderboards::projector`), rendered by
 //! `metrics-exporter-prometheus` for `GET /metrics` on an address of the operator's choosing
 //! (loopback by default: the figures tell a stranger how busy the game is).
 //!

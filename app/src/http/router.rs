@@ -20,7 +20,7 @@ use tower_http::trace::TraceLayer;
 use crate::catalog::model::FlyFilter;
 use crate::http::state::AppState;
 use crate::http::{cards, form_errors, guard, serve};
-use crate::live::hub::room_events;
+use crate::live::hub::stream::room_events;
 use crate::live::peers;
 use crate::request::{ClientAddress, CspNonce, OverTls};
 use crate::rooms::news::RoomNews;
@@ -312,7 +312,11 @@ async fn api_things(
     let db = request_db(&state, recorder.as_deref());
     let filter = FlyFilter::from_query(query.flies.as_deref());
     let limit = i32::from(query.limit.unwrap_or(50).clamp(1, 100));
-    match db.things_page(filter, limit, query.cursor.as_deref()).await {
+    match db
+        .catalog()
+        .things_page(filter, limit, query.cursor.as_deref())
+        .await
+    {
         Ok(page) => {
             Json(serde_json::json!({ "items": page.items, "next": page.next })).into_response()
         }

@@ -10,7 +10,7 @@ use crate::identity::model::{Avatar, Profile};
 #[cfg(feature = "ssr")]
 use crate::{
     error::fail, i18n::td_string, identity::model::*, identity::session,
-    identity::store::ClaimConflict, store::Db,
+    identity::store::ClaimConflict, store::keys::Limited, store::Db,
 };
 
 /// Sign-in attempts one address may make in a window, whatever the logins: checked first, so
@@ -109,13 +109,13 @@ pub(crate) async fn pending_guest(
 ) -> Result<PendingGuest, AppError> {
     session::rate_limit(
         db,
-        &format!("guest#{}", session::client_address()),
+        Limited::GuestsFrom(&session::client_address()),
         GUEST_WINDOW_SECS,
         GUESTS_PER_ADDRESS,
     )
     .await?;
     let token = crate::identity::auth::SessionToken::generate();
-    let (profile, actions) = db.guest_actions(name, avatar, &token.hash())?;
+    let (profile, actions) = db.accounts().guest_actions(name, avatar, &token.hash())?;
     Ok(PendingGuest {
         profile,
         actions,
@@ -163,7 +163,7 @@ pub async fn claim_account(
     }
     session::rate_limit(
         &db,
-        &format!("claim#{}", player.id),
+        Limited::Claims(&player.id),
         CLAIM_WINDOW_SECS,
         CLAIMS_PER_PLAYER,
     )
@@ -171,17 +171,22 @@ pub async fn claim_account(
     .map_err(fail)?;
     session::rate_limit(
         &db,
-        &format!("claim-from#{}", session::client_address()),
+        Limited::ClaimsFrom(&session::client_address()),
         CLAIM_WINDOW_SECS,
         CLAIMS_PER_ADDRESS,
     )
     .await
     .map_err(fail)?;
-    if db.username_taken(&username).await.map_err(fail)? {
+    if db
+        .accounts()
+        .username_taken(&username)
+        .await
+        .map_err(fail)?
+    {
         return Err(claim_refused(ClaimConflict::UsernameTaken));
     }
     if let Some(email) = &email {
-        if db.email_taken(email).await.map_err(fail)? {
+        if db.accounts().email_taken(email).await.map_err(fail)? {
             return Err(claim_refused(ClaimConflict::EmailTaken));
         }
     }
@@ -191,6 +196,7 @@ pub async fn claim_account(
     let token = crate::identity::auth::SessionToken::generate();
     let old = session::token_from_request().map(|t| t.hash());
     let profile = db
+        .accounts()
         .claim_account(
             &player.id,
             &username,
@@ -221,7 +227,7 @@ pub async fn sign_in(login: String, password: String) -> Result<Profile, AppErro
     let address = session::client_address();
     session::rate_limit(
         &db,
-        &format!("sign-in-from#{address}"),
+        Limited::SignInsFrom(&address),
         SIGN_IN_WINDOW_SECS,
         SIGN_IN_FROM_ADDRESS,
     )
@@ -231,8 +237,8 @@ pub async fn sign_in(login: String, password: String) -> Result<Profile, AppErro
     let login = Login::parse(&login).map_err(|_| wrong())?;
     let password = Password::parse(&password).map_err(|_| wrong())?;
     let credentials = match &login {
-        Login::Email(email) => db.credentials_by_email(email).await,
-        Login::Username(username) => db.credentials_by_username(username).await,
+        Login::Email(email) => db.accounts().credentials_by_email(email).await,
+        Login::Username(username) => db.accounts().credentials_by_username(username).await,
     }
     .map_err(fail)?;
     let device = match &credentials {
@@ -241,21 +247,21 @@ pub async fn sign_in(login: String, password: String) -> Result<Profile, AppErro
             .map_err(fail)?,
         None => None,
     };
-    let per_login: &[(String, u32)] = match (&device, &credentials) {
+    let per_login: &[(Limited, u32)] = match (&device, &credentials) {
         (Some(device), Some(found)) => &[(
-            format!("sign-in-device#{}#{device}", found.user_id),
+            Limited::SignInsOnDevice(&found.user_id, device),
             SIGN_IN_PER_LOGIN_AND_CLIENT,
         )],
         _ => &[
             (
-                format!("sign-in#{}#{address}", login.as_str()),
+                Limited::SignInsOfLoginFrom(login.as_str(), &address),
                 SIGN_IN_PER_LOGIN_AND_CLIENT,
             ),
-            (format!("sign-in#{}", login.as_str()), SIGN_IN_PER_LOGIN),
+            (Limited::SignInsOfLogin(login.as_str()), SIGN_IN_PER_LOGIN),
         ],
     };
-    for (key, max) in per_login {
-        session::rate_limit(&db, key, SIGN_IN_WINDOW_SECS, *max)
+    for (limited, max) in per_login {
+        session::rate_limit(&db, *limited, SIGN_IN_WINDOW_SECS, *max)
             .await
             .map_err(fail)?;
     }
@@ -269,14 +275,16 @@ pub async fn sign_in(login: String, password: String) -> Result<Profile, AppErro
     };
     let token = crate::identity::auth::SessionToken::generate();
     let old = session::token_from_request().map(|t| t.hash());
-    db.start_session(&credentials.user_id, &token.hash(), old.as_ref())
+    db.accounts()
+        .start_session(&credentials.user_id, &token.hash(), old.as_ref())
         .await
         .map_err(fail)?;
     session::set_cookie(&token);
     session::remember_device(&db, &credentials.user_id)
         .await
         .map_err(fail)?;
-    db.profile(&credentials.user_id)
+    db.accounts()
+        .profile(&credentials.user_id)
         .await
         .map_err(fail)?
         .ok_or_else(|| fail(AppError::Internal))
@@ -291,13 +299,17 @@ pub async fn sign_out() -> Result<(), AppError> {
     let db = db();
     if let Some(token) = session::token_from_request() {
         let user = db
+            .accounts()
             .session(&token.hash())
             .await
             .map_err(fail)?
             .map(|s| s.user_id);
-        db.end_session(&token.hash()).await.map_err(fail)?;
+        db.accounts()
+            .end_session(&token.hash())
+            .await
+            .map_err(fail)?;
         if let Some(user) = user {
-            match db.step_down(&user).await {
+            match db.rooms().step_down(&user).await {
                 Ok(rooms) => rooms.iter().for_each(crate::rooms::news::announce),
                 // Signed out all the same: the away-host check hands those rooms on shortly.
                 Err(err) => {

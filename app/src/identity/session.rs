@@ -11,6 +11,7 @@ use crate::identity::auth::{SessionHash, SessionToken};
 use crate::identity::store::SESSION_LIFETIME_SECS;
 use crate::identity::{Profile, UserId};
 use crate::request::{ClientAddress, OverTls};
+use crate::store::keys::Limited;
 use crate::store::Db;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -208,7 +209,8 @@ pub async fn current_user(db: &Db) -> Result<Option<UserId>, AppError> {
         return Ok(None);
     };
     let hash = token.hash();
-    let read = || async { Ok::<_, AppError>(db.session(&hash).await?.map(|s| s.user_id)) };
+    let read =
+        || async { Ok::<_, AppError>(db.accounts().session(&hash).await?.map(|s| s.user_id)) };
     if let Some(memo) = use_context::<SessionMemo>() {
         memo.0
             .get_or_try_init(|| async { Ok::<_, AppError>((hash.clone(), read().await?)) })
@@ -225,7 +227,7 @@ pub async fn current_player(db: &Db) -> Result<Option<Profile>, AppError> {
     let Some(user) = current_user(db).await? else {
         return Ok(None);
     };
-    Ok(db.profile(&user).await?)
+    Ok(db.accounts().profile(&user).await?)
 }
 
 /// The signed-in player, or a 401.
@@ -243,8 +245,13 @@ pub fn client_address() -> String {
 }
 
 /// Counts an attempt against a rate limit; a 429 once it is spent.
-pub async fn rate_limit(db: &Db, key: &str, window_secs: i64, max: u32) -> Result<(), AppError> {
-    if db.hit_rate_limit(key, window_secs, max).await? {
+pub async fn rate_limit(
+    db: &Db,
+    limited: Limited<'_>,
+    window_secs: i64,
+    max: u32,
+) -> Result<(), AppError> {
+    if db.hit_rate_limit(limited, window_secs, max).await? {
         Ok(())
     } else {
         Err(AppError::RateLimited)

@@ -8,7 +8,15 @@ use serde::{Deserialize, Serialize};
 use crate::identity::auth::SessionHash;
 use crate::identity::{Avatar, DisplayName, Email, Profile, UserId, Username};
 use crate::store::keys::{self, Key};
-use crate::store::{epoch_millis, key_map, DataError, Db};
+use crate::store::{epoch_millis, key_map, DataError};
+
+pub mod sessions;
+
+crate::store::handle!(
+    /// The access patterns of players' accounts: guests, usernames, credentials, sessions.
+    Accounts,
+    accounts
+);
 
 /// How long a session lives without use.
 pub const SESSION_LIFETIME_SECS: i64 = 30 * 24 * 3600;
@@ -144,12 +152,12 @@ pub(crate) fn session_item(user: &UserId, hash: &SessionHash, now_ms: i64) -> Se
     }
 }
 
-impl Db {
+impl Accounts<'_> {
     /// The action that sets the look `user` wears on their profile (or takes it off): the
     /// inventory checks in the same transaction that they own it. Joins copy it from there onto
     /// the player's place in a room.
     pub fn wear_look_action(
-        &self,
+        self,
         user: &UserId,
         look: Option<crate::ids::Look>,
     ) -> Result<TransactWriteItem, DataError> {
@@ -167,11 +175,11 @@ impl Db {
     }
 }
 
-impl Db {
+impl Accounts<'_> {
     /// A new guest with a first session, in one transaction.
     #[tracing::instrument(skip(self, session), err(level = "debug"))]
     pub async fn create_guest(
-        &self,
+        self,
         name: &DisplayName,
         avatar: Avatar,
         session: &SessionHash,
@@ -184,7 +192,7 @@ impl Db {
     /// A new guest and its first session as transaction actions, for a write that makes the
     /// guest only if it succeeds itself (joining a room): a refused join leaves no guest behind.
     pub fn guest_actions(
-        &self,
+        self,
         name: &DisplayName,
         avatar: Avatar,
         session: &SessionHash,
@@ -212,7 +220,7 @@ impl Db {
 
     /// A player's profile.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn profile(&self, id: &UserId) -> Result<Option<Profile>, DataError> {
+    pub async fn profile(self, id: &UserId) -> Result<Option<Profile>, DataError> {
         let item = self
             .get(
                 self.client
@@ -228,8 +236,8 @@ impl Db {
 
     /// Several players' profiles, by id (those that exist): one BatchGetItem.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn profiles(
-        &self,
+    pub async fn profiles_of(
+        self,
         ids: &[UserId],
     ) -> Result<std::collections::HashMap<UserId, Profile>, DataError> {
         let wanted = ids.iter().map(keys::user_profile).collect();
@@ -244,17 +252,17 @@ impl Db {
     /// Whether a username is owned (one GetItem of its owner item, keys only): a claim checks
     /// this before it spends an argon2 hash; the claim's transaction still decides a race.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn username_taken(&self, username: &Username) -> Result<bool, DataError> {
+    pub async fn username_taken(self, username: &Username) -> Result<bool, DataError> {
         self.owner_exists(keys::username(username)).await
     }
 
     /// Whether an email address is owned (one GetItem, keys only).
     #[tracing::instrument(skip_all, err(level = "debug"))]
-    pub async fn email_taken(&self, email: &Email) -> Result<bool, DataError> {
+    pub async fn email_taken(self, email: &Email) -> Result<bool, DataError> {
         self.owner_exists(keys::email(email)).await
     }
 
-    async fn owner_exists(&self, key: Key) -> Result<bool, DataError> {
+    async fn owner_exists(self, key: Key) -> Result<bool, DataError> {
         Ok(self
             .get(
                 self.client
@@ -273,7 +281,7 @@ impl Db {
     /// `session.1` (the guest's) ends. Ten players claiming one name at once: exactly one wins.
     #[tracing::instrument(skip(self, email, password_hash, session), err(level = "debug"))]
     pub async fn claim_account(
-        &self,
+        self,
         user: &UserId,
         username: &Username,
         email: Option<&Email>,
@@ -345,7 +353,7 @@ impl Db {
 
     /// The player who owns a username, if anyone: one GetItem of the owner item.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn user_by_username(&self, username: &Username) -> Result<Option<UserId>, DataError> {
+    pub async fn user_by_username(self, username: &Username) -> Result<Option<UserId>, DataError> {
         let owner = self
             .get(
                 self.client
@@ -363,7 +371,7 @@ impl Db {
     /// Sign-in by username: the username's owner item, then the owner's credentials.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn credentials_by_username(
-        &self,
+        self,
         username: &Username,
     ) -> Result<Option<Credentials>, DataError> {
         let Some(owner) = self
@@ -410,7 +418,7 @@ impl Db {
     /// (Addresses stay out of the logs.)
     #[tracing::instrument(skip_all, err(level = "debug"))]
     pub async fn credentials_by_email(
-        &self,
+        self,
         email: &Email,
     ) -> Result<Option<Credentials>, DataError> {
         let (items, _) = self

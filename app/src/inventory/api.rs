@@ -8,13 +8,15 @@ use serde::{Deserialize, Serialize};
 use crate::error::AppError;
 use crate::inventory::model::{Place, SetProgress, Stack};
 
+#[cfg(feature = "ssr")]
+mod offer_form;
 mod trades;
 pub use trades::*;
 
 #[cfg(feature = "ssr")]
 use crate::{
     catalog::model::Category, error::fail, i18n::td_string, identity::session,
-    inventory::model::ThingId, lang::locale, store::Db,
+    inventory::model::ThingId, lang::locale, store::keys::Limited, store::Db,
 };
 
 /// Trade actions (offers, accepts, cancels) one player may make per window.
@@ -98,6 +100,7 @@ pub async fn read_inventory(
     let list = async {
         if let Some(q) = &search {
             return db
+                .inventory()
                 .search_cards(&me.id, place, q)
                 .await
                 .map(|items| crate::store::Page { items, next: None })
@@ -105,17 +108,24 @@ pub async fn read_inventory(
         }
         match sort {
             Sort::Name => {
-                db.cards_by_name(&me.id, place, search.as_deref(), after.as_deref(), 30)
+                db.inventory()
+                    .cards_by_name(&me.id, place, search.as_deref(), after.as_deref(), 30)
                     .await
             }
             Sort::Category => {
-                db.cards(&me.id, place, category, after.as_deref(), 30)
+                db.inventory()
+                    .cards(&me.id, place, category, after.as_deref(), 30)
                     .await
             }
         }
         .map_err(AppError::from)
     };
-    let wallet = async { db.feathers(&me.id).await.map_err(AppError::from) };
+    let wallet = async {
+        db.inventory()
+            .feathers(&me.id)
+            .await
+            .map_err(AppError::from)
+    };
     let (page, feathers) = futures::try_join!(list, wallet).map_err(fail)?;
     let notice = crate::inventory::notice::open(&db, note.as_deref(), nsig.as_deref())
         .await
@@ -182,12 +192,13 @@ pub async fn read_card(
             return Ok::<_, AppError>(None);
         };
         let keys = Place::ALL.map(|place| crate::inventory::store::stack_key(&me.id, place, thing));
-        let held = db.holdings(keys.to_vec()).await?;
+        let held = db.inventory().holdings(keys.to_vec()).await?;
         let count = |key| held.cards.get(key).copied().unwrap_or(0);
         Ok(Some((count(&keys[0]), count(&keys[1]))))
     };
     let holders = async {
-        db.card_holders(&thing.thing, 60)
+        db.inventory()
+            .card_holders(&thing.thing, 60)
             .await
             .map_err(AppError::from)
     };
@@ -201,7 +212,7 @@ pub async fn read_card(
     let names = if ids.is_empty() {
         Default::default()
     } else {
-        db.profiles(&ids).await.map_err(fail)?
+        db.accounts().profiles_of(&ids).await.map_err(fail)?
     };
     let notice = crate::inventory::notice::open(&db, note.as_deref(), nsig.as_deref())
         .await
@@ -225,19 +236,18 @@ pub async fn read_card(
 pub async fn my_sets() -> Result<Vec<SetProgress>, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
-    db.set_progress(&me.id).await.map_err(fail)
+    db.inventory().set_progress(&me.id).await.map_err(fail)
 }
 
-/// Counts one `kind` action of `player` (trades or the shop) against its window, across every
+/// Counts one action of a player (`limited`: trades, declines or the shop) against its window, across every
 /// instance: 429 past `per_window`.
 #[cfg(feature = "ssr")]
 async fn limit(
     db: &Db,
-    kind: &str,
-    player: &crate::ids::UserId,
+    limited: crate::store::keys::Limited<'_>,
     per_window: u32,
 ) -> Result<(), AppError> {
-    session::rate_limit(db, &format!("{kind}#{player}"), WINDOW_SECS, per_window)
+    session::rate_limit(db, limited, WINDOW_SECS, per_window)
         .await
         .map_err(fail)
 }
@@ -258,7 +268,8 @@ pub async fn move_cards(thing: String, count: u32, from: String) -> Result<(), A
     let me = session::require_player(&db).await.map_err(fail)?;
     let from = Place::parse(&from).map_err(fail)?;
     let thing = thing_id(&thing)?;
-    db.move_cards(&me.id, &thing, count, from)
+    db.inventory()
+        .move_cards(&me.id, &thing, count, from)
         .await
         .map_err(fail)?;
     let to = from.other();
@@ -282,9 +293,10 @@ pub async fn sell_cards(
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
     let thing = thing_id(&thing)?;
-    limit(&db, "shop", &me.id, SHOP_PER_WINDOW).await?;
+    limit(&db, Limited::Shop(&me.id), SHOP_PER_WINDOW).await?;
     let confirmed = confirm.as_deref() == Some("yes");
     let feathers = db
+        .inventory()
         .sell_cards(&me.id, &thing, count, confirmed)
         .await
         .map_err(fail)?;
@@ -324,11 +336,14 @@ pub async fn shop_view(
 ) -> Result<ShopPageView, AppError> {
     let db = expect_context::<Db>();
     let me = session::current_player(&db).await.map_err(fail)?;
-    let items = async { db.shop().await.map_err(AppError::from) };
+    let items = async { db.inventory().shop().await.map_err(AppError::from) };
     let mine = async {
         match &me {
             Some(me) => {
-                let (feathers, owned) = futures::try_join!(db.feathers(&me.id), db.looks(&me.id))?;
+                let (feathers, owned) = futures::try_join!(
+                    db.inventory().feathers(&me.id),
+                    db.inventory().looks(&me.id)
+                )?;
                 Ok::<_, AppError>((feathers, owned))
             }
             None => Ok((0, Vec::new())),
@@ -340,6 +355,7 @@ pub async fn shop_view(
     if let (Some(me), Some(crate::inventory::notice::Notice::Bought { item, .. })) = (&me, &notice)
     {
         opened = db
+            .inventory()
             .last_pack(&me.id, item, OPENED_PACK_MS)
             .await
             .map_err(fail)?
@@ -363,8 +379,12 @@ pub async fn shop_view(
 pub async fn buy(item: String) -> Result<crate::inventory::model::Bought, AppError> {
     let db = expect_context::<Db>();
     let me = session::require_player(&db).await.map_err(fail)?;
-    limit(&db, "shop", &me.id, SHOP_PER_WINDOW).await?;
-    let bought = db.buy(&me.id, &item, rand::random()).await.map_err(fail)?;
+    limit(&db, Limited::Shop(&me.id), SHOP_PER_WINDOW).await?;
+    let bought = db
+        .inventory()
+        .buy(&me.id, &item, rand::random())
+        .await
+        .map_err(fail)?;
     let notice = crate::inventory::notice::Notice::Bought {
         item: bought.item.clone(),
         paid: bought.paid,
@@ -387,8 +407,8 @@ pub async fn wear_look(look: String) -> Result<(), AppError> {
             ))
         })?),
     };
-    limit(&db, "shop", &me.id, SHOP_PER_WINDOW).await?;
-    match db.wear(&me.id, look).await {
+    limit(&db, Limited::Shop(&me.id), SHOP_PER_WINDOW).await?;
+    match db.inventory().wear(&me.id, look).await {
         Ok(()) => {}
         Err(crate::inventory::store::InventoryError::Forbidden) => {
             return Err(fail(AppError::Forbidden(

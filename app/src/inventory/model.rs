@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::model::Category;
 use crate::i18n::td_string;
+use crate::ids::Username;
 pub use crate::ids::{OfferId, Place, ThingId, UserId};
 use crate::lang::Locale;
 
@@ -272,4 +273,41 @@ pub struct Bought {
     /// The pack's cards, in draw order.
     pub cards: Vec<ThingId>,
     pub paid: u64,
+}
+
+/// Which list of offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Offers made to the player (GSI1).
+    Incoming,
+    /// Offers the player made (GSI2).
+    Outgoing,
+}
+
+/// One side of an offer as it is made: the player, the name the offer shows for them, and
+/// their username where they have one.
+#[derive(Debug, Clone, Copy)]
+pub struct Party<'a> {
+    pub id: &'a UserId,
+    pub name: &'a str,
+    pub username: Option<&'a Username>,
+}
+
+impl<'a> From<(&'a UserId, &'a str)> for Party<'a> {
+    fn from((id, name): (&'a UserId, &'a str)) -> Self {
+        Party {
+            id,
+            name,
+            username: None,
+        }
+    }
+}
+
+/// What the maker's caller knows of the two players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Met {
+    /// Nothing: `played_together` (the store) looks.
+    Unknown,
+    /// Both are players of one room now (the caller read both PLAYER items).
+    InRoomNow,
 }

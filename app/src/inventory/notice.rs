@@ -141,7 +141,7 @@ mod server {
     }
 
     fn look_name(look: Look, l: Locale) -> String {
-        crate::inventory::shop::catalog()
+        crate::inventory::store::shop::catalog()
             .into_iter()
             .find(|i| i.id == look.id())
             .map(|i| i.name_in(l))
@@ -186,7 +186,7 @@ mod server {
                     .to_string()
                 }
                 Notice::Bought { item, paid } => {
-                    let item = crate::inventory::shop::catalog()
+                    let item = crate::inventory::store::shop::catalog()
                         .into_iter()
                         .find(|i| &i.id == item)
                         .map_or_else(|| item.clone(), |i| i.name_in(l));

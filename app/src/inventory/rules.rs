@@ -4,6 +4,12 @@
 use crate::catalog::model::{Category, Thing};
 use crate::inventory::model::{Badge, Card, Outcome, Rarity, Rewards, ThingId};
 
+/// Open offers one player can have at once from players they have not played with.
+pub const STRANGER_OFFERS: usize = 10;
+/// Open offers one player can have waiting at once, from anyone (keeps their count item small:
+/// a few kilobytes at most).
+pub const WAITING_OFFERS: usize = 50;
+
 /// Cards one match gives at most (the first things judged right, in round order).
 pub const CARDS_PER_MATCH: usize = 3;
 /// Feathers for taking part.

@@ -23,7 +23,18 @@ use crate::inventory::model::{Badge, Card, Place, SetProgress, Stack, ThingId, U
 use crate::inventory::rules::{card_of, fold_name};
 use crate::store::keys::{self, Key};
 use crate::store::tx::n;
-use crate::store::{key_map, DataError, Db, Item, Page};
+use crate::store::{key_map, DataError, Item, Page};
+
+pub mod changes;
+pub mod offers;
+pub mod shop;
+pub mod trades;
+
+crate::store::handle!(
+    /// The access patterns of players' inventories: cards, feathers, badges, the shop, trades.
+    Inventory,
+    inventory
+);
 
 /// Most cards of one thing in one stack (and most of one thing in one trade or move).
 pub const MAX_STACK: u32 = 9_999;
@@ -101,10 +112,10 @@ pub enum Refusal {
     NoLongerHeld,
     /// The maker of an offer no longer holds what it gives (told without what they hold).
     MakerNoLongerHolds,
-    /// The recipient has [`crate::inventory::trades::STRANGER_OFFERS`] open offers from players
+    /// The recipient has [`crate::inventory::rules::STRANGER_OFFERS`] open offers from players
     /// they have not played with.
     StrangerOffersFull,
-    /// The recipient already has [`crate::inventory::trades::WAITING_OFFERS`] open offers.
+    /// The recipient already has [`crate::inventory::rules::WAITING_OFFERS`] open offers.
     WaitingFull,
     /// The recipient of an offer does not hold that many of a card it asks for, in their bag.
     TheyLack(ThingId),
@@ -176,13 +187,13 @@ impl Refusal {
             Refusal::StrangerOffersFull => td_string!(
                 l,
                 inventory.error.stranger_offers_full,
-                max = crate::inventory::trades::STRANGER_OFFERS
+                max = crate::inventory::rules::STRANGER_OFFERS
             )
             .to_string(),
             Refusal::WaitingFull => td_string!(
                 l,
                 inventory.error.waiting_full,
-                max = crate::inventory::trades::WAITING_OFFERS
+                max = crate::inventory::rules::WAITING_OFFERS
             )
             .to_string(),
             Refusal::TheyLack(thing) => td_string!(
@@ -261,11 +272,11 @@ pub fn stack_key(user: &UserId, place: Place, card: &Card) -> Key {
     keys::card(user, place, card.category.slug(), &card.thing)
 }
 
-impl Db {
+impl Inventory<'_> {
     /// A page of `user`'s cards in `place` (one category of them, if given), by category then
     /// thing: one Query.
     pub async fn cards(
-        &self,
+        self,
         user: &UserId,
         place: Place,
         category: Option<Category>,
@@ -284,7 +295,7 @@ impl Db {
     /// with `prefix` if given: one Query of LSI1. A prefix search, not a search: no match inside
     /// a name ("cuckoo" does not find "Hawk-cuckoo"), no spelling tolerance.
     pub async fn cards_by_name(
-        &self,
+        self,
         user: &UserId,
         place: Place,
         prefix: Option<&str>,
@@ -304,7 +315,7 @@ impl Db {
     /// each word of `query` ("squirrel" finds "Flying squirrel"), in name order: one Query of
     /// the whole place on LSI1 (at most one stack per catalog thing), filtered here.
     pub async fn search_cards(
-        &self,
+        self,
         user: &UserId,
         place: Place,
         query: &str,
@@ -326,7 +337,7 @@ impl Db {
     }
 
     async fn stack_page(
-        &self,
+        self,
         request: aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder,
         scope: &str,
         cursor: Option<&str>,
@@ -348,7 +359,7 @@ impl Db {
 
     /// One stack, if held: one GetItem.
     pub async fn stack(
-        &self,
+        self,
         user: &UserId,
         place: Place,
         thing: &ThingId,
@@ -373,7 +384,7 @@ impl Db {
     /// reading at most `scan` holders (the filter drops those with one; it reads, and is billed
     /// for, all `scan`).
     pub async fn card_holders(
-        &self,
+        self,
         thing: &ThingId,
         scan: i32,
     ) -> Result<Vec<(UserId, u32)>, InventoryError> {
@@ -391,12 +402,7 @@ impl Db {
         Ok(items
             .iter()
             .filter_map(|item| {
-                let user = item
-                    .get(keys::PK)?
-                    .as_s()
-                    .ok()?
-                    .strip_prefix("INV#")
-                    .and_then(|u| UserId::parse(u).ok())?;
+                let user = keys::inventory_owner(item.get(keys::PK)?.as_s().ok()?)?;
                 Some((
                     user,
                     number(item, "qty")?.clamp(0, i64::from(MAX_STACK)) as u32,
@@ -407,7 +413,7 @@ impl Db {
 
     /// How many of each category's things `user` holds, bag and bank together, of how many
     /// there are: one Query of the inventory's keys (pages only past ~8,000 stacks).
-    pub async fn set_progress(&self, user: &UserId) -> Result<Vec<SetProgress>, DataError> {
+    pub async fn set_progress(self, user: &UserId) -> Result<Vec<SetProgress>, DataError> {
         let items = self
             .query_all(
                 self.query_partition(keys::Keyed::Table, keys::inventory_partition(user))
@@ -436,7 +442,7 @@ impl Db {
     }
 
     /// A player's feathers: one GetItem.
-    pub async fn feathers(&self, user: &UserId) -> Result<u64, DataError> {
+    pub async fn feathers(self, user: &UserId) -> Result<u64, DataError> {
         let item = self
             .get(
                 self.client
@@ -451,7 +457,7 @@ impl Db {
     }
 
     /// A player's badges with when each was first earned: one Query.
-    pub async fn badges(&self, user: &UserId) -> Result<Vec<(Badge, i64)>, DataError> {
+    pub async fn badges(self, user: &UserId) -> Result<Vec<(Badge, i64)>, DataError> {
         let items = self
             .query_all(self.query_prefix(
                 keys::Keyed::Table,

@@ -12,9 +12,9 @@ use crate::{
     i18n::td_string,
     lang::{locale, Locale},
     leaderboards::{
-        lines::{Lines, Start},
         model::{BoardId, BoardSummary, AROUND, BOARD_SIZE},
         period,
+        store::lines::{Lines, Start},
     },
     rooms::model::RoomCode,
     store::DataError,
@@ -59,7 +59,11 @@ pub async fn current_board(
     };
     let metric = Metric::parse(&metric).map_err(fail)?;
     let scope = Scope::parse(&scope).map_err(fail)?;
-    let seasons = expect_context::<Db>().seasons().await.map_err(fail)?;
+    let seasons = expect_context::<Db>()
+        .boards()
+        .seasons()
+        .await
+        .map_err(fail)?;
     let period = period::period_at(kind, &seasons, epoch_millis());
     let board = BoardId::new(metric, period, scope).map_err(fail)?;
     view(board, after, at).await
@@ -76,6 +80,7 @@ pub async fn room_leaderboard(
 ) -> Result<BoardView, AppError> {
     let code = RoomCode::parse(&code).map_err(fail)?;
     let room = expect_context::<Db>()
+        .rooms()
         .room_id_of(&code)
         .await
         .map_err(fail)?;
@@ -89,7 +94,7 @@ pub async fn my_boards() -> Result<Vec<MyBoard>, AppError> {
     let me = crate::identity::session::current_player(&db)
         .await?
         .ok_or_else(|| fail(AppError::SignInRequired))?;
-    db.my_boards(&me.id, 20).await.map_err(fail)
+    db.boards().my_boards(&me.id, 20).await.map_err(fail)
 }
 
 #[cfg(feature = "ssr")]
@@ -101,7 +106,7 @@ async fn view(
     let l = locale();
     let db = expect_context::<Db>();
     let now_ms = epoch_millis();
-    let seasons = db.seasons().await.map_err(fail)?;
+    let seasons = db.boards().seasons().await.map_err(fail)?;
     let bounds = period::bounds(&board.period, &seasons)
         .map_err(|message| fail(AppError::NotFound(period::bounds_error_in(l, message))))?;
     if bounds.is_some_and(|(start, _)| start > now_ms) {
@@ -122,20 +127,20 @@ async fn view(
     let viewer = crate::identity::session::current_player(&db).await?;
     let closed = bounds.is_some_and(|(_, end)| end <= now_ms);
     if closed {
-        if let Some(archive) = db.board_archive(&board).await.map_err(fail)? {
+        if let Some(archive) = db.boards().board_archive(&board).await.map_err(fail)? {
             return archived_view(board, archive, bounds, viewer, at, &seasons, now_ms);
         }
     }
     let mine = async {
         match &viewer {
-            Some(me) => db.around_me(&board, &me.id, AROUND).await,
+            Some(me) => db.boards().around_me(&board, &me.id, AROUND).await,
             None => Ok(None),
         }
     };
     let (lines, entries, updated_ms, mine) = futures::try_join!(
-        db.board_lines(&board, start, BOARD_SIZE),
-        db.board_entries(&board),
-        db.boards_updated_ms(),
+        db.boards().board_lines(&board, start, BOARD_SIZE),
+        db.boards().board_entries(&board),
+        db.boards().boards_updated_ms(),
         mine,
     )
     .map_err(|err| data_error(l, err))?;
@@ -176,7 +181,7 @@ fn data_error(l: Locale, err: DataError) -> AppError {
 #[cfg(feature = "ssr")]
 fn archived_view(
     board: BoardId,
-    archive: crate::leaderboards::archive::Archive,
+    archive: crate::leaderboards::store::archive::Archive,
     bounds: Option<(i64, i64)>,
     viewer: Option<crate::identity::Profile>,
     at: Option<u64>,

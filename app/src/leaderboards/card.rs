@@ -3,11 +3,12 @@
 use crate::i18n::td_string;
 use crate::ids::Period;
 use crate::lang::Locale;
-use crate::leaderboards::lines::Start;
 use crate::leaderboards::model::{BoardId, Line};
 use crate::leaderboards::period::{board_name_in, is_quarter_id, Season};
+use crate::leaderboards::store::lines::Start;
+use crate::leaderboards::store::Boards;
 use crate::share::Card;
-use crate::store::{DataError, Db};
+use crate::store::DataError;
 
 /// Whether `board`'s name needs the season list: a season the operator started and named (a
 /// default quarter season and every other period are named without it).
@@ -15,12 +16,12 @@ pub fn named_by_the_operator(board: &BoardId) -> bool {
     matches!(&board.period, Period::Season(id) if !is_quarter_id(id))
 }
 
-impl Db {
+impl Boards<'_> {
     /// A board's share card in `l`'s language: the top lines and the root, and the seasons only
     /// when the board is an operator's season (two or three calls, sent at once). A board nobody
     /// is on yet has a card too (see [`board_card`]), so its shared link previews; an operator's
     /// season that does not exist has none (`None`), as its page is a 404.
-    pub async fn board_card(&self, board: &BoardId, l: Locale) -> Result<Option<Card>, DataError> {
+    pub async fn board_card(self, board: &BoardId, l: Locale) -> Result<Option<Card>, DataError> {
         let seasons = async {
             if named_by_the_operator(board) {
                 self.seasons().await

@@ -32,9 +32,9 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodbstreams::types::{OperationType, ShardIteratorType};
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
-use crate::leaderboards::apply::tree_pass::{padded, EntryMove};
-use crate::leaderboards::apply::Fence;
 use crate::leaderboards::model::{BoardId, MatchResult};
+use crate::leaderboards::store::apply::tree_pass::{padded, EntryMove};
+use crate::leaderboards::store::apply::Fence;
 use crate::leaderboards::store::TREE_VERSION;
 use crate::store::keys;
 use crate::store::metrics::series;
@@ -53,19 +53,19 @@ pub const SHARDS_EVERY: Duration = Duration::from_secs(10);
 
 /// A shard this projector holds.
 #[derive(Debug, Clone)]
-struct Held {
-    shard: String,
-    fence: Fence,
-    expires_ms: i64,
-    checkpoint: Option<String>,
-    iterator: Option<String>,
+pub(in crate::leaderboards) struct Held {
+    pub(in crate::leaderboards) shard: String,
+    pub(in crate::leaderboards) fence: Fence,
+    pub(in crate::leaderboards) expires_ms: i64,
+    pub(in crate::leaderboards) checkpoint: Option<String>,
+    pub(in crate::leaderboards) iterator: Option<String>,
     /// When this projector last wrote the checkpoint.
-    checkpointed_ms: i64,
+    pub(in crate::leaderboards) checkpointed_ms: i64,
 }
 
 /// A shard of the stream, as DescribeStream lists it.
 #[derive(Debug, Clone)]
-struct ShardInfo {
+pub(in crate::leaderboards) struct ShardInfo {
     id: String,
     parent: Option<String>,
 }
@@ -112,20 +112,20 @@ pub enum ProjectorError {
 
 /// One instance's projector. Cheap state: which shards it holds and where it is in each.
 pub struct Projector {
-    db: Db,
-    streams: StreamsClient,
-    holder: String,
-    lease_ms: i64,
-    stream_arn: Option<String>,
+    pub(in crate::leaderboards) db: Db,
+    pub(in crate::leaderboards) streams: StreamsClient,
+    pub(in crate::leaderboards) holder: String,
+    pub(in crate::leaderboards) lease_ms: i64,
+    pub(in crate::leaderboards) stream_arn: Option<String>,
     /// The shards as last listed, and when.
-    shards: Option<(Instant, Vec<ShardInfo>)>,
-    held: Vec<Held>,
+    pub(in crate::leaderboards) shards: Option<(Instant, Vec<ShardInfo>)>,
+    pub(in crate::leaderboards) held: Vec<Held>,
     /// Shards held elsewhere, or finished: when to try each again (epoch ms; `i64::MAX` for a
     /// finished shard). A lease is asked for once per expiry, not on every poll: on AWS a
     /// refused conditional write still costs a write unit.
-    waiting: HashMap<String, i64>,
-    lags: Arc<Mutex<Vec<i64>>>,
-    handover: Handover,
+    pub(in crate::leaderboards) waiting: HashMap<String, i64>,
+    pub(in crate::leaderboards) lags: Arc<Mutex<Vec<i64>>>,
+    pub(in crate::leaderboards) handover: Handover,
 }
 
 /// Shards another instance's projector let go of (on its shutdown), as its news said: this
@@ -194,7 +194,7 @@ impl Projector {
         tokio::pin!(shutdown);
         // Boards from before the present tree are converted before anything is counted on them.
         loop {
-            match self.db.ensure_board_shape().await {
+            match self.db.boards().ensure_board_shape().await {
                 Ok(_) => break,
                 Err(err) => {
                     tracing::warn!(%err, "converting the boards failed; trying again");
@@ -209,7 +209,7 @@ impl Projector {
         loop {
             if archived_at.elapsed() >= ARCHIVE_EVERY {
                 archived_at = Instant::now();
-                match self.db.archive_closed_boards(epoch_millis()).await {
+                match self.db.boards().archive_closed_boards(epoch_millis()).await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(boards = n, "archived closed boards"),
                     Err(err) => tracing::warn!(%err, "archiving closed boards failed"),
@@ -305,19 +305,10 @@ impl Projector {
         if let Some(arn) = &self.stream_arn {
             return Ok(arn.clone());
         }
-        let started = Instant::now();
-        let out = self
+        let arn = self
             .db
-            .client
-            .describe_table()
-            .table_name(self.db.table_name())
-            .send()
-            .await;
-        self.db.record("DescribeTable", None, started);
-        let out = out.map_err(crate::store::error::classify)?;
-        let arn = out
-            .table
-            .and_then(|t| t.latest_stream_arn)
+            .latest_stream_arn()
+            .await?
             .ok_or(ProjectorError::NoStream)?;
         self.stream_arn = Some(arn.clone());
         Ok(arn)
@@ -417,10 +408,16 @@ impl Projector {
         }
         let mut counted = 0;
         if !results.is_empty() || !moves.is_empty() {
-            let seasons = self.db.seasons().await.map_err(ProjectorError::from)?;
+            let seasons = self
+                .db
+                .boards()
+                .seasons()
+                .await
+                .map_err(ProjectorError::from)?;
             if !results.is_empty() {
                 let applied = self
                     .db
+                    .boards()
                     .count_results(&results, &seasons)
                     .await
                     .map_err(|err| BatchError::Failed(err.into()))?;
@@ -434,6 +431,7 @@ impl Projector {
             }
             if !moves.is_empty() {
                 self.db
+                    .boards()
                     .move_in_trees(&moves, &seasons)
                     .await
                     .map_err(|err| BatchError::Failed(err.into()))?;
@@ -508,10 +506,8 @@ impl Projector {
     }
 }
 
-mod lease;
-
 #[derive(Debug)]
-enum BatchError {
+pub(in crate::leaderboards) enum BatchError {
     LeaseLost,
     Failed(ProjectorError),
 }
@@ -539,7 +535,7 @@ fn entry_move(
     }
     let pk = image.get(keys::PK)?.as_s().ok()?;
     let sk = image.get(keys::SK)?.as_s().ok()?;
-    if !pk.starts_with("LB#") || !sk.starts_with(keys::BOARD_ENTRY_PREFIX) {
+    if !pk.starts_with(keys::BOARD_PREFIX) || !sk.starts_with(keys::BOARD_ENTRY_PREFIX) {
         return None;
     }
     let entry: Image = match serde_dynamo::from_item(image.clone()) {

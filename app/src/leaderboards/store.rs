@@ -19,13 +19,49 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 use crate::identity::model::{Avatar, DisplayName, UserId};
-use crate::leaderboards::apply::StatsItem;
 use crate::leaderboards::model::{BoardId, Line, MyBoard, PlayerStats, Scope, Standing};
 use crate::leaderboards::period::{boards_for, global_boards_for, Season};
 use crate::leaderboards::tree::{self, Counts, NodeId};
+use crate::rooms::RoomId;
 use crate::store::keys::{self, Key};
 use crate::store::tx::s;
-use crate::store::{key_map, sort_key, DataError, Db, Item};
+use crate::store::{key_map, sort_key, DataError, Item};
+
+pub mod apply;
+pub mod archive;
+pub mod convert;
+pub mod lease;
+pub mod lines;
+pub mod rebuild;
+pub mod seasons;
+pub mod seed;
+
+crate::store::handle!(
+    /// The access patterns of the boards: ranks, entries, the projector's writes, seasons, archives.
+    Boards,
+    boards
+);
+
+/// A room a player played in lately, kept with their lifetime counters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecentRoom {
+    pub room: RoomId,
+    /// When their last match there ended.
+    pub ms: i64,
+}
+
+/// A player's lifetime counters as the projector reads them (`USER#<id>` / `STATS`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatsItem {
+    #[serde(default)]
+    pub v: Option<u64>,
+    #[serde(default)]
+    pub rs: Vec<String>,
+    #[serde(default)]
+    pub rooms: Vec<RecentRoom>,
+    #[serde(default)]
+    pub last_ms: Option<i64>,
+}
 
 /// Entries counted per page by [`Db::rank_by_counting`]: above what a 1 MB page holds.
 const COUNT_PAGE: i32 = 10_000;
@@ -193,11 +229,11 @@ pub(crate) fn decode_entries(items: Vec<Item>) -> Result<Vec<EntryItem>, DataErr
         .collect::<Result<_, _>>()?)
 }
 
-impl Db {
+impl Boards<'_> {
     /// A player's lifetime counters (all zero before their first counted match) and their best
     /// score, which is their entry on the all-time board of best scores: one BatchGetItem.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn stats(&self, user: &UserId) -> Result<PlayerStats, DataError> {
+    pub async fn stats(self, user: &UserId) -> Result<PlayerStats, DataError> {
         let best = BoardId::all_time_best();
         let items = self
             .batch_get(
@@ -220,7 +256,7 @@ impl Db {
 
     /// A board's entry count (AP9: one GetItem of its root); 0 for a board nobody is on.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn board_entries(&self, board: &BoardId) -> Result<u64, DataError> {
+    pub async fn board_entries(self, board: &BoardId) -> Result<u64, DataError> {
         let root = self
             .get(
                 self.client
@@ -235,7 +271,7 @@ impl Db {
 
     /// A player's entry on a board, as stored, if they have one.
     pub async fn board_entry(
-        &self,
+        self,
         board: &BoardId,
         user: &UserId,
     ) -> Result<Option<EntryItem>, DataError> {
@@ -254,7 +290,7 @@ impl Db {
     /// GetItem, then one BatchGetItem of the 3 tree nodes on the score's path.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn my_line(
-        &self,
+        self,
         board: &BoardId,
         user: &UserId,
     ) -> Result<Option<(Line, u64)>, DataError> {
@@ -274,7 +310,7 @@ impl Db {
     /// The rank a score would have on a board, and the board's entry count: one BatchGetItem of
     /// the 3 nodes on its path, whatever the board's size.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn rank_of(&self, board: &BoardId, score: i64) -> Result<(u64, u64), DataError> {
+    pub async fn rank_of(self, board: &BoardId, score: i64) -> Result<(u64, u64), DataError> {
         let value = tree::tree_value(score);
         let nodes = Nodes::from_items(
             self.batch_get(path_keys(board, value).collect(), false)
@@ -286,7 +322,7 @@ impl Db {
     /// Ranks for some entries of one board, and the board's entry count: one BatchGetItem of
     /// the union of their paths (shared nodes read once).
     pub(crate) async fn rank_lines(
-        &self,
+        self,
         board: &BoardId,
         entries: &[EntryItem],
     ) -> Result<(Vec<Line>, u64), DataError> {
@@ -308,7 +344,7 @@ impl Db {
     /// one BatchGetItem for the ranks.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn around_me(
-        &self,
+        self,
         board: &BoardId,
         user: &UserId,
         k: i32,
@@ -366,7 +402,7 @@ impl Db {
     /// room, most recent first. The counters and the seasons, then one BatchGetItem.
     /// The seasons come back too, for naming the boards.
     pub async fn my_entries(
-        &self,
+        self,
         user: &UserId,
         limit: usize,
     ) -> Result<(Vec<(BoardId, EntryItem)>, Vec<Season>), DataError> {
@@ -409,14 +445,14 @@ impl Db {
 
     /// Every board a player is on (AP5), each with their line and rank: [`Db::my_entries`],
     /// then one BatchGetItem of the tree nodes on every path.
-    pub async fn my_boards(&self, user: &UserId, limit: i32) -> Result<Vec<MyBoard>, DataError> {
+    pub async fn my_boards(self, user: &UserId, limit: i32) -> Result<Vec<MyBoard>, DataError> {
         Ok(self.my_boards_named(user, limit).await?.0)
     }
 
     /// [`Db::my_boards`], with the seasons that name them.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn my_boards_named(
-        &self,
+        self,
         user: &UserId,
         limit: i32,
     ) -> Result<(Vec<MyBoard>, Vec<Season>), DataError> {
@@ -446,7 +482,7 @@ impl Db {
     /// every remaining row of the partition for a page that has no limit, which made counting
     /// a million entries quadratic (about a hundred pages, each reading what was left).
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn rank_by_counting(&self, board: &BoardId, score: i64) -> Result<u64, DataError> {
+    pub async fn rank_by_counting(self, board: &BoardId, score: i64) -> Result<u64, DataError> {
         let above = keys::board_rank_ceiling(tree::tree_value(score));
         let mut count = 0u64;
         let mut start: Option<Item> = None;

@@ -72,12 +72,9 @@ impl NodeId {
     pub fn sort_key(self) -> String {
         match self {
             NodeId::Root => crate::store::keys::BOARD_META.to_owned(),
-            NodeId::Band(b) => format!("N#1#{b:02}"),
-            NodeId::Leaf(b, h) => format!("N#2#{b:02}{h:02}"),
-            NodeId::Escape { level: 0, .. } => "X#0#".to_owned(),
-            NodeId::Escape { level, prefix } => {
-                format!("X#{level}#{prefix:0width$}", width = 2 * usize::from(level))
-            }
+            NodeId::Band(b) => crate::store::keys::tree_band(b),
+            NodeId::Leaf(b, h) => crate::store::keys::tree_leaf(b, h),
+            NodeId::Escape { level, prefix } => crate::store::keys::tree_escape(level, prefix),
         }
     }
 

@@ -78,6 +78,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
     let mut room = db
+        .game()
         .room(&code)
         .await
         .map_err(fail)?
@@ -86,6 +87,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
     // date before showing it (on the match's receipt).
     let now = epoch_millis();
     if let Some(next) = db
+        .rooms()
         .hand_over_if_host_away(&room.lobby, now)
         .await
         .map_err(fail)?
@@ -93,6 +95,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         tracing::debug!(%code, %next, "the host was away; handed the room on");
         announce(&code);
         room = db
+            .game()
             .room(&code)
             .await
             .map_err(fail)?
@@ -102,7 +105,9 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
     if behind {
         let first = room.game.as_ref().map_or(0, |g| g.first_round);
         room = db
+            .game()
             .for_match(&code, first)
+            .game()
             .advance(&code, room)
             .await
             .map_err(fail)?
@@ -116,13 +121,17 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
         .filter(|g| room.state != RoomState::Playing && g.is_finished())
         .map(|g| g.first_round);
     let receipt = match over {
-        Some(first) => db.match_receipt(&room.id, first).await.map_err(fail)?,
+        Some(first) => db
+            .game()
+            .match_receipt(&room.id, first)
+            .await
+            .map_err(fail)?,
         None => None,
     };
     let me = session::current_user(&db).await.map_err(fail)?;
     // A player's badges (one Query); a visitor's are none of the room's business.
     let badges = match me.as_ref().filter(|me| room.player(me).is_some()) {
-        Some(me) => Badge::list(&db.badges(me).await.map_err(fail)?),
+        Some(me) => Badge::list(&db.inventory().badges(me).await.map_err(fail)?),
         None => String::new(),
     };
     let mut room = room.visible_at(epoch_millis());

@@ -29,7 +29,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use axum::body::Bytes;
 use http_body_util::Full;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -40,8 +39,7 @@ use tokio::sync::mpsc;
 
 use crate::game::model::{MatchReceipt, Room};
 use crate::rooms::model::RoomCode;
-use crate::store::keys::{self, Keyed};
-use crate::store::{epoch_millis, key_map, send_recorded, DataError, Db};
+use crate::store::{epoch_millis, DataError, Db};
 
 /// Where instances send each other news.
 pub const POKES_PATH: &str = "/internal/pokes";
@@ -375,10 +373,10 @@ impl PeerLink {
 
     async fn announce(self: Arc<Self>, db: Db, client: Client<HttpConnector, Full<Bytes>>) {
         loop {
-            if let Err(err) = db.announce_instance(&self.id, &self.address).await {
+            if let Err(err) = db.live().announce_instance(&self.id, &self.address).await {
                 tracing::debug!(error = ?err, "announcing this instance failed; next time");
             }
-            match db.live_instances().await {
+            match db.live().live_instances().await {
                 Ok(live) => {
                     let mut new = Vec::new();
                     {
@@ -543,216 +541,5 @@ async fn post(
     }
 }
 
-impl Db {
-    /// Announces this instance (`id`, reachable at `address`) as live now.
-    #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn announce_instance(&self, id: &str, address: &str) -> Result<(), DataError> {
-        let now = epoch_millis();
-        let mut item = key_map(keys::instance(id));
-        item.insert("address".into(), AttributeValue::S(address.to_owned()));
-        item.insert("seen_ms".into(), AttributeValue::N(now.to_string()));
-        item.insert(
-            keys::TTL.into(),
-            AttributeValue::N(((now + LIVE_FOR_MS) / 1000 + 60).to_string()),
-        );
-        self.put(self.client.put_item().set_item(Some(item))).await
-    }
-
-    /// The instances seen within [`LIVE_FOR_MS`], this one included if it announced: one
-    /// consistent Query (an instance that announced a moment ago is in it).
-    #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn live_instances(&self) -> Result<Vec<Peer>, DataError> {
-        let now = epoch_millis();
-        let items = self
-            .query_all(
-                self.query_partition(Keyed::Table, keys::INSTANCES)
-                    .consistent_read(true),
-            )
-            .await?;
-        Ok(items
-            .iter()
-            .filter_map(|item| {
-                let id = item
-                    .get(keys::SK)?
-                    .as_s()
-                    .ok()?
-                    .strip_prefix("I#")?
-                    .to_owned();
-                let address = item.get("address")?.as_s().ok()?.clone();
-                let seen_ms = item.get("seen_ms")?.as_n().ok()?.parse().ok()?;
-                Some(Peer {
-                    id,
-                    address,
-                    seen_ms,
-                })
-            })
-            .filter(|peer| now - peer.seen_ms <= LIVE_FOR_MS)
-            .collect())
-    }
-
-    /// Takes this instance off the list (on shutdown).
-    #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn retire_instance(&self, id: &str) -> Result<(), DataError> {
-        send_recorded!(
-            self,
-            "DeleteItem",
-            self.client
-                .delete_item()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::instance(id))))
-        )?;
-        Ok(())
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A handle on no table (nothing here calls it).
-    fn no_table() -> Db {
-        let client = aws_sdk_dynamodb::Client::from_conf(
-            aws_sdk_dynamodb::Config::builder()
-                .behavior_version_latest()
-                .build(),
-        );
-        Db::new(client, "none")
-    }
-
-    /// Instance `id`'s link, knowing `others` as live now (no tasks, no table).
-    fn link(id: &str, others: &[&str]) -> PeerLink {
-        let (outbox, _) = mpsc::channel(1);
-        let now = epoch_millis();
-        let peers = others
-            .iter()
-            .map(|o| {
-                let peer = Peer {
-                    id: (*o).to_owned(),
-                    address: format!("http://{o}:1"),
-                    seen_ms: now,
-                };
-                ((*o).to_owned(), peer)
-            })
-            .collect();
-        PeerLink {
-            db: no_table(),
-            id: id.to_owned(),
-            address: format!("http://{id}:1"),
-            peers: Mutex::new(peers),
-            outbox,
-        }
-    }
-
-    #[test]
-    fn every_room_has_one_first_instance_and_the_firsts_are_spread() {
-        let ids = ["01A", "01B", "01C", "01D"];
-        let links: Vec<PeerLink> = ids
-            .iter()
-            .map(|id| {
-                link(
-                    id,
-                    &ids.iter().copied().filter(|o| o != id).collect::<Vec<_>>(),
-                )
-            })
-            .collect();
-        let mut firsts = [0usize; 4];
-        for n in 0..400 {
-            let room = format!("R{n:04}");
-            let mut ranks: Vec<usize> = links.iter().map(|l| l.rank(&room)).collect();
-            let first = ranks
-                .iter()
-                .position(|r| *r == 0)
-                .expect("someone is first");
-            firsts[first] += 1;
-            ranks.sort_unstable();
-            assert_eq!(ranks, [0, 1, 2, 3], "{room}: one place each");
-        }
-        for (id, count) in ids.iter().zip(firsts) {
-            assert!(
-                (60..=140).contains(&count),
-                "{id} first for {count} of 400 rooms"
-            );
-        }
-        // A lone instance is first everywhere.
-        assert_eq!(link("01A", &[]).rank("R0001"), 0);
-    }
-
-    #[test]
-    fn news_folds_to_the_newest_room_the_latest_sighting_and_the_biggest_receipt() {
-        let code = RoomCode::parse("ABCDE").unwrap();
-        let receipt = |calls| MatchReceipt::new(1.0, 1.0, calls, 0.0);
-        let mut news = PeerNews {
-            version: 4,
-            host_seen_ms: Some(10),
-            receipt: Some((1, receipt(5))),
-            ..PeerNews::of(&code)
-        };
-        news.merge(PeerNews {
-            version: 3,
-            host_seen_ms: Some(30),
-            receipt: Some((1, receipt(3))),
-            ..PeerNews::of(&code)
-        });
-        assert_eq!(news.version, 4, "an older version does not replace a newer");
-        assert_eq!(news.host_seen_ms, Some(30));
-        assert_eq!(news.receipt, Some((1, receipt(5))));
-        news.merge(PeerNews {
-            version: 0,
-            ended: true,
-            receipt: Some((11, receipt(1))),
-            ..PeerNews::of(&code)
-        });
-        assert!(news.ended);
-        assert_eq!(news.version, 4);
-        assert_eq!(
-            news.receipt,
-            Some((11, receipt(1))),
-            "a later match's receipt"
-        );
-    }
-
-    #[test]
-    fn a_room_too_big_for_a_batch_goes_as_its_version_alone() {
-        let code = RoomCode::parse("ABCDE").unwrap();
-        let small = PeerNews {
-            version: 2,
-            ..PeerNews::of(&code)
-        };
-        let many = vec![small.clone(); 3000];
-        let batches = chunks(many);
-        assert!(batches.len() > 1, "split");
-        for batch in &batches {
-            assert!(serde_json::to_vec(batch).unwrap().len() <= MAX_BATCH_BYTES + 64);
-        }
-        assert_eq!(batches.iter().map(Vec::len).sum::<usize>(), 3000);
-    }
-
-    #[test]
-    fn a_tag_is_64_hex_digits_and_nothing_else_opens() {
-        // Malformed tags are refused before any secret is needed: no table in this test.
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        let refused = runtime.block_on(async {
-            let client = aws_sdk_dynamodb::Client::from_conf(
-                aws_sdk_dynamodb::Config::builder()
-                    .behavior_version_latest()
-                    .build(),
-            );
-            let db = Db::new(client, "none");
-            (
-                open(&db, None, b"{}").await.err(),
-                open(&db, Some("abc"), b"{}").await.err(),
-                open(&db, Some(&"g".repeat(64)), b"{}").await.err(),
-            )
-        });
-        assert_eq!(
-            refused,
-            (
-                Some(Refused::Forged),
-                Some(Refused::Forged),
-                Some(Refused::Forged)
-            )
-        );
-    }
-}
+mod tests;

@@ -20,7 +20,8 @@ pub async fn read_profile(id: String, after: Option<String>) -> Result<ProfileVi
     };
     let id = UserId::parse(id.trim()).map_err(|_| missing())?;
     let viewer = session::current_player(&db).await.map_err(fail)?;
-    db.profile_page(&id, viewer.as_ref().map(|p| &p.id), after.as_deref(), l)
+    db.profiles()
+        .profile_page(&id, viewer.as_ref().map(|p| &p.id), after.as_deref(), l)
         .await
         .map_err(|err| match err {
             crate::store::DataError::BadCursor => fail(AppError::BadRequest(

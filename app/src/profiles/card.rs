@@ -14,9 +14,10 @@ use crate::lang::Locale;
 use crate::leaderboards::model::{BoardId, PlayerStats};
 use crate::leaderboards::store::{path_keys, EntryItem, Nodes};
 use crate::profiles::model::{ProfileBoard, ProfileView};
+use crate::profiles::store::Profiles;
 use crate::share::Card;
 use crate::store::keys::{self, Key};
-use crate::store::{sort_key, DataError, Db};
+use crate::store::{sort_key, DataError};
 
 /// Boards a card weighs at most: with who, stats and best score, 3 + 6 × 16 = 99 keys even if
 /// every score escaped the tree's main range, one BatchGetItem (100 at most).
@@ -94,16 +95,16 @@ impl CardFacts {
     }
 }
 
-impl Db {
+impl Profiles<'_> {
     /// What `user`'s card draws, its boards named in `l`'s language: 4 calls in 3 round trips
     /// (see the module notes). `None` for no such player (or a guest whose profile expired).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn profile_card_facts(
-        &self,
+        self,
         user: &UserId,
         l: Locale,
     ) -> Result<Option<CardFacts>, DataError> {
-        let (found, seasons) = self.my_entries(user, CARD_BOARDS as usize).await?;
+        let (found, seasons) = self.boards().my_entries(user, CARD_BOARDS as usize).await?;
         let (boards, entries): (Vec<BoardId>, Vec<_>) = found.into_iter().unzip();
         let (who, counters) = (keys::user_profile(user), keys::user_stats(user));
         let best = keys::board_entry(&BoardId::all_time_best(), user);
@@ -156,7 +157,7 @@ impl Db {
     }
 
     /// `user`'s share card in `l`'s language (see [`Db::profile_card_facts`]).
-    pub async fn profile_card(&self, user: &UserId, l: Locale) -> Result<Option<Card>, DataError> {
+    pub async fn profile_card(self, user: &UserId, l: Locale) -> Result<Option<Card>, DataError> {
         Ok(self
             .profile_card_facts(user, l)
             .await?

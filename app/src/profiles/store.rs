@@ -12,29 +12,35 @@
 use crate::identity::UserId;
 use crate::lang::Locale;
 use crate::profiles::model::{ProfileBoard, ProfileView};
-use crate::store::{DataError, Db};
+use crate::store::DataError;
+
+crate::store::handle!(
+    /// The access patterns of profile pages.
+    Profiles,
+    profiles
+);
 
 /// Matches on one page of a profile.
 pub const MATCHES_PER_PAGE: i32 = 10;
 
-impl Db {
+impl Profiles<'_> {
     /// `user`'s page as `viewer` sees it, with the page of matches after `cursor` and the boards
     /// named in `locale`'s language; `None` for no such player (or a guest whose profile
     /// expired).
     #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
     pub async fn profile_page(
-        &self,
+        self,
         user: &UserId,
         viewer: Option<&UserId>,
         cursor: Option<&str>,
         locale: Locale,
     ) -> Result<Option<ProfileView>, DataError> {
         let (profile, stats, (boards, seasons), sets, matches) = tokio::try_join!(
-            self.profile(user),
-            self.stats(user),
-            self.my_boards_named(user, 20),
-            self.set_progress(user),
-            self.my_matches(user, MATCHES_PER_PAGE, cursor),
+            self.accounts().profile(user),
+            self.boards().stats(user),
+            self.boards().my_boards_named(user, 20),
+            self.inventory().set_progress(user),
+            self.game().my_matches(user, MATCHES_PER_PAGE, cursor),
         )?;
         let Some(profile) = profile else {
             return Ok(None);

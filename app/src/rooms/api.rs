@@ -17,6 +17,7 @@ use crate::{
     identity::session,
     rooms::news::announce,
     rooms::store::RoomConflict,
+    store::keys::Limited,
     store::Db,
 };
 
@@ -98,7 +99,7 @@ pub async fn create_room(
     let address = session::client_address();
     session::rate_limit(
         &db,
-        &format!("rooms-from#{address}"),
+        Limited::RoomsFrom(&address),
         ROOM_WINDOW_SECS,
         ROOMS_PER_ADDRESS,
     )
@@ -107,7 +108,7 @@ pub async fn create_room(
     if public {
         session::rate_limit(
             &db,
-            &format!("public-rooms-from#{address}"),
+            Limited::PublicRoomsFrom(&address),
             ROOM_WINDOW_SECS,
             PUBLIC_ROOMS_PER_ADDRESS,
         )
@@ -117,7 +118,7 @@ pub async fn create_room(
     let player = player_or_guest(&db, &nickname, avatar)
         .await
         .map_err(fail)?;
-    session::rate_limit(&db, &format!("rooms#{}", player.id), 60, ROOMS_PER_MINUTE)
+    session::rate_limit(&db, Limited::Rooms(&player.id), 60, ROOMS_PER_MINUTE)
         .await
         .map_err(fail)?;
     let settings = RoomSettings {
@@ -129,6 +130,7 @@ pub async fn create_room(
         getrandom::fill(&mut bytes).map_err(|_| fail(AppError::Internal))?;
         let code = RoomCode::from_random(bytes);
         match db
+            .rooms()
             .create_room_looking(&code, &player.id, &nickname, avatar, player.look, settings)
             .await
         {
@@ -156,7 +158,7 @@ pub async fn join_room(
     let avatar = avatar.unwrap_or_default();
     session::rate_limit(
         &db,
-        &format!("joins-from#{}", session::client_address()),
+        Limited::JoinsFrom(&session::client_address()),
         ROOM_WINDOW_SECS,
         JOINS_PER_ADDRESS,
     )
@@ -168,21 +170,28 @@ pub async fn join_room(
         Some(player) => (player, None),
         None => {
             // An unknown room is refused before a guest is counted for it.
-            if db.room_version(&code).await.map_err(fail)?.is_none() {
+            if db
+                .rooms()
+                .room_version(&code)
+                .await
+                .map_err(fail)?
+                .is_none()
+            {
                 return Err(fail(AppError::from(RoomConflict::NotFound)));
             }
             let guest = pending_guest(&db, &nickname, avatar).await.map_err(fail)?;
             (guest.profile.clone(), Some(guest))
         }
     };
-    session::rate_limit(&db, &format!("joins#{}", player.id), 60, JOINS_PER_PLAYER)
+    session::rate_limit(&db, Limited::Joins(&player.id), 60, JOINS_PER_PLAYER)
         .await
         .map_err(fail)?;
     let extra = guest
         .as_ref()
         .map(|g| g.actions.clone())
         .unwrap_or_default();
-    db.join_room_looking(&code, &player.id, &nickname, avatar, player.look, extra)
+    db.rooms()
+        .join_room_looking(&code, &player.id, &nickname, avatar, player.look, extra)
         .await
         .map_err(fail)?;
     if let Some(guest) = guest {
@@ -199,7 +208,10 @@ pub async fn leave_room(code: String) -> Result<(), AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
     let player = session::require_player(&db).await.map_err(fail)?;
-    db.leave_room(&code, &player.id).await.map_err(fail)?;
+    db.rooms()
+        .leave_room(&code, &player.id)
+        .await
+        .map_err(fail)?;
     announce(&code);
     leptos_axum::redirect("/");
     Ok(())
@@ -211,7 +223,10 @@ pub async fn kick_player(code: String, player: UserId) -> Result<(), AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
     let host = session::require_player(&db).await.map_err(fail)?;
-    db.kick(&code, &host.id, &player).await.map_err(fail)?;
+    db.rooms()
+        .kick(&code, &host.id, &player)
+        .await
+        .map_err(fail)?;
     announce(&code);
     Ok(())
 }
@@ -224,6 +239,7 @@ pub async fn change_settings(code: String, settings: RoomSettings) -> Result<Lob
     let settings = settings.validate().map_err(fail)?;
     let host = session::require_player(&db).await.map_err(fail)?;
     let lobby = db
+        .rooms()
         .update_settings(&code, &host.id, settings)
         .await
         .map_err(fail)?;
@@ -239,7 +255,10 @@ pub async fn lock_room(code: String, locked: bool) -> Result<(), AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
     let host = session::require_player(&db).await.map_err(fail)?;
-    db.set_locked(&code, &host.id, locked).await.map_err(fail)?;
+    db.rooms()
+        .set_locked(&code, &host.id, locked)
+        .await
+        .map_err(fail)?;
     announce(&code);
     leptos_axum::redirect(&format!("/r/{code}"));
     Ok(())
@@ -251,7 +270,8 @@ pub async fn hand_over(code: String, player: UserId) -> Result<(), AppError> {
     let db = expect_context::<Db>();
     let code = RoomCode::parse(&code).map_err(fail)?;
     let host = session::require_player(&db).await.map_err(fail)?;
-    db.hand_over(&code, &host.id, &player)
+    db.rooms()
+        .hand_over(&code, &host.id, &player)
         .await
         .map_err(|conflict| match conflict {
             // The player named is not there to host: a 404, as for the room.
@@ -267,5 +287,5 @@ pub async fn hand_over(code: String, player: UserId) -> Result<(), AppError> {
 #[server(endpoint = "rooms/open")]
 pub async fn open_rooms() -> Result<Vec<OpenRoom>, AppError> {
     let db = expect_context::<Db>();
-    Ok(db.open_rooms(20, None).await.map_err(fail)?.items)
+    Ok(db.rooms().open_rooms(20, None).await.map_err(fail)?.items)
 }

@@ -9,8 +9,8 @@ use leptos::server_fn::ServerFn;
 
 use crate::browser;
 use crate::i18n::td_string;
+use crate::identity::account_page::AvatarPicker;
 use crate::identity::model::UserId;
-use crate::identity::page::AvatarPicker;
 use crate::rooms::api::{ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom};
 use crate::rooms::model::{Lobby, RoomSettings};
 

@@ -16,7 +16,16 @@ use crate::rooms::items::{lobby_from_items, nickname_item, open_index, player_it
 use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
 use crate::store::keys::{self, Key};
 use crate::store::tx::internal;
-use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError, Db, Item, Page};
+use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError, Item, Page};
+
+pub mod control;
+pub mod members;
+
+crate::store::handle!(
+    /// The access patterns of rooms: create, join, the lobby, members, hosting.
+    Rooms,
+    rooms
+);
 
 /// How often a version-guarded change is retried when the room changed under it.
 pub(crate) const MAX_ATTEMPTS: u32 = 6;
@@ -67,11 +76,11 @@ pub enum RoomConflict {
     Data(#[from] DataError),
 }
 
-impl Db {
+impl Rooms<'_> {
     /// Opens a room under `code` with its creator as host and first player. A code in use is
     /// [`RoomConflict::CodeTaken`]: the caller draws another.
     pub async fn create_room(
-        &self,
+        self,
         code: &RoomCode,
         host: &UserId,
         nickname: &DisplayName,
@@ -86,7 +95,7 @@ impl Db {
     /// place in the room, so the lobby shows it without another read).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn create_room_looking(
-        &self,
+        self,
         code: &RoomCode,
         host: &UserId,
         nickname: &DisplayName,
@@ -165,7 +174,7 @@ impl Db {
     /// reads its part of them ([`lobby_from_items`]); the game reads the match from the same
     /// items, so the room page costs one Query.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn room_items(&self, code: &RoomCode) -> Result<Vec<Item>, DataError> {
+    pub async fn room_items(self, code: &RoomCode) -> Result<Vec<Item>, DataError> {
         self.query_all(
             self.client
                 .query()
@@ -186,7 +195,7 @@ impl Db {
     /// BatchGetItem of their PLAYER items. What an offer "to someone in your room" checks.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn room_nicknames(
-        &self,
+        self,
         code: &RoomCode,
         players: &[&UserId],
     ) -> Result<std::collections::HashMap<UserId, DisplayName>, DataError> {
@@ -202,14 +211,14 @@ impl Db {
     /// The room's lobby: its settings and players, from one Query of its partition. `None`
     /// for an unknown or expired room.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn lobby(&self, code: &RoomCode) -> Result<Option<Lobby>, DataError> {
+    pub async fn lobby(self, code: &RoomCode) -> Result<Option<Lobby>, DataError> {
         lobby_from_items(&self.room_items(code).await?)
     }
 
     /// The room's version alone: [`Db::room_pulse`]'s version. `None` for an unknown or expired
     /// room.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn room_version(&self, code: &RoomCode) -> Result<Option<u64>, DataError> {
+    pub async fn room_version(self, code: &RoomCode) -> Result<Option<u64>, DataError> {
         Ok(self.room_pulse(code).await?.map(|pulse| pulse.version))
     }
 
@@ -218,7 +227,7 @@ impl Db {
     /// partition, and who hosts, since when they were seen and how many players there are, so
     /// the away-host check costs no read of its own. `None` for an unknown or expired room.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn room_pulse(&self, code: &RoomCode) -> Result<Option<RoomPulse>, DataError> {
+    pub async fn room_pulse(self, code: &RoomCode) -> Result<Option<RoomPulse>, DataError> {
         self.pulse(code, true).await
     }
 
@@ -226,14 +235,14 @@ impl Db {
     /// safety-net poll reads, where a version a second old only means the next poll sees it.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn room_pulse_eventually(
-        &self,
+        self,
         code: &RoomCode,
     ) -> Result<Option<RoomPulse>, DataError> {
         self.pulse(code, false).await
     }
 
     async fn pulse(
-        &self,
+        self,
         code: &RoomCode,
         consistent: bool,
     ) -> Result<Option<RoomPulse>, DataError> {
@@ -274,7 +283,7 @@ impl Db {
     /// a code alone (`/r/<CODE>/lb`, `/matches?room=<CODE>`) meant when it was made. One
     /// consistent GetItem of META, projected.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn room_id_of(&self, code: &RoomCode) -> Result<RoomId, DataError> {
+    pub async fn room_id_of(self, code: &RoomCode) -> Result<RoomId, DataError> {
         let item = self
             .get(
                 self.client
@@ -296,7 +305,7 @@ impl Db {
     /// during a match watches it and plays from the next.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn join_room(
-        &self,
+        self,
         code: &RoomCode,
         user: &UserId,
         nickname: &DisplayName,
@@ -309,7 +318,7 @@ impl Db {
     /// [`Db::join_room`] with `extra` actions in the same transaction, after the join's own: a
     /// guest made for the join (`Db::guest_actions`) exists only if the join succeeds.
     pub async fn join_room_with(
-        &self,
+        self,
         code: &RoomCode,
         user: &UserId,
         nickname: &DisplayName,
@@ -324,7 +333,7 @@ impl Db {
     /// room (the lobby then shows it from the Query it already makes).
     #[tracing::instrument(skip(self, extra), err(level = "debug"))]
     pub async fn join_room_looking(
-        &self,
+        self,
         code: &RoomCode,
         user: &UserId,
         nickname: &DisplayName,
@@ -410,7 +419,7 @@ impl Db {
 
     /// Whether the host removed `user` from the room (one GetItem of META, projected to the set
     /// of removed players); read only to explain a refused join.
-    async fn was_removed(&self, code: &RoomCode, user: &UserId) -> Result<bool, DataError> {
+    async fn was_removed(self, code: &RoomCode, user: &UserId) -> Result<bool, DataError> {
         let item = self
             .get(
                 self.client
@@ -430,7 +439,7 @@ impl Db {
     /// partition of open rooms, with full rooms filtered out.
     #[tracing::instrument(skip(self, cursor), err(level = "debug"))]
     pub async fn open_rooms(
-        &self,
+        self,
         limit: i32,
         cursor: Option<&str>,
     ) -> Result<Page<OpenRoom>, DataError> {

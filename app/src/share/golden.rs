@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use resvg::{tiny_skia, usvg};
 
 use super::{options, render, svg, Card, HEIGHT, WIDTH};
-use crate::game::detail::match_card;
 use crate::game::sheet::{MatchSummary, SummaryPlayer};
+use crate::game::store::detail::match_card;
 use crate::identity::{Avatar, DisplayName, UserId, Username};
 use crate::ids::SeasonId;
 use crate::lang::Locale;

@@ -18,7 +18,7 @@ use aws_sdk_dynamodb::types::{
 use aws_sdk_dynamodb::Client;
 use tokio::sync::OnceCell;
 
-use super::cursor::{self, CursorKey};
+use super::cursor::CursorKey;
 use super::error::{self, Conflict, DataError};
 use super::keys;
 use super::metrics::{Call, Pricing, Recorder, Tallies, Usage, REFUSED_WRITE};
@@ -96,7 +96,7 @@ pub type Item = HashMap<String, AttributeValue>;
 pub struct Db {
     pub(crate) client: Client,
     table: Arc<str>,
-    cursors: Arc<OnceCell<CursorKey>>,
+    pub(super) cursors: Arc<OnceCell<CursorKey>>,
     recorder: Option<Recorder>,
     usage: Usage,
     work: &'static str,
@@ -522,113 +522,7 @@ impl Db {
         }
         Ok(())
     }
-
-    /// A MAC of `payload` under the table's shared secret (the one that signs cursors), for
-    /// `purpose`. Every instance on the table computes the same tag; nobody without the secret
-    /// can.
-    pub async fn secret_tag(&self, purpose: &str, payload: &[u8]) -> Result<[u8; 32], DataError> {
-        Ok(self.cursor_key().await?.tag(purpose, payload))
-    }
-
-    /// Makes sure the table's shared secret exists (one consistent GetItem; one conditional
-    /// PutItem the first time any instance starts on the table). Servers call it at start, so
-    /// that no request, answered or refused, is the one that writes it.
-    pub async fn ensure_secret(&self) -> Result<(), DataError> {
-        self.cursor_key().await.map(|_| ())
-    }
-
-    /// The cursor signing key, read from (or created in) the table on first use so that every
-    /// instance on the table shares it.
-    pub(crate) async fn cursor_key(&self) -> Result<&CursorKey, DataError> {
-        self.cursors
-            .get_or_try_init(|| self.load_or_create_cursor_secret())
-            .await
-    }
-
-    async fn load_or_create_cursor_secret(&self) -> Result<CursorKey, DataError> {
-        let key = keys::cursor_secret();
-        let read = || async {
-            let item = self
-                .get(
-                    self.client
-                        .get_item()
-                        .key(keys::PK, AttributeValue::S(key.pk.clone()))
-                        .key(keys::SK, AttributeValue::S(key.sk.clone()))
-                        .consistent_read(true),
-                )
-                .await?;
-            item.and_then(|i| i.get("secret").and_then(|v| v.as_b().ok()).cloned())
-                .map(|blob| {
-                    <[u8; cursor::SECRET_LEN]>::try_from(blob.into_inner().as_slice())
-                        .map(CursorKey::new)
-                        .map_err(|_| {
-                            DataError::Internal("stored cursor secret is malformed".into())
-                        })
-                })
-                .transpose()
-        };
-        if let Some(found) = read().await? {
-            return Ok(found);
-        }
-        let mut secret = [0u8; cursor::SECRET_LEN];
-        getrandom::fill(&mut secret).map_err(|e| DataError::Internal(e.to_string().into()))?;
-        let item = Item::from([("secret".into(), AttributeValue::B(secret.to_vec().into()))]);
-        if self.put_if_absent(key.clone(), item).await? {
-            Ok(CursorKey::new(secret))
-        } else {
-            // Another instance stored one first: use theirs.
-            read()
-                .await?
-                .ok_or_else(|| DataError::Internal("cursor secret vanished".into()))
-        }
-    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn item_with_ttl(ttl: Option<&str>) -> Item {
-        let mut item = Item::new();
-        item.insert(keys::PK.into(), AttributeValue::S("X".into()));
-        if let Some(ttl) = ttl {
-            item.insert(keys::TTL.into(), AttributeValue::N(ttl.into()));
-        }
-        item
-    }
-
-    #[test]
-    fn items_without_ttl_live_forever() {
-        assert!(is_live(&item_with_ttl(None), i64::MAX));
-    }
-
-    #[test]
-    fn items_are_dead_from_their_ttl_on() {
-        let item = item_with_ttl(Some("1000"));
-        assert!(is_live(&item, 999));
-        assert!(!is_live(&item, 1000));
-        assert!(!is_live(&item, 5000));
-    }
-
-    #[test]
-    fn failures_are_sorted_by_the_codes_and_reasons_aws_documents() {
-        let cancelled = Some("TransactionCanceledException");
-        let conflict = "Transaction cancelled, please refer cancellation reasons for specific \
-                        reasons [None, TransactionConflict]";
-        let refused = "Transaction cancelled, please refer cancellation reasons for specific \
-                       reasons [ConditionalCheckFailed, None]";
-        assert_eq!(failure_kind(cancelled, conflict), "conflict");
-        assert_eq!(failure_kind(cancelled, refused), "condition");
-        assert_eq!(
-            failure_kind(Some("TransactionConflictException"), ""),
-            "conflict"
-        );
-        assert_eq!(failure_kind(Some("ThrottlingException"), ""), "throttled");
-        assert_eq!(
-            failure_kind(Some("ProvisionedThroughputExceededException"), ""),
-            "throttled"
-        );
-        assert_eq!(failure_kind(Some("ValidationException"), ""), "other");
-        assert_eq!(failure_kind(None, ""), "unavailable");
-    }
-}
+mod tests;

@@ -5,16 +5,16 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use super::db::{epoch_seconds, key_map, send_recorded, Db};
 use super::error::{Conflict, DataError};
-use super::keys;
+use super::keys::{self, Limited};
 
 impl Db {
-    /// Counts one attempt against `key` in the current fixed window of `window_secs`; `false`
+    /// Counts one attempt against `limited` in the current fixed window of `window_secs`; `false`
     /// once `max` attempts were made in it. One conditional UpdateItem, shared by every instance.
-    /// (Keys can hold a login or an address, so they stay out of the logs.)
-    #[tracing::instrument(skip(self, key), err(level = "debug"))]
+    /// (Limits can hold a login or an address, so they stay out of the logs.)
+    #[tracing::instrument(skip(self, limited), err(level = "debug"))]
     pub async fn hit_rate_limit(
         &self,
-        key: &str,
+        limited: Limited<'_>,
         window_secs: i64,
         max: u32,
     ) -> Result<bool, DataError> {
@@ -26,7 +26,7 @@ impl Db {
             self.client
                 .update_item()
                 .table_name(self.table_name())
-                .set_key(Some(key_map(keys::rate_window(key, window_start))))
+                .set_key(Some(key_map(keys::rate_window(limited, window_start))))
                 .update_expression("ADD hits :one SET #ttl = if_not_exists(#ttl, :expires)")
                 .condition_expression("attribute_not_exists(hits) OR hits < :max")
                 .expression_attribute_names("#ttl", keys::TTL)

@@ -72,6 +72,20 @@ fn projection_all() -> Projection {
 }
 
 impl Db {
+    /// The table's latest stream, if it has one: one DescribeTable (what the projector reads).
+    pub async fn latest_stream_arn(&self) -> Result<Option<String>, DataError> {
+        let started = std::time::Instant::now();
+        let out = self
+            .client
+            .describe_table()
+            .table_name(self.table_name())
+            .send()
+            .await;
+        self.record("DescribeTable", None, started);
+        let out = out.map_err(super::error::classify)?;
+        Ok(out.table.and_then(|t| t.latest_stream_arn))
+    }
+
     /// Creates the table if it does not exist, waits until it is active and makes sure TTL is
     /// on. Safe to call from many instances at once.
     #[tracing::instrument(skip(self), fields(table = %self.table_name()), err(level = "debug"))]

@@ -7,13 +7,13 @@
 use std::collections::BTreeMap;
 
 use app::game::model::MatchRecord;
-use app::game::resolve::match_record_item;
+use app::game::store::resolve::match_record_item;
 use app::identity::{Avatar, UserId};
-use app::leaderboards::apply::Fence;
-use app::leaderboards::lines::Start;
 use app::leaderboards::period::boards_for;
 use app::leaderboards::projector::Projector;
-use app::leaderboards::seed::Synthetic;
+use app::leaderboards::store::apply::Fence;
+use app::leaderboards::store::lines::Start;
+use app::leaderboards::store::seed::Synthetic;
 use app::leaderboards::{BoardId, Line, SeasonId};
 use app::rooms::{RoomCode, RoomId};
 use app::store::{epoch_millis, keys, Db, Recorder};
@@ -77,7 +77,12 @@ async fn only_shard(t: &TestTable, holder: &str) -> (String, Fence) {
                 .map(str::to_owned)
         })
         .expect("the projector made a lease");
-    let (who, token, _) = t.db.projector_lease(&shard).await.unwrap().unwrap();
+    let (who, token, _) =
+        t.db.boards()
+            .projector_lease(&shard)
+            .await
+            .unwrap()
+            .unwrap();
     assert_eq!(who, holder);
     (
         shard.clone(),
@@ -126,7 +131,14 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
 
     // A duplicate delivery: the same results counted again by hand.
     let again: Vec<_> = written.iter().take(500).map(to_result).collect();
-    assert_eq!(t.db.count_results(&again, &[]).await.unwrap().counted, 0);
+    assert_eq!(
+        t.db.boards()
+            .count_results(&again, &[])
+            .await
+            .unwrap()
+            .counted,
+        0
+    );
 
     // A crashes inside its next batch: part of the batch written, no checkpoint.
     let second = write(events / 3, &mut rng);
@@ -144,7 +156,7 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
         .step_by(3)
         .map(to_result)
         .collect();
-    let crashed = t.db.count_results(&partial, &[]).await.unwrap();
+    let crashed = t.db.boards().count_results(&partial, &[]).await.unwrap();
     assert!(crashed.counted > 0);
     drop(a);
     written.extend(second);
@@ -158,7 +170,7 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
     let (_, fence_b) = only_shard(&t, b.holder()).await;
     assert_eq!(fence_b.token, fence_a.token + 1);
     let late: Vec<_> = written.iter().rev().take(40).map(to_result).collect();
-    let (stale, caught_up) = tokio::join!(t.db.count_results(&late, &[]), b.catch_up());
+    let (stale, caught_up) = tokio::join!(t.db.boards().count_results(&late, &[]), b.catch_up());
     stale.unwrap();
     caught_up.unwrap();
 
@@ -184,7 +196,7 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
     assert!(replay.records >= events, "the replay read the whole stream");
     assert_eq!(replay.counted, 0, "and counted nothing twice");
     // And the rebuild from the records themselves.
-    assert_eq!(t.db.rebuild_boards().await.unwrap().counted, 0);
+    assert_eq!(t.db.boards().rebuild_boards().await.unwrap().counted, 0);
 
     for r in &written {
         brute.add(r);
@@ -202,7 +214,7 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
 }
 
 fn to_result(r: &MatchRecord) -> app::leaderboards::MatchResult {
-    app::leaderboards::apply::result_from_item(&match_record_item(r).unwrap()).unwrap()
+    app::leaderboards::store::apply::result_from_item(&match_record_item(r).unwrap()).unwrap()
 }
 
 #[tokio::test]
@@ -221,11 +233,15 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
     let board = BoardId::room_best(&RoomId::legacy(&code));
     let me = &players[10];
     // The first cursor loads the table's signing secret once: not part of any read's cost.
-    t.db.board_lines(&board, Start::Top, 1).await.unwrap();
+    t.db.boards()
+        .board_lines(&board, Start::Top, 1)
+        .await
+        .unwrap();
 
     t.calls.reset();
     let top =
-        t.db.board_lines(&board, Start::Top, 10)
+        t.db.boards()
+            .board_lines(&board, Start::Top, 10)
             .await
             .unwrap()
             .unwrap();
@@ -233,7 +249,8 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
     assert_eq!(top.lines.len(), 10);
     t.calls.reset();
     let next =
-        t.db.board_lines(&board, Start::Cursor(top.next.clone().unwrap()), 10)
+        t.db.boards()
+            .board_lines(&board, Start::Cursor(top.next.clone().unwrap()), 10)
             .await
             .unwrap()
             .unwrap();
@@ -241,7 +258,7 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
     assert_eq!(next.lines[0].rank, brute.rank(&board, next.lines[0].score));
 
     t.calls.reset();
-    let (line, total) = t.db.my_line(&board, me).await.unwrap().unwrap();
+    let (line, total) = t.db.boards().my_line(&board, me).await.unwrap().unwrap();
     assert_eq!(
         t.calls.ops(),
         ["GetItem", "BatchGetItem"],
@@ -251,7 +268,12 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
     assert_eq!(total, 30);
 
     t.calls.reset();
-    let (standing, _) = t.db.around_me(&board, me, 3).await.unwrap().unwrap();
+    let (standing, _) =
+        t.db.boards()
+            .around_me(&board, me, 3)
+            .await
+            .unwrap()
+            .unwrap();
     let mut ops = t.calls.ops();
     ops.sort_unstable();
     assert_eq!(
@@ -277,7 +299,7 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
     assert_eq!(standing.below[0].user_id, lines[at + 1].user_id);
 
     t.calls.reset();
-    let mine = t.db.my_boards(me, 20).await.unwrap();
+    let mine = t.db.boards().my_boards(me, 20).await.unwrap();
     let mut ops = t.calls.ops();
     ops[..2].sort_unstable();
     assert_eq!(
@@ -296,10 +318,13 @@ async fn each_read_takes_the_round_trips_the_readme_promises() {
     }
 
     t.calls.reset();
-    let (rank, _) = t.db.rank_of(&board, 350).await.unwrap();
+    let (rank, _) = t.db.boards().rank_of(&board, 350).await.unwrap();
     assert_eq!(t.calls.ops(), ["BatchGetItem"]);
     assert_eq!(rank, brute.rank(&board, 350));
-    assert_eq!(t.db.rank_by_counting(&board, 350).await.unwrap(), rank);
+    assert_eq!(
+        t.db.boards().rank_by_counting(&board, 350).await.unwrap(),
+        rank
+    );
 }
 
 #[tokio::test]
@@ -315,12 +340,13 @@ async fn a_board_opens_at_any_position_even_among_ties() {
             reached_ms: 1_000 + i,
         })
         .collect();
-    t.db.seed_board(&board, &players).await.unwrap();
+    t.db.boards().seed_board(&board, &players).await.unwrap();
     let lines = all_lines(&t.db, &board).await;
     for position in [1u64, 5, 10, 11, 37, 60] {
         t.calls.reset();
         let page =
-            t.db.board_lines(&board, Start::Position(position), 5)
+            t.db.boards()
+                .board_lines(&board, Start::Position(position), 5)
                 .await
                 .unwrap()
                 .unwrap();
@@ -342,24 +368,28 @@ async fn a_board_opens_at_any_position_even_among_ties() {
         );
     }
     assert_eq!(
-        t.db.board_lines(&board, Start::Position(61), 5)
+        t.db.boards()
+            .board_lines(&board, Start::Position(61), 5)
             .await
             .unwrap(),
         None
     );
     assert!(matches!(
-        t.db.board_lines(&board, Start::Cursor("forged.cursor".into()), 5)
+        t.db.boards()
+            .board_lines(&board, Start::Cursor("forged.cursor".into()), 5)
             .await,
         Err(app::store::DataError::BadCursor)
     ));
     let other = BoardId::parse_key("best.all.room-JMPBB").unwrap();
     let page =
-        t.db.board_lines(&board, Start::Top, 5)
+        t.db.boards()
+            .board_lines(&board, Start::Top, 5)
             .await
             .unwrap()
             .unwrap();
     assert!(
-        t.db.board_lines(&other, Start::Cursor(page.next.unwrap()), 5)
+        t.db.boards()
+            .board_lines(&other, Start::Cursor(page.next.unwrap()), 5)
             .await
             .is_err(),
         "a cursor opens only the board it came from"
@@ -391,9 +421,9 @@ async fn a_seeded_board_ranks_as_one_fed_match_by_match() {
     }
     projector(&t).catch_up().await.unwrap();
     let seeded = BoardId::parse_key("best.all.room-SEEDB").unwrap();
-    t.db.seed_board(&seeded, &synthetic).await.unwrap();
+    t.db.boards().seed_board(&seeded, &synthetic).await.unwrap();
     assert!(
-        t.db.seed_board(&seeded, &synthetic).await.is_err(),
+        t.db.boards().seed_board(&seeded, &synthetic).await.is_err(),
         "only an empty board"
     );
     let a = all_lines(&t.db, &BoardId::room_best(&RoomId::legacy(&fed))).await;
@@ -410,10 +440,11 @@ async fn a_seeded_board_ranks_as_one_fed_match_by_match() {
     );
     for score in [-500, 0, 1, 999, 2000] {
         assert_eq!(
-            t.db.rank_of(&BoardId::room_best(&RoomId::legacy(&fed)), score)
+            t.db.boards()
+                .rank_of(&BoardId::room_best(&RoomId::legacy(&fed)), score)
                 .await
                 .unwrap(),
-            t.db.rank_of(&seeded, score).await.unwrap()
+            t.db.boards().rank_of(&seeded, score).await.unwrap()
         );
     }
 }
@@ -430,33 +461,40 @@ async fn seasons_start_only_in_the_future_and_never_overlap_and_matches_count_on
         ("2026-q4", now, now + day),
     ] {
         assert!(
-            t.db.start_season(&id(season), "X", start, end)
+            t.db.boards()
+                .start_season(&id(season), "X", start, end)
                 .await
                 .is_err(),
             "{season}"
         );
     }
     let monsoon =
-        t.db.start_season(&id("monsoon"), "Monsoon", now, now + 10 * day)
+        t.db.boards()
+            .start_season(&id("monsoon"), "Monsoon", now, now + 10 * day)
             .await
             .unwrap();
     assert!(t
         .db
+        .boards()
         .start_season(&id("other"), "Other", now + day, now + 2 * day)
         .await
         .is_err());
     assert!(t
         .db
+        .boards()
         .start_season(&id("monsoon"), "Again", now + 20 * day, now + 21 * day)
         .await
         .is_err());
-    assert_eq!(t.db.seasons().await.unwrap(), vec![monsoon.clone()]);
+    assert_eq!(
+        t.db.boards().seasons().await.unwrap(),
+        vec![monsoon.clone()]
+    );
 
     let user = UserId::generate();
     write_record(&t, &record(&user, &room("SEASN"), 700, now + 5)).await;
     projector(&t).catch_up().await.unwrap();
     let board = BoardId::parse_key("total.season-monsoon.global").unwrap();
-    let (line, _) = t.db.my_line(&board, &user).await.unwrap().unwrap();
+    let (line, _) = t.db.boards().my_line(&board, &user).await.unwrap().unwrap();
     assert_eq!((line.rank, line.score, line.matches), (1, 700, 1));
 }
 
@@ -537,7 +575,12 @@ async fn a_released_lease_is_taken_at_the_next_pass_by_an_instance_told_of_it() 
     // A shuts down: every held shard let go of, its checkpoint kept.
     let released = a.release().await;
     assert_eq!(released.len(), 1, "{released:?}");
-    let (_, _, expires) = t.db.projector_lease(&released[0]).await.unwrap().unwrap();
+    let (_, _, expires) =
+        t.db.boards()
+            .projector_lease(&released[0])
+            .await
+            .unwrap()
+            .unwrap();
     assert!(expires < epoch_millis(), "the lease ends now: {expires}");
     // C was not told: it still waits for the old expiry. B was told: it takes it at once and
     // starts after A's checkpoint (nothing counted twice: the record is not read again).
@@ -549,7 +592,12 @@ async fn a_released_lease_is_taken_at_the_next_pass_by_an_instance_told_of_it() 
         pass.results, 0,
         "B starts after A's checkpoint ({counted:?})"
     );
-    let (holder, token, _) = t.db.projector_lease(&released[0]).await.unwrap().unwrap();
+    let (holder, token, _) =
+        t.db.boards()
+            .projector_lease(&released[0])
+            .await
+            .unwrap()
+            .unwrap();
     assert_eq!(holder, b.holder());
     assert_eq!(token, 2, "a new token: A's late writes would be refused");
     // A second release is refused by its token: nothing changes.
@@ -575,19 +623,22 @@ async fn a_closed_day_keeps_its_top_hundred_once_however_many_closers_run() {
                 && b.scope == app::leaderboards::Scope::Global
         })
         .unwrap();
-    assert!(t.db.board_archive(&day).await.unwrap().is_none());
+    assert!(t.db.boards().board_archive(&day).await.unwrap().is_none());
     let (first, second) = futures::join!(
-        t.db.archive_closed_boards(epoch_millis()),
-        t.db.archive_closed_boards(epoch_millis())
+        t.db.boards().archive_closed_boards(epoch_millis()),
+        t.db.boards().archive_closed_boards(epoch_millis())
     );
     // The global and the room's day boards closed; the week's may not have yet.
     assert!(first.unwrap() + second.unwrap() >= 2);
     assert_eq!(
-        t.db.archive_closed_boards(epoch_millis()).await.unwrap(),
+        t.db.boards()
+            .archive_closed_boards(epoch_millis())
+            .await
+            .unwrap(),
         0,
         "each board once"
     );
-    let archive = t.db.board_archive(&day).await.unwrap().unwrap();
+    let archive = t.db.boards().board_archive(&day).await.unwrap().unwrap();
     assert_eq!(archive.entries, 130);
     assert_eq!(archive.lines.len(), 100);
     for line in &archive.lines {

@@ -1,7 +1,7 @@
 //! The share cards' narrow reads: each card reads what it draws, no more (a profile ≤ 3 calls
 //! where its page takes seven, a match 1, a board 2 or 3), and draws what its page shows.
 
-use app::game::detail::match_card;
+use app::game::store::detail::match_card;
 use app::lang::Locale;
 use app::leaderboards::projector::Projector;
 use app::leaderboards::{BoardId, SeasonId};
@@ -33,7 +33,12 @@ async fn a_profile_card_is_four_calls_and_draws_what_the_profile_page_shows() {
     let (_, host) = played(&t, "CRDPA").await;
     for l in [Locale::en, Locale::hi] {
         t.calls.reset();
-        let facts = t.db.profile_card_facts(&host, l).await.unwrap().unwrap();
+        let facts =
+            t.db.profiles()
+                .profile_card_facts(&host, l)
+                .await
+                .unwrap()
+                .unwrap();
         let mut ops = t.calls.ops();
         ops[..2].sort_unstable();
         assert_eq!(
@@ -43,7 +48,8 @@ async fn a_profile_card_is_four_calls_and_draws_what_the_profile_page_shows() {
              board's path at once"
         );
         let page =
-            t.db.profile_page(&host, None, None, l)
+            t.db.profiles()
+                .profile_page(&host, None, None, l)
                 .await
                 .unwrap()
                 .unwrap();
@@ -54,7 +60,12 @@ async fn a_profile_card_is_four_calls_and_draws_what_the_profile_page_shows() {
             "the card draws what the page shows"
         );
         t.calls.reset();
-        let card = t.db.profile_card(&host, l).await.unwrap().unwrap();
+        let card =
+            t.db.profiles()
+                .profile_card(&host, l)
+                .await
+                .unwrap()
+                .unwrap();
         assert!(t.calls.count() <= 4);
         assert_eq!(card, CardFacts::from(&page).card(l));
         assert_eq!(card.rows.len(), 5, "three figures and the two best boards");
@@ -63,6 +74,7 @@ async fn a_profile_card_is_four_calls_and_draws_what_the_profile_page_shows() {
     t.calls.reset();
     assert!(t
         .db
+        .profiles()
         .profile_card(&nobody, Locale::en)
         .await
         .unwrap()
@@ -81,14 +93,16 @@ async fn a_season_the_operator_named_is_named_on_the_card() {
     let t = seeded_table().await;
     let now = epoch_millis();
     let monsoon = SeasonId::parse("monsoon").unwrap();
-    t.db.start_season(&monsoon, "Monsoon", now, now + 10 * 86_400_000)
+    t.db.boards()
+        .start_season(&monsoon, "Monsoon", now, now + 10 * 86_400_000)
         .await
         .unwrap();
     let (code, host) = played(&t, "CRDSN").await;
 
     t.calls.reset();
     let facts =
-        t.db.profile_card_facts(&host, Locale::en)
+        t.db.profiles()
+            .profile_card_facts(&host, Locale::en)
             .await
             .unwrap()
             .unwrap();
@@ -103,7 +117,8 @@ async fn a_season_the_operator_named_is_named_on_the_card() {
         facts.boards
     );
     let page =
-        t.db.profile_page(&host, None, None, Locale::en)
+        t.db.profiles()
+            .profile_page(&host, None, None, Locale::en)
             .await
             .unwrap()
             .unwrap();
@@ -112,7 +127,8 @@ async fn a_season_the_operator_named_is_named_on_the_card() {
     // A board's card: its top lines and root, and the seasons only for a named season.
     t.calls.reset();
     let all_time =
-        t.db.board_card(&BoardId::all_time_best(), Locale::en)
+        t.db.boards()
+            .board_card(&BoardId::all_time_best(), Locale::en)
             .await
             .unwrap()
             .unwrap();
@@ -120,24 +136,41 @@ async fn a_season_the_operator_named_is_named_on_the_card() {
     assert!(!all_time.rows.is_empty());
     t.calls.reset();
     let season = BoardId::parse_key("best.season-monsoon.global").unwrap();
-    let card = t.db.board_card(&season, Locale::en).await.unwrap().unwrap();
+    let card =
+        t.db.boards()
+            .board_card(&season, Locale::en)
+            .await
+            .unwrap()
+            .unwrap();
     assert_eq!(sorted(t.calls.ops()), ["GetItem", "Query", "Query"]);
     assert!(card.title.contains("Monsoon"), "{card:?}");
     // A season the operator never started has no card, as it has no page.
     let unknown = BoardId::parse_key("best.season-nosuch.global").unwrap();
-    assert_eq!(t.db.board_card(&unknown, Locale::en).await.unwrap(), None);
+    assert_eq!(
+        t.db.boards()
+            .board_card(&unknown, Locale::en)
+            .await
+            .unwrap(),
+        None
+    );
 
     // A match's card: its kept summary, one GetItem; the same card as from its page's read.
-    let room = t.db.room_id_of(&code).await.unwrap();
+    let room = t.db.rooms().room_id_of(&code).await.unwrap();
     t.calls.reset();
-    let summary = t.db.match_summary(&room, 1).await.unwrap().unwrap();
+    let summary = t.db.game().match_summary(&room, 1).await.unwrap().unwrap();
     assert_eq!(t.calls.ops(), ["GetItem"]);
-    let detail = t.db.match_detail(&room, 1).await.unwrap().unwrap();
+    let detail = t.db.game().match_detail(&room, 1).await.unwrap().unwrap();
     assert_eq!(
         match_card(&summary, Locale::en),
         match_card(&detail.summary, Locale::en)
     );
     t.calls.reset();
-    assert!(t.db.match_summary(&room, 33).await.unwrap().is_none());
+    assert!(t
+        .db
+        .game()
+        .match_summary(&room, 33)
+        .await
+        .unwrap()
+        .is_none());
     assert_eq!(t.calls.ops(), ["GetItem"]);
 }

@@ -87,7 +87,7 @@ async fn seeding_writes_the_catalog_once() {
     let t = test_table().await;
     let things = seed_things();
     assert_eq!(
-        t.db.seed_catalog(&things).await.unwrap(),
+        t.db.catalog().seed_catalog(&things).await.unwrap(),
         SeedOutcome::Seeded {
             written: things.len(),
             removed: 0
@@ -95,7 +95,7 @@ async fn seeding_writes_the_catalog_once() {
     );
     t.calls.reset();
     assert_eq!(
-        t.db.seed_catalog(&things).await.unwrap(),
+        t.db.catalog().seed_catalog(&things).await.unwrap(),
         SeedOutcome::Unchanged
     );
     assert_eq!(
@@ -111,14 +111,14 @@ async fn reseeding_removes_things_dropped_from_the_catalog() {
     let fewer = seed_things()[..160].to_vec();
     let dropped = seed_things().len() - fewer.len();
     assert_eq!(
-        t.db.seed_catalog(&fewer).await.unwrap(),
+        t.db.catalog().seed_catalog(&fewer).await.unwrap(),
         SeedOutcome::Seeded {
             written: 160,
             removed: dropped
         }
     );
     assert_eq!(
-        ids(&t.db.list_things(FlyFilter::All).await.unwrap()),
+        ids(&t.db.catalog().list_things(FlyFilter::All).await.unwrap()),
         ids(&fewer)
     );
 }
@@ -129,7 +129,7 @@ async fn listing_things_is_one_query_per_filter() {
     let seed = seed_things();
     for filter in [FlyFilter::All, FlyFilter::Flies, FlyFilter::Grounded] {
         t.calls.reset();
-        let listed = t.db.list_things(filter).await.unwrap();
+        let listed = t.db.catalog().list_things(filter).await.unwrap();
         let expected: Vec<_> = seed.iter().filter(|s| filter.matches(s)).cloned().collect();
         assert_eq!(ids(&listed), ids(&expected), "{filter:?}");
         assert_eq!(t.calls.ops(), ["Query"], "{filter:?}");
@@ -138,7 +138,7 @@ async fn listing_things_is_one_query_per_filter() {
             "the engine reports consumed capacity"
         );
     }
-    let all = t.db.list_things(FlyFilter::All).await.unwrap();
+    let all = t.db.catalog().list_things(FlyFilter::All).await.unwrap();
     let crow = all.iter().find(|t| t.id.as_str() == "crow").unwrap();
     assert_eq!(crow, seed.iter().find(|t| t.id.as_str() == "crow").unwrap());
     let names: Vec<_> = all.iter().map(|t| t.en.to_lowercase()).collect();
@@ -151,16 +151,17 @@ async fn listing_things_is_one_query_per_filter() {
 async fn no_data_path_scans_and_the_health_probe_does() {
     let t = test_table().await;
     let crow = ThingId::parse("crow").unwrap();
-    t.db.seed_catalog(&seed_things()).await.unwrap();
-    t.db.seed_catalog(&seed_things()).await.unwrap();
+    t.db.catalog().seed_catalog(&seed_things()).await.unwrap();
+    t.db.catalog().seed_catalog(&seed_things()).await.unwrap();
     for filter in [FlyFilter::All, FlyFilter::Flies, FlyFilter::Grounded] {
-        t.db.list_things(filter).await.unwrap();
-        let page = t.db.things_page(filter, 10, None).await.unwrap();
-        t.db.things_page(filter, 10, page.next.as_deref())
+        t.db.catalog().list_things(filter).await.unwrap();
+        let page = t.db.catalog().things_page(filter, 10, None).await.unwrap();
+        t.db.catalog()
+            .things_page(filter, 10, page.next.as_deref())
             .await
             .unwrap();
     }
-    t.db.get_thing(&crow).await.unwrap();
+    t.db.catalog().get_thing(&crow).await.unwrap();
     let ops = t.calls.ops();
     assert!(!ops.is_empty());
     assert!(!ops.contains(&"Scan"), "a data path scanned: {ops:?}");
@@ -180,7 +181,8 @@ async fn pages_cover_the_list_and_cursors_cannot_be_forged() {
     let mut pages = 0;
     loop {
         let page =
-            t.db.things_page(FlyFilter::Flies, 25, cursor.as_deref())
+            t.db.catalog()
+                .things_page(FlyFilter::Flies, 25, cursor.as_deref())
                 .await
                 .unwrap();
         assert!(page.items.len() <= 25);
@@ -192,21 +194,28 @@ async fn pages_cover_the_list_and_cursors_cannot_be_forged() {
         }
         assert!(pages < 50, "pagination does not end");
     }
-    let flyers = t.db.list_things(FlyFilter::Flies).await.unwrap();
+    let flyers = t.db.catalog().list_things(FlyFilter::Flies).await.unwrap();
     assert_eq!(seen.len(), flyers.len(), "no thing twice");
     assert_eq!(ids(&seen), ids(&flyers));
     assert!(pages >= 3);
 
-    let first = t.db.things_page(FlyFilter::Flies, 5, None).await.unwrap();
+    let first =
+        t.db.catalog()
+            .things_page(FlyFilter::Flies, 5, None)
+            .await
+            .unwrap();
     let cursor = first.next.expect("more than five flyers");
     let tampered = format!("x{cursor}");
     assert!(matches!(
-        t.db.things_page(FlyFilter::Flies, 5, Some(&tampered)).await,
+        t.db.catalog()
+            .things_page(FlyFilter::Flies, 5, Some(&tampered))
+            .await,
         Err(DataError::BadCursor)
     ));
     assert!(
         matches!(
-            t.db.things_page(FlyFilter::Grounded, 5, Some(&cursor))
+            t.db.catalog()
+                .things_page(FlyFilter::Grounded, 5, Some(&cursor))
                 .await,
             Err(DataError::BadCursor)
         ),
@@ -221,7 +230,7 @@ async fn every_instance_on_a_table_shares_the_cursor_secret() {
     let mut tasks = tokio::task::JoinSet::new();
     for _ in 0..10 {
         let db = Db::new(t.engine.client.clone(), t.db.table_name());
-        tasks.spawn(async move { db.things_page(FlyFilter::All, 3, None).await });
+        tasks.spawn(async move { db.catalog().things_page(FlyFilter::All, 3, None).await });
     }
     let cursors: Vec<String> = tasks
         .join_all()
@@ -232,6 +241,7 @@ async fn every_instance_on_a_table_shares_the_cursor_secret() {
     let other = Db::new(t.engine.client.clone(), t.db.table_name());
     for cursor in &cursors {
         other
+            .catalog()
             .things_page(FlyFilter::All, 3, Some(cursor))
             .await
             .expect("a cursor from one instance works on another");
@@ -242,12 +252,14 @@ async fn every_instance_on_a_table_shares_the_cursor_secret() {
 async fn get_thing_reads_one_item() {
     let t = seeded_table().await;
     let crow =
-        t.db.get_thing(&ThingId::parse("crow").unwrap())
+        t.db.catalog()
+            .get_thing(&ThingId::parse("crow").unwrap())
             .await
             .unwrap();
     assert_eq!(crow.map(|c| c.flies), Some(true));
     let none =
-        t.db.get_thing(&ThingId::parse("no-such-thing").unwrap())
+        t.db.catalog()
+            .get_thing(&ThingId::parse("no-such-thing").unwrap())
             .await
             .unwrap();
     assert_eq!(none, None);
@@ -259,8 +271,8 @@ async fn expired_items_read_as_absent_before_the_engine_deletes_them() {
     let t = seeded_table().await;
     set_ttl(&t, "OBJ#crow", "META", app::store::epoch_seconds() - 60).await;
     let crow = ThingId::parse("crow").unwrap();
-    assert_eq!(t.db.get_thing(&crow).await.unwrap(), None);
-    let flyers = t.db.list_things(FlyFilter::Flies).await.unwrap();
+    assert_eq!(t.db.catalog().get_thing(&crow).await.unwrap(), None);
+    let flyers = t.db.catalog().list_things(FlyFilter::Flies).await.unwrap();
     assert!(!flyers.iter().any(|t| t.id == crow));
     assert!(flyers.len() > 50, "only the expired thing is gone");
 }
@@ -272,7 +284,7 @@ async fn an_unreachable_engine_is_unavailable_not_an_internal_error() {
     let url = format!("http://{}", closed.local_addr().unwrap());
     drop(closed);
     let db = Db::new(endpoint_client(&url).await, "udd");
-    let err = db.list_things(FlyFilter::All).await.unwrap_err();
+    let err = db.catalog().list_things(FlyFilter::All).await.unwrap_err();
     assert!(matches!(err, DataError::Unavailable(_)), "{err:?}");
     assert!(err.is_retryable());
     assert!(matches!(

@@ -57,10 +57,13 @@ async fn a_transaction_cancelled_by_a_conflict_is_retried_until_it_applies() {
     let asha = player(&t, "Asha").await;
     let calls = Recorder::new();
     let db = conflicting_db(&t, 2, &calls);
-    let joined = db.join_room(&code, &asha, &name("Asha"), Avatar::Owl).await;
+    let joined = db
+        .rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Owl)
+        .await;
     assert_eq!(joined.unwrap(), Joined::Joined);
     assert_eq!(transactions(&calls), 3, "two conflicts, then the real one");
-    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     assert_eq!(lobby.players.len(), 2, "applied exactly once");
 }
 
@@ -68,11 +71,14 @@ async fn a_transaction_cancelled_by_a_conflict_is_retried_until_it_applies() {
 async fn conflicts_that_never_clear_end_as_a_retryable_error_and_change_nothing() {
     let t = test_table().await;
     let code = room(&t, "CNFQ3", RoomSettings::default()).await.0;
-    let before = t.db.lobby(&code).await.unwrap().unwrap();
+    let before = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     let asha = player(&t, "Asha").await;
     let calls = Recorder::new();
     let db = conflicting_db(&t, u32::MAX, &calls);
-    let joined = db.join_room(&code, &asha, &name("Asha"), Avatar::Owl).await;
+    let joined = db
+        .rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Owl)
+        .await;
     match joined {
         Err(RoomConflict::Data(err @ DataError::Conflict(Conflict::TransactionConflict))) => {
             assert!(err.is_retryable(), "the caller may try again later");
@@ -80,7 +86,7 @@ async fn conflicts_that_never_clear_end_as_a_retryable_error_and_change_nothing(
         other => panic!("expected a transaction conflict, got {other:?}"),
     }
     assert_eq!(transactions(&calls), 5, "one try and four retries");
-    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap(), before);
+    assert_eq!(t.db.rooms().lobby(&code).await.unwrap().unwrap(), before);
 }
 
 #[tokio::test]
@@ -93,6 +99,7 @@ async fn throttling_is_retried_by_the_sdk_with_backoff_and_applied_once() {
         let (db, remaining) = faulty_db(&t, Some("TransactWriteItems"), answer, 2, &calls);
         let who = player(&t, label).await;
         let joined = db
+            .rooms()
             .join_room(&code, &who, &name(&label.replace(' ', "")), Avatar::Owl)
             .await;
         assert_eq!(joined.unwrap(), Joined::Joined, "{label}");
@@ -107,7 +114,7 @@ async fn throttling_is_retried_by_the_sdk_with_backoff_and_applied_once() {
             "{label}: one call, its retries inside the SDK"
         );
     }
-    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     assert_eq!(lobby.players.len(), 3, "each join applied exactly once");
     assert!(lobby.player(&asha).is_none());
 }
@@ -116,12 +123,15 @@ async fn throttling_is_retried_by_the_sdk_with_backoff_and_applied_once() {
 async fn throttling_that_never_clears_is_unavailable_and_changes_nothing() {
     let t = test_table().await;
     let code = room(&t, "THRQ3", RoomSettings::default()).await.0;
-    let before = t.db.lobby(&code).await.unwrap().unwrap();
+    let before = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     let asha = player(&t, "Asha").await;
     let calls = Recorder::new();
     let (db, remaining) = faulty_db(&t, None, THROTTLED, u32::MAX, &calls);
     let started = std::time::Instant::now();
-    let joined = db.join_room(&code, &asha, &name("Asha"), Avatar::Owl).await;
+    let joined = db
+        .rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Owl)
+        .await;
     match joined {
         Err(RoomConflict::Data(err @ DataError::Unavailable(_))) => {
             assert!(err.is_retryable(), "the caller may try again later");
@@ -137,5 +147,5 @@ async fn throttling_that_never_clears_is_unavailable_and_changes_nothing() {
         started.elapsed() >= std::time::Duration::from_millis(20),
         "with backoff between attempts"
     );
-    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap(), before);
+    assert_eq!(t.db.rooms().lobby(&code).await.unwrap().unwrap(), before);
 }

@@ -64,7 +64,8 @@ async fn room_with(t: &TestTable, raw: &str, others: &[&str]) -> (RoomCode, User
     for nick in others {
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
         let id = player(t, nick).await;
-        t.db.join_room(&code, &id, &name(nick), Avatar::Owl)
+        t.db.rooms()
+            .join_room(&code, &id, &name(nick), Avatar::Owl)
             .await
             .unwrap();
         ids.push(id);
@@ -78,16 +79,17 @@ async fn a_locked_room_refuses_newcomers_in_the_join_itself_and_unlocking_admits
     let (code, host, ids) = room_with(&t, "KQCK2", &["Asha"]).await;
     let asha = &ids[0];
     t.calls.reset();
-    t.db.set_locked(&code, &host, true).await.unwrap();
+    t.db.rooms().set_locked(&code, &host, true).await.unwrap();
     assert_eq!(t.calls.ops(), ["UpdateItem"], "a lock is one write");
-    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     assert!(lobby.locked);
     assert_eq!(lobby.version, 3, "the lock is news to every watcher");
 
     let ravi = player(&t, "Ravi").await;
     let before = stored(&t, &code).await;
     let refused =
-        t.db.join_room(&code, &ravi, &name("Ravi"), Avatar::Bee)
+        t.db.rooms()
+            .join_room(&code, &ravi, &name("Ravi"), Avatar::Bee)
             .await;
     assert!(matches!(refused, Err(RoomConflict::Locked)), "{refused:?}");
     assert_eq!(
@@ -97,14 +99,16 @@ async fn a_locked_room_refuses_newcomers_in_the_join_itself_and_unlocking_admits
     );
     // A player already in the room may join again (it is idempotent).
     let again =
-        t.db.join_room(&code, asha, &name("Asha"), Avatar::Owl)
+        t.db.rooms()
+            .join_room(&code, asha, &name("Asha"), Avatar::Owl)
             .await;
     assert_eq!(again.unwrap(), Joined::AlreadyIn);
 
-    t.db.set_locked(&code, &host, false).await.unwrap();
-    assert!(!t.db.lobby(&code).await.unwrap().unwrap().locked);
+    t.db.rooms().set_locked(&code, &host, false).await.unwrap();
+    assert!(!t.db.rooms().lobby(&code).await.unwrap().unwrap().locked);
     let joined =
-        t.db.join_room(&code, &ravi, &name("Ravi"), Avatar::Bee)
+        t.db.rooms()
+            .join_room(&code, &ravi, &name("Ravi"), Avatar::Bee)
             .await;
     assert_eq!(joined.unwrap(), Joined::Joined);
 }
@@ -117,26 +121,32 @@ async fn only_the_host_locks_or_hands_over_and_a_refusal_changes_nothing() {
     let stranger = player(&t, "Stranger").await;
     let before = stored(&t, &code).await;
 
-    let lock = t.db.set_locked(&code, asha, true).await;
+    let lock = t.db.rooms().set_locked(&code, asha, true).await;
     assert!(matches!(lock, Err(RoomConflict::NotHost)), "{lock:?}");
-    let forged = t.db.hand_over(&code, asha, ravi).await;
+    let forged = t.db.rooms().hand_over(&code, asha, ravi).await;
     assert!(matches!(forged, Err(RoomConflict::NotHost)), "{forged:?}");
-    let to_herself = t.db.hand_over(&code, asha, asha).await;
+    let to_herself = t.db.rooms().hand_over(&code, asha, asha).await;
     assert!(
         matches!(to_herself, Err(RoomConflict::NotHost)),
         "{to_herself:?}"
     );
-    let outsider = t.db.hand_over(&code, &host, &stranger).await;
+    let outsider = t.db.rooms().hand_over(&code, &host, &stranger).await;
     assert!(
         matches!(outsider, Err(RoomConflict::NotInRoom)),
         "{outsider:?}"
     );
-    let unknown = t.db.hand_over(&super::rooms_unknown(), &host, asha).await;
+    let unknown =
+        t.db.rooms()
+            .hand_over(&super::rooms_unknown(), &host, asha)
+            .await;
     assert!(
         matches!(unknown, Err(RoomConflict::NotFound)),
         "{unknown:?}"
     );
-    let unknown = t.db.set_locked(&super::rooms_unknown(), &host, true).await;
+    let unknown =
+        t.db.rooms()
+            .set_locked(&super::rooms_unknown(), &host, true)
+            .await;
     assert!(
         matches!(unknown, Err(RoomConflict::NotFound)),
         "{unknown:?}"
@@ -156,18 +166,18 @@ async fn the_host_hands_over_and_the_hosting_entries_follow() {
     let (asha, ravi) = (&ids[0], &ids[1]);
     t.calls.reset();
     assert_eq!(
-        t.db.rooms_hosted_by(&host).await.unwrap(),
+        t.db.rooms().rooms_hosted_by(&host).await.unwrap(),
         std::slice::from_ref(&code)
     );
     assert_eq!(t.calls.ops(), ["Query"], "one GSI1 Query");
-    assert!(t.db.rooms_hosted_by(ravi).await.unwrap().is_empty());
+    assert!(t.db.rooms().rooms_hosted_by(ravi).await.unwrap().is_empty());
 
-    let version = t.db.lobby(&code).await.unwrap().unwrap().version;
+    let version = t.db.rooms().lobby(&code).await.unwrap().unwrap().version;
     t.calls.reset();
     let started = epoch_millis();
-    t.db.hand_over(&code, &host, ravi).await.unwrap();
+    t.db.rooms().hand_over(&code, &host, ravi).await.unwrap();
     assert_eq!(t.calls.ops(), ["TransactWriteItems"], "one transaction");
-    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     assert_eq!(
         lobby.host_id, *ravi,
         "not the longest present: the one chosen"
@@ -182,35 +192,44 @@ async fn the_host_hands_over_and_the_hosting_entries_follow() {
         hosting_entries(&t, &code).await,
         [format!("HOSTING#{ravi}")]
     );
-    assert!(t.db.rooms_hosted_by(&host).await.unwrap().is_empty());
+    assert!(t
+        .db
+        .rooms()
+        .rooms_hosted_by(&host)
+        .await
+        .unwrap()
+        .is_empty());
     assert_eq!(
-        t.db.rooms_hosted_by(ravi).await.unwrap(),
+        t.db.rooms().rooms_hosted_by(ravi).await.unwrap(),
         std::slice::from_ref(&code)
     );
 
     // The old host is an ordinary player now, and cannot take it back.
-    let back = t.db.hand_over(&code, &host, &host).await;
+    let back = t.db.rooms().hand_over(&code, &host, &host).await;
     assert!(matches!(back, Err(RoomConflict::NotHost)), "{back:?}");
 
     // A leaving host hands over to the longest-present player, and the entry moves with it.
-    t.db.leave_room(&code, ravi).await.unwrap();
-    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap().host_id, host);
+    t.db.rooms().leave_room(&code, ravi).await.unwrap();
+    assert_eq!(
+        t.db.rooms().lobby(&code).await.unwrap().unwrap().host_id,
+        host
+    );
     assert_eq!(
         hosting_entries(&t, &code).await,
         [format!("HOSTING#{host}")]
     );
-    t.db.leave_room(&code, &host).await.unwrap();
+    t.db.rooms().leave_room(&code, &host).await.unwrap();
     assert_eq!(
         hosting_entries(&t, &code).await,
         [format!("HOSTING#{asha}")]
     );
     assert_eq!(
-        t.db.rooms_hosted_by(asha).await.unwrap(),
+        t.db.rooms().rooms_hosted_by(asha).await.unwrap(),
         std::slice::from_ref(&code)
     );
     // The last player leaving ends the room; nothing is hosted any more.
-    t.db.leave_room(&code, asha).await.unwrap();
-    assert!(t.db.rooms_hosted_by(asha).await.unwrap().is_empty());
+    t.db.rooms().leave_room(&code, asha).await.unwrap();
+    assert!(t.db.rooms().rooms_hosted_by(asha).await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -219,14 +238,18 @@ async fn racing_instances_hand_an_away_hosts_room_on_exactly_once() {
     let (code, host, ids) = room_with(&t, "AWAY2", &["Asha", "Ravi", "Mina"]).await;
     let asha = &ids[0];
     set_host_seen(&t, &code, epoch_millis() - HOST_AWAY_MS - 1_000).await;
-    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     let version = lobby.version;
 
     // Four instances' watchers see the same stale host at once.
     let mut racers = tokio::task::JoinSet::new();
     for _ in 0..4 {
         let (db, lobby) = (instance(&t), lobby.clone());
-        racers.spawn(async move { db.hand_over_if_host_away(&lobby, epoch_millis()).await });
+        racers.spawn(async move {
+            db.rooms()
+                .hand_over_if_host_away(&lobby, epoch_millis())
+                .await
+        });
     }
     let results: Vec<_> = racers
         .join_all()
@@ -237,7 +260,7 @@ async fn racing_instances_hand_an_away_hosts_room_on_exactly_once() {
     let handed: Vec<_> = results.iter().flatten().collect();
     assert_eq!(handed, [asha], "exactly one hand-over: {results:?}");
 
-    let after = t.db.lobby(&code).await.unwrap().unwrap();
+    let after = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     assert_eq!(after.host_id, *asha, "the longest-present other player");
     assert_eq!(after.version, version + 1, "written once");
     assert_eq!(after.players.len(), 4, "nobody left");
@@ -245,16 +268,23 @@ async fn racing_instances_hand_an_away_hosts_room_on_exactly_once() {
         hosting_entries(&t, &code).await,
         [format!("HOSTING#{asha}")]
     );
-    assert!(t.db.rooms_hosted_by(&host).await.unwrap().is_empty());
+    assert!(t
+        .db
+        .rooms()
+        .rooms_hosted_by(&host)
+        .await
+        .unwrap()
+        .is_empty());
     // The new host is fresh: the check, made again, changes nothing.
     assert_eq!(
-        t.db.hand_over_if_host_away(&after, epoch_millis())
+        t.db.rooms()
+            .hand_over_if_host_away(&after, epoch_millis())
             .await
             .unwrap(),
         None
     );
     assert_eq!(
-        t.db.lobby(&code).await.unwrap().unwrap().version,
+        t.db.rooms().lobby(&code).await.unwrap().unwrap().version,
         version + 1
     );
 }
@@ -264,12 +294,13 @@ async fn a_host_seen_lately_keeps_the_room() {
     let t = test_table().await;
     let (code, host, _) = room_with(&t, "FRSH2", &["Asha"]).await;
     // A new room's host is seen at its creation.
-    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     assert!(lobby.host_seen_ms.is_some());
     let before = stored(&t, &code).await;
     t.calls.reset();
     assert_eq!(
-        t.db.hand_over_if_host_away(&lobby, epoch_millis())
+        t.db.rooms()
+            .hand_over_if_host_away(&lobby, epoch_millis())
             .await
             .unwrap(),
         None
@@ -280,24 +311,28 @@ async fn a_host_seen_lately_keeps_the_room() {
     // Seen long ago by the read, but back (a heartbeat) before the write: the write's own
     // condition keeps the room theirs.
     set_host_seen(&t, &code, epoch_millis() - HOST_AWAY_MS - 1_000).await;
-    let stale = t.db.lobby(&code).await.unwrap().unwrap();
+    let stale = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     t.calls.reset();
-    assert!(t.db.host_beat(&code, &host).await.unwrap());
+    assert!(t.db.rooms().host_beat(&code, &host).await.unwrap());
     assert_eq!(t.calls.ops(), ["UpdateItem"], "a heartbeat is one write");
-    let version = t.db.lobby(&code).await.unwrap().unwrap().version;
+    let version = t.db.rooms().lobby(&code).await.unwrap().unwrap().version;
     assert_eq!(version, stale.version, "a heartbeat is no news");
     assert_eq!(
-        t.db.hand_over_if_host_away(&stale, epoch_millis())
+        t.db.rooms()
+            .hand_over_if_host_away(&stale, epoch_millis())
             .await
             .unwrap(),
         None
     );
-    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap().host_id, host);
+    assert_eq!(
+        t.db.rooms().lobby(&code).await.unwrap().unwrap().host_id,
+        host
+    );
     // Only the host beats.
-    let asha = t.db.lobby(&code).await.unwrap().unwrap().players[1]
+    let asha = t.db.rooms().lobby(&code).await.unwrap().unwrap().players[1]
         .user_id
         .clone();
-    assert!(!t.db.host_beat(&code, &asha).await.unwrap());
+    assert!(!t.db.rooms().host_beat(&code, &asha).await.unwrap());
 }
 
 #[tokio::test]
@@ -306,12 +341,15 @@ async fn the_version_poll_carries_the_host_and_when_they_were_seen() {
     let (code, host, _) = room_with(&t, "PVSE2", &["Asha"]).await;
     set_host_seen(&t, &code, 1_234).await;
     t.calls.reset();
-    let pulse = t.db.room_pulse(&code).await.unwrap().unwrap();
+    let pulse = t.db.rooms().room_pulse(&code).await.unwrap().unwrap();
     assert_eq!(t.calls.ops(), ["GetItem"], "the same one small read");
     assert_eq!(pulse.host_id, host);
     assert_eq!(pulse.host_seen_ms, Some(1_234));
     assert_eq!(pulse.player_count, 2);
-    assert_eq!(Some(pulse.version), t.db.room_version(&code).await.unwrap());
+    assert_eq!(
+        Some(pulse.version),
+        t.db.rooms().room_version(&code).await.unwrap()
+    );
 }
 
 #[tokio::test]
@@ -321,21 +359,22 @@ async fn stepping_down_hands_every_hosted_room_on_at_once() {
     let asha = &ids[0];
     // The same host alone in a second room: nobody to hand it to.
     let alone = RoomCode::parse("STPD3").unwrap();
-    t.db.create_room(
-        &alone,
-        &host,
-        &name("Host"),
-        Avatar::Crow,
-        RoomSettings::default(),
-    )
-    .await
-    .unwrap();
-    let mut hosted = t.db.rooms_hosted_by(&host).await.unwrap();
+    t.db.rooms()
+        .create_room(
+            &alone,
+            &host,
+            &name("Host"),
+            Avatar::Crow,
+            RoomSettings::default(),
+        )
+        .await
+        .unwrap();
+    let mut hosted = t.db.rooms().rooms_hosted_by(&host).await.unwrap();
     hosted.sort();
     assert_eq!(hosted, [code.clone(), alone.clone()]);
 
     t.calls.reset();
-    let handed = t.db.step_down(&host).await.unwrap();
+    let handed = t.db.rooms().step_down(&host).await.unwrap();
     assert_eq!(handed, std::slice::from_ref(&code));
     let mut ops = t.calls.ops();
     ops.sort();
@@ -344,10 +383,16 @@ async fn stepping_down_hands_every_hosted_room_on_at_once() {
         ["Query", "Query", "Query", "TransactWriteItems"],
         "the hosted rooms (GSI1), each room's lobby, one hand-over"
     );
-    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap().host_id, *asha);
-    assert_eq!(t.db.lobby(&alone).await.unwrap().unwrap().host_id, host);
-    assert_eq!(t.db.rooms_hosted_by(&host).await.unwrap(), [alone]);
-    assert_eq!(t.db.rooms_hosted_by(asha).await.unwrap(), [code]);
+    assert_eq!(
+        t.db.rooms().lobby(&code).await.unwrap().unwrap().host_id,
+        *asha
+    );
+    assert_eq!(
+        t.db.rooms().lobby(&alone).await.unwrap().unwrap().host_id,
+        host
+    );
+    assert_eq!(t.db.rooms().rooms_hosted_by(&host).await.unwrap(), [alone]);
+    assert_eq!(t.db.rooms().rooms_hosted_by(asha).await.unwrap(), [code]);
 }
 
 #[tokio::test]
@@ -369,6 +414,7 @@ async fn a_join_racing_a_lock_landed_before_it_or_was_refused() {
             // Spread over the lock's moment.
             tokio::time::sleep(std::time::Duration::from_millis(2 * i as u64)).await;
             let joined = db
+                .rooms()
                 .join_room(&code, &user, &name(&format!("P{i}")), Avatar::Frog)
                 .await;
             (user, joined)
@@ -411,7 +457,7 @@ async fn a_join_racing_a_lock_landed_before_it_or_was_refused() {
         count_at_lock,
         "every join that landed was counted before the lock: {results:?}"
     );
-    let lobby = t.db.lobby(&code).await.unwrap().unwrap();
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     assert_eq!(lobby.players.len(), count_at_lock, "nobody joined after it");
     for user in &joiners {
         assert_eq!(lobby.player(user).is_some(), joined.contains(user));
@@ -442,7 +488,8 @@ async fn a_watcher_keeps_a_listening_host_and_hands_an_away_one_on() {
     let hub_a = app::live::RoomHub::new(instance(&t), poll, 8);
     let (feed_a, listening) = hub_a.subscribe_as(&code, Some(host.clone()));
     eventually("the host's heartbeat", async || {
-        t.db.lobby(&code)
+        t.db.rooms()
+            .lobby(&code)
             .await
             .unwrap()
             .unwrap()
@@ -450,7 +497,10 @@ async fn a_watcher_keeps_a_listening_host_and_hands_an_away_one_on() {
             .is_some_and(|seen| seen > long_ago)
     })
     .await;
-    assert_eq!(t.db.lobby(&code).await.unwrap().unwrap().host_id, host);
+    assert_eq!(
+        t.db.rooms().lobby(&code).await.unwrap().unwrap().host_id,
+        host
+    );
 
     // The host's stream closes; Asha listens on instance B. Once the host has been unseen past
     // the grace, B's watcher hands the room to her.
@@ -463,13 +513,13 @@ async fn a_watcher_keeps_a_listening_host_and_hands_an_away_one_on() {
     let (_feed_b, _asha_listening) = hub_b.subscribe_as(&code, Some(asha.clone()));
     tokio::time::sleep(poll * 4).await;
     assert_eq!(
-        t.db.lobby(&code).await.unwrap().unwrap().host_id,
+        t.db.rooms().lobby(&code).await.unwrap().unwrap().host_id,
         host,
         "within the grace the host keeps the room"
     );
     set_host_seen(&t, &code, long_ago).await;
     eventually("the away host is handed on", async || {
-        t.db.lobby(&code).await.unwrap().unwrap().host_id == asha
+        t.db.rooms().lobby(&code).await.unwrap().unwrap().host_id == asha
     })
     .await;
     assert_eq!(

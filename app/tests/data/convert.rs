@@ -8,11 +8,11 @@
 use std::collections::BTreeMap;
 
 use app::game::model::MatchRecord;
-use app::game::resolve::match_record_item;
+use app::game::store::resolve::match_record_item;
 use app::identity::{Avatar, UserId};
-use app::leaderboards::lines::Start;
 use app::leaderboards::period::week_of;
 use app::leaderboards::projector::Projector;
+use app::leaderboards::store::lines::Start;
 use app::leaderboards::{BoardId, Metric, Period, Scope};
 use app::rooms::{RoomCode, RoomId};
 use app::store::{epoch_millis, Item};
@@ -117,20 +117,26 @@ async fn old_board(
 /// Every board's lines, ranks and count against the scores it holds.
 async fn check_board(t: &TestTable, board: &BoardId, players: &[(UserId, i64, i64)]) {
     let page =
-        t.db.board_lines(board, Start::Top, 100)
+        t.db.boards()
+            .board_lines(board, Start::Top, 100)
             .await
             .unwrap()
             .unwrap();
     assert_eq!(page.lines.len(), players.len(), "{board}");
     assert_eq!(
-        t.db.board_entries(board).await.unwrap(),
+        t.db.boards().board_entries(board).await.unwrap(),
         players.len() as u64,
         "{board}: root"
     );
     for line in &page.lines {
         let above = players.iter().filter(|p| p.1 > line.score).count() as u64;
         assert_eq!(line.rank, above + 1, "{board}: {}", line.user_id);
-        let (mine, total) = t.db.my_line(board, &line.user_id).await.unwrap().unwrap();
+        let (mine, total) =
+            t.db.boards()
+                .my_line(board, &line.user_id)
+                .await
+                .unwrap()
+                .unwrap();
         assert_eq!(
             (mine.rank, total),
             (above + 1, players.len() as u64),
@@ -174,12 +180,12 @@ async fn old_boards_are_converted_and_count_on() {
     old_board(&t, &room_board, &players[..25], None).await;
     old_board(&t, &week, &players, Some((&end_day.to_string(), week_end))).await;
 
-    let converted = t.db.convert_boards().await.unwrap();
+    let converted = t.db.boards().convert_boards().await.unwrap();
     assert_eq!(converted.boards, 3);
     assert_eq!(converted.entries, 40 + 25 + 40);
     assert!(converted.old_nodes > 3 * 4, "{converted:?}");
     assert_eq!(
-        t.db.convert_boards().await.unwrap().boards,
+        t.db.boards().convert_boards().await.unwrap().boards,
         0,
         "once per table"
     );
@@ -217,7 +223,7 @@ async fn old_boards_are_converted_and_count_on() {
         );
     }
     // A player's boards come from their counters now: the rooms were filled in.
-    let mine = t.db.my_boards(&players[3].0, 20).await.unwrap();
+    let mine = t.db.boards().my_boards(&players[3].0, 20).await.unwrap();
     let listed: Vec<String> = mine.iter().map(|b| b.board.key()).collect();
     for board in [&all_time, &room_board, &week] {
         assert!(listed.contains(&board.key()), "{listed:?} lacks {board}");

@@ -7,8 +7,8 @@ use app::game::store::{GameConflict, Resolution, Tapped};
 use app::game::Room;
 use app::game::{self, Decision, Match, TapRejected, GRACE_MS};
 use app::identity::{Avatar, UserId};
-use app::leaderboards::lines::Start;
 use app::leaderboards::projector::Projector;
+use app::leaderboards::store::lines::Start;
 use app::leaderboards::{BoardId, Line};
 use app::rooms::store::Joined;
 use app::rooms::{RoomCode, RoomSettings, RoomState};
@@ -39,21 +39,26 @@ pub(super) async fn playing(
     let mut ids = Vec::new();
     for other in others {
         let id = player(t, other).await;
-        t.db.join_room(&code, &id, &name(other), Avatar::Owl)
+        t.db.rooms()
+            .join_room(&code, &id, &name(other), Avatar::Owl)
             .await
             .unwrap();
         ids.push(id);
     }
-    t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
-    let lobby = t.db.room(&code).await.unwrap().unwrap();
+    t.db.game()
+        .start_match(&code, &host, Some(SEED))
+        .await
+        .unwrap();
+    let lobby = t.db.game().room(&code).await.unwrap().unwrap();
     t.calls.reset();
     (code, host, ids, lobby)
 }
 
 /// A room's all-time board of best scores, top 10.
 async fn room_board(t: &TestTable, code: &RoomCode) -> Vec<Line> {
-    let room = t.db.room_id_of(code).await.unwrap();
-    t.db.board_lines(&BoardId::room_best(&room), Start::Top, 10)
+    let room = t.db.rooms().room_id_of(code).await.unwrap();
+    t.db.boards()
+        .board_lines(&BoardId::room_best(&room), Start::Top, 10)
         .await
         .unwrap()
         .unwrap()
@@ -74,16 +79,17 @@ pub(super) async fn tap_at(
 ) -> Result<Tapped, GameConflict> {
     let g = game(lobby);
     let round = &g.rounds[index];
-    db.tap(
-        &lobby.code,
-        user,
-        round.n,
-        round.reveal_ms,
-        g.window_ms,
-        reaction,
-        round.reveal_ms + after_ms,
-    )
-    .await
+    db.game()
+        .tap(
+            &lobby.code,
+            user,
+            round.n,
+            round.reveal_ms,
+            g.window_ms,
+            reaction,
+            round.reveal_ms + after_ms,
+        )
+        .await
 }
 
 #[tokio::test]
@@ -91,14 +97,19 @@ async fn only_the_host_starts_and_the_seed_fixes_the_things() {
     let t = seeded_table().await;
     let (code, host) = super::room(&t, "GMSTA", settings(5)).await;
     let asha = player(&t, "Asha").await;
-    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Owl)
+    t.db.rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Owl)
         .await
         .unwrap();
     assert!(matches!(
-        t.db.start_match(&code, &asha, Some(SEED)).await,
+        t.db.game().start_match(&code, &asha, Some(SEED)).await,
         Err(GameConflict::NotHost)
     ));
-    let started = t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
+    let started =
+        t.db.game()
+            .start_match(&code, &host, Some(SEED))
+            .await
+            .unwrap();
     let things_of = |m: &Match| -> Vec<_> {
         m.rounds
             .iter()
@@ -118,7 +129,7 @@ async fn only_the_host_starts_and_the_seed_fixes_the_things() {
         game::draw_things(&super::seed_things(), 5, seed),
         "the kept seed gives the draw, so it can be checked afterwards"
     );
-    let stored = t.db.room(&code).await.unwrap().unwrap();
+    let stored = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(game(&stored).seed, Some(seed));
     assert_eq!(
         stored
@@ -132,7 +143,8 @@ async fn only_the_host_starts_and_the_seed_fixes_the_things() {
     // The same chosen number in another room draws other things.
     let (other_code, other_host) = super::room(&t, "GMSTB", settings(5)).await;
     let other =
-        t.db.start_match(&other_code, &other_host, Some(SEED))
+        t.db.game()
+            .start_match(&other_code, &other_host, Some(SEED))
             .await
             .unwrap();
     assert_ne!(things_of(&other), shown);
@@ -141,10 +153,10 @@ async fn only_the_host_starts_and_the_seed_fixes_the_things() {
         .rounds
         .windows(2)
         .all(|w| w[1].reveal_ms - w[0].reveal_ms == Match::period_ms(2000)));
-    let lobby = t.db.room(&code).await.unwrap().unwrap();
+    let lobby = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(lobby.state, RoomState::Playing);
     assert!(matches!(
-        t.db.start_match(&code, &host, Some(SEED)).await,
+        t.db.game().start_match(&code, &host, Some(SEED)).await,
         Err(GameConflict::AlreadyPlaying)
     ));
 }
@@ -170,8 +182,8 @@ async fn a_tap_is_one_write_and_a_second_tap_changes_nothing() {
     );
     // Resolve: the first tap's reaction is the one that counts.
     let close = game(&lobby).closes_at(0).unwrap();
-    t.db.resolve_due(&lobby, close).await.unwrap();
-    let after = t.db.room(&lobby.code).await.unwrap().unwrap();
+    t.db.game().resolve_due(&lobby, close).await.unwrap();
+    let after = t.db.game().room(&lobby.code).await.unwrap().unwrap();
     let results = game(&after).rounds[0].results.clone().unwrap();
     let mine = results.iter().find(|r| r.user_id == host).unwrap();
     assert_eq!(mine.reaction_ms, Some(420));
@@ -215,16 +227,17 @@ async fn taps_out_of_time_or_out_of_turn_are_refused_with_a_reason_and_write_not
     // A reveal time the round does not have (a forged or stale request) is refused.
     let g = game(&lobby);
     let forged =
-        t.db.tap(
-            &code,
-            &host,
-            g.rounds[0].n,
-            g.rounds[0].reveal_ms - 1000,
-            g.window_ms,
-            300,
-            g.rounds[0].reveal_ms,
-        )
-        .await;
+        t.db.game()
+            .tap(
+                &code,
+                &host,
+                g.rounds[0].n,
+                g.rounds[0].reveal_ms - 1000,
+                g.window_ms,
+                300,
+                g.rounds[0].reveal_ms,
+            )
+            .await;
     assert!(
         matches!(forged, Err(GameConflict::RoundClosed)),
         "{forged:?}"
@@ -233,7 +246,8 @@ async fn taps_out_of_time_or_out_of_turn_are_refused_with_a_reason_and_write_not
     // A player who joins during the match watches it.
     let late_comer = player(&t, "Ravi").await;
     let joined =
-        t.db.join_room(&code, &late_comer, &name("Ravi"), Avatar::Crow)
+        t.db.rooms()
+            .join_room(&code, &late_comer, &name("Ravi"), Avatar::Crow)
             .await
             .unwrap();
     assert_eq!(joined, Joined::Joined);
@@ -245,13 +259,13 @@ async fn taps_out_of_time_or_out_of_turn_are_refused_with_a_reason_and_write_not
 
     // After the round is resolved, a tap is too late however it is timed.
     let close = g.closes_at(0).unwrap();
-    t.db.resolve_due(&lobby, close).await.unwrap();
+    t.db.game().resolve_due(&lobby, close).await.unwrap();
     let closed = tap_at(&t.db, &lobby, &others[0], 0, 400, 300).await;
     assert!(
         matches!(closed, Err(GameConflict::RoundClosed)),
         "{closed:?}"
     );
-    let after = t.db.room(&code).await.unwrap().unwrap();
+    let after = t.db.game().room(&code).await.unwrap().unwrap();
     assert!(
         game(&after).player(&late_comer).is_none(),
         "not in the match"
@@ -275,11 +289,11 @@ async fn a_round_closes_with_one_read_and_one_write_and_scores_by_the_rules() {
         .unwrap();
     let close = g.closes_at(0).unwrap();
     assert_eq!(
-        t.db.resolve_due(&lobby, close - 1).await.unwrap(),
+        t.db.game().resolve_due(&lobby, close - 1).await.unwrap(),
         Resolution::NotDue
     );
     t.calls.reset();
-    let resolved = t.db.resolve_due(&lobby, close).await.unwrap();
+    let resolved = t.db.game().resolve_due(&lobby, close).await.unwrap();
     assert_eq!(
         resolved,
         Resolution::Resolved {
@@ -308,7 +322,7 @@ async fn a_round_closes_with_one_read_and_one_write_and_scores_by_the_rules() {
             },
         ],
     );
-    let after = t.db.room(&code).await.unwrap().unwrap();
+    let after = t.db.game().room(&code).await.unwrap().unwrap();
     let ag = game(&after);
     assert_eq!(ag.resolved, 1);
     for (id, outcome) in [&host, &others[0], &others[1]].iter().zip(&expected) {
@@ -320,11 +334,11 @@ async fn a_round_closes_with_one_read_and_one_write_and_scores_by_the_rules() {
     assert_eq!(after.version, lobby.version);
     // The same read again finds nothing to do (and the next round is not due yet).
     assert_eq!(
-        t.db.resolve_due(&lobby, close).await.unwrap(),
+        t.db.game().resolve_due(&lobby, close).await.unwrap(),
         Resolution::AlreadyResolved
     );
     assert_eq!(
-        t.db.resolve_due(&after, close).await.unwrap(),
+        t.db.game().resolve_due(&after, close).await.unwrap(),
         Resolution::NotDue
     );
 }
@@ -350,9 +364,9 @@ async fn fifty_resolvers_on_two_instances_resolve_a_round_exactly_once() {
             second.clone()
         };
         let lobby = lobby.clone();
-        tasks.push(tokio::spawn(
-            async move { db.resolve_due(&lobby, close).await },
-        ));
+        tasks.push(tokio::spawn(async move {
+            db.game().resolve_due(&lobby, close).await
+        }));
     }
     let mut resolved = 0;
     for task in tasks {
@@ -380,7 +394,7 @@ async fn fifty_resolvers_on_two_instances_resolve_a_round_exactly_once() {
             },
         ],
     );
-    let after = t.db.room(&code).await.unwrap().unwrap();
+    let after = t.db.game().room(&code).await.unwrap().unwrap();
     let ag = game(&after);
     assert_eq!(ag.resolved, 1);
     assert_eq!(ag.player(&host).unwrap().score, expected[0].points);
@@ -395,14 +409,14 @@ async fn a_close_throttled_twice_is_retried_and_applied_once() {
     let calls = Recorder::new();
     let (db, left) = faulty_db(&t, Some("UpdateItem"), THROTTLED, 2, &calls);
     let close = game(&lobby).closes_at(0).unwrap();
-    let resolved = db.resolve_due(&lobby, close).await.unwrap();
+    let resolved = db.game().resolve_due(&lobby, close).await.unwrap();
     assert!(matches!(resolved, Resolution::Resolved { index: 0, .. }));
     assert_eq!(
         left.load(std::sync::atomic::Ordering::SeqCst),
         0,
         "both faults met"
     );
-    let after = t.db.room(&code).await.unwrap().unwrap();
+    let after = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(game(&after).resolved, 1, "applied once");
     let expected = game::score_round(
         game(&lobby).rounds[0].flies.unwrap(),
@@ -428,9 +442,9 @@ async fn a_tap_that_lands_after_the_resolvers_read_is_in_the_results() {
         .await
         .unwrap();
     let close = game(&lobby).closes_at(0).unwrap();
-    let resolved = t.db.resolve_due(&lobby, close).await.unwrap();
+    let resolved = t.db.game().resolve_due(&lobby, close).await.unwrap();
     assert!(matches!(resolved, Resolution::Resolved { index: 0, .. }));
-    let after = t.db.room(&code).await.unwrap().unwrap();
+    let after = t.db.game().room(&code).await.unwrap().unwrap();
     let results = game(&after).rounds[0].results.clone().unwrap();
     assert_eq!(
         results.iter().filter(|r| r.reaction_ms.is_some()).count(),
@@ -449,12 +463,13 @@ async fn a_match_end_cut_between_its_writes_is_finished_by_the_next_reader_once(
     let calls = Recorder::new();
     let (cut, _) = faulty_db(&t, Some("BatchWriteItem"), ITEM_CONFLICT, 100, &calls);
     let close = game(&lobby).closes_at(0).unwrap();
-    assert!(cut.resolve_due(&lobby, close).await.is_err());
-    let stuck = t.db.room(&code).await.unwrap().unwrap();
+    assert!(cut.game().resolve_due(&lobby, close).await.is_err());
+    let stuck = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(stuck.state, RoomState::Playing);
     assert!(game(&stuck).is_finished() && stuck.needs_finish());
     assert!(t
         .db
+        .game()
         .my_matches(&host, 10, None)
         .await
         .unwrap()
@@ -465,23 +480,25 @@ async fn a_match_end_cut_between_its_writes_is_finished_by_the_next_reader_once(
     // instance's watcher or page); doing it twice changes nothing.
     assert!(!stuck.finish_due(close));
     assert!(stuck.finish_due(close + game::FINISH_GRACE_MS));
-    t.db.finish_match(&code, game(&stuck), &stuck)
+    t.db.game()
+        .finish_match(&code, game(&stuck), &stuck)
         .await
         .unwrap();
-    let done = t.db.room(&code).await.unwrap().unwrap();
+    let done = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(done.state, RoomState::Lobby);
-    t.db.finish_match(&code, game(&stuck), &stuck)
+    t.db.game()
+        .finish_match(&code, game(&stuck), &stuck)
         .await
         .unwrap();
     for who in [&host, &others[0]] {
-        let mine = t.db.my_matches(who, 10, None).await.unwrap().items;
+        let mine = t.db.game().my_matches(who, 10, None).await.unwrap().items;
         assert_eq!(
             mine.len(),
             1,
             "one record each, however often it is written"
         );
     }
-    let again = t.db.room(&code).await.unwrap().unwrap();
+    let again = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(
         again.version, done.version,
         "the second end wrote no room change"
@@ -501,8 +518,8 @@ async fn a_player_who_leaves_keeps_their_place_and_no_round_is_skipped() {
     tap_at(&t.db, &lobby, &others[0], 0, 300, 280)
         .await
         .unwrap();
-    t.db.leave_room(&code, &others[0]).await.unwrap();
-    let now = t.db.room(&code).await.unwrap().unwrap();
+    t.db.rooms().leave_room(&code, &others[0]).await.unwrap();
+    let now = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(now.players.len(), 1, "gone from the room");
     assert_eq!(
         game(&now).players.len(),
@@ -513,23 +530,24 @@ async fn a_player_who_leaves_keeps_their_place_and_no_round_is_skipped() {
     let late = game(&now).closes_at(1).unwrap() + 60_000;
     let mut room = now;
     for expected in 0..2 {
-        let outcome = t.db.resolve_due(&room, late).await.unwrap();
+        let outcome = t.db.game().resolve_due(&room, late).await.unwrap();
         assert!(
             matches!(outcome, Resolution::Resolved { index, .. } if index == expected),
             "{outcome:?}"
         );
-        room = t.db.room(&code).await.unwrap().unwrap();
+        room = t.db.game().room(&code).await.unwrap().unwrap();
     }
     assert!(game(&room).is_finished());
     assert_eq!(game(&room).resolved, 2);
     let asha = game(&room).player(&others[0]).unwrap();
     assert_eq!(asha.taps, 1, "what they did before leaving counts");
     assert_eq!(
-        t.db.resolve_due(&room, late).await.unwrap(),
+        t.db.game().resolve_due(&room, late).await.unwrap(),
         Resolution::NotDue
     );
     assert_eq!(
-        t.db.my_matches(&others[0], 10, None)
+        t.db.game()
+            .my_matches(&others[0], 10, None)
             .await
             .unwrap()
             .items
@@ -552,7 +570,7 @@ async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boa
         tap_at(&t.db, &lobby, &asha, 0, 400, 380).await.unwrap();
     }
     let close = g.closes_at(0).unwrap();
-    let outcome = t.db.resolve_due(&lobby, close).await.unwrap();
+    let outcome = t.db.game().resolve_due(&lobby, close).await.unwrap();
     assert_eq!(
         outcome,
         Resolution::Resolved {
@@ -560,7 +578,7 @@ async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boa
             finished: true
         }
     );
-    let done = t.db.room(&code).await.unwrap().unwrap();
+    let done = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(
         done.state,
         RoomState::Lobby,
@@ -577,15 +595,15 @@ async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boa
         "once the match is over, its seed is shown"
     );
 
-    let mine = t.db.my_matches(&host, 10, None).await.unwrap();
+    let mine = t.db.game().my_matches(&host, 10, None).await.unwrap();
     assert_eq!(mine.items.len(), 1);
     assert_eq!(mine.items[0].placement, 1);
     assert_eq!(mine.items[0].room, code);
     assert_eq!(mine.items[0].score, finished.player(&host).unwrap().score);
-    let theirs = t.db.my_matches(&asha, 10, None).await.unwrap();
+    let theirs = t.db.game().my_matches(&asha, 10, None).await.unwrap();
     assert_eq!(theirs.items[0].placement, 2);
     assert_eq!(
-        t.db.stats(&host).await.unwrap().matches,
+        t.db.boards().stats(&host).await.unwrap().matches,
         0,
         "counting is the projector's work"
     );
@@ -594,10 +612,10 @@ async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boa
     let mut projector = Projector::new(t.db.clone(), t.engine.streams.clone());
     assert_eq!(projector.catch_up().await.unwrap().counted, 2);
     assert_eq!(projector.catch_up().await.unwrap().counted, 0);
-    let stats = t.db.stats(&host).await.unwrap();
+    let stats = t.db.boards().stats(&host).await.unwrap();
     assert_eq!((stats.matches, stats.wins), (1, 1));
     assert_eq!(stats.lifetime_score, i64::from(mine.items[0].score));
-    assert_eq!(t.db.stats(&asha).await.unwrap().wins, 0);
+    assert_eq!(t.db.boards().stats(&asha).await.unwrap().wins, 0);
 
     // The room's board: an entry per player, best first.
     let board = room_board(&t, &code).await;
@@ -607,13 +625,14 @@ async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boa
     assert!(board[0].score > board[1].score);
     let first_best = board[0].score;
     assert_eq!(
-        t.db.stats(&host).await.unwrap().best_score,
+        t.db.boards().stats(&host).await.unwrap().best_score,
         Some(first_best)
     );
 
     // Play again: nobody taps; the old rounds are gone, the board keeps the better score.
     let again =
-        t.db.start_match(&code, &host, Some(SEED + 1))
+        t.db.game()
+            .start_match(&code, &host, Some(SEED + 1))
             .await
             .unwrap();
     assert_eq!(
@@ -622,19 +641,19 @@ async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boa
         "round numbers go on across matches, a block each"
     );
     assert_eq!(again.rounds.len(), 1);
-    let room = t.db.room(&code).await.unwrap().unwrap();
+    let room = t.db.game().room(&code).await.unwrap().unwrap();
     let close = game(&room).closes_at(0).unwrap();
-    t.db.resolve_due(&room, close).await.unwrap();
-    let room = t.db.room(&code).await.unwrap().unwrap();
+    t.db.game().resolve_due(&room, close).await.unwrap();
+    let room = t.db.game().room(&code).await.unwrap().unwrap();
     let second_score = i64::from(game(&room).player(&host).unwrap().score);
     assert_eq!(projector.catch_up().await.unwrap().counted, 2);
     let board = room_board(&t, &code).await;
     let host_best = board.iter().find(|e| e.user_id == host).unwrap().score;
     assert_eq!(host_best, first_best.max(second_score));
-    let stats = t.db.stats(&host).await.unwrap();
+    let stats = t.db.boards().stats(&host).await.unwrap();
     assert_eq!(stats.matches, 2);
     assert_eq!(stats.best_score, Some(first_best.max(second_score)));
-    let mine = t.db.my_matches(&host, 10, None).await.unwrap();
+    let mine = t.db.game().my_matches(&host, 10, None).await.unwrap();
     assert_eq!(mine.items.len(), 2);
     assert_eq!(i64::from(mine.items[0].score), second_score, "newest first");
 }
@@ -642,13 +661,13 @@ async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boa
 /// Closes every round of the room's match, in order, as the watchers would.
 pub(super) async fn close_all(t: &TestTable, code: &RoomCode) -> Room {
     loop {
-        let room = t.db.room(code).await.unwrap().unwrap();
+        let room = t.db.game().room(code).await.unwrap().unwrap();
         let g = game(&room);
         if g.is_finished() {
             return room;
         }
         let close = g.closes_at(g.resolved as usize).unwrap();
-        t.db.resolve_due(&room, close).await.unwrap();
+        t.db.game().resolve_due(&room, close).await.unwrap();
     }
 }
 
@@ -658,13 +677,16 @@ async fn recent_matches_everywhere_are_one_summary_per_match_newest_first_a_page
     // Three matches: two in one room (two players each), one in another (alone).
     let (code, host, _, _) = playing(&t, "GMPAG", 1, &["Asha"]).await;
     close_all(&t, &code).await;
-    t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
+    t.db.game()
+        .start_match(&code, &host, Some(SEED))
+        .await
+        .unwrap();
     close_all(&t, &code).await;
     let (other, _, _, _) = playing(&t, "GMPAH", 1, &[]).await;
     close_all(&t, &other).await;
 
     t.calls.reset();
-    let first = t.db.recent_matches(2, None).await.unwrap();
+    let first = t.db.game().recent_matches(2, None).await.unwrap();
     // One Query (plus, once per process, the cursor secret's read or creation).
     let ops = t.calls.ops();
     assert_eq!(
@@ -673,7 +695,11 @@ async fn recent_matches_everywhere_are_one_summary_per_match_newest_first_a_page
         "{ops:?}"
     );
     assert_eq!(first.items.len(), 2);
-    let rest = t.db.recent_matches(2, first.next.as_deref()).await.unwrap();
+    let rest =
+        t.db.game()
+            .recent_matches(2, first.next.as_deref())
+            .await
+            .unwrap();
     assert_eq!(rest.items.len(), 1, "one summary per match, not per player");
     let all: Vec<_> = first.items.iter().chain(&rest.items).collect();
     assert!(all
@@ -696,18 +722,19 @@ async fn recent_matches_everywhere_are_one_summary_per_match_newest_first_a_page
         2,
         "{sizes:?}"
     );
-    assert!(t.db.recent_matches(3, Some("forged")).await.is_err());
+    assert!(t.db.game().recent_matches(3, Some("forged")).await.is_err());
 
     // One room's: its two, newest first, one Query; another list's cursor is refused.
-    let id = t.db.room_id_of(&code).await.unwrap();
+    let id = t.db.rooms().room_id_of(&code).await.unwrap();
     t.calls.reset();
-    let mine = t.db.room_matches(&id, 10, None).await.unwrap();
+    let mine = t.db.game().room_matches(&id, 10, None).await.unwrap();
     assert_eq!(t.calls.ops(), vec!["Query"]);
     assert_eq!(mine.items.len(), 2);
     assert!(mine.items.iter().all(|m| m.room == code));
     assert!(mine.items[0].first_round > mine.items[1].first_round);
     assert!(t
         .db
+        .game()
         .room_matches(&id, 1, first.next.as_deref())
         .await
         .is_err());
@@ -726,17 +753,18 @@ async fn a_finished_match_keeps_every_round_for_good_and_its_page_is_one_query()
         .unwrap();
     let room = close_all(&t, &code).await;
     let finished = game(&room).clone();
-    let room = t.db.room(&code).await.unwrap().unwrap();
+    let room = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(
         room.state,
         RoomState::Lobby,
         "the last close ended the match"
     );
 
-    let id = t.db.room_id_of(&code).await.unwrap();
+    let id = t.db.rooms().room_id_of(&code).await.unwrap();
     t.calls.reset();
     let detail =
-        t.db.match_detail(&id, finished.first_round)
+        t.db.game()
+            .match_detail(&id, finished.first_round)
             .await
             .unwrap()
             .expect("the match is kept");
@@ -811,27 +839,33 @@ async fn a_finished_match_keeps_every_round_for_good_and_its_page_is_one_query()
         .all(|r| r.plays[ravi].reaction_ms.is_none()));
 
     // It outlives the room: the next match overwrites the rounds, and the room may expire.
-    t.db.start_match(&code, &host, Some(SEED + 1))
+    t.db.game()
+        .start_match(&code, &host, Some(SEED + 1))
         .await
         .unwrap();
     let again =
-        t.db.match_detail(&id, finished.first_round)
+        t.db.game()
+            .match_detail(&id, finished.first_round)
             .await
             .unwrap()
             .unwrap();
     assert_eq!(again.summary, detail.summary);
     assert_eq!(again.rounds, detail.rounds);
     // A match not over has no page.
-    let playing_now = t.db.room(&code).await.unwrap().unwrap();
+    let playing_now = t.db.game().room(&code).await.unwrap().unwrap();
     assert!(t
         .db
+        .game()
         .match_detail(&id, game(&playing_now).first_round)
         .await
         .unwrap()
         .is_none());
     // Ending it again writes the same items: still one summary in the room's list.
-    t.db.finish_match(&code, &finished, &room).await.unwrap();
-    let listed = t.db.room_matches(&id, 10, None).await.unwrap();
+    t.db.game()
+        .finish_match(&code, &finished, &room)
+        .await
+        .unwrap();
+    let listed = t.db.game().room_matches(&id, 10, None).await.unwrap();
     assert_eq!(listed.items.len(), 1);
     assert_eq!(listed.items[0], detail.summary);
 }
@@ -850,27 +884,45 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     .recording(two_calls.clone());
     let (code, host) = super::room(&t, "GMRCP", settings(2)).await;
     let asha = player(&t, "Asha").await;
-    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Owl)
+    t.db.rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Owl)
         .await
         .unwrap();
     // (The start is on the receipt too: the browser test sees it there.)
-    t.db.start_match(&code, &host, Some(SEED)).await.unwrap();
-    let room = t.db.room(&code).await.unwrap().unwrap();
+    t.db.game()
+        .start_match(&code, &host, Some(SEED))
+        .await
+        .unwrap();
+    let room = t.db.game().room(&code).await.unwrap().unwrap();
     let first = game(&room).first_round;
     let id = room.id.clone();
-    tap_at(&one.for_match(&code, first), &room, &host, 0, 400, 380)
-        .await
-        .unwrap();
-    tap_at(&two.for_match(&code, first), &room, &asha, 0, 500, 480)
-        .await
-        .unwrap();
+    tap_at(
+        &one.game().for_match(&code, first),
+        &room,
+        &host,
+        0,
+        400,
+        380,
+    )
+    .await
+    .unwrap();
+    tap_at(
+        &two.game().for_match(&code, first),
+        &room,
+        &asha,
+        0,
+        500,
+        480,
+    )
+    .await
+    .unwrap();
     let late = game(&room).closes_at(1).unwrap();
-    let mine = two.for_match(&code, first);
-    mine.resolve_due(&room, late).await.unwrap();
-    let room = t.db.room(&code).await.unwrap().unwrap();
-    mine.resolve_due(&room, late).await.unwrap();
+    let mine = two.game().for_match(&code, first);
+    mine.game().resolve_due(&room, late).await.unwrap();
+    let room = t.db.game().room(&code).await.unwrap().unwrap();
+    mine.game().resolve_due(&room, late).await.unwrap();
     assert_eq!(
-        t.db.room(&code).await.unwrap().unwrap().state,
+        t.db.game().room(&code).await.unwrap().unwrap().state,
         RoomState::Lobby
     );
 
@@ -888,7 +940,7 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     let (r2, w2) = spent(&two_calls);
     assert!(w1 > 0.0 && w2 > 0.0);
     assert_eq!(
-        t.db.match_receipt(&id, first).await.unwrap(),
+        t.db.game().match_receipt(&id, first).await.unwrap(),
         None,
         "nothing reported yet"
     );
@@ -897,6 +949,7 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     // Each report answers with the receipt as added up so far (what the instance tells the
     // others, so that they need not read it).
     let so_far = one
+        .game()
         .add_to_receipt(&id, first)
         .await
         .unwrap()
@@ -904,19 +957,25 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     assert!(near(so_far.write_units(), w1), "{so_far:?} vs {w1}");
     assert_eq!(so_far.calls as usize, one_count);
     let so_far = two
+        .game()
         .add_to_receipt(&id, first)
         .await
         .unwrap()
         .expect("a sum");
     assert!(near(so_far.write_units(), w1 + w2), "{so_far:?}");
     // A second report has nothing left to add.
-    assert_eq!(two.add_to_receipt(&id, first).await.unwrap(), None);
+    assert_eq!(two.game().add_to_receipt(&id, first).await.unwrap(), None);
     assert_eq!(
         two_calls.count(),
         two_count + 1,
         "one report, then nothing to send"
     );
-    let receipt = t.db.match_receipt(&id, first).await.unwrap().unwrap();
+    let receipt =
+        t.db.game()
+            .match_receipt(&id, first)
+            .await
+            .unwrap()
+            .unwrap();
     assert_eq!(
         receipt, so_far,
         "the last report's answer is the stored receipt"
@@ -936,9 +995,10 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
         app::store::Pricing::default().price(receipt.read_units(), receipt.write_units());
     assert!((receipt.price_usd() - expected).abs() < 1e-8);
     // Each player's match record leads to it.
-    let record = t.db.my_matches(&asha, 10, None).await.unwrap().items[0].clone();
+    let record = t.db.game().my_matches(&asha, 10, None).await.unwrap().items[0].clone();
     assert_eq!(
-        t.db.match_receipt(&record.room_id(), record.first_round)
+        t.db.game()
+            .match_receipt(&record.room_id(), record.first_round)
             .await
             .unwrap(),
         Some(receipt)
@@ -977,7 +1037,9 @@ async fn a_summary_of_eight_players_is_one_write_unit_on_the_table_and_on_each_i
         .client
         .put_item()
         .table_name(t.db.table_name())
-        .set_item(Some(app::game::detail::summary_item(&summary).unwrap()))
+        .set_item(Some(
+            app::game::store::detail::summary_item(&summary).unwrap(),
+        ))
         .return_consumed_capacity(aws_sdk_dynamodb::types::ReturnConsumedCapacity::Indexes)
         .send()
         .await

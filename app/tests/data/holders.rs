@@ -10,11 +10,11 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use app::game::model::MatchRecord;
-use app::game::resolve::match_record_item;
+use app::game::store::resolve::match_record_item;
 use app::identity::{Avatar, UserId};
 use app::inventory::store::CARDS;
-use app::leaderboards::apply::tree_pass::{padded, EntryMove, Moved};
-use app::leaderboards::apply::{result_from_item, Applied};
+use app::leaderboards::store::apply::tree_pass::{padded, EntryMove, Moved};
+use app::leaderboards::store::apply::{result_from_item, Applied};
 use app::leaderboards::{BoardId, MatchResult};
 use app::rooms::RoomCode;
 use app::store::{epoch_millis, keys, Conflict, DataError, Db};
@@ -144,7 +144,7 @@ async fn count(db: &Db, results: &[MatchResult]) -> Counting {
     let mut total = Counting::default();
     for batch in results.chunks(RESULTS_BATCH) {
         loop {
-            match db.count_results(batch, &[]).await {
+            match db.boards().count_results(batch, &[]).await {
                 Ok(applied) => {
                     total.applied.counted += applied.counted;
                     total.applied.writes += applied.writes;
@@ -172,7 +172,7 @@ async fn move_all(db: &Db, moves: &[EntryMove]) -> Moved {
     for batch in moves.chunks(MOVES_BATCH) {
         // A batch that fails for a retryable reason is delivered again, as the projector does.
         let moved = loop {
-            match db.move_in_trees(batch, &[]).await {
+            match db.boards().move_in_trees(batch, &[]).await {
                 Ok(moved) => break moved,
                 Err(err) if err.is_retryable() => continue,
                 Err(err) => panic!("moving failed: {err:?}"),

@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use app::catalog::Category;
 use app::identity::UserId;
-use app::inventory::shop::ShopKind;
+use app::inventory::rules::STRANGER_OFFERS;
+use app::inventory::store::shop::ShopKind;
+use app::inventory::store::trades::{Direction, Met, Party};
 use app::inventory::store::{InventoryError, Refusal, CARDS};
-use app::inventory::trades::{Direction, Met, Party, STRANGER_OFFERS};
 use app::inventory::{Badge, OfferStatus, Place, Rewards, Side, ThingId};
 use app::store::{keys, Db};
 use rand::{Rng, SeedableRng};
@@ -36,7 +37,8 @@ fn feathers(n: u64) -> Rewards {
 }
 
 async fn qty(db: &Db, user: &UserId, place: Place, raw: &str) -> u32 {
-    db.stack(user, place, &thing(raw))
+    db.inventory()
+        .stack(user, place, &thing(raw))
         .await
         .unwrap()
         .map_or(0, |s| s.qty)
@@ -58,15 +60,20 @@ async fn raw_stacks(t: &TestTable, user: &UserId) -> Vec<(String, i64)> {
 async fn stacks_add_remove_and_move_without_going_negative_or_staying_at_zero() {
     let t = test_table().await;
     let me = player(&t, "Asha").await;
-    t.db.grant_rewards(&me, &cards(&["crow", "crow", "crow", "kite"]))
+    t.db.inventory()
+        .grant_rewards(&me, &cards(&["crow", "crow", "crow", "kite"]))
         .await
         .unwrap();
     assert_eq!(qty(&t.db, &me, Place::Bag, "crow").await, 3);
-    t.db.remove_cards(&me, Place::Bag, &thing("crow"), 2)
+    t.db.inventory()
+        .remove_cards(&me, Place::Bag, &thing("crow"), 2)
         .await
         .unwrap();
     assert_eq!(qty(&t.db, &me, Place::Bag, "crow").await, 1);
-    let refused = t.db.remove_cards(&me, Place::Bag, &thing("crow"), 2).await;
+    let refused =
+        t.db.inventory()
+            .remove_cards(&me, Place::Bag, &thing("crow"), 2)
+            .await;
     assert!(
         matches!(refused, Err(InventoryError::NotEnough(_))),
         "{refused:?}"
@@ -74,7 +81,8 @@ async fn stacks_add_remove_and_move_without_going_negative_or_staying_at_zero() 
     assert_eq!(qty(&t.db, &me, Place::Bag, "crow").await, 1, "unchanged");
 
     t.calls.reset();
-    t.db.move_cards(&me, &thing("crow"), 1, Place::Bag)
+    t.db.inventory()
+        .move_cards(&me, &thing("crow"), 1, Place::Bag)
         .await
         .unwrap();
     assert_eq!(
@@ -94,7 +102,10 @@ async fn stacks_add_remove_and_move_without_going_negative_or_staying_at_zero() 
     // Unknown cards and silly counts are refused before any write.
     t.calls.reset();
     for (raw, count) in [("dodo-bird-x", 1), ("crow", 0), ("crow", 1_000_000)] {
-        let outcome = t.db.move_cards(&me, &thing(raw), count, Place::Bank).await;
+        let outcome =
+            t.db.inventory()
+                .move_cards(&me, &thing(raw), count, Place::Bank)
+                .await;
         assert!(
             matches!(outcome, Err(InventoryError::Invalid(_))),
             "{outcome:?}"
@@ -108,7 +119,10 @@ async fn racing_removals_on_two_instances_never_take_more_than_there_is() {
     let t = test_table().await;
     let me = player(&t, "Asha").await;
     let ten: Vec<&str> = vec!["bee"; 10];
-    t.db.grant_rewards(&me, &cards(&ten)).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&me, &cards(&ten))
+        .await
+        .unwrap();
     let other = Db::new(t.engine.client.clone(), t.db.table_name());
     let tasks: Vec<_> = (0..30)
         .map(|i| {
@@ -118,7 +132,11 @@ async fn racing_removals_on_two_instances_never_take_more_than_there_is() {
                 other.clone()
             };
             let me = me.clone();
-            tokio::spawn(async move { db.remove_cards(&me, Place::Bag, &thing("bee"), 1).await })
+            tokio::spawn(async move {
+                db.inventory()
+                    .remove_cards(&me, Place::Bag, &thing("bee"), 1)
+                    .await
+            })
         })
         .collect();
     let mut taken = 0;
@@ -152,12 +170,22 @@ async fn an_inventory_page_is_one_query_with_signed_cursors_and_the_name_index_s
     ];
     let mut all = birds.clone();
     all.extend(["bee", "butterfly", "kite", "cow"]);
-    t.db.grant_rewards(&me, &cards(&all)).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&me, &cards(&all))
+        .await
+        .unwrap();
 
     // The first cursor loads the table's signing secret once: not part of any read's cost.
-    t.db.cards(&me, Place::Bag, None, None, 1).await.unwrap();
+    t.db.inventory()
+        .cards(&me, Place::Bag, None, None, 1)
+        .await
+        .unwrap();
     t.calls.reset();
-    let first = t.db.cards(&me, Place::Bag, None, None, 5).await.unwrap();
+    let first =
+        t.db.inventory()
+            .cards(&me, Place::Bag, None, None, 5)
+            .await
+            .unwrap();
     assert_eq!(
         t.calls.ops(),
         vec!["Query"],
@@ -168,7 +196,8 @@ async fn an_inventory_page_is_one_query_with_signed_cursors_and_the_name_index_s
     let mut next = first.next.clone();
     while let Some(cursor) = next {
         let page =
-            t.db.cards(&me, Place::Bag, None, Some(&cursor), 5)
+            t.db.inventory()
+                .cards(&me, Place::Bag, None, Some(&cursor), 5)
                 .await
                 .unwrap();
         seen.extend(page.items);
@@ -185,19 +214,24 @@ async fn an_inventory_page_is_one_query_with_signed_cursors_and_the_name_index_s
 
     // A cursor is bound to its query and cannot be forged.
     let cursor = first.next.unwrap();
-    let other_query = t.db.cards(&me, Place::Bank, None, Some(&cursor), 5).await;
+    let other_query =
+        t.db.inventory()
+            .cards(&me, Place::Bank, None, Some(&cursor), 5)
+            .await;
     assert!(matches!(other_query, Err(app::store::DataError::BadCursor)));
     let mut forged = cursor.clone();
     forged.replace_range(0..1, if forged.starts_with('A') { "B" } else { "A" });
     assert!(t
         .db
+        .inventory()
         .cards(&me, Place::Bag, None, Some(&forged), 5)
         .await
         .is_err());
 
     // One category.
     let bird_page =
-        t.db.cards(&me, Place::Bag, Some(Category::Bird), None, 50)
+        t.db.inventory()
+            .cards(&me, Place::Bag, Some(Category::Bird), None, 50)
             .await
             .unwrap();
     assert_eq!(bird_page.items.len(), birds.len());
@@ -206,7 +240,8 @@ async fn an_inventory_page_is_one_query_with_signed_cursors_and_the_name_index_s
     // Alphabetical, and a prefix search: one Query of the LSI each.
     t.calls.reset();
     let by_name =
-        t.db.cards_by_name(&me, Place::Bag, None, None, 50)
+        t.db.inventory()
+            .cards_by_name(&me, Place::Bag, None, None, 50)
             .await
             .unwrap();
     assert_eq!(t.calls.ops(), vec!["Query"]);
@@ -219,7 +254,8 @@ async fn an_inventory_page_is_one_query_with_signed_cursors_and_the_name_index_s
     sorted.sort();
     assert_eq!(names, sorted);
     let found =
-        t.db.cards_by_name(&me, Place::Bag, Some("HAWK"), None, 50)
+        t.db.inventory()
+            .cards_by_name(&me, Place::Bag, Some("HAWK"), None, 50)
             .await
             .unwrap();
     assert_eq!(
@@ -231,7 +267,8 @@ async fn an_inventory_page_is_one_query_with_signed_cursors_and_the_name_index_s
         vec!["hawk-cuckoo"]
     );
     let infix =
-        t.db.cards_by_name(&me, Place::Bag, Some("cuckoo"), None, 50)
+        t.db.inventory()
+            .cards_by_name(&me, Place::Bag, Some("cuckoo"), None, 50)
             .await
             .unwrap();
     assert!(
@@ -240,7 +277,7 @@ async fn an_inventory_page_is_one_query_with_signed_cursors_and_the_name_index_s
     );
 
     // Set completion.
-    let sets = t.db.set_progress(&me).await.unwrap();
+    let sets = t.db.inventory().set_progress(&me).await.unwrap();
     let bird_set = sets.iter().find(|s| s.category == Category::Bird).unwrap();
     assert_eq!(bird_set.held, birds.len() as u32);
     let in_catalog = CARDS
@@ -253,8 +290,8 @@ async fn an_inventory_page_is_one_query_with_signed_cursors_and_the_name_index_s
 #[tokio::test]
 async fn the_shop_sells_within_the_wallet_and_the_days_stock() {
     let t = test_table().await;
-    t.db.seed_shop().await.unwrap();
-    let shop = t.db.shop().await.unwrap();
+    t.db.inventory().seed_shop().await.unwrap();
+    let shop = t.db.inventory().shop().await.unwrap();
     let limited = shop
         .iter()
         .find(|i| i.daily == Some(5) && matches!(i.kind, ShopKind::Look))
@@ -267,7 +304,7 @@ async fn the_shop_sells_within_the_wallet_and_the_days_stock() {
         .clone();
 
     let poor = player(&t, "Poor").await;
-    let refused = t.db.buy(&poor, &pack.id, 1).await;
+    let refused = t.db.inventory().buy(&poor, &pack.id, 1).await;
     assert!(
         matches!(
             refused,
@@ -275,19 +312,25 @@ async fn the_shop_sells_within_the_wallet_and_the_days_stock() {
         ),
         "feathers short is a bad request (400): {refused:?}"
     );
-    assert_eq!(t.db.feathers(&poor).await.unwrap(), 0);
+    assert_eq!(t.db.inventory().feathers(&poor).await.unwrap(), 0);
 
     let rich = player(&t, "Rich").await;
-    t.db.grant_rewards(&rich, &feathers(1_000)).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&rich, &feathers(1_000))
+        .await
+        .unwrap();
     t.calls.reset();
-    let bought = t.db.buy(&rich, &pack.id, 99).await.unwrap();
+    let bought = t.db.inventory().buy(&rich, &pack.id, 99).await.unwrap();
     assert_eq!(
         t.calls.ops(),
         vec!["BatchGetItem", "TransactWriteItems"],
         "one read of what the buy changes, then one transaction"
     );
     assert_eq!(bought.cards.len(), 3);
-    assert_eq!(t.db.feathers(&rich).await.unwrap(), 1_000 - pack.price);
+    assert_eq!(
+        t.db.inventory().feathers(&rich).await.unwrap(),
+        1_000 - pack.price
+    );
     let held: u32 = futures::future::join_all(
         bought
             .cards
@@ -306,7 +349,8 @@ async fn the_shop_sells_within_the_wallet_and_the_days_stock() {
     let mut buyers = Vec::new();
     for i in 0..20 {
         let buyer = player(&t, "Buyer").await;
-        t.db.grant_rewards(&buyer, &feathers(limited.price))
+        t.db.inventory()
+            .grant_rewards(&buyer, &feathers(limited.price))
             .await
             .unwrap();
         let db = if i % 2 == 0 {
@@ -317,13 +361,13 @@ async fn the_shop_sells_within_the_wallet_and_the_days_stock() {
         let id = limited.id.clone();
         buyers.push((
             buyer.clone(),
-            tokio::spawn(async move { db.buy(&buyer, &id, 0).await }),
+            tokio::spawn(async move { db.inventory().buy(&buyer, &id, 0).await }),
         ));
     }
     let mut sold = 0;
     for (buyer, task) in buyers {
         let outcome = task.await.unwrap();
-        let left = t.db.feathers(&buyer).await.unwrap();
+        let left = t.db.inventory().feathers(&buyer).await.unwrap();
         match outcome {
             Ok(_) => {
                 sold += 1;
@@ -333,28 +377,31 @@ async fn the_shop_sells_within_the_wallet_and_the_days_stock() {
         }
     }
     assert_eq!(sold, 5);
-    let after = t.db.shop().await.unwrap();
+    let after = t.db.inventory().shop().await.unwrap();
     assert_eq!(
         after.iter().find(|i| i.id == limited.id).unwrap().left,
         Some(0)
     );
     // A look is owned once.
-    t.db.grant_rewards(&rich, &feathers(1_000)).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&rich, &feathers(1_000))
+        .await
+        .unwrap();
     let night = shop.iter().find(|i| i.id == "look-night").unwrap();
-    t.db.buy(&rich, &night.id, 0).await.unwrap();
-    let before = t.db.feathers(&rich).await.unwrap();
+    t.db.inventory().buy(&rich, &night.id, 0).await.unwrap();
+    let before = t.db.inventory().feathers(&rich).await.unwrap();
     assert!(matches!(
-        t.db.buy(&rich, &night.id, 0).await,
+        t.db.inventory().buy(&rich, &night.id, 0).await,
         Err(InventoryError::Invalid(_))
     ));
-    assert_eq!(t.db.feathers(&rich).await.unwrap(), before);
+    assert_eq!(t.db.inventory().feathers(&rich).await.unwrap(), before);
     assert_eq!(
-        t.db.looks(&rich).await.unwrap(),
+        t.db.inventory().looks(&rich).await.unwrap(),
         vec!["look-night".to_owned()]
     );
     // Unknown items.
     assert!(matches!(
-        t.db.buy(&rich, "free-money", 0).await,
+        t.db.inventory().buy(&rich, "free-money", 0).await,
         Err(InventoryError::Invalid(_))
     ));
 }
@@ -364,26 +411,31 @@ async fn a_hundred_racing_accepts_of_one_offer_make_exactly_one_trade() {
     let t = test_table().await;
     let asha = player(&t, "Asha").await;
     let ravi = player(&t, "Ravi").await;
-    t.db.grant_rewards(&asha, &cards(&["crow", "crow"]))
+    t.db.inventory()
+        .grant_rewards(&asha, &cards(&["crow", "crow"]))
         .await
         .unwrap();
-    t.db.grant_rewards(&ravi, &feathers(100)).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&ravi, &feathers(100))
+        .await
+        .unwrap();
     let offer =
-        t.db.make_offer(
-            (&asha, "Asha"),
-            (&ravi, "Ravi"),
-            Side {
-                cards: vec![(thing("crow"), 1)],
-                feathers: 0,
-            },
-            Side {
-                cards: Vec::new(),
-                feathers: 30,
-            },
-            3_600,
-        )
-        .await
-        .unwrap();
+        t.db.inventory()
+            .make_offer(
+                (&asha, "Asha"),
+                (&ravi, "Ravi"),
+                Side {
+                    cards: vec![(thing("crow"), 1)],
+                    feathers: 0,
+                },
+                Side {
+                    cards: Vec::new(),
+                    feathers: 30,
+                },
+                3_600,
+            )
+            .await
+            .unwrap();
     let other = Db::new(t.engine.client.clone(), t.db.table_name());
     let start = Arc::new(tokio::sync::Barrier::new(100));
     let tasks: Vec<_> = (0..100)
@@ -396,7 +448,7 @@ async fn a_hundred_racing_accepts_of_one_offer_make_exactly_one_trade() {
             let (id, ravi, start) = (offer.id.clone(), ravi.clone(), start.clone());
             tokio::spawn(async move {
                 start.wait().await;
-                db.accept_offer(&id, &ravi).await
+                db.inventory().accept_offer(&id, &ravi).await
             })
         })
         .collect();
@@ -413,9 +465,9 @@ async fn a_hundred_racing_accepts_of_one_offer_make_exactly_one_trade() {
     assert_eq!(accepted, 1);
     assert_eq!(qty(&t.db, &asha, Place::Bag, "crow").await, 1);
     assert_eq!(qty(&t.db, &ravi, Place::Bag, "crow").await, 1);
-    assert_eq!(t.db.feathers(&asha).await.unwrap(), 30);
-    assert_eq!(t.db.feathers(&ravi).await.unwrap(), 70);
-    let stored = t.db.offer(&offer.id).await.unwrap().unwrap();
+    assert_eq!(t.db.inventory().feathers(&asha).await.unwrap(), 30);
+    assert_eq!(t.db.inventory().feathers(&ravi).await.unwrap(), 70);
+    let stored = t.db.inventory().offer(&offer.id).await.unwrap().unwrap();
     assert_eq!(stored.status, OfferStatus::Accepted);
 }
 
@@ -424,36 +476,44 @@ async fn an_accept_is_one_transaction_after_reading_the_offer_and_both_sides() {
     let t = test_table().await;
     let asha = player(&t, "Asha").await;
     let ravi = player(&t, "Ravi").await;
-    t.db.grant_rewards(&asha, &cards(&["crow", "kite"]))
+    t.db.inventory()
+        .grant_rewards(&asha, &cards(&["crow", "kite"]))
         .await
         .unwrap();
-    t.db.grant_rewards(&ravi, &feathers(40)).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&ravi, &feathers(40))
+        .await
+        .unwrap();
     let offer =
-        t.db.make_offer(
-            (&asha, "Asha"),
-            (&ravi, "Ravi"),
-            Side {
-                cards: vec![(thing("crow"), 1), (thing("kite"), 1)],
-                feathers: 0,
-            },
-            Side {
-                cards: Vec::new(),
-                feathers: 25,
-            },
-            3_600,
-        )
+        t.db.inventory()
+            .make_offer(
+                (&asha, "Asha"),
+                (&ravi, "Ravi"),
+                Side {
+                    cards: vec![(thing("crow"), 1), (thing("kite"), 1)],
+                    feathers: 0,
+                },
+                Side {
+                    cards: Vec::new(),
+                    feathers: 25,
+                },
+                3_600,
+            )
+            .await
+            .unwrap();
+    t.calls.reset();
+    t.db.inventory()
+        .accept_offer(&offer.id, &ravi)
         .await
         .unwrap();
-    t.calls.reset();
-    t.db.accept_offer(&offer.id, &ravi).await.unwrap();
     assert_eq!(
         t.calls.ops(),
         vec!["GetItem", "BatchGetItem", "TransactWriteItems"],
         "the offer, then both sides' stacks and wallets, then one transaction"
     );
     assert_eq!(qty(&t.db, &ravi, Place::Bag, "kite").await, 1);
-    assert_eq!(t.db.feathers(&asha).await.unwrap(), 25);
-    assert_eq!(t.db.feathers(&ravi).await.unwrap(), 15);
+    assert_eq!(t.db.inventory().feathers(&asha).await.unwrap(), 25);
+    assert_eq!(t.db.inventory().feathers(&ravi).await.unwrap(), 15);
 }
 
 #[tokio::test]
@@ -462,12 +522,20 @@ async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothi
     let asha = player(&t, "Asha").await;
     let ravi = player(&t, "Ravi").await;
     let mallory = player(&t, "Mallory").await;
-    t.db.grant_rewards(&asha, &cards(&["crow", "kite"]))
+    t.db.inventory()
+        .grant_rewards(&asha, &cards(&["crow", "kite"]))
         .await
         .unwrap();
-    t.db.grant_rewards(&asha, &feathers(10)).await.unwrap();
-    t.db.grant_rewards(&ravi, &cards(&["bee"])).await.unwrap();
-    t.db.move_cards(&asha, &thing("kite"), 1, Place::Bag)
+    t.db.inventory()
+        .grant_rewards(&asha, &feathers(10))
+        .await
+        .unwrap();
+    t.db.inventory()
+        .grant_rewards(&ravi, &cards(&["bee"]))
+        .await
+        .unwrap();
+    t.db.inventory()
+        .move_cards(&asha, &thing("kite"), 1, Place::Bag)
         .await
         .unwrap();
     let give = |raw: &str, n: u32| Side {
@@ -494,7 +562,8 @@ async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothi
     ];
     for (gives, wants, secs) in bad {
         let refused =
-            t.db.make_offer(from_asha, to_ravi, gives, wants, secs)
+            t.db.inventory()
+                .make_offer(from_asha, to_ravi, gives, wants, secs)
                 .await;
         assert!(
             matches!(refused, Err(InventoryError::Invalid(_))),
@@ -515,7 +584,8 @@ async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothi
         ),
     ] {
         let refused =
-            t.db.make_offer(from_asha, to_ravi, gives, Side::default(), 3_600)
+            t.db.inventory()
+                .make_offer(from_asha, to_ravi, gives, Side::default(), 3_600)
                 .await;
         assert!(
             matches!(refused, Err(InventoryError::NotEnough(_))),
@@ -524,6 +594,7 @@ async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothi
     }
     assert!(t
         .db
+        .inventory()
         .make_offer(
             from_asha,
             (&asha, "Asha"),
@@ -535,24 +606,33 @@ async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothi
         .is_err());
 
     let offer =
-        t.db.make_offer(from_asha, to_ravi, give("crow", 1), give("bee", 1), 3_600)
+        t.db.inventory()
+            .make_offer(from_asha, to_ravi, give("crow", 1), give("bee", 1), 3_600)
             .await
             .unwrap();
     assert_eq!(
-        t.db.offers(&ravi, Direction::Incoming, 10).await.unwrap()[0].id,
+        t.db.inventory()
+            .offers(&ravi, Direction::Incoming, 10)
+            .await
+            .unwrap()[0]
+            .id,
         offer.id
     );
     assert_eq!(
-        t.db.offers(&asha, Direction::Outgoing, 10).await.unwrap()[0].id,
+        t.db.inventory()
+            .offers(&asha, Direction::Outgoing, 10)
+            .await
+            .unwrap()[0]
+            .id,
         offer.id
     );
     // Someone else's offer.
     assert!(matches!(
-        t.db.accept_offer(&offer.id, &mallory).await,
+        t.db.inventory().accept_offer(&offer.id, &mallory).await,
         Err(InventoryError::Forbidden)
     ));
     assert!(matches!(
-        t.db.close_offer(&offer.id, &mallory).await,
+        t.db.inventory().close_offer(&offer.id, &mallory).await,
         Err(InventoryError::Forbidden)
     ));
     // Expired: the time is enforced on read and in the accept's condition, TTL or not.
@@ -577,7 +657,7 @@ async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothi
         .await
         .unwrap();
     assert!(matches!(
-        t.db.accept_offer(&offer.id, &ravi).await,
+        t.db.inventory().accept_offer(&offer.id, &ravi).await,
         Err(InventoryError::Closed)
     ));
     assert_eq!(qty(&t.db, &asha, Place::Bag, "crow").await, 1);
@@ -586,30 +666,36 @@ async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothi
 
     // Decline and cancel close an offer once.
     let second =
-        t.db.make_offer(from_asha, to_ravi, give("crow", 1), Side::default(), 3_600)
+        t.db.inventory()
+            .make_offer(from_asha, to_ravi, give("crow", 1), Side::default(), 3_600)
             .await
             .unwrap();
     assert_eq!(
-        t.db.close_offer(&second.id, &ravi).await.unwrap(),
+        t.db.inventory()
+            .close_offer(&second.id, &ravi)
+            .await
+            .unwrap(),
         OfferStatus::Declined
     );
     assert!(matches!(
-        t.db.close_offer(&second.id, &asha).await,
+        t.db.inventory().close_offer(&second.id, &asha).await,
         Err(InventoryError::Closed)
     ));
     assert!(matches!(
-        t.db.accept_offer(&second.id, &ravi).await,
+        t.db.inventory().accept_offer(&second.id, &ravi).await,
         Err(InventoryError::Closed)
     ));
     // A giver who lost the card since: the accept is refused and nothing moves.
     let third =
-        t.db.make_offer(from_asha, to_ravi, give("crow", 1), give("bee", 1), 3_600)
+        t.db.inventory()
+            .make_offer(from_asha, to_ravi, give("crow", 1), give("bee", 1), 3_600)
             .await
             .unwrap();
-    t.db.move_cards(&asha, &thing("crow"), 1, Place::Bag)
+    t.db.inventory()
+        .move_cards(&asha, &thing("crow"), 1, Place::Bag)
         .await
         .unwrap();
-    let refused = t.db.accept_offer(&third.id, &ravi).await;
+    let refused = t.db.inventory().accept_offer(&third.id, &ravi).await;
     assert!(
         matches!(
             refused,
@@ -625,7 +711,12 @@ async fn trades_refuse_bad_offers_strangers_expiry_and_the_bank_and_change_nothi
     assert_eq!(qty(&t.db, &ravi, Place::Bag, "bee").await, 1);
     assert_eq!(qty(&t.db, &asha, Place::Bank, "crow").await, 1);
     assert_eq!(
-        t.db.offer(&third.id).await.unwrap().unwrap().status,
+        t.db.inventory()
+            .offer(&third.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .status,
         OfferStatus::Open
     );
 }
@@ -649,8 +740,8 @@ async fn a_thousand_random_operations_conserve_every_card_and_feather() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1_200);
     let t = test_table().await;
-    t.db.seed_shop().await.unwrap();
-    let shop = t.db.shop().await.unwrap();
+    t.db.inventory().seed_shop().await.unwrap();
+    let shop = t.db.inventory().shop().await.unwrap();
     let other = Db::new(t.engine.client.clone(), t.db.table_name());
     let mut players = Vec::new();
     for i in 0..6 {
@@ -702,7 +793,7 @@ async fn a_thousand_random_operations_conserve_every_card_and_feather() {
                         feathers: rng.random_range(0..30),
                         badges: vec![Badge::FirstWin],
                     };
-                    if db.grant_rewards(me, &reward).await.is_ok() {
+                    if db.inventory().grant_rewards(me, &reward).await.is_ok() {
                         let mut l = ledger.lock().await;
                         *l.cards_minted.entry(card.clone()).or_default() += i64::from(n);
                         l.feathers_minted += reward.feathers as i64;
@@ -710,7 +801,7 @@ async fn a_thousand_random_operations_conserve_every_card_and_feather() {
                 }
                 1 => {
                     let item = &shop[rng.random_range(0..shop.len())];
-                    if let Ok(bought) = db.buy(me, &item.id, i as u64).await {
+                    if let Ok(bought) = db.inventory().buy(me, &item.id, i as u64).await {
                         let mut l = ledger.lock().await;
                         l.feathers_spent += bought.paid as i64;
                         for c in bought.cards {
@@ -719,10 +810,13 @@ async fn a_thousand_random_operations_conserve_every_card_and_feather() {
                     }
                 }
                 2 => {
-                    let _ = db.move_cards(me, card, rng.random_range(1..3), place).await;
+                    let _ = db
+                        .inventory()
+                        .move_cards(me, card, rng.random_range(1..3), place)
+                        .await;
                 }
                 3 => {
-                    if let Ok(earned) = db.sell_cards(me, card, 1, true).await {
+                    if let Ok(earned) = db.inventory().sell_cards(me, card, 1, true).await {
                         let mut l = ledger.lock().await;
                         *l.cards_sold.entry(card.clone()).or_default() += 1;
                         l.feathers_minted += earned as i64;
@@ -738,25 +832,28 @@ async fn a_thousand_random_operations_conserve_every_card_and_feather() {
                         feathers: rng.random_range(0..5),
                     };
                     let _ = db
+                        .inventory()
                         .make_offer((me, "Me"), (you, "You"), gives, wants, 600)
                         .await;
                 }
                 6 => {
                     let incoming = db
+                        .inventory()
                         .offers(me, Direction::Incoming, 5)
                         .await
                         .unwrap_or_default();
                     if let Some(offer) = incoming.first() {
-                        let _ = db.accept_offer(&offer.id, me).await;
+                        let _ = db.inventory().accept_offer(&offer.id, me).await;
                     }
                 }
                 _ => {
                     let outgoing = db
+                        .inventory()
                         .offers(me, Direction::Outgoing, 5)
                         .await
                         .unwrap_or_default();
                     if let Some(offer) = outgoing.first() {
-                        let _ = db.close_offer(&offer.id, me).await;
+                        let _ = db.inventory().close_offer(&offer.id, me).await;
                     }
                 }
             }
@@ -774,7 +871,7 @@ async fn a_thousand_random_operations_conserve_every_card_and_feather() {
             let thing = thing(sk.rsplit('#').next().unwrap());
             *held_cards.entry(thing).or_default() += qty;
         }
-        held_feathers += t.db.feathers(p).await.unwrap() as i64;
+        held_feathers += t.db.inventory().feathers(p).await.unwrap() as i64;
     }
     let mut expected = ledger.cards_minted.clone();
     for (thing, sold) in &ledger.cards_sold {
@@ -791,7 +888,8 @@ async fn a_thousand_random_operations_conserve_every_card_and_feather() {
         let mut n = 0;
         for p in players.iter() {
             n +=
-                t.db.offers(p, Direction::Outgoing, 50)
+                t.db.inventory()
+                    .offers(p, Direction::Outgoing, 50)
                     .await
                     .unwrap()
                     .iter()
@@ -811,13 +909,22 @@ async fn a_thousand_random_operations_conserve_every_card_and_feather() {
 async fn a_round_trip_budget_holds_for_the_read_patterns() {
     let t = test_table().await;
     let me = player(&t, "Asha").await;
-    t.db.grant_rewards(&me, &cards(&["crow"])).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&me, &cards(&["crow"]))
+        .await
+        .unwrap();
     t.calls.reset();
-    t.db.stack(&me, Place::Bag, &thing("crow")).await.unwrap();
-    t.db.feathers(&me).await.unwrap();
-    t.db.set_progress(&me).await.unwrap();
-    t.db.badges(&me).await.unwrap();
-    t.db.offers(&me, Direction::Incoming, 10).await.unwrap();
+    t.db.inventory()
+        .stack(&me, Place::Bag, &thing("crow"))
+        .await
+        .unwrap();
+    t.db.inventory().feathers(&me).await.unwrap();
+    t.db.inventory().set_progress(&me).await.unwrap();
+    t.db.inventory().badges(&me).await.unwrap();
+    t.db.inventory()
+        .offers(&me, Direction::Incoming, 10)
+        .await
+        .unwrap();
     assert_eq!(
         t.calls.ops(),
         vec!["GetItem", "GetItem", "Query", "Query", "Query"]
@@ -827,7 +934,7 @@ async fn a_round_trip_budget_holds_for_the_read_patterns() {
 #[tokio::test]
 async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild() {
     use app::game::model::MatchRecord;
-    use app::game::resolve::match_record_item;
+    use app::game::store::resolve::match_record_item;
     use app::leaderboards::projector::Projector;
 
     let t = test_table().await;
@@ -879,11 +986,12 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
             }
             // 1 for playing, 2 × 4 right, 15 for first place; three matches.
             assert_eq!(
-                db.feathers(&asha).await.unwrap(),
+                db.inventory().feathers(&asha).await.unwrap(),
                 3 * 24,
                 "{label}: feathers"
             );
             let badges: Vec<Badge> = db
+                .inventory()
                 .badges(&asha)
                 .await
                 .unwrap()
@@ -901,10 +1009,18 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
     let results: Vec<_> = records
         .iter()
         .map(|r| {
-            app::leaderboards::apply::result_from_item(&match_record_item(r).unwrap()).unwrap()
+            app::leaderboards::store::apply::result_from_item(&match_record_item(r).unwrap())
+                .unwrap()
         })
         .collect();
-    assert_eq!(t.db.count_results(&results, &[]).await.unwrap().counted, 0);
+    assert_eq!(
+        t.db.boards()
+            .count_results(&results, &[])
+            .await
+            .unwrap()
+            .counted,
+        0
+    );
     check("delivered twice").await;
 
     // A replay of the whole stream: every checkpoint forgotten.
@@ -926,7 +1042,7 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
     check("replayed").await;
 
     // And the rebuild from the match records.
-    assert_eq!(t.db.rebuild_boards().await.unwrap().counted, 0);
+    assert_eq!(t.db.boards().rebuild_boards().await.unwrap().counted, 0);
     check("rebuilt").await;
 }
 
@@ -938,23 +1054,36 @@ async fn who_might_trade_a_card_lists_bag_spares_newest_first_in_one_query() {
     let b = player(&t, "Ravi").await;
     let c = player(&t, "Kiran").await;
     let d = player(&t, "Devi").await;
-    t.db.grant_rewards(&a, &cards(&["crow", "crow"]))
+    t.db.inventory()
+        .grant_rewards(&a, &cards(&["crow", "crow"]))
         .await
         .unwrap();
     pause().await;
-    t.db.grant_rewards(&b, &cards(&["crow"; 5])).await.unwrap();
-    pause().await;
-    t.db.grant_rewards(&c, &cards(&["crow"])).await.unwrap();
-    t.db.grant_rewards(&d, &cards(&["crow", "crow"]))
+    t.db.inventory()
+        .grant_rewards(&b, &cards(&["crow"; 5]))
         .await
         .unwrap();
-    t.db.move_cards(&d, &thing("crow"), 2, Place::Bag)
+    pause().await;
+    t.db.inventory()
+        .grant_rewards(&c, &cards(&["crow"]))
+        .await
+        .unwrap();
+    t.db.inventory()
+        .grant_rewards(&d, &cards(&["crow", "crow"]))
+        .await
+        .unwrap();
+    t.db.inventory()
+        .move_cards(&d, &thing("crow"), 2, Place::Bag)
         .await
         .unwrap();
     pause().await;
 
     t.calls.reset();
-    let holders = t.db.card_holders(&thing("crow"), 60).await.unwrap();
+    let holders =
+        t.db.inventory()
+            .card_holders(&thing("crow"), 60)
+            .await
+            .unwrap();
     assert_eq!(t.calls.ops(), vec!["Query"]);
     assert_eq!(
         holders,
@@ -963,22 +1092,33 @@ async fn who_might_trade_a_card_lists_bag_spares_newest_first_in_one_query() {
     );
 
     // Asha's stack changes last: she comes first. Ravi gives three away: one left, no spare.
-    t.db.grant_rewards(&a, &cards(&["crow"])).await.unwrap();
-    pause().await;
-    t.db.remove_cards(&b, Place::Bag, &thing("crow"), 4)
+    t.db.inventory()
+        .grant_rewards(&a, &cards(&["crow"]))
         .await
         .unwrap();
-    let holders = t.db.card_holders(&thing("crow"), 60).await.unwrap();
+    pause().await;
+    t.db.inventory()
+        .remove_cards(&b, Place::Bag, &thing("crow"), 4)
+        .await
+        .unwrap();
+    let holders =
+        t.db.inventory()
+            .card_holders(&thing("crow"), 60)
+            .await
+            .unwrap();
     assert_eq!(holders, vec![(a.clone(), 3)]);
     // A card nobody holds, and one the catalog does not have.
     assert!(t
         .db
+        .inventory()
         .card_holders(&thing("kite"), 60)
         .await
         .unwrap()
         .is_empty());
     assert!(matches!(
-        t.db.card_holders(&thing("no-such-thing"), 60).await,
+        t.db.inventory()
+            .card_holders(&thing("no-such-thing"), 60)
+            .await,
         Err(InventoryError::Invalid(_))
     ));
 }
@@ -987,7 +1127,7 @@ async fn who_might_trade_a_card_lists_bag_spares_newest_first_in_one_query() {
 /// writes them): after it, they have played together.
 async fn play_together(t: &TestTable, players: &[&UserId], code: &str) {
     use app::game::model::MatchRecord;
-    use app::game::resolve::match_record_item;
+    use app::game::store::resolve::match_record_item;
     let room = app::rooms::RoomCode::parse(code).unwrap();
     let finished_at_ms = app::store::epoch_millis();
     for (i, user) in players.iter().enumerate() {
@@ -1054,7 +1194,8 @@ async fn thirty_racing_strangers_leave_at_most_the_cap_of_offers_open() {
             tokio::spawn(async move {
                 let (gives, wants) = ask_a_feather();
                 start.wait().await;
-                db.make_offer((&sender, "Guest"), (&ravi, "Ravi"), gives, wants, 3_600)
+                db.inventory()
+                    .make_offer((&sender, "Guest"), (&ravi, "Ravi"), gives, wants, 3_600)
                     .await
             })
         })
@@ -1073,7 +1214,8 @@ async fn thirty_racing_strangers_leave_at_most_the_cap_of_offers_open() {
     }
     let now = app::store::epoch_millis();
     let open =
-        t.db.offers(&ravi, Direction::Incoming, 50)
+        t.db.inventory()
+            .offers(&ravi, Direction::Incoming, 50)
             .await
             .unwrap()
             .into_iter()
@@ -1085,7 +1227,10 @@ async fn thirty_racing_strangers_leave_at_most_the_cap_of_offers_open() {
         open, made,
         "every offer made is open; no refused one was kept"
     );
-    assert_eq!(t.db.offers_from_strangers(&ravi).await.unwrap(), open);
+    assert_eq!(
+        t.db.inventory().offers_from_strangers(&ravi).await.unwrap(),
+        open
+    );
     assert_eq!(made, STRANGER_OFFERS, "the places fill up despite the race");
     assert_eq!(full + made, 30, "the others are refused as over the cap");
 }
@@ -1100,7 +1245,10 @@ async fn a_strangers_offer_holds_a_place_until_it_is_declined_cancelled_accepted
     for i in 0..14 {
         strangers.push(player(&t, &format!("Guest {i}")).await);
     }
-    t.db.grant_rewards(&ravi, &feathers(10)).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&ravi, &feathers(10))
+        .await
+        .unwrap();
     play_together(&t, &[&asha, &ravi, &strangers[13]], "K7QX2").await;
     // Another match, without Ravi: Kiran has not played with him.
     play_together(&t, &[&kiran, &asha], "GMSRT").await;
@@ -1108,13 +1256,15 @@ async fn a_strangers_offer_holds_a_place_until_it_is_declined_cancelled_accepted
         let (db, from, ravi) = (t.db.clone(), from.clone(), ravi.clone());
         async move {
             let (gives, wants) = ask_a_feather();
-            db.make_offer((&from, "Guest"), (&ravi, "Ravi"), gives, wants, 3_600)
+            db.inventory()
+                .make_offer((&from, "Guest"), (&ravi, "Ravi"), gives, wants, 3_600)
                 .await
         }
     };
-    let places = || t.db.offers_from_strangers(&ravi);
+    let places = || t.db.inventory().offers_from_strangers(&ravi);
     let incoming = || async {
-        t.db.offers(&ravi, Direction::Incoming, 50)
+        t.db.inventory()
+            .offers(&ravi, Direction::Incoming, 50)
             .await
             .unwrap()
             .len()
@@ -1164,28 +1314,32 @@ async fn a_strangers_offer_holds_a_place_until_it_is_declined_cancelled_accepted
     let played = offer_from(&strangers[13]).await.unwrap();
     let (gives, wants) = ask_a_feather();
     let roommate =
-        t.db.make_offer_as(
-            Party {
-                id: &kiran,
-                name: "Kiran",
-                username: None,
-            },
-            Party {
-                id: &ravi,
-                name: "Ravi",
-                username: None,
-            },
-            gives,
-            wants,
-            3_600,
-            Met::InRoomNow,
-        )
-        .await
-        .unwrap();
+        t.db.inventory()
+            .make_offer_as(
+                Party {
+                    id: &kiran,
+                    name: "Kiran",
+                    username: None,
+                },
+                Party {
+                    id: &ravi,
+                    name: "Ravi",
+                    username: None,
+                },
+                gives,
+                wants,
+                3_600,
+                Met::InRoomNow,
+            )
+            .await
+            .unwrap();
     assert!(!friend.from_stranger && !played.from_stranger && !roommate.from_stranger);
     assert_eq!(places().await.unwrap(), STRANGER_OFFERS);
     assert_eq!(
-        t.db.close_offer(&friend.id, &ravi).await.unwrap(),
+        t.db.inventory()
+            .close_offer(&friend.id, &ravi)
+            .await
+            .unwrap(),
         OfferStatus::Declined
     );
     assert_eq!(
@@ -1196,7 +1350,10 @@ async fn a_strangers_offer_holds_a_place_until_it_is_declined_cancelled_accepted
 
     // A decline frees a place.
     assert_eq!(
-        t.db.close_offer(&offers[0].id, &ravi).await.unwrap(),
+        t.db.inventory()
+            .close_offer(&offers[0].id, &ravi)
+            .await
+            .unwrap(),
         OfferStatus::Declined
     );
     assert_eq!(places().await.unwrap(), STRANGER_OFFERS - 1);
@@ -1204,7 +1361,8 @@ async fn a_strangers_offer_holds_a_place_until_it_is_declined_cancelled_accepted
     assert!(offer_from(&strangers[11]).await.is_err(), "full again");
     // So does a cancel.
     assert_eq!(
-        t.db.close_offer(&offers[1].id, &strangers[1])
+        t.db.inventory()
+            .close_offer(&offers[1].id, &strangers[1])
             .await
             .unwrap(),
         OfferStatus::Cancelled
@@ -1213,12 +1371,15 @@ async fn a_strangers_offer_holds_a_place_until_it_is_declined_cancelled_accepted
     offer_from(&strangers[11]).await.unwrap();
     // And an accept, in its one transaction.
     t.calls.reset();
-    t.db.accept_offer(&offers[2].id, &ravi).await.unwrap();
+    t.db.inventory()
+        .accept_offer(&offers[2].id, &ravi)
+        .await
+        .unwrap();
     assert_eq!(
         t.calls.ops(),
         vec!["GetItem", "BatchGetItem", "TransactWriteItems"]
     );
-    assert_eq!(t.db.feathers(&ravi).await.unwrap(), 9);
+    assert_eq!(t.db.inventory().feathers(&ravi).await.unwrap(), 9);
     assert_eq!(places().await.unwrap(), STRANGER_OFFERS - 1);
     offer_from(&strangers[0]).await.unwrap();
     assert!(offer_from(&strangers[12]).await.is_err(), "full again");
@@ -1253,7 +1414,8 @@ async fn a_strangers_offer_holds_a_place_until_it_is_declined_cancelled_accepted
     assert_eq!(places().await.unwrap(), STRANGER_OFFERS);
     let now = app::store::epoch_millis();
     let open_from_strangers =
-        t.db.offers(&ravi, Direction::Incoming, 50)
+        t.db.inventory()
+            .offers(&ravi, Direction::Incoming, 50)
             .await
             .unwrap()
             .into_iter()
@@ -1272,7 +1434,8 @@ async fn offer_lists_page_with_signed_cursors_so_no_offer_is_buried() {
     for _ in 0..25 {
         let (gives, wants) = ask_a_feather();
         let offer =
-            t.db.make_offer((&asha, "Asha"), (&ravi, "Ravi"), gives, wants, 3_600)
+            t.db.inventory()
+                .make_offer((&asha, "Asha"), (&ravi, "Ravi"), gives, wants, 3_600)
                 .await
                 .unwrap();
         made.push(offer.id.to_string());
@@ -1281,7 +1444,8 @@ async fn offer_lists_page_with_signed_cursors_so_no_offer_is_buried() {
     made.reverse();
     // The first cursor (which reads the table's signing secret once).
     let first =
-        t.db.offers_page(&ravi, Direction::Incoming, 5, None)
+        t.db.inventory()
+            .offers_page(&ravi, Direction::Incoming, 5, None)
             .await
             .unwrap()
             .next
@@ -1295,7 +1459,8 @@ async fn offer_lists_page_with_signed_cursors_so_no_offer_is_buried() {
         loop {
             t.calls.reset();
             let page =
-                t.db.offers_page(user, direction, per_page, cursor.as_deref())
+                t.db.inventory()
+                    .offers_page(user, direction, per_page, cursor.as_deref())
                     .await
                     .unwrap();
             assert_eq!(t.calls.ops(), vec!["Query"], "a page is one Query");
@@ -1312,13 +1477,16 @@ async fn offer_lists_page_with_signed_cursors_so_no_offer_is_buried() {
     // A cursor belongs to one player's list in one direction.
     for (user, direction) in [(&asha, Direction::Incoming), (&ravi, Direction::Outgoing)] {
         assert!(matches!(
-            t.db.offers_page(user, direction, 5, Some(&first)).await,
+            t.db.inventory()
+                .offers_page(user, direction, 5, Some(&first))
+                .await,
             Err(app::store::DataError::BadCursor)
         ));
     }
     for junk in ["", "abc.def", "e30.AAAA"] {
         assert!(matches!(
-            t.db.offers_page(&ravi, Direction::Incoming, 5, Some(junk))
+            t.db.inventory()
+                .offers_page(&ravi, Direction::Incoming, 5, Some(junk))
                 .await,
             Err(app::store::DataError::BadCursor)
         ));
@@ -1368,22 +1536,26 @@ async fn counted(t: &TestTable, user: &UserId, map: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn the_count_of_offers_waiting_is_one_item_kept_by_every_offer_answer_and_expiry() {
-    use app::inventory::trades::WAITING_OFFERS;
+    use app::inventory::rules::WAITING_OFFERS;
     let t = test_table().await;
     let ravi = player(&t, "Ravi").await;
     let asha = player(&t, "Asha").await;
     let stranger = player(&t, "Guest").await;
-    t.db.grant_rewards(&ravi, &feathers(10)).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&ravi, &feathers(10))
+        .await
+        .unwrap();
     play_together(&t, &[&asha, &ravi], "K7QX2").await;
     let offer_from = |from: &UserId| {
         let (db, from, ravi) = (t.db.clone(), from.clone(), ravi.clone());
         async move {
             let (gives, wants) = ask_a_feather();
-            db.make_offer((&from, "Someone"), (&ravi, "Ravi"), gives, wants, 3_600)
+            db.inventory()
+                .make_offer((&from, "Someone"), (&ravi, "Ravi"), gives, wants, 3_600)
                 .await
         }
     };
-    let waiting = || t.db.offers_waiting(&ravi);
+    let waiting = || t.db.inventory().offers_waiting(&ravi);
 
     // Nothing waiting: the page's one read is one GetItem.
     t.calls.reset();
@@ -1396,20 +1568,32 @@ async fn the_count_of_offers_waiting_is_one_item_kept_by_every_offer_answer_and_
     let strangers = offer_from(&stranger).await.unwrap();
     assert!(first.counted && !first.from_stranger && strangers.from_stranger);
     assert_eq!(waiting().await.unwrap(), 3);
-    assert_eq!(t.db.offers_from_strangers(&ravi).await.unwrap(), 1);
     assert_eq!(
-        t.db.offers_waiting(&asha).await.unwrap(),
+        t.db.inventory().offers_from_strangers(&ravi).await.unwrap(),
+        1
+    );
+    assert_eq!(
+        t.db.inventory().offers_waiting(&asha).await.unwrap(),
         0,
         "only offers made to a player"
     );
 
     // A decline, a cancel and an accept each take theirs out.
-    t.db.close_offer(&first.id, &ravi).await.unwrap();
+    t.db.inventory()
+        .close_offer(&first.id, &ravi)
+        .await
+        .unwrap();
     assert_eq!(waiting().await.unwrap(), 2);
-    t.db.close_offer(&strangers.id, &stranger).await.unwrap();
+    t.db.inventory()
+        .close_offer(&strangers.id, &stranger)
+        .await
+        .unwrap();
     assert_eq!(waiting().await.unwrap(), 1);
     t.calls.reset();
-    t.db.accept_offer(&second.id, &ravi).await.unwrap();
+    t.db.inventory()
+        .accept_offer(&second.id, &ravi)
+        .await
+        .unwrap();
     assert_eq!(
         t.calls.ops(),
         vec!["GetItem", "BatchGetItem", "TransactWriteItems"],
@@ -1419,7 +1603,12 @@ async fn the_count_of_offers_waiting_is_one_item_kept_by_every_offer_answer_and_
     assert!(counted(&t, &ravi, "met").await.is_empty());
     assert!(counted(&t, &ravi, "open").await.is_empty());
     // Refused answers change nothing.
-    assert!(t.db.close_offer(&first.id, &ravi).await.is_err());
+    assert!(t
+        .db
+        .inventory()
+        .close_offer(&first.id, &ravi)
+        .await
+        .is_err());
     assert_eq!(waiting().await.unwrap(), 0);
 
     // Expiry: an expired offer stops counting at once, with no write; the next offer to the
@@ -1441,7 +1630,10 @@ async fn the_count_of_offers_waiting_is_one_item_kept_by_every_offer_answer_and_
     );
     assert_eq!(counted(&t, &ravi, "open").await, vec![next.id.to_string()]);
     // An expired offer declined later leaves the count as it is.
-    t.db.close_offer(&lapsing.id, &ravi).await.unwrap();
+    t.db.inventory()
+        .close_offer(&lapsing.id, &ravi)
+        .await
+        .unwrap();
     assert_eq!(waiting().await.unwrap(), 2);
 
     // At most WAITING_OFFERS wait at once, from anyone; the refused one makes nothing.
@@ -1458,7 +1650,8 @@ async fn the_count_of_offers_waiting_is_one_item_kept_by_every_offer_answer_and_
     );
     assert_eq!(waiting().await.unwrap(), WAITING_OFFERS);
     let listed =
-        t.db.offers(&ravi, Direction::Incoming, 50)
+        t.db.inventory()
+            .offers(&ravi, Direction::Incoming, 50)
             .await
             .unwrap()
             .into_iter()
@@ -1472,8 +1665,14 @@ async fn an_offer_asking_for_cards_the_other_player_lacks_is_refused() {
     let t = test_table().await;
     let ravi = player(&t, "Ravi").await;
     let asha = player(&t, "Asha").await;
-    t.db.grant_rewards(&ravi, &cards(&["crow"])).await.unwrap();
-    t.db.grant_rewards(&asha, &feathers(5)).await.unwrap();
+    t.db.inventory()
+        .grant_rewards(&ravi, &cards(&["crow"]))
+        .await
+        .unwrap();
+    t.db.inventory()
+        .grant_rewards(&asha, &feathers(5))
+        .await
+        .unwrap();
     let ask = |thing_id: &str, n: u32| Side {
         cards: vec![(thing(thing_id), n)],
         feathers: 0,
@@ -1484,28 +1683,30 @@ async fn an_offer_asking_for_cards_the_other_player_lacks_is_refused() {
     };
     for (thing_id, n) in [("crow", 2), ("kite", 1)] {
         let refused =
-            t.db.make_offer(
-                (&asha, "Asha"),
-                (&ravi, "Ravi"),
-                give.clone(),
-                ask(thing_id, n),
-                3_600,
-            )
-            .await;
+            t.db.inventory()
+                .make_offer(
+                    (&asha, "Asha"),
+                    (&ravi, "Ravi"),
+                    give.clone(),
+                    ask(thing_id, n),
+                    3_600,
+                )
+                .await;
         assert!(
             matches!(&refused, Err(InventoryError::NotEnough(Refusal::TheyLack(t))) if t.as_str() == thing_id),
             "{refused:?}"
         );
     }
-    assert_eq!(t.db.offers_waiting(&ravi).await.unwrap(), 0);
-    t.db.make_offer(
-        (&asha, "Asha"),
-        (&ravi, "Ravi"),
-        give,
-        ask("crow", 1),
-        3_600,
-    )
-    .await
-    .unwrap();
-    assert_eq!(t.db.offers_waiting(&ravi).await.unwrap(), 1);
+    assert_eq!(t.db.inventory().offers_waiting(&ravi).await.unwrap(), 0);
+    t.db.inventory()
+        .make_offer(
+            (&asha, "Asha"),
+            (&ravi, "Ravi"),
+            give,
+            ask("crow", 1),
+            3_600,
+        )
+        .await
+        .unwrap();
+    assert_eq!(t.db.inventory().offers_waiting(&ravi).await.unwrap(), 1);
 }

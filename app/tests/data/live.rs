@@ -75,7 +75,8 @@ async fn a_join_through_another_instance_reaches_listeners_within_a_poll() {
     let db_b = instance(&t, &Recorder::new());
     let hub_b = RoomHub::new(db_b.clone(), Duration::from_millis(100), 8);
     let asha = player(&t, "Asha").await;
-    db_b.join_room(&code, &asha, &name("Asha"), Avatar::Bee)
+    db_b.rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Bee)
         .await
         .unwrap();
     hub_b.poke(&code);
@@ -100,7 +101,8 @@ async fn a_poke_wakes_the_watcher_at_once() {
         .expect("the first snapshot");
 
     let asha = player(&t, "Asha").await;
-    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Bee)
+    t.db.rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Bee)
         .await
         .unwrap();
     assert!(
@@ -175,13 +177,13 @@ async fn the_watcher_goes_when_its_last_listener_does() {
 async fn listeners_hear_that_the_room_ended() {
     let t = test_table().await;
     let code = room(&t, "VWXY6", RoomSettings::default()).await.0;
-    let host = t.db.lobby(&code).await.unwrap().unwrap().host_id;
+    let host = t.db.rooms().lobby(&code).await.unwrap().unwrap().host_id;
     let hub = RoomHub::new(instance(&t, &Recorder::new()), Duration::from_millis(50), 8);
     let mut feed = hub.subscribe(&code);
     hear(&mut feed, lobby_with(1))
         .await
         .expect("the first snapshot");
-    t.db.leave_room(&code, &host).await.unwrap();
+    t.db.rooms().leave_room(&code, &host).await.unwrap();
     let ended = hear(&mut feed, |f| *f == RoomFeed::Ended).await;
     assert_eq!(ended, Some(RoomFeed::Ended));
 }
@@ -190,16 +192,23 @@ async fn listeners_hear_that_the_room_ended() {
 async fn the_room_version_moves_with_every_change() {
     let t = test_table().await;
     let code = room(&t, "VWXY7", RoomSettings::default()).await.0;
-    let v1 = t.db.room_version(&code).await.unwrap().expect("a version");
+    let v1 =
+        t.db.rooms()
+            .room_version(&code)
+            .await
+            .unwrap()
+            .expect("a version");
     let asha = player(&t, "Asha").await;
-    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Bee)
+    t.db.rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Bee)
         .await
         .unwrap();
-    let v2 = t.db.room_version(&code).await.unwrap().unwrap();
+    let v2 = t.db.rooms().room_version(&code).await.unwrap().unwrap();
     assert!(v2 > v1, "{v1} then {v2}");
     t.calls.reset();
     assert_eq!(
-        t.db.room_version(&RoomCode::parse("ZZZZZ").unwrap())
+        t.db.rooms()
+            .room_version(&RoomCode::parse("ZZZZZ").unwrap())
             .await
             .unwrap(),
         None
@@ -207,7 +216,7 @@ async fn the_room_version_moves_with_every_change() {
     assert_eq!(t.calls.ops(), ["GetItem"]);
     set_ttl(&t, "ROOM#VWXY7", "META", epoch_seconds() - 1).await;
     assert_eq!(
-        t.db.room_version(&code).await.unwrap(),
+        t.db.rooms().room_version(&code).await.unwrap(),
         None,
         "an expired room has no version"
     );
@@ -219,18 +228,22 @@ async fn instances_announce_themselves_and_see_each_other_until_they_retire_or_g
     use aws_sdk_dynamodb::types::AttributeValue;
 
     let t = test_table().await;
-    t.db.announce_instance("a", "http://10.0.0.1:3000")
+    t.db.live()
+        .announce_instance("a", "http://10.0.0.1:3000")
         .await
         .unwrap();
-    t.db.announce_instance("b", "http://10.0.0.2:3000")
+    t.db.live()
+        .announce_instance("b", "http://10.0.0.2:3000")
         .await
         .unwrap();
     // Announcing again is the same instance, seen later.
-    t.db.announce_instance("b", "http://10.0.0.2:3000")
+    t.db.live()
+        .announce_instance("b", "http://10.0.0.2:3000")
         .await
         .unwrap();
     let mut seen: Vec<(String, String)> =
-        t.db.live_instances()
+        t.db.live()
+            .live_instances()
             .await
             .unwrap()
             .into_iter()
@@ -259,7 +272,8 @@ async fn instances_announce_themselves_and_see_each_other_until_they_retire_or_g
         .await
         .unwrap();
     let ids: Vec<String> =
-        t.db.live_instances()
+        t.db.live()
+            .live_instances()
             .await
             .unwrap()
             .into_iter()
@@ -268,8 +282,8 @@ async fn instances_announce_themselves_and_see_each_other_until_they_retire_or_g
     assert_eq!(ids, ["b"]);
 
     // One that retires is gone at once.
-    t.db.retire_instance("b").await.unwrap();
-    assert!(t.db.live_instances().await.unwrap().is_empty());
+    t.db.live().retire_instance("b").await.unwrap();
+    assert!(t.db.live().live_instances().await.unwrap().is_empty());
 }
 
 /// Serves `hub`'s end of the instances' news (`POST /internal/pokes`, as the router does) on a
@@ -348,6 +362,7 @@ async fn a_change_through_another_instance_arrives_as_its_news_with_no_read_here
     // and tells B.
     let asha = player(&t, "Asha").await;
     instance(&t, &calls_a)
+        .rooms()
         .join_room(&code, &asha, &name("Asha"), Avatar::Bee)
         .await
         .unwrap();
@@ -368,6 +383,7 @@ async fn a_change_through_another_instance_arrives_as_its_news_with_no_read_here
         .expect("A's first snapshot");
     let ravi = player(&t, "Ravi").await;
     instance(&t, &calls_a)
+        .rooms()
         .join_room(&code, &ravi, &name("Ravi"), Avatar::Bee)
         .await
         .unwrap();
@@ -387,9 +403,9 @@ async fn a_change_through_another_instance_arrives_as_its_news_with_no_read_here
     assert_eq!(reads(&calls_b), Vec::<&str>::new());
 
     // The room ending through A ends B's stream too.
-    let host = t.db.lobby(&code).await.unwrap().unwrap().host_id;
+    let host = t.db.rooms().lobby(&code).await.unwrap().unwrap().host_id;
     for user in [&asha, &ravi, &host] {
-        t.db.leave_room(&code, user).await.unwrap();
+        t.db.rooms().leave_room(&code, user).await.unwrap();
         hub_a.poke(&code);
     }
     assert_eq!(
@@ -410,10 +426,11 @@ async fn news_not_signed_under_the_tables_secret_or_not_sent_now_is_refused_and_
 
     // A forger's room: the same room with a second player, at a later version.
     let asha = player(&t, "Asha").await;
-    t.db.join_room(&code, &asha, &name("Asha"), Avatar::Bee)
+    t.db.rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Bee)
         .await
         .unwrap();
-    let forged_room = t.db.room(&code).await.unwrap().unwrap();
+    let forged_room = t.db.game().room(&code).await.unwrap().unwrap();
     let batch = |sent_ms: i64| {
         serde_json::to_vec(&Pokes {
             from: "mallory".into(),
@@ -473,7 +490,7 @@ async fn a_room_passed_between_instances_arrives_whole_with_what_browsers_are_no
 
     let t = super::seeded_table().await;
     let (code, _, _, _) = super::game::playing(&t, "VWXZ2", 3, &["Asha"]).await;
-    let mut stored = t.db.room(&code).await.unwrap().unwrap();
+    let mut stored = t.db.game().room(&code).await.unwrap().unwrap();
     stored.lobby.host_seen_ms = Some(1_234);
     let game = stored.game.as_mut().expect("a match");
     assert!(game.planned > 0 && game.rounds.iter().all(|r| r.thing.is_some()));
@@ -531,7 +548,10 @@ async fn a_rounds_close_is_paid_for_by_one_instance_and_heard_by_the_other() {
     calls_b.reset();
 
     // The host starts the match through instance A.
-    t.db.start_match(&code, &host, Some(7)).await.unwrap();
+    t.db.game()
+        .start_match(&code, &host, Some(7))
+        .await
+        .unwrap();
     hub_a.poke(&code);
     let finished = |feed: &RoomFeed| matches!(feed, RoomFeed::Room(room) if room.game.as_ref().is_some_and(|g| g.is_finished()));
     // A round is a 3 s countdown, a 2 s window and the grace; the results then show on both.

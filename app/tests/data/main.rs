@@ -98,7 +98,8 @@ pub fn seed_things() -> Vec<Thing> {
 
 pub async fn seeded_table() -> TestTable {
     let t = test_table().await;
-    t.db.seed_catalog(&seed_things())
+    t.db.catalog()
+        .seed_catalog(&seed_things())
         .await
         .expect("seeding works");
     t.calls.reset();
@@ -136,14 +137,15 @@ pub fn name(raw: &str) -> app::identity::DisplayName {
 
 /// A new guest player (with a session nobody uses).
 pub async fn player(t: &TestTable, display: &str) -> app::identity::UserId {
-    t.db.create_guest(
-        &name(display),
-        app::identity::Avatar::Bee,
-        &app::identity::auth::SessionToken::generate().hash(),
-    )
-    .await
-    .unwrap()
-    .id
+    t.db.accounts()
+        .create_guest(
+            &name(display),
+            app::identity::Avatar::Bee,
+            &app::identity::auth::SessionToken::generate().hash(),
+        )
+        .await
+        .unwrap()
+        .id
 }
 
 /// A room with a host called "Host" (in the lobby); its code and the host's id.
@@ -154,14 +156,15 @@ pub async fn room(
 ) -> (app::rooms::RoomCode, app::identity::UserId) {
     let host = player(t, "Host").await;
     let code = app::rooms::RoomCode::parse(raw).unwrap();
-    t.db.create_room(
-        &code,
-        &host,
-        &name("Host"),
-        app::identity::Avatar::Crow,
-        settings,
-    )
-    .await
-    .unwrap();
+    t.db.rooms()
+        .create_room(
+            &code,
+            &host,
+            &name("Host"),
+            app::identity::Avatar::Crow,
+            settings,
+        )
+        .await
+        .unwrap();
     (code, host)
 }

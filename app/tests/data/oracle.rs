@@ -11,7 +11,7 @@ use app::identity::UserId;
 use app::inventory::rules::{
     CARDS_PER_MATCH, FEATHERS_FOR_PLAYING, FEATHERS_PER_RIGHT, PLACE_FEATHERS,
 };
-use app::leaderboards::lines::Start;
+use app::leaderboards::store::lines::Start;
 use app::leaderboards::{BoardId, Line, Metric};
 use app::store::Db;
 use futures::stream::{self, StreamExt};
@@ -175,7 +175,12 @@ pub async fn all_lines(db: &Db, board: &BoardId) -> Vec<Line> {
     let mut lines = Vec::new();
     let mut start = Start::Top;
     loop {
-        let page = db.board_lines(board, start, 37).await.unwrap().unwrap();
+        let page = db
+            .boards()
+            .board_lines(board, start, 37)
+            .await
+            .unwrap()
+            .unwrap();
         lines.extend(page.lines);
         match page.next {
             Some(cursor) => start = Start::Cursor(cursor),
@@ -195,7 +200,7 @@ pub async fn check(t: &TestTable, brute: &Brute, players: &[UserId], in_order: b
         assert_eq!(lines.len(), expected.len(), "{board}: entry count");
         assert_eq!(on_board.len(), lines.len(), "{board}: a player on it twice");
         assert_eq!(
-            t.db.board_entries(board).await.unwrap(),
+            t.db.boards().board_entries(board).await.unwrap(),
             expected.len() as u64,
             "{board}: root count"
         );
@@ -257,7 +262,7 @@ pub async fn check(t: &TestTable, brute: &Brute, players: &[UserId], in_order: b
     let found: Vec<_> = stream::iter(
         wanted
             .iter()
-            .map(|(board, user, _)| t.db.my_line(board, user)),
+            .map(|(board, user, _)| t.db.boards().my_line(board, user)),
     )
     .buffered(16)
     .collect()
@@ -274,7 +279,7 @@ pub async fn check(t: &TestTable, brute: &Brute, players: &[UserId], in_order: b
         assert_eq!(total, brute.boards[*board].len() as u64, "{board}: total");
     }
     for user in players {
-        let stats = t.db.stats(user).await.unwrap();
+        let stats = t.db.boards().stats(user).await.unwrap();
         let (matches, wins, score) = brute.matches.get(user).copied().unwrap_or_default();
         assert_eq!(
             (stats.matches, stats.wins, stats.lifetime_score),
@@ -282,12 +287,13 @@ pub async fn check(t: &TestTable, brute: &Brute, players: &[UserId], in_order: b
             "{user}: lifetime counters"
         );
         assert_eq!(
-            t.db.feathers(user).await.unwrap(),
+            t.db.inventory().feathers(user).await.unwrap(),
             brute.feathers.get(user).copied().unwrap_or_default(),
             "{user}: feathers"
         );
         let bag: BTreeMap<String, u32> =
-            t.db.bag_cards(user)
+            t.db.inventory()
+                .bag_cards(user)
                 .await
                 .unwrap()
                 .into_iter()

@@ -18,7 +18,8 @@ async fn a_profile_is_eight_calls_and_shows_what_the_player_did() {
 
     t.calls.reset();
     let page =
-        t.db.profile_page(&host, Some(&others[0]), None, Locale::en)
+        t.db.profiles()
+            .profile_page(&host, Some(&others[0]), None, Locale::en)
             .await
             .unwrap()
             .expect("the host's page");
@@ -56,7 +57,8 @@ async fn a_profile_is_eight_calls_and_shows_what_the_player_did() {
     assert!(!page.sets.is_empty());
 
     let own =
-        t.db.profile_page(&host, Some(&host), None, Locale::en)
+        t.db.profiles()
+            .profile_page(&host, Some(&host), None, Locale::en)
             .await
             .unwrap()
             .unwrap();
@@ -64,6 +66,7 @@ async fn a_profile_is_eight_calls_and_shows_what_the_player_did() {
     let nobody = app::identity::UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").unwrap();
     assert!(t
         .db
+        .profiles()
         .profile_page(&nobody, None, None, Locale::en)
         .await
         .unwrap()
@@ -77,18 +80,23 @@ async fn a_profiles_matches_page_newest_first_with_a_cursor() {
     close_all(&t, &code).await;
     let size = app::profiles::store::MATCHES_PER_PAGE as usize;
     for seed in 0..size as u64 {
-        t.db.start_match(&code, &host, Some(seed)).await.unwrap();
+        t.db.game()
+            .start_match(&code, &host, Some(seed))
+            .await
+            .unwrap();
         close_all(&t, &code).await;
     }
     // size + 1 matches: a full page, then one more.
     let first =
-        t.db.profile_page(&host, None, None, Locale::en)
+        t.db.profiles()
+            .profile_page(&host, None, None, Locale::en)
             .await
             .unwrap()
             .unwrap();
     assert_eq!(first.matches.len(), size);
     let rest =
-        t.db.profile_page(&host, None, first.next.as_deref(), Locale::en)
+        t.db.profiles()
+            .profile_page(&host, None, first.next.as_deref(), Locale::en)
             .await
             .unwrap()
             .unwrap();
@@ -100,6 +108,7 @@ async fn a_profiles_matches_page_newest_first_with_a_cursor() {
         .all(|w| w[0].finished_at_ms >= w[1].finished_at_ms && w[0].record_id > w[1].record_id));
     assert!(t
         .db
+        .profiles()
         .profile_page(&host, None, Some("forged"), Locale::en)
         .await
         .is_err());

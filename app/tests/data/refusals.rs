@@ -6,6 +6,7 @@
 use app::identity::Avatar;
 use app::rooms::store::Joined;
 use app::rooms::RoomSettings;
+use app::store::keys::Limited;
 use app::store::metrics::{is_write, REFUSED_WRITE};
 
 use super::{name, player, room, test_table};
@@ -13,11 +14,18 @@ use super::{name, player, room, test_table};
 #[tokio::test]
 async fn a_refused_conditional_write_is_recorded_as_one_write_unit() {
     let t = test_table().await;
-    assert!(t.db.hit_rate_limit("signin#asha", 60, 1).await.unwrap());
+    assert!(t
+        .db
+        .hit_rate_limit(Limited::SignInsOfLogin("asha"), 60, 1)
+        .await
+        .unwrap());
     t.calls.reset();
     let before = t.db.usage().report();
     assert!(
-        !t.db.hit_rate_limit("signin#asha", 60, 1).await.unwrap(),
+        !t.db
+            .hit_rate_limit(Limited::SignInsOfLogin("asha"), 60, 1)
+            .await
+            .unwrap(),
         "the second attempt is refused by the write's condition"
     );
     let calls = t.calls.calls();
@@ -45,7 +53,10 @@ async fn a_refused_transaction_is_recorded_as_two_write_units_per_action() {
     let code = room(&t, "REFTX", RoomSettings::default()).await.0;
     let asha = player(&t, "Asha").await;
     let asha_name = name("Asha");
-    let join = || t.db.join_room(&code, &asha, &asha_name, Avatar::Owl);
+    let join = || {
+        t.db.rooms()
+            .join_room(&code, &asha, &asha_name, Avatar::Owl)
+    };
     assert_eq!(join().await.unwrap(), Joined::Joined);
     t.calls.reset();
     assert_eq!(join().await.unwrap(), Joined::AlreadyIn);

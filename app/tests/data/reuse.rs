@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use app::game::{match_path, Match};
 use app::identity::{Avatar, UserId};
-use app::leaderboards::lines::Start;
 use app::leaderboards::projector::Projector;
+use app::leaderboards::store::lines::Start;
 use app::leaderboards::BoardId;
 use app::rooms::{RoomCode, RoomId, RoomSettings, RoomState};
 use app::store::{epoch_seconds, Db, Recorder};
@@ -29,13 +29,17 @@ async fn play_one(
     (host_ms, guest_ms): (i64, i64),
 ) -> (app::game::Room, Match, RoomId) {
     let code = RoomCode::parse(CODE).unwrap();
-    t.db.join_room(&code, guest, &name("Guest"), Avatar::Owl)
+    t.db.rooms()
+        .join_room(&code, guest, &name("Guest"), Avatar::Owl)
         .await
         .unwrap();
-    t.db.start_match(&code, host, Some(seed)).await.unwrap();
-    let playing = t.db.room(&code).await.unwrap().unwrap();
+    t.db.game()
+        .start_match(&code, host, Some(seed))
+        .await
+        .unwrap();
+    let playing = t.db.game().room(&code).await.unwrap().unwrap();
     let first = game(&playing).first_round;
-    let tallied = on.for_match(&code, first);
+    let tallied = on.game().for_match(&code, first);
     tap_at(&tallied, &playing, host, 0, host_ms, host_ms as u32 - 20)
         .await
         .unwrap();
@@ -43,11 +47,11 @@ async fn play_one(
         .await
         .unwrap();
     let close = game(&playing).closes_at(0).unwrap();
-    tallied.resolve_due(&playing, close).await.unwrap();
-    let done = t.db.room(&code).await.unwrap().unwrap();
+    tallied.game().resolve_due(&playing, close).await.unwrap();
+    let done = t.db.game().room(&code).await.unwrap().unwrap();
     assert_eq!(done.state, RoomState::Lobby, "the match is over");
     let id = playing.id.clone();
-    on.add_to_receipt(&id, first).await.unwrap();
+    on.game().add_to_receipt(&id, first).await.unwrap();
     (playing, game(&done).clone(), id)
 }
 
@@ -89,26 +93,37 @@ async fn a_reused_code_keeps_each_rooms_match_receipt_list_and_boards_apart() {
 
     // The first room plays a match, then expires.
     let (old_host, old_guest) = (player(&t, "Asha").await, player(&t, "Ravi").await);
-    t.db.create_room(&code, &old_host, &name("Asha"), Avatar::Crow, settings)
+    t.db.rooms()
+        .create_room(&code, &old_host, &name("Asha"), Avatar::Crow, settings)
         .await
         .unwrap();
     let (_, old_match, old_id) = play_one(&t, &one, &old_host, &old_guest, 11, (300, 900)).await;
     let mut projector = Projector::new(t.db.clone(), t.engine.streams.clone());
     projector.catch_up().await.unwrap();
-    let old_detail = t.db.match_detail(&old_id, 1).await.unwrap().unwrap();
-    let old_receipt = t.db.match_receipt(&old_id, 1).await.unwrap().unwrap();
+    let old_detail = t.db.game().match_detail(&old_id, 1).await.unwrap().unwrap();
+    let old_receipt =
+        t.db.game()
+            .match_receipt(&old_id, 1)
+            .await
+            .unwrap()
+            .unwrap();
     let old_board = BoardId::room_best(&old_id);
-    let old_lines = t.db.board_lines(&old_board, Start::Top, 10).await.unwrap();
+    let old_lines =
+        t.db.boards()
+            .board_lines(&old_board, Start::Top, 10)
+            .await
+            .unwrap();
     expire_room(&t).await;
     assert!(
-        t.db.room(&code).await.unwrap().is_none(),
+        t.db.game().room(&code).await.unwrap().is_none(),
         "the room is gone"
     );
 
     // The same code is issued to a new room, whose first match also starts at round 1.
     let (new_host, new_guest) = (player(&t, "Mei").await, player(&t, "Noor").await);
     let lobby =
-        t.db.create_room(&code, &new_host, &name("Mei"), Avatar::Bee, settings)
+        t.db.rooms()
+            .create_room(&code, &new_host, &name("Mei"), Avatar::Bee, settings)
             .await
             .unwrap();
     assert_ne!(lobby.id, old_id, "a room id is never issued again");
@@ -131,9 +146,9 @@ async fn a_reused_code_keeps_each_rooms_match_receipt_list_and_boards_apart() {
     projector.catch_up().await.unwrap();
 
     // Both match pages: each its own players.
-    let new_detail = t.db.match_detail(&new_id, 1).await.unwrap().unwrap();
+    let new_detail = t.db.game().match_detail(&new_id, 1).await.unwrap().unwrap();
     assert_eq!(
-        t.db.match_detail(&old_id, 1).await.unwrap().unwrap(),
+        t.db.game().match_detail(&old_id, 1).await.unwrap().unwrap(),
         old_detail,
         "the first room's match is as it was"
     );
@@ -152,23 +167,31 @@ async fn a_reused_code_keeps_each_rooms_match_receipt_list_and_boards_apart() {
 
     // Both receipts: the first unchanged by the second room's spending.
     assert_eq!(
-        t.db.match_receipt(&old_id, 1).await.unwrap(),
+        t.db.game().match_receipt(&old_id, 1).await.unwrap(),
         Some(old_receipt)
     );
-    let new_receipt = t.db.match_receipt(&new_id, 1).await.unwrap().unwrap();
+    let new_receipt =
+        t.db.game()
+            .match_receipt(&new_id, 1)
+            .await
+            .unwrap()
+            .unwrap();
     assert!(new_receipt.calls > 0 && old_receipt.calls > 0);
 
     // Both rooms' match lists: one match each, its own.
     for (id, detail) in [(&old_id, &old_detail), (&new_id, &new_detail)] {
-        let listed = t.db.room_matches(id, 10, None).await.unwrap().items;
+        let listed = t.db.game().room_matches(id, 10, None).await.unwrap().items;
         assert_eq!(listed, vec![detail.summary.clone()], "{id}");
     }
     // The code now stands for the new room.
-    assert_eq!(t.db.room_id_of(&code).await.unwrap(), new_id);
+    assert_eq!(t.db.rooms().room_id_of(&code).await.unwrap(), new_id);
 
     // Both rooms' boards: each its own two players.
     assert_eq!(
-        t.db.board_lines(&old_board, Start::Top, 10).await.unwrap(),
+        t.db.boards()
+            .board_lines(&old_board, Start::Top, 10)
+            .await
+            .unwrap(),
         old_lines,
         "the first room's board is as it was"
     );
@@ -177,7 +200,8 @@ async fn a_reused_code_keeps_each_rooms_match_receipt_list_and_boards_apart() {
         (&new_id, [&new_host, &new_guest]),
     ] {
         let lines =
-            t.db.board_lines(&BoardId::room_best(id), Start::Top, 10)
+            t.db.boards()
+                .board_lines(&BoardId::room_best(id), Start::Top, 10)
                 .await
                 .unwrap()
                 .unwrap()
@@ -197,7 +221,7 @@ async fn a_reused_code_keeps_each_rooms_match_receipt_list_and_boards_apart() {
         (&new_host, &new_id),
         (&new_guest, &new_id),
     ] {
-        let records = t.db.my_matches(who, 10, None).await.unwrap().items;
+        let records = t.db.game().my_matches(who, 10, None).await.unwrap().items;
         assert_eq!(records.len(), 1);
         let record = &records[0];
         assert_eq!(&record.room_id(), id);
@@ -206,7 +230,8 @@ async fn a_reused_code_keeps_each_rooms_match_receipt_list_and_boards_apart() {
             format!("/m/{id}/1")
         );
         let linked =
-            t.db.match_detail(&record.room_id(), record.first_round)
+            t.db.game()
+                .match_detail(&record.room_id(), record.first_round)
                 .await
                 .unwrap()
                 .unwrap();
@@ -216,13 +241,23 @@ async fn a_reused_code_keeps_each_rooms_match_receipt_list_and_boards_apart() {
     // A second instance repeating the new match's end succeeds and changes nothing.
     let partition = format!("MATCH#{new_id}#00001");
     let before = t.partition(&partition).await;
-    let records_before = t.db.my_matches(&new_host, 10, None).await.unwrap().items;
-    one.finish_match(&code, &new_match, &new_playing)
+    let records_before =
+        t.db.game()
+            .my_matches(&new_host, 10, None)
+            .await
+            .unwrap()
+            .items;
+    one.game()
+        .finish_match(&code, &new_match, &new_playing)
         .await
         .unwrap();
     assert_eq!(t.partition(&partition).await, before);
     assert_eq!(
-        t.db.my_matches(&new_host, 10, None).await.unwrap().items,
+        t.db.game()
+            .my_matches(&new_host, 10, None)
+            .await
+            .unwrap()
+            .items,
         records_before
     );
     assert_eq!(
@@ -245,7 +280,8 @@ async fn a_match_kept_under_a_room_code_is_never_overwritten_by_another_match() 
         ..RoomSettings::default()
     };
     let (host, guest) = (player(&t, "Asha").await, player(&t, "Ravi").await);
-    t.db.create_room(&code, &host, &name("Asha"), Avatar::Crow, settings)
+    t.db.rooms()
+        .create_room(&code, &host, &name("Asha"), Avatar::Crow, settings)
         .await
         .unwrap();
     let (playing, done, id) = play_one(&t, &t.db, &host, &guest, 11, (300, 900)).await;
@@ -255,7 +291,8 @@ async fn a_match_kept_under_a_room_code_is_never_overwritten_by_another_match() 
     other.started_at_ms += 1;
     let mut playing_again = playing.clone();
     playing_again.lobby.state = RoomState::Playing;
-    t.db.finish_match(&code, &other, &playing_again)
+    t.db.game()
+        .finish_match(&code, &other, &playing_again)
         .await
         .unwrap();
     assert_eq!(

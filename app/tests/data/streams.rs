@@ -1,7 +1,7 @@
 //! Live streams counted per client across instances: the cap holds under a race of two
 //! instances, closed streams give their place back, and open ones carry into the next window.
 
-use app::live::streams::stream_window;
+use app::live::store::streams::stream_window;
 use app::store::{epoch_seconds, Db};
 
 use super::test_table;
@@ -15,7 +15,7 @@ async fn forty_racing_opens_on_two_instances_admit_exactly_the_cap() {
     let mut opens = tokio::task::JoinSet::new();
     for i in 0..40 {
         let db = if i % 2 == 0 { one.clone() } else { two.clone() };
-        opens.spawn(async move { db.count_stream("203.0.113.7", 10).await.unwrap() });
+        opens.spawn(async move { db.live().count_stream("203.0.113.7", 10).await.unwrap() });
     }
     let admitted: Vec<i64> = opens.join_all().await.into_iter().flatten().collect();
     if stream_window(epoch_seconds()) != window {
@@ -23,11 +23,15 @@ async fn forty_racing_opens_on_two_instances_admit_exactly_the_cap() {
     }
     assert_eq!(admitted.len(), 10, "exactly the cap: {admitted:?}");
     assert_eq!(
-        t.db.streams_counted("203.0.113.7", window).await.unwrap(),
+        t.db.live()
+            .streams_counted("203.0.113.7", window)
+            .await
+            .unwrap(),
         10
     );
     assert!(
-        t.db.count_stream("198.51.100.1", 10)
+        t.db.live()
+            .count_stream("198.51.100.1", 10)
             .await
             .unwrap()
             .is_some(),
@@ -36,14 +40,16 @@ async fn forty_racing_opens_on_two_instances_admit_exactly_the_cap() {
 
     // Three close: three more may open.
     for _ in 0..3 {
-        t.db.release_stream("203.0.113.7", window, window)
+        t.db.live()
+            .release_stream("203.0.113.7", window, window)
             .await
             .unwrap();
     }
     let mut again = 0;
     for _ in 0..5 {
         again += usize::from(
-            t.db.count_stream("203.0.113.7", 10)
+            t.db.live()
+                .count_stream("203.0.113.7", 10)
                 .await
                 .unwrap()
                 .is_some(),
@@ -56,17 +62,27 @@ async fn forty_racing_opens_on_two_instances_admit_exactly_the_cap() {
 async fn an_open_stream_is_counted_in_the_next_window_before_it_begins() {
     let t = test_table().await;
     let window = stream_window(epoch_seconds());
-    t.db.renew_stream("203.0.113.8", window + 1).await.unwrap();
-    t.db.renew_stream("203.0.113.8", window + 1).await.unwrap();
+    t.db.live()
+        .renew_stream("203.0.113.8", window + 1)
+        .await
+        .unwrap();
+    t.db.live()
+        .renew_stream("203.0.113.8", window + 1)
+        .await
+        .unwrap();
     assert_eq!(
-        t.db.streams_counted("203.0.113.8", window + 1)
+        t.db.live()
+            .streams_counted("203.0.113.8", window + 1)
             .await
             .unwrap(),
         2
     );
     // A cap of two is reached in that window by the streams carried over.
     assert_eq!(
-        t.db.streams_counted("203.0.113.8", window).await.unwrap(),
+        t.db.live()
+            .streams_counted("203.0.113.8", window)
+            .await
+            .unwrap(),
         0
     );
 }

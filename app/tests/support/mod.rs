@@ -42,7 +42,7 @@ pub async fn instances(
     db.ensure_table().await.unwrap();
     if catalog {
         let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
-        db.seed_catalog(&things).await.unwrap();
+        db.catalog().seed_catalog(&things).await.unwrap();
     }
     let apps = (0..count)
         .map(|_| {
@@ -206,12 +206,12 @@ pub fn cookie_pair(set_cookie: &str) -> String {
 pub async fn finish_match(db: &Db, code: &str) -> app::game::model::Match {
     let code = app::rooms::RoomCode::parse(code).unwrap();
     loop {
-        let room = db.room(&code).await.unwrap().unwrap();
+        let room = db.game().room(&code).await.unwrap().unwrap();
         let game = room.game.as_ref().unwrap();
         if game.is_finished() {
             return game.clone();
         }
         let close = game.closes_at(game.resolved as usize).unwrap();
-        db.resolve_due(&room, close).await.unwrap();
+        db.game().resolve_due(&room, close).await.unwrap();
     }
 }

@@ -1,0 +1,442 @@
+//! The match inside a room page: the countdown, the thing, the *Udd!* button, each round's
+//! results, and at the end the podium.
+//!
+//! The page draws from the room's live snapshots (the server sends a thing only once it is
+//! revealed, and results once resolved) and from the server's clock as estimated on arrival.
+//! A tap is shown at once (the button is pressed in the same frame), then sent; the server's
+//! answer replaces the local note. When a round closes, each player sees a big right or wrong
+//! with their points, their run of right calls and a climb in the standings; the match ends on a
+//! podium with the winner's name, a sound and a share button. Sounds are a few tones made in the
+//! browser (nothing to download), on unless the player muted them (remembered).
+//!
+//! A screen reader hears the match from one live region: the thing as it shows, the player's
+//! verdict with the round's line and who was fastest, and the winner. Space or Enter taps from
+//! anywhere on the page but another control.
+
+use leptos::either::Either;
+use leptos::ev;
+use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
+use leptos::wasm_bindgen::JsCast;
+
+use crate::browser;
+use crate::game::api::{ServerTime, Tap, TapAck};
+use crate::game::match_page::thing_names;
+use crate::game::model::{Match, Room, Round, ThingCard};
+use crate::game::podium::{badge_key, new_badges, Podium, Standings};
+use crate::game::timing::GRACE_MS;
+use crate::game::words::*;
+use crate::i18n::td_string;
+use crate::identity::model::UserId;
+use crate::inventory::model::Badge;
+use crate::lang::Locale;
+use crate::rooms::model::RoomState;
+
+/// The browser's estimate of the server's clock minus its own, in ms. Three samples; the one
+/// with the shortest round trip wins, assuming the server read its clock halfway through.
+async fn clock_offset() -> f64 {
+    let mut best: Option<(f64, f64)> = None;
+    for _ in 0..3 {
+        let sent = browser::now_ms();
+        let Ok(server) = browser::call_server::<i64>(ServerTime::PATH, &[]).await else {
+            continue;
+        };
+        let back = browser::now_ms();
+        let rtt = back - sent;
+        let offset = server as f64 + rtt / 2.0 - back;
+        if best.is_none_or(|(r, _)| rtt < r) {
+            best = Some((rtt, offset));
+        }
+    }
+    best.map_or(0.0, |(_, offset)| offset)
+}
+
+/// What the player's own tap in a round came to, as far as the page knows.
+#[derive(Clone, PartialEq)]
+struct MyTap {
+    round: u32,
+    note: String,
+}
+
+/// The match of `room`: shown while it runs, and its results after. `held` is the badges the
+/// player had when the page loaded, with when each was earned ([`Badge::list`]): a badge a match
+/// earns is announced only if the player did not have it before that match began.
+#[component]
+pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl IntoView {
+    let l = crate::lang::locale();
+    let offset = RwSignal::new(0.0f64);
+    let now = RwSignal::new(browser::now_ms() as i64);
+    let my_tap = RwSignal::new(None::<MyTap>);
+    // On unless this browser muted it.
+    let sound = RwSignal::new(true);
+    // True once the island runs in the browser: the tap and sound buttons are drawn only then,
+    // so a page without JavaScript shows no control that does nothing.
+    let awake = RwSignal::new(false);
+    Effect::new(move |_| {
+        sound.set(browser::remembered(SOUND_KEY).as_deref() != Some("off"));
+        awake.set(true);
+    });
+    let play = move |notes: &[(f32, u32)]| {
+        if sound.get_untracked() {
+            browser::tones(notes);
+        }
+    };
+    let me = StoredValue::new(me);
+    let held = StoredValue::new(Badge::read_list(&held));
+    // Badges this browser saw announced: the projector grants a badge a moment after the match,
+    // so a page loaded in between ("Play again" reloads it) does not find it on the server yet.
+    Effect::new(move |_| {
+        if let Some(id) = me.get_value() {
+            let known = browser::remembered(&badge_key(&id)).unwrap_or_default();
+            held.update_value(|held| held.extend(Badge::read_list(&known)));
+        }
+    });
+    // Browser-clock moment each round's thing was first drawn, for the reaction time.
+    let shown_at = StoredValue::new(None::<(u32, f64)>);
+
+    Effect::new(move |_| {
+        leptos::task::spawn_local(async move { offset.set(clock_offset().await) });
+        let tick = set_interval_with_handle(
+            move || now.set((browser::now_ms() + offset.get_untracked()) as i64),
+            std::time::Duration::from_millis(100),
+        );
+        on_cleanup(move || {
+            if let Ok(tick) = tick {
+                tick.clear();
+            }
+        });
+    });
+
+    let game = move || room.with(|r| r.game.clone());
+    // The round being played: the first without results.
+    let current = move || {
+        game().and_then(|g| {
+            let index = g.resolved as usize;
+            g.rounds.get(index).cloned().map(|r| (g.clone(), index, r))
+        })
+    };
+    let playing = move || {
+        let id = me.get_value();
+        game().is_some_and(|g| id.is_some_and(|id| g.player(&id).is_some()))
+    };
+
+    // Note when a thing first appears, and beep for it.
+    Effect::new(move |_| {
+        if let Some((_, _, round)) = current() {
+            if round.thing.is_some() && shown_at.get_value().is_none_or(|(n, _)| n != round.n) {
+                shown_at.set_value(Some((round.n, browser::now_ms())));
+                play(sounds::REVEAL);
+            }
+        }
+    });
+
+    // A round's close sounds right or wrong for the player; the match's end, the winner's
+    // tune. Only changes seen on this page: a page opened on a finished match stays quiet.
+    let heard = StoredValue::new(None::<(u32, u32)>);
+    Effect::new(move |_| {
+        let Some(g) = game() else { return };
+        let now = (g.first_round, g.resolved);
+        let before = heard.get_value();
+        heard.set_value(Some(now));
+        if before.is_none_or(|b| b == now || b.0 != now.0 && now.1 == 0) {
+            return;
+        }
+        let mine = me
+            .get_value()
+            .and_then(|id| g.last_result(&id).map(|(_, r)| r.correct));
+        let mut notes = match mine {
+            Some(true) => sounds::RIGHT.to_vec(),
+            Some(false) => {
+                browser::vibrate(120);
+                sounds::WRONG.to_vec()
+            }
+            None => Vec::new(),
+        };
+        if g.is_finished() {
+            notes.extend_from_slice(sounds::WINNER);
+        }
+        play(&notes);
+    });
+
+    let send_tap = move || {
+        let Some((g, _, round)) = current() else {
+            return;
+        };
+        if round.thing.is_none() || !playing() {
+            return;
+        }
+        if my_tap.with_untracked(|t| t.as_ref().is_some_and(|t| t.round == round.n)) {
+            return;
+        }
+        let closes = round.reveal_ms + i64::from(g.window_ms) + i64::from(GRACE_MS);
+        if now.get_untracked() > closes {
+            my_tap.set(Some(MyTap {
+                round: round.n,
+                note: td_string!(l, game.errors.too_late).to_string(),
+            }));
+            return;
+        }
+        let Some((_, shown)) = shown_at.get_value().filter(|(n, _)| *n == round.n) else {
+            return;
+        };
+        let reaction = (browser::now_ms() - shown).max(0.0) as u32;
+        my_tap.set(Some(MyTap {
+            round: round.n,
+            note: format!("Udd! {reaction} ms"),
+        }));
+        browser::vibrate(30);
+        play(sounds::TAP);
+        let code = room.with_untracked(|r| r.code.to_string());
+        leptos::task::spawn_local(async move {
+            let fields = [
+                ("code", code),
+                ("round", round.n.to_string()),
+                ("reveal_ms", round.reveal_ms.to_string()),
+                ("window_ms", g.window_ms.to_string()),
+                ("reaction_ms", reaction.to_string()),
+            ];
+            let note = match browser::call_server::<TapAck>(Tap::PATH, &fields).await {
+                Ok(ack) => match ack.reaction_ms {
+                    Some(ms) => td_string!(l, game.board.counted, ms = ms).to_string(),
+                    None => td_string!(l, game.board.first_counted).to_string(),
+                },
+                Err(err) => err.localized(),
+            };
+            my_tap.set(Some(MyTap {
+                round: round.n,
+                note,
+            }));
+        });
+    };
+
+    // Space or Enter taps from anywhere on the page but another control, which they work as
+    // usual (a link, the sound button, a field). On the tap button itself the key taps once:
+    // its default (a click) is stopped, as Space would also scroll the page.
+    let keys = window_event_listener(ev::keydown, move |event| {
+        let key = event.key();
+        let other_control = event
+            .target()
+            .and_then(|t| t.dyn_into::<leptos::web_sys::Element>().ok())
+            .is_some_and(|e| {
+                matches!(
+                    e.closest("a,input,select,textarea,summary,button:not(.udd)"),
+                    Ok(Some(_))
+                )
+            });
+        if (key == " " || key == "Enter") && !other_control {
+            event.prevent_default();
+            send_tap();
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let stage = move || {
+        let (g, index, round) = current()?;
+        let total = g.rounds.len();
+        let heading = round_heading(l, index, total);
+        let t = now.get();
+        Some(match round.thing.clone() {
+            None => {
+                let left = ((round.reveal_ms - t).max(0) + 999) / 1000;
+                Either::Left(view! {
+                    <div class="stage countdown" data-testid="countdown">
+                        <p class="muted">{heading}</p>
+                        <p class="count-num" aria-hidden="true">{if left > 0 { left.to_string() } else { "…".into() }}</p>
+                    </div>
+                })
+            }
+            Some(thing) => {
+                let left = (round.reveal_ms + i64::from(g.window_ms) - t).max(0);
+                // In tenths of a percent, as integers: formatting a float would ship its
+                // formatter in the bundle (some kilobytes) for one style.
+                let share = left * 1000 / i64::from(g.window_ms.max(1));
+                Either::Right(view! {
+                    <div class="stage reveal" data-testid="reveal" data-round=round.n>
+                        <p class="muted">{heading}</p>
+                        <Thing thing l />
+                        <div class="timer" role="presentation"><span style=format!("width:{}.{}%", share / 10, share % 10)></span></div>
+                    </div>
+                })
+            }
+        })
+    };
+
+    // Pressed from the moment of the tap (drawn in the same frame) until the next round.
+    let pressed = move || {
+        let n = current().map(|(_, _, r)| r.n);
+        my_tap.with(|t| t.as_ref().is_some_and(|t| Some(t.round) == n))
+    };
+    let tap_button = move || {
+        (awake.get() && playing() && !game().is_some_and(|g| g.is_finished())).then(|| {
+            let open = current().is_some_and(|(_, _, r)| r.thing.is_some());
+            view! {
+                <button type="button" class="udd" class:pressed=pressed data-testid="udd"
+                    aria-pressed=move || pressed().to_string() disabled=move || !open
+                    on:click=move |_| send_tap()>"Udd!"</button>
+            }
+        })
+    };
+
+    // The last round's verdict for the player, big, until the next thing shows.
+    let verdict = move || {
+        let id = me.get_value()?;
+        let g = game()?;
+        if current().is_some_and(|(_, _, r)| r.thing.is_some()) {
+            return None;
+        }
+        let (round, result) = g.last_result(&id)?;
+        let streak = g.player(&id).map_or(0, |p| p.streak);
+        let why = match (result.correct, round.flies, result.reaction_ms) {
+            (false, Some(true), None) => Some(td_string!(l, game.verdict.missed_it)),
+            (false, Some(false), Some(_)) => Some(td_string!(l, game.verdict.fell_for_it)),
+            _ => None,
+        };
+        let climbed = g.moved_up_to(&id).map(|place| {
+            let place = place_word(l, place);
+            td_string!(l, game.verdict.moved_up, place = place.as_str()).to_string()
+        });
+        Some(view! {
+            <div class=if result.correct { "round-verdict right" } else { "round-verdict wrong" }
+                data-testid="verdict" data-round=round.n data-streak=streak>
+                // Which round this was, by its thing: the next round's countdown is already above.
+                {round.thing.as_ref().map(|t| view! { <p class="verdict-thing">{format!("{} {}", t.emoji, t.name(l))}</p> })}
+                <p class="verdict-word">
+                    {verdict_word(l, result.correct)}
+                    " "<strong data-testid="verdict-points">{points(result.points)}</strong>
+                </p>
+                {why.map(|why| view! { <p>{why}</p> })}
+                {(streak >= 2).then(|| view! {
+                    <p class="streak" data-testid="streak">{td_string!(l, game.verdict.streak, n = streak).to_string()}</p>
+                })}
+                {climbed.map(|line| view! { <p class="climbed" data-testid="moved-up">{line}</p> })}
+            </div>
+        })
+    };
+
+    // What a screen reader hears, in one place and in the page's language: the thing as it
+    // shows; when its round closes, the player's verdict, the round's line and who was fastest;
+    // at the end, the winner. (A text node is written only when its text changes, so an
+    // unchanged line is not announced again.)
+    let announce = move || {
+        let g = game()?;
+        if let Some((_, index, round)) = current() {
+            if let Some(thing) = round.thing {
+                return Some(format!(
+                    "{}: {}",
+                    round_heading(l, index, g.rounds.len()),
+                    thing.name(l)
+                ));
+            }
+        }
+        let results = g
+            .rounds
+            .get(g.resolved.checked_sub(1)? as usize)?
+            .results
+            .as_ref()?;
+        let mut text = String::new();
+        if let Some(r) = me
+            .get_value()
+            .and_then(|id| results.iter().find(|r| r.user_id == id))
+        {
+            text = format!("{} {}. ", verdict_word(l, r.correct), points(r.points));
+        }
+        text.push_str(&round_line(&g, l)?);
+        for r in results.iter().filter(|r| r.fastest) {
+            let name = player_name(&g, &r.user_id);
+            text = format!(
+                "{text} {}",
+                td_string!(l, game.announce.fastest, name = name.as_str())
+            );
+        }
+        if g.is_finished() {
+            text = format!("{text} {}", wins_line(&g, l));
+        }
+        Some(text)
+    };
+
+    view! {
+        <section class="game" data-testid="game">
+            <p class="visually-hidden" aria-live="assertive" aria-atomic="true" data-testid="announce">{announce}</p>
+            {move || {
+                let watching = room.with(|r| r.state == RoomState::Playing) && !playing();
+                watching.then(|| view! {
+                    <p class="notice" data-testid="spectating">{td_string!(l, game.board.spectating).to_string()}</p>
+                })
+            }}
+            {stage}
+            {tap_button}
+            <p class="my-tap" data-testid="my-tap" role="status">
+                {move || my_tap.get().filter(|t| current().is_some_and(|(_, _, r)| r.n == t.round)).map(|t| t.note)}
+            </p>
+            <div data-testid="verdict-area">{verdict}</div>
+            {move || game().filter(Match::is_finished).map(|g| {
+                let badges = me.get_value().map(|id| new_badges(&g, &id, held)).unwrap_or_default();
+                view! { <Podium game=g room=room.with(|r| r.id.clone()) badges awake l /> }
+            })}
+            <div data-testid="round-results">
+                {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}
+            </div>
+            {move || game().map(|g| view! { <Standings game=g l /> })}
+            <p class="sound" hidden=move || !awake.get()>
+                <button type="button" class="small secondary" data-testid="sound"
+                    aria-pressed=move || sound.get().to_string()
+                    on:click=move |_| {
+                        sound.update(|on| *on = !*on);
+                        browser::remember(SOUND_KEY, if sound.get_untracked() { "on" } else { "off" });
+                    }>
+                    {move || if sound.get() { td_string!(l, game.board.sound_on).to_string() } else { td_string!(l, game.board.sound_off).to_string() }}
+                </button>
+            </p>
+        </section>
+    }
+}
+
+#[component]
+fn Thing(thing: ThingCard, l: Locale) -> impl IntoView {
+    let label = thing.name(l).to_owned();
+    let (id, emoji) = (thing.id.to_string(), thing.emoji.clone());
+    let call = format!("{} udd!", thing.hi_latin);
+    view! {
+        <div class="shown-thing" data-testid="shown-thing" data-thing=id>
+            <span class="emoji" role="img" aria-label=label>{emoji}</span>
+            <strong class="call">{call}</strong>
+            <span class="names">{thing_names(thing, l)}</span>
+        </div>
+    }
+}
+
+/// The latest resolved round: the thing, whether it flies, and what everyone got.
+fn last_results(game: &Match, me: Option<&UserId>, l: Locale) -> Option<impl IntoView> {
+    let round: &Round = game.rounds.get(game.resolved.checked_sub(1)? as usize)?;
+    let results = round.results.clone()?;
+    let mut summary = round_line(game, l)?;
+    if let Some(r) = me.and_then(|id| results.iter().find(|r| &r.user_id == id)) {
+        let yours = points(r.points);
+        summary.push(' ');
+        summary.push_str(&td_string!(l, game.results.you, points = yours.as_str()).to_string());
+    }
+    let rows = results
+        .into_iter()
+        .map(|r| {
+            let name = player_name(game, &r.user_id);
+            let tapped = r.reaction_ms.map_or_else(
+                || td_string!(l, game.results.held_back).to_string(),
+                |ms| td_string!(l, game.results.tapped_in, ms = ms).to_string(),
+            );
+            let class = if r.correct { "right" } else { "wrong" };
+            view! {
+                <li class=class data-testid="result">
+                    <span class="nickname">{name}</span>" "{tapped}" "
+                    <strong>{points(r.points)}</strong>
+                    {r.fastest.then(|| format!("\u{a0}{}", td_string!(l, game.results.fastest)))}
+                </li>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <div class="results card">
+            <p data-testid="results-summary"><strong>{summary}</strong></p>
+            <ul class="plain">{rows}</ul>
+        </div>
+    })
+}

@@ -1,0 +1,161 @@
+//! What a match cost: every DynamoDB call an instance makes for a match in play (its start, the
+//! taps, the watchers' polls and reads, the closes and the end) is counted in that instance's
+//! open tally for the match (`Db::tallied`). When the instance sees the match over, or when a
+//! tally has been quiet for [`QUIET`], it adds the tally to the match's receipt, one `ADD` per
+//! instance per match. The receipt is kept for good, apart from the room
+//! (`MATCH#<room id>#<first>` / `RECEIPT`), and priced at the operator's on-demand prices.
+//!
+//! Units are the engine's reported consumed capacity: real DynamoDB's own figures; on the
+//! embedded engine, dynoxide's, which follow DynamoDB's published rules (1 KB per write unit,
+//! 4 KB per read unit, transactions at double, index writes added). A refused conditional write
+//! reports no capacity but is billed: it is counted as AWS bills it (`RefusedWrite`: one write
+//! unit; a cancelled transaction two per action). The receipts' own calls (the `ADD`s, the
+//! reads of a receipt) are not on it; in the process's usage they are their own work,
+//! `receipts`.
+//!
+//! | pattern | how | round trips |
+//! |---|---|---|
+//! | add an instance's tally to a match's receipt | UpdateItem `ADD read_units, write_units, calls` | UpdateItem |
+//! | a match's receipt | GetItem | GetItem |
+
+use super::Game;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::game::model::{Match, MatchReceipt};
+use crate::rooms::model::{RoomCode, RoomId};
+use crate::store::keys;
+use crate::store::tx::n;
+use crate::store::{key_map, send_recorded, DataError, Db, Item};
+
+/// The work the receipts' own calls are counted as in the process's usage (see `Usage`).
+pub const RECEIPTS: &str = "receipts";
+
+/// A tally that has not grown for this long is added to its receipt even if this instance
+/// never saw the match end (it served taps, say, but watched nothing).
+pub const QUIET: Duration = Duration::from_secs(10);
+
+/// The tally key of the match that starts at room round `first`.
+fn tally_key(code: &RoomCode, first: u32) -> String {
+    format!("{code}#{first}")
+}
+
+fn parse_key(key: &str) -> Option<(RoomCode, u32)> {
+    let (code, first) = key.split_once('#')?;
+    Some((RoomCode::parse(code).ok()?, first.parse().ok()?))
+}
+
+impl Game<'_> {
+    /// The same handle, its calls counted for the match of `code` that starts at `first`.
+    pub fn for_match(self, code: &RoomCode, first: u32) -> Db {
+        self.tallied(tally_key(code, first))
+    }
+
+    /// The same handle, counting for the match that round `n` of room `code` belongs to.
+    pub fn for_round(self, code: &RoomCode, n: u32) -> Db {
+        self.for_match(code, Match::first_of_round(n))
+    }
+
+    /// Adds this instance's open tally for the match of room `room` that starts at `first` to
+    /// its receipt (nothing if there is none). Tallies are held by the room's code (a tap names
+    /// only the code; no two live rooms share one), receipts by its id.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn add_to_receipt(
+        self,
+        room: &RoomId,
+        first: u32,
+    ) -> Result<Option<MatchReceipt>, DataError> {
+        let code = room.code();
+        let Some(units) = self.tallies().take(&tally_key(&code, first)) else {
+            return Ok(None);
+        };
+        let db = self.counted_as(RECEIPTS);
+        let added = send_recorded!(
+            db,
+            "UpdateItem",
+            db.client
+                .update_item()
+                .table_name(db.table_name())
+                    .set_key(Some(key_map(keys::match_receipt(room, first))))
+                    .update_expression("ADD read_units :r, write_units :w, calls :c")
+                    .expression_attribute_values(
+                        ":r",
+                        AttributeValue::N(units.read_units.to_string()),
+                    )
+                    .expression_attribute_values(
+                        ":w",
+                        AttributeValue::N(units.write_units.to_string()),
+                    )
+                    .expression_attribute_values(":c", n(units.calls))
+                .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+        );
+        match added {
+            Ok(out) => Ok(out.attributes.map(|item| self.receipt_from_item(&item))),
+            Err(err) => {
+                // Not lost: counted again with what comes next.
+                let key: Arc<str> = tally_key(&code, first).into();
+                self.tallies().restore(&key, units);
+                Err(err)
+            }
+        }
+    }
+
+    /// Adds every tally that has been quiet for [`QUIET`] to its receipt: the room's id read
+    /// from its code (one GetItem; the room plays or has just played the match, so the code
+    /// is still its own). Tallies of rooms `watched` here are left to the room's watcher, which
+    /// adds them when it sees the match end (a match's taps may pause for longer than
+    /// [`QUIET`]). Returns the receipts as they now are, by room code and match.
+    pub async fn add_quiet_receipts(
+        self,
+        watched: impl Fn(&RoomCode) -> bool,
+    ) -> Result<Vec<(RoomCode, u32, MatchReceipt)>, DataError> {
+        let mut added = Vec::new();
+        for key in self.tallies().quiet(QUIET) {
+            if let Some((code, first)) = parse_key(&key).filter(|(code, _)| !watched(code)) {
+                let room = self.counted_as(RECEIPTS).rooms().room_id_of(&code).await?;
+                tracing::debug!(%code, first, "adding a quiet tally to its receipt");
+                if let Some(receipt) = self.add_to_receipt(&room, first).await? {
+                    added.push((code, first, receipt));
+                }
+            }
+        }
+        Ok(added)
+    }
+
+    /// The match's receipt as added up so far, priced at this instance's prices.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn match_receipt(
+        self,
+        room: &RoomId,
+        first: u32,
+    ) -> Result<Option<MatchReceipt>, DataError> {
+        let db = self.counted_as(RECEIPTS);
+        let item = db
+            .get(
+                db.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::match_receipt(room, first)))),
+            )
+            .await?;
+        Ok(item.map(|item| self.receipt_from_item(&item)))
+    }
+
+    /// A stored receipt, priced at this instance's prices.
+    pub(crate) fn receipt_from_item(self, item: &Item) -> MatchReceipt {
+        let number = |name: &str| {
+            item.get(name)
+                .and_then(|v| v.as_n().ok())
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        let (read, write) = (number("read_units"), number("write_units"));
+        MatchReceipt::new(
+            read,
+            write,
+            number("calls") as u64,
+            self.pricing().price(read, write),
+        )
+    }
+}

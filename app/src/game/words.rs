@@ -1,0 +1,121 @@
+//! How the match says things: names, points, places, the round's and the wins' lines, verdicts,
+//! and its sounds.
+
+use crate::game::model::Match;
+use crate::i18n::td_string;
+use crate::identity::model::UserId;
+use crate::lang::Locale;
+
+pub(crate) fn player_name(game: &Match, id: &UserId) -> String {
+    game.player(id)
+        .map(|p| p.nickname.to_string())
+        .unwrap_or_default()
+}
+
+pub(crate) fn points(p: i32) -> String {
+    if p > 0 {
+        format!("+{p}")
+    } else {
+        p.to_string()
+    }
+}
+
+/// The game's sounds: a few tones each, `(hz, ms)`.
+pub(crate) mod sounds {
+    pub const REVEAL: &[(f32, u32)] = &[(660.0, 80)];
+    pub const TAP: &[(f32, u32)] = &[(880.0, 50)];
+    pub const RIGHT: &[(f32, u32)] = &[(660.0, 90), (990.0, 150)];
+    pub const WRONG: &[(f32, u32)] = &[(330.0, 120), (220.0, 220)];
+    pub const WINNER: &[(f32, u32)] = &[(523.0, 130), (659.0, 130), (784.0, 130), (1047.0, 380)];
+}
+
+/// Where the mute is remembered.
+pub(crate) const SOUND_KEY: &str = "udd-sound";
+
+/// A place as a player says it: "2nd" in English, the number in Hindi (the sentence carries
+/// the rest).
+pub(crate) fn place_word(l: Locale, place: u32) -> String {
+    if l != Locale::en {
+        return place.to_string();
+    }
+    let suffix = match (place % 10, place % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{place}{suffix}")
+}
+
+/// What the latest resolved round was: "Round 2: Crow flies."
+pub(crate) fn round_line(game: &Match, l: Locale) -> Option<String> {
+    let round = game.rounds.get(game.resolved.checked_sub(1)? as usize)?;
+    let thing = round.thing.as_ref()?;
+    let (n, name) = (game.resolved, thing.name(l));
+    Some(if round.flies.unwrap_or(false) {
+        td_string!(l, game.results.flies, n = n, thing = name).to_string()
+    } else {
+        td_string!(l, game.results.grounded, n = n, thing = name).to_string()
+    })
+}
+
+/// "Asha wins!" (the first places' names, "Asha & Ravi" when they tie).
+pub(crate) fn wins_line(game: &Match, l: Locale) -> String {
+    let winners = game
+        .standings()
+        .iter()
+        .filter(|(place, _)| *place == 1)
+        .map(|(_, p)| p.nickname.to_string())
+        .collect::<Vec<_>>()
+        .join(" & ");
+    td_string!(l, game.podium.wins, name = winners.as_str()).to_string()
+}
+
+/// "Round 2 of 8" for the round at `index`.
+pub(crate) fn round_heading(l: Locale, index: usize, total: usize) -> String {
+    td_string!(l, game.board.round_of, n = index + 1, total = total).to_string()
+}
+
+/// "✓ Right!" or "✗ Wrong".
+pub(crate) fn verdict_word(l: Locale, correct: bool) -> &'static str {
+    if correct {
+        td_string!(l, game.verdict.right)
+    } else {
+        td_string!(l, game.verdict.wrong)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inventory::model::Badge;
+
+    #[test]
+    fn badge_lists_read_back_and_junk_is_skipped() {
+        let held = [(Badge::FirstWin, 1000), (Badge::PerfectMatch, 7)];
+        assert_eq!(Badge::list(&held), "first-win@1000;perfect-match@7");
+        assert_eq!(Badge::read_list(&Badge::list(&held)), held.to_vec());
+        assert_eq!(
+            Badge::read_list("first-win@1000;nonsense;streak-10@x;perfect-match@7"),
+            held.to_vec()
+        );
+        assert!(Badge::read_list("").is_empty());
+    }
+
+    #[test]
+    fn places_read_as_players_say_them() {
+        let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111]
+            .into_iter()
+            .map(|n| place_word(Locale::en, n))
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd",
+                "101st", "111th"
+            ]
+        );
+        assert_eq!(place_word(Locale::hi, 2), "2");
+    }
+}

@@ -1,0 +1,150 @@
+//! Sessions: the item a session cookie's token hash names (`SESSION#<hash>`), read on every
+//! request that acts for a player and extended while in use; started on sign-in (rotating the
+//! old one out in the same transaction) and ended on sign-out, one or all of a player's.
+
+use super::Accounts;
+use aws_sdk_dynamodb::types::{AttributeValue, Delete, TransactWriteItem};
+
+use crate::identity::auth::SessionHash;
+use crate::identity::model::UserId;
+use crate::identity::store::{
+    session_item, Session, SessionItem, GUEST_GRACE_SECS, SESSION_LIFETIME_SECS,
+    SESSION_REFRESH_BELOW_SECS,
+};
+use crate::store::keys;
+use crate::store::{
+    epoch_millis, epoch_seconds, key_map, send_recorded, Conflict, DataError, Item,
+};
+
+impl Accounts<'_> {
+    /// The session a cookie's token hash stands for, if it is live. A session used in the second
+    /// half of its life is extended (one conditional UpdateItem), so active players stay in.
+    #[tracing::instrument(skip_all, err(level = "debug"))]
+    pub async fn session(self, hash: &SessionHash) -> Result<Option<Session>, DataError> {
+        let Some(item) = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::session(hash)))),
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let item: SessionItem = serde_dynamo::from_item(item)?;
+        let now = epoch_seconds();
+        let mut expires_at = item.ttl;
+        if item.ttl - now < SESSION_REFRESH_BELOW_SECS {
+            expires_at = now + SESSION_LIFETIME_SECS;
+            let refreshed = send_recorded!(
+                self,
+                "UpdateItem",
+                self.client
+                    .update_item()
+                    .table_name(self.table_name())
+                    .set_key(Some(key_map(keys::session(hash))))
+                    .update_expression("SET #ttl = :ttl")
+                    .condition_expression("attribute_exists(#pk)")
+                    .expression_attribute_names("#ttl", keys::TTL)
+                    .expression_attribute_names("#pk", keys::PK)
+                    .expression_attribute_values(":ttl", AttributeValue::N(expires_at.to_string()))
+            );
+            match refreshed {
+                Ok(_) => {}
+                // Signed out in the meantime.
+                Err(DataError::Conflict(Conflict::ConditionFailed)) => return Ok(None),
+                Err(err) => return Err(err),
+            }
+            self.extend_guest(&item.user_id, expires_at + GUEST_GRACE_SECS)
+                .await?;
+        }
+        Ok(Some(Session {
+            user_id: item.user_id,
+            expires_at,
+        }))
+    }
+
+    /// Moves a guest profile's expiry to `ttl` (a claimed profile has none, and is left alone).
+    async fn extend_guest(self, user: &UserId, ttl: i64) -> Result<(), DataError> {
+        let extended = send_recorded!(
+            self,
+            "UpdateItem",
+            self.client
+                .update_item()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::user_profile(user))))
+                .update_expression("SET #ttl = :ttl")
+                .condition_expression("attribute_exists(#ttl)")
+                .expression_attribute_names("#ttl", keys::TTL)
+                .expression_attribute_values(":ttl", AttributeValue::N(ttl.to_string()))
+        );
+        match extended {
+            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Starts a session for `user`, ending `replacing` in the same transaction (rotation on
+    /// sign-in, so a token known before sign-in is worthless after it).
+    #[tracing::instrument(skip_all, fields(user = %user), err(level = "debug"))]
+    pub async fn start_session(
+        self,
+        user: &UserId,
+        session: &SessionHash,
+        replacing: Option<&SessionHash>,
+    ) -> Result<(), DataError> {
+        let mut actions = vec![self.put_new(serde_dynamo::to_item(session_item(
+            user,
+            session,
+            epoch_millis(),
+        ))?)?];
+        if let Some(old) = replacing {
+            let delete = Delete::builder()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::session(old))))
+                .build()
+                .map_err(|e| DataError::Internal(e.into()))?;
+            actions.push(TransactWriteItem::builder().delete(delete).build());
+        }
+        self.transact(actions).await
+    }
+
+    /// Ends one session (sign out). Ending an unknown session is not an error.
+    #[tracing::instrument(skip_all, err(level = "debug"))]
+    pub async fn end_session(self, hash: &SessionHash) -> Result<(), DataError> {
+        send_recorded!(
+            self,
+            "DeleteItem",
+            self.client
+                .delete_item()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::session(hash))))
+        )?;
+        Ok(())
+    }
+
+    /// Ends every session of a player ("sign out everywhere"): one Query on GSI1, then deletes.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn end_all_sessions(self, user: &UserId) -> Result<usize, DataError> {
+        let sessions = self
+            .query_all(self.query_prefix(
+                keys::Keyed::Gsi1,
+                keys::user_partition(user),
+                keys::SESSION_PREFIX,
+            ))
+            .await?;
+        let deletes = sessions
+            .iter()
+            .map(|item| {
+                let key: Item = [keys::PK, keys::SK]
+                    .iter()
+                    .filter_map(|name| item.get(*name).map(|v| ((*name).to_owned(), v.clone())))
+                    .collect();
+                crate::store::tx::delete_request(key)
+            })
+            .collect::<Result<Vec<_>, DataError>>()?;
+        let ended = deletes.len();
+        self.batch_write(deletes).await?;
+        Ok(ended)
+    }
+}

@@ -1,0 +1,285 @@
+//! The projector's leases and checkpoints: taking and renewing a shard's lease, saving how far a
+//! shard is read under the lease's token, and what operators and pages read (a lease, when the
+//! boards were last updated).
+
+use aws_sdk_dynamodb::types::ReturnValue;
+
+use super::Boards;
+use crate::leaderboards::projector::{BatchError, Held, Projector};
+use crate::leaderboards::store::apply::Fence;
+use crate::store::keys;
+use crate::store::tx::{n, s};
+use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError};
+
+/// The part of a lease item the waiting projector reads.
+#[derive(Debug, serde::Deserialize)]
+struct LeaseItem {
+    #[serde(default)]
+    finished: bool,
+    expires_ms: Option<i64>,
+}
+
+impl Projector {
+    /// Whether a shard was read to its end (a finished shard stays finished: asked once).
+    pub(in crate::leaderboards) async fn finished(
+        &mut self,
+        shard: &str,
+    ) -> Result<bool, DataError> {
+        if self.waiting.get(shard) == Some(&i64::MAX) {
+            return Ok(true);
+        }
+        let finished = self.lease_item(shard).await?.is_some_and(|i| i.finished);
+        if finished {
+            self.waiting.insert(shard.to_owned(), i64::MAX);
+        }
+        Ok(finished)
+    }
+
+    /// A shard's lease item, read strongly.
+    async fn lease_item(&self, shard: &str) -> Result<Option<LeaseItem>, DataError> {
+        let item = self
+            .db
+            .get(
+                self.db
+                    .client
+                    .get_item()
+                    .set_key(Some(key_map(keys::projector_shard(shard))))
+                    .consistent_read(true),
+            )
+            .await?;
+        item.map(|i| serde_dynamo::from_item(i).map_err(DataError::from))
+            .transpose()
+    }
+
+    /// Holds `shard`'s lease (renewing it when half gone, taking it when free); the index of
+    /// the held shard, or `None` when another instance holds it or it is finished. A shard
+    /// held elsewhere is asked for again only once its lease has run out.
+    pub(in crate::leaderboards) async fn hold(
+        &mut self,
+        shard: &str,
+    ) -> Result<Option<usize>, DataError> {
+        let now = epoch_millis();
+        let key = keys::projector_shard(shard);
+        if self.waiting.get(shard).is_some_and(|&until| now <= until) {
+            return Ok(None);
+        }
+        if let Some(index) = self.held.iter().position(|h| h.shard == shard) {
+            if self.held[index].expires_ms - now > self.lease_ms / 2 {
+                return Ok(Some(index));
+            }
+            let renew = self
+                .db
+                .client
+                .update_item()
+                .table_name(self.db.table_name())
+                .set_key(Some(key_map(key)))
+                .update_expression("SET expires_ms = :expires")
+                .condition_expression("holder = :me AND lease_token = :token")
+                .expression_attribute_values(":expires", n(now + self.lease_ms))
+                .expression_attribute_values(":me", s(self.holder.clone()))
+                .expression_attribute_values(":token", n(self.held[index].fence.token));
+            return match send_recorded!(self.db, "UpdateItem", renew) {
+                Ok(_) => {
+                    self.held[index].expires_ms = now + self.lease_ms;
+                    Ok(Some(index))
+                }
+                Err(DataError::Conflict(Conflict::ConditionFailed)) => {
+                    tracing::warn!(shard, "board projector lost its lease");
+                    self.held.remove(index);
+                    Ok(None)
+                }
+                Err(err) => Err(err),
+            };
+        }
+        let take = self
+            .db
+            .client
+            .update_item()
+            .table_name(self.db.table_name())
+            .set_key(Some(key_map(key.clone())))
+            .update_expression("SET holder = :me, expires_ms = :expires ADD lease_token :one")
+            .condition_expression(
+                "(attribute_not_exists(#pk) OR expires_ms < :now) AND attribute_not_exists(finished)",
+            )
+            .expression_attribute_names("#pk", keys::PK)
+            .expression_attribute_values(":me", s(self.holder.clone()))
+            .expression_attribute_values(":expires", n(now + self.lease_ms))
+            .expression_attribute_values(":now", n(now))
+            .expression_attribute_values(":one", n(1))
+            .return_values(ReturnValue::AllNew);
+        match send_recorded!(self.db, "UpdateItem", take) {
+            Ok(out) => {
+                let item = out.attributes.unwrap_or_default();
+                let token = item
+                    .get("lease_token")
+                    .and_then(|v| v.as_n().ok()?.parse().ok())
+                    .ok_or_else(|| DataError::Internal("a lease without a token".into()))?;
+                let checkpoint = item.get("checkpoint").and_then(|v| v.as_s().ok()).cloned();
+                tracing::info!(shard, token, "board projector took a lease");
+                self.held.push(Held {
+                    shard: shard.to_owned(),
+                    fence: Fence { lease: key, token },
+                    expires_ms: now + self.lease_ms,
+                    checkpoint,
+                    iterator: None,
+                    checkpointed_ms: now,
+                });
+                self.waiting.remove(shard);
+                Ok(Some(self.held.len() - 1))
+            }
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => {
+                // Held elsewhere or finished: read until when, once, and wait until then.
+                let until = match self.lease_item(shard).await? {
+                    Some(LeaseItem { finished: true, .. }) => i64::MAX,
+                    Some(lease) => lease.expires_ms.unwrap_or(0),
+                    None => 0,
+                };
+                self.waiting.insert(shard.to_owned(), until);
+                Ok(None)
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Lets go of every held shard (on shutdown): its checkpoint saved and its lease made to
+    /// expire now, under the token, so that another instance takes it at its next pass. The
+    /// shards let go of; one that fails stays leased until it runs out (nothing is lost
+    /// either way: the next holder starts from the last checkpoint).
+    pub async fn release(&mut self) -> Vec<String> {
+        let mut released = Vec::new();
+        for held in std::mem::take(&mut self.held) {
+            let mut request = self
+                .db
+                .client
+                .update_item()
+                .table_name(self.db.table_name())
+                .set_key(Some(key_map(held.fence.lease.clone())))
+                .condition_expression("holder = :me AND lease_token = :token")
+                .expression_attribute_values(":me", s(self.holder.clone()))
+                .expression_attribute_values(":token", n(held.fence.token))
+                .expression_attribute_values(":gone", n(0));
+            request = match &held.checkpoint {
+                Some(sequence) => request
+                    .update_expression("SET expires_ms = :gone, checkpoint = :seq")
+                    .expression_attribute_values(":seq", s(sequence)),
+                None => request.update_expression("SET expires_ms = :gone"),
+            };
+            match send_recorded!(self.db, "UpdateItem", request) {
+                Ok(_) => {
+                    tracing::info!(shard = held.shard, "board projector let go of its lease");
+                    released.push(held.shard);
+                }
+                Err(err) => {
+                    tracing::warn!(shard = held.shard, error = ?err, "letting go of a lease failed; it runs out")
+                }
+            }
+        }
+        released
+    }
+
+    /// Saves how far the shard is read (and whether to its end), under the token.
+    pub(in crate::leaderboards) async fn checkpoint(
+        &self,
+        held: &Held,
+        sequence: Option<&str>,
+        finished: bool,
+        counted: bool,
+    ) -> Result<(), BatchError> {
+        let now = epoch_millis();
+        let mut sets = vec!["read_ms = :now"];
+        let mut request = self
+            .db
+            .client
+            .update_item()
+            .table_name(self.db.table_name())
+            .set_key(Some(key_map(held.fence.lease.clone())))
+            .condition_expression("lease_token = :token")
+            .expression_attribute_values(":token", n(held.fence.token))
+            .expression_attribute_values(":now", n(now));
+        if let Some(sequence) = sequence {
+            sets.push("checkpoint = :seq");
+            request = request.expression_attribute_values(":seq", s(sequence));
+        }
+        if finished {
+            sets.push("finished = :yes");
+            request = request.expression_attribute_values(
+                ":yes",
+                aws_sdk_dynamodb::types::AttributeValue::Bool(true),
+            );
+        }
+        match send_recorded!(
+            self.db,
+            "UpdateItem",
+            request.update_expression(format!("SET {}", sets.join(", ")))
+        ) {
+            Ok(_) => {}
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => {
+                return Err(BatchError::LeaseLost)
+            }
+            Err(err) => return Err(BatchError::Failed(err.into())),
+        }
+        if counted {
+            self.db
+                .boards()
+                .mark_boards_updated(now)
+                .await
+                .map_err(|e| BatchError::Failed(e.into()))?;
+        }
+        Ok(())
+    }
+}
+
+impl Boards<'_> {
+    /// Notes when the boards were last brought up to date (`PROJECTOR` / `STATUS`).
+    pub(crate) async fn mark_boards_updated(self, now_ms: i64) -> Result<(), DataError> {
+        let request = self
+            .client
+            .update_item()
+            .table_name(self.table_name())
+            .set_key(Some(key_map(keys::projector_status())))
+            .update_expression("SET applied_ms = :now")
+            .condition_expression("attribute_not_exists(applied_ms) OR applied_ms < :now")
+            .expression_attribute_values(":now", n(now_ms));
+        match send_recorded!(self, "UpdateItem", request) {
+            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// When the boards were last brought up to date, if ever: one GetItem.
+    pub async fn boards_updated_ms(self) -> Result<Option<i64>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::projector_status()))),
+            )
+            .await?;
+        Ok(item.and_then(|i| {
+            i.get("applied_ms")
+                .and_then(|v| v.as_n().ok()?.parse().ok())
+        }))
+    }
+
+    /// A shard's lease as stored: (holder, token, expires ms). For tests and operators.
+    pub async fn projector_lease(
+        self,
+        shard: &str,
+    ) -> Result<Option<(String, u64, i64)>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::projector_shard(shard))))
+                    .consistent_read(true),
+            )
+            .await?;
+        Ok(item.and_then(|i| {
+            Some((
+                i.get("holder")?.as_s().ok()?.clone(),
+                i.get("lease_token")?.as_n().ok()?.parse().ok()?,
+                i.get("expires_ms")?.as_n().ok()?.parse().ok()?,
+            ))
+        }))
+    }
+}

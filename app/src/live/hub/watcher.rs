@@ -1,0 +1,309 @@
+//! A watcher's loop: what it reads and when, how it closes rounds on the match's clock, looks
+//! after the room's host, and follows the match's receipt.
+
+use super::*;
+
+impl RoomHub {
+    pub(super) async fn watch(self, code: RoomCode, watcher: Arc<Watcher>) {
+        let mut room: Option<Room> = None;
+        let mut receipt = ReceiptView::default();
+        let mut failures = 0u32;
+        // When this watcher last told the table the host is here.
+        let mut beat_ms = i64::MIN / 2;
+        // When the safety-net poll is next due (the first pass reads the room).
+        let mut poll_at = i64::MIN;
+        loop {
+            let now = epoch_millis();
+            // While a match is in play, each round's close is the safety net instead: every
+            // watcher that has not heard of the close by its turn reads the room then.
+            let in_play = room.as_ref().is_some_and(|r| r.state == RoomState::Playing);
+            let wake = Wake {
+                written: watcher.written.swap(false, Ordering::AcqRel),
+                heard: watcher.take_heard(),
+                poll: now >= poll_at && !in_play,
+            };
+            let written = wake.written;
+            if wake.poll {
+                poll_at = now + self.inner.poll.as_millis() as i64;
+            }
+            match self
+                .refresh(&code, &watcher, wake, &mut room, &mut receipt, &mut beat_ms)
+                .await
+            {
+                Ok(feed) => {
+                    failures = 0;
+                    let news = watcher.feed.borrow().as_ref() != Some(&feed);
+                    if news {
+                        watcher.feed.send_replace(Some(feed));
+                    }
+                }
+                Err(err) => {
+                    failures += 1;
+                    tracing::warn!(%code, error = ?err, failures, "room watcher read failed");
+                    // Try again soon (backing off), and still pass on a write made here.
+                    let retry = RETRY_AFTER * 2u32.pow(failures.min(4));
+                    poll_at = now + retry.min(self.inner.poll).as_millis() as i64;
+                    if written {
+                        watcher.written.store(true, Ordering::Release);
+                    }
+                }
+            }
+            let now = epoch_millis();
+            let mut pause = Duration::from_millis((poll_at - now).max(25) as u64);
+            // While failing, still wake for the next reveal (one attempt each, so no spin): a
+            // transient error must not push this instance's reveal back by a whole backoff.
+            let event = room.as_ref().and_then(|room| match failures {
+                0 => next_event(room, now, self.close_after(&code)),
+                _ => room.game.as_ref().and_then(|g| g.next_reveal_after(now)),
+            });
+            if let Some(at) = event {
+                // Never spin: a round still due after an attempt waits a little.
+                let until = Duration::from_millis((at - now).max(25) as u64);
+                pause = pause.min(until);
+            }
+            // The host's next heartbeat, when they listen here (the poll is far shorter anyway).
+            if room
+                .as_ref()
+                .is_some_and(|room| watcher.hears(&room.host_id))
+            {
+                let until = Duration::from_millis((beat_ms + HOST_BEAT_MS - now).max(25) as u64);
+                pause = pause.min(until);
+            }
+            tokio::select! {
+                () = tokio::time::sleep(pause) => {}
+                () = watcher.wake.notified() => {}
+                () = watcher.feed.closed() => {}
+            }
+            let mut rooms = self.rooms();
+            if watcher.feed.receiver_count() == 0 {
+                if rooms
+                    .get(&code)
+                    .is_some_and(|current| Arc::ptr_eq(current, &watcher))
+                {
+                    rooms.remove(&code);
+                }
+                return;
+            }
+        }
+    }
+
+    /// Brings `room` up to date (from news, or reading it after a write here, or when the
+    /// safety-net poll finds its version moved), looks after its host (a heartbeat while the
+    /// host listens here; else hands the room on if the host is away), resolves what is due,
+    /// tells the other instances what changed through this one, and returns what browsers may
+    /// see now.
+    pub(super) async fn refresh(
+        &self,
+        code: &RoomCode,
+        watcher: &Watcher,
+        wake: Wake,
+        room: &mut Option<Room>,
+        receipt: &mut ReceiptView,
+        beat_ms: &mut i64,
+    ) -> Result<RoomFeed, DataError> {
+        // What the watcher does for a match in play is on that match's receipt.
+        let in_play = room
+            .as_ref()
+            .filter(|room| room.state == RoomState::Playing)
+            .and_then(|room| room.game.as_ref())
+            .map(|game| game.first_round);
+        let db = &match in_play {
+            Some(first) => self.inner.watchers.game().for_match(code, first),
+            None => self.inner.watchers.clone(),
+        };
+        let version = |room: &Option<Room>| room.as_ref().map(|room| room.version);
+        let progress = |room: &Option<Room>| room.as_ref().map(crate::live::peers::progress);
+        let mut read = wake.written || (wake.poll && room.is_none());
+        if let Some(heard) = wake.heard {
+            if heard.ended {
+                // Another instance saw the room end: one read, and this stream ends too.
+                read = true;
+            }
+            match heard.room {
+                Some(theirs) if progress(room).is_none_or(|p| theirs.progress() > p) => {
+                    let seen = room.as_ref().and_then(|r| r.lobby.host_seen_ms);
+                    let mut theirs = theirs.into_room();
+                    theirs.lobby.host_seen_ms = theirs.lobby.host_seen_ms.max(seen);
+                    *room = Some(theirs);
+                }
+                // Too big to carry: read it.
+                None if progress(room).is_some_and(|p| heard.progress() > p) => read = true,
+                _ => {}
+            }
+            if let (Some(room), Some(seen)) = (room.as_mut(), heard.host_seen_ms) {
+                room.lobby.host_seen_ms = room.lobby.host_seen_ms.max(Some(seen));
+            }
+            if let Some((first, theirs)) = heard.receipt {
+                let newer = receipt.first != first
+                    || receipt.receipt.is_none_or(|mine| theirs.calls > mine.calls);
+                if newer {
+                    receipt.first = first;
+                    receipt.receipt = Some(theirs);
+                }
+            }
+        }
+        let before = version(room);
+        if read {
+            *room = db.game().room(code).await?;
+        } else if wake.poll {
+            // The safety net: a version a second stale is caught by the next poll.
+            match db.rooms().room_pulse_eventually(code).await? {
+                None => *room = db.game().room(code).await?,
+                Some(pulse) => {
+                    if version(room).is_none_or(|v| pulse.version > v) {
+                        *room = db.game().room(code).await?;
+                    }
+                    if let Some(room) = room.as_mut().filter(|room| room.host_id == pulse.host_id) {
+                        // Heartbeats move `host_seen` without a new version. (A stale read
+                        // may set it back a moment: a hand-over is conditioned on the table's
+                        // own value, so that costs at most a refused write.)
+                        room.lobby.host_seen_ms = pulse.host_seen_ms;
+                    }
+                }
+            }
+        }
+        // What changed through this instance, the others hear of.
+        let mut tell = wake.written;
+        match self
+            .look_after_host(code, watcher, room.as_ref(), beat_ms)
+            .await
+        {
+            HostCare::Nothing => {}
+            HostCare::Beat(seen) => self.tell(PeerNews {
+                host_seen_ms: Some(seen),
+                ..PeerNews::of(code)
+            }),
+            HostCare::HandedOn => {
+                *room = db.game().room(code).await?;
+                tell = true;
+            }
+        }
+        let now = epoch_millis();
+        let work = room
+            .as_ref()
+            .is_some_and(|room| room.has_work(now - self.close_after(code)));
+        if work {
+            if let Some(now) = room.take() {
+                let was = crate::live::peers::progress(&now);
+                *room = db.game().advance(code, now).await?;
+                tell |= progress(room) != Some(was);
+            }
+        }
+        if tell {
+            self.tell(match room.as_ref() {
+                Some(room) => PeerNews::room(room),
+                None => PeerNews {
+                    ended: true,
+                    ..PeerNews::of(code)
+                },
+            });
+        } else if before.is_some() && room.is_none() {
+            tracing::debug!(%code, "the room ended");
+        }
+        if let Some(room) = room.as_ref() {
+            self.follow_receipt(code, room, receipt).await;
+        }
+        Ok(match room {
+            Some(room) => {
+                let mut shown = room.visible_at(epoch_millis());
+                if let Some(game) = shown.game.as_mut() {
+                    if game.first_round == receipt.first {
+                        game.receipt = receipt.receipt.map(Box::new);
+                    }
+                }
+                RoomFeed::Room(shown)
+            }
+            None => RoomFeed::Ended,
+        })
+    }
+
+    /// While the host listens on this instance, notes every [`HOST_BEAT_MS`] that they are here;
+    /// otherwise, if they have been away longer than the grace, hands the room on (exactly once
+    /// across instances: the write's condition decides).
+    pub(super) async fn look_after_host(
+        &self,
+        code: &RoomCode,
+        watcher: &Watcher,
+        room: Option<&Room>,
+        beat_ms: &mut i64,
+    ) -> HostCare {
+        let Some(room) = room else {
+            return HostCare::Nothing;
+        };
+        let db = &self.inner.watchers;
+        let now = epoch_millis();
+        if watcher.hears(&room.host_id) {
+            if now - *beat_ms >= HOST_BEAT_MS {
+                match db.rooms().host_beat(code, &room.host_id).await {
+                    Ok(_) => {
+                        *beat_ms = now;
+                        return HostCare::Beat(now);
+                    }
+                    Err(err) => tracing::debug!(%code, error = ?err, "host heartbeat failed"),
+                }
+            }
+            return HostCare::Nothing;
+        }
+        match db.rooms().hand_over_if_host_away(&room.lobby, now).await {
+            Ok(Some(next)) => {
+                tracing::debug!(%code, %next, "the host was away; handed the room on");
+                HostCare::HandedOn
+            }
+            Ok(None) => HostCare::Nothing,
+            Err(err) => {
+                tracing::debug!(%code, error = ?err, "handing on an away host's room failed");
+                HostCare::Nothing
+            }
+        }
+    }
+
+    /// Once the room's match is over: adds this instance's tally to its receipt (the sum so far
+    /// comes back with the write, and goes to the other instances). With nothing to add, it
+    /// waits for the others' news of the receipt if it saw the match in play (the instance that
+    /// closed the last round always has something to add, and tells); a watcher that first saw
+    /// the match over reads the receipt once.
+    pub(super) async fn follow_receipt(
+        &self,
+        code: &RoomCode,
+        room: &Room,
+        view: &mut ReceiptView,
+    ) {
+        let Some(game) = room.game.as_ref() else {
+            return;
+        };
+        if room.state == RoomState::Playing {
+            view.played = game.first_round;
+            return;
+        }
+        if !game.is_finished() {
+            return;
+        }
+        let first = game.first_round;
+        let db = &self.inner.watchers;
+        match db.game().add_to_receipt(&room.id, first).await {
+            Ok(Some(receipt)) => {
+                if view.first != first || view.receipt.is_none_or(|r| receipt.calls > r.calls) {
+                    view.first = first;
+                    view.receipt = Some(receipt);
+                }
+                self.tell(PeerNews {
+                    receipt: Some((first, receipt)),
+                    ..PeerNews::of(code)
+                });
+                return;
+            }
+            Ok(None) => {}
+            Err(err) => tracing::debug!(%code, error = ?err, "adding to the receipt failed; later"),
+        }
+        if view.first == first || view.played == first {
+            return;
+        }
+        match db.game().match_receipt(&room.id, first).await {
+            Ok(receipt) => {
+                view.first = first;
+                view.receipt = receipt;
+            }
+            Err(err) => tracing::debug!(%code, error = ?err, "reading the receipt failed"),
+        }
+    }
+}

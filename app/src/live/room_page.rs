@@ -1,0 +1,247 @@
+//! `/r/<CODE>`: a room. The lobby (players with avatars and the host's badge, the code in big
+//! letters, its link with copy and share buttons and a QR code, host controls, leave, and a join
+//! form for visitors) and the match (see `game::page`).
+//!
+//! The page is a server component; the room itself is one island, [`LiveRoom`]: rendered in
+//! full on the server, then, in the browser, it listens to the room's live stream
+//! (`/r/<CODE>/events`, reconnecting by itself) and redraws from each snapshot. The host's
+//! controls are plain form posts that come back to this page (the same with or without
+//! JavaScript, and no client code per action, which keeps the browser bundle small).
+
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
+use leptos_meta::Title;
+
+use crate::browser;
+use crate::codec::Base64Json;
+use crate::game::api::StartMatch;
+use crate::game::board::GameBoard;
+use crate::game::podium::{AfterMatch, StartForm};
+use crate::i18n::td_string;
+use crate::identity::model::UserId;
+use crate::leaderboards::boards_page::BoardLink;
+use crate::live::api::{room_page, RoomPageData};
+use crate::live::feed::{events_path, RoomFeed};
+use crate::rooms::api::{ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom};
+use crate::rooms::lobby::{
+    settings_summary, JoinForm, LeaveForm, LockForm, Players, SettingsForm, ShareBox,
+};
+use crate::rooms::model::{Lobby, RoomCode, RoomState};
+use crate::ui::code_param;
+use crate::ui::forms::FormError;
+
+/// Server functions whose plain-form failures this page shows.
+const FORM_PATHS: &[&str] = &[
+    JoinRoom::PATH,
+    KickPlayer::PATH,
+    ChangeSettings::PATH,
+    LeaveRoom::PATH,
+    StartMatch::PATH,
+    LockRoom::PATH,
+    HandOver::PATH,
+];
+
+#[component]
+pub fn RoomPage() -> impl IntoView {
+    let code = code_param();
+    let page = Resource::<_, Base64Json>::new_with_options(code, room_page, false);
+    let l = crate::lang::locale();
+    // The settings form comes back here with `?saved=settings`: say what was saved.
+    let query = leptos_router::hooks::use_query_map();
+    let saved = move || query.with(|q| q.get("saved").as_deref() == Some("settings"));
+    // The title names the room only when the link holds a well-formed code: nothing from the
+    // address bar reaches the page unparsed. A plain string, worked out now: the head is
+    // rendered after the body has resolved, when a closure over the route's params could find
+    // them disposed (a panic seen when a reload cut a render short).
+    let title = match RoomCode::parse(&code()) {
+        Ok(code) => td_string!(l, rooms.room.title, code = code.as_str()).to_string(),
+        Err(_) => td_string!(l, rooms.room.no_such_room).to_string(),
+    };
+    view! {
+        <Title text=title />
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, rooms.room.opening).to_string()}</p> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Ok(page) => Either::Left(view! {
+                        <FormError paths=FORM_PATHS />
+                        {saved().then(|| {
+                            let summary = settings_summary(page.room.settings, l);
+                            view! {
+                                <p class="notice ok" role="status" data-testid="settings-saved">
+                                    {td_string!(l, rooms.lobby.saved, summary = summary.as_str()).to_string()}
+                                </p>
+                            }
+                        })}
+                        // The match's controls appear only once the island is awake, so without
+                        // JavaScript there is nothing dead to press: this note says why.
+                        <noscript>
+                            <p class="notice" data-testid="needs-js">{td_string!(l, rooms.room.needs_js).to_string()}</p>
+                        </noscript>
+                        <LiveRoom page=page.clone()>
+                            <RoomForms lobby=Lobby::clone(&page.room) />
+                        </LiveRoom>
+                    }),
+                    Err(err) => Either::Right(view! {
+                        <section class="hero">
+                            <h1>{td_string!(l, rooms.room.no_such_room).to_string()}</h1>
+                            <p class="error" role="alert">{err.localized()}</p>
+                            <p><a href="/">{td_string!(l, rooms.room.other_room).to_string()}</a></p>
+                        </section>
+                    }),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+/// The room, live: everything on the room page changes with the room's stream, so the whole
+/// view is the one island. It starts from the snapshot the server rendered (its props), then
+/// redraws from every snapshot the stream sends.
+#[island]
+fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
+    let RoomPageData {
+        room: first,
+        me,
+        qr_svg,
+        badges,
+    } = page;
+    let l = crate::lang::locale();
+    let code = first.code.to_string();
+    let was_member = me.as_ref().is_some_and(|id| first.player(id).is_some());
+    let code_value = StoredValue::new(first.code.clone());
+    let room = RwSignal::new(first.clone());
+    let ended = RwSignal::new(false);
+    let me_for_game = me.clone();
+    let me_for_forms = StoredValue::new(me.clone());
+    let code_text = StoredValue::new(code.clone());
+    let room_label =
+        StoredValue::new(td_string!(l, rooms.room.title, code = code.as_str()).to_string());
+    let qr = StoredValue::new(qr_svg);
+    // The lobby's part of the page is drawn again only when the lobby changed (or a match
+    // ended), not for every snapshot of a running match: a reveal redraws just the match.
+    let lobby = Memo::new(move |_| room.with(|r| r.lobby.clone()));
+    let played =
+        Memo::new(move |_| room.with(|r| r.game.as_ref().is_some_and(|g| g.is_finished())));
+
+    // After hydration: redraw from every snapshot the room's live stream sends.
+    Effect::new(move |_| {
+        let listener = StoredValue::new(None::<browser::Listener>);
+        let stream = browser::listen(&events_path(&code_value.get_value()), 2000, move |data| {
+            // `from_str`, as the island's props are read (Leptos reads them so): one copy of the
+            // room's decoders in the bundle, not one per kind of JSON reader.
+            match serde_json::from_str::<RoomFeed>(&data) {
+                Ok(RoomFeed::Room(now)) => room.set(now),
+                Ok(RoomFeed::Ended) => {
+                    ended.set(true);
+                    listener.try_with_value(|l| l.as_ref().map(browser::Listener::close));
+                }
+                Err(_) => {}
+            }
+        });
+        listener.set_value(Some(stream.clone()));
+        on_cleanup(move || stream.close());
+    });
+
+    view! {
+        <section class="lobby" data-testid="lobby">
+            // The match comes first: on a phone the thing and the button must not be below the
+            // fold. While it runs, the invitation shrinks to the code.
+            <Show when=move || room.with(|r| r.game.is_some())>
+                <GameBoard room me=me_for_game.clone() held=badges.clone() />
+            </Show>
+            <Show
+                when=move || lobby.with(|l| l.state != RoomState::Playing)
+                fallback=move || view! { <p class="muted">{room_label.get_value()}</p> }
+            >
+                <p class="muted">{td_string!(l, rooms.room.room_code).to_string()}</p>
+                <h1 class="room-code" data-testid="room-code">{code_text.get_value()}</h1>
+                <ShareBox code=code_text.get_value() qr_svg=qr.get_value() />
+            </Show>
+            {move || ended.get().then(|| view! {
+                <p class="notice" role="status" data-testid="room-ended">
+                    {td_string!(l, rooms.room.ended).to_string()}
+                    <a href="/">{td_string!(l, rooms.room.open_new).to_string()}</a>
+                </p>
+            })}
+            {move || {
+                let lobby = lobby.get();
+                let me = me.clone();
+                let removed = was_member
+                    && me.as_ref().is_some_and(|id| lobby.player(id).is_none())
+                    && !ended.get();
+                view! {
+                    {removed.then(|| view! {
+                        <p class="notice" role="status" data-testid="removed">{td_string!(l, rooms.room.removed).to_string()}</p>
+                    })}
+                    <Players lobby=lobby.clone() me=me.clone() />
+                    <p class="settings-line" data-testid="settings-summary">{settings_summary(lobby.settings, l)}</p>
+                }
+            }}
+            // The forms, drawn on the server (none of their code is in the browser bundle): which
+            // of them show is up to the player's part and the room's state, in the stylesheet.
+            <div class="room-forms"
+                data-role=move || lobby.with(|lobby| Role::of(lobby, me_for_forms.get_value().as_ref()).as_str())
+                data-state=move || if lobby.with(|l| l.state == RoomState::Playing) { "playing" } else { "lobby" }
+                data-played=move || if played.get() { "yes" } else { "no" }
+                data-locked=move || if lobby.with(|l| l.locked) { "yes" } else { "no" }>
+                {children()}
+            </div>
+        </section>
+    }
+}
+
+/// The viewer's part in a room, which decides the forms they see.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Host,
+    /// A player who is not the host.
+    Guest,
+    Visitor,
+}
+
+impl Role {
+    fn of(lobby: &Lobby, me: Option<&UserId>) -> Role {
+        match me {
+            Some(id) if id == &lobby.host_id => Role::Host,
+            Some(id) if lobby.player(id).is_some() => Role::Guest,
+            _ => Role::Visitor,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Role::Host => "host",
+            Role::Guest => "guest",
+            Role::Visitor => "visitor",
+        }
+    }
+}
+
+/// Every form of the room page, drawn once on the server as the island's children, each marked
+/// with who sees it and when (`style/main.css`, "room forms"): the host starts the match
+/// (after one, "Play again" moves to the top of the page) and sets the room up, the other players
+/// are told they wait for the host, the host locks or unlocks the room, a player leaves, a visitor
+/// joins (or is told the room is locked); after a match, everyone gets the room board's link.
+/// Every form is a plain post that comes back to the room.
+#[component]
+fn RoomForms(lobby: Lobby) -> impl IntoView {
+    let l = crate::lang::locale();
+    let code = lobby.code.to_string();
+    let board_href = crate::ids::BoardId::room_best(&lobby.id).href();
+    view! {
+        <div class="start-block for-host between"><StartForm code=code.clone() /></div>
+        <p class="notice waiting start-block for-guest between" data-testid="waiting-for-host">
+            <span class="fresh">{td_string!(l, game.start.waiting_first).to_string()}</span>
+            <span class="again">{td_string!(l, game.start.waiting).to_string()}</span>
+        </p>
+        <div class="again for-member"><AfterMatch code=code.clone() /></div>
+        <div class="again"><BoardLink href=board_href /></div>
+        <div class="for-host between"><SettingsForm code=code.clone() current=lobby.settings /></div>
+        <div class="for-host if-open"><LockForm code=code.clone() locked=false /></div>
+        <div class="for-host if-locked"><LockForm code=code.clone() locked=true /></div>
+        <div class="for-member"><LeaveForm code=code.clone() /></div>
+        <div class="for-visitor if-open"><JoinForm code /></div>
+        <p class="notice for-visitor if-locked" role="status" data-testid="room-locked">{td_string!(l, rooms.lobby.locked_notice).to_string()}</p>
+    }
+}

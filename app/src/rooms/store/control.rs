@@ -1,0 +1,263 @@
+//! Room control: the host's lock, handing hosting on (by the host's choice, when the host is
+//! away, when the host signs out), and the heartbeat that says the host is here.
+//!
+//! Every write that changes the host also moves the sparse GSI1 entry `HOSTING#<id>` / `<code>`
+//! from the old host's PLAYER item to the new host's, in the same transaction, so the rooms a
+//! player hosts are one Query ([`Db::rooms_hosted_by`]). Each change is decided by its write's
+//! condition on META (`host_id = :host`, and for an away host `host_seen < :stale`), never by a
+//! read before it: two instances racing to hand a room on do it once.
+
+use super::Rooms;
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
+
+use crate::identity::model::UserId;
+use crate::rooms::model::{Lobby, RoomCode, HOST_AWAY_MS};
+use crate::rooms::store::{RoomConflict, MAX_ATTEMPTS};
+use crate::store::keys;
+use crate::store::tx::{n, s, update};
+use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError};
+
+impl Rooms<'_> {
+    /// The host locks (or unlocks) the room: one UpdateItem of META conditioned on `host_id`,
+    /// bumping `version` so every instance's watchers redraw. A locked room refuses new players
+    /// in the join's own condition; its players stay and may rejoin.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn set_locked(
+        self,
+        code: &RoomCode,
+        host: &UserId,
+        locked: bool,
+    ) -> Result<(), RoomConflict> {
+        let request = self
+            .client
+            .update_item()
+            .set_key(Some(key_map(keys::room_meta(code))))
+            .update_expression("SET locked = :locked, version = version + :one")
+            .condition_expression("attribute_exists(#pk) AND #ttl > :now AND host_id = :host")
+            .expression_attribute_names("#pk", keys::PK)
+            .expression_attribute_names("#ttl", keys::TTL)
+            .expression_attribute_values(":locked", AttributeValue::Bool(locked))
+            .expression_attribute_values(":one", n(1))
+            .expression_attribute_values(":now", n(epoch_seconds()))
+            .expression_attribute_values(":host", s(host.as_str()));
+        match self.update_item(request).await {
+            Ok(()) => Ok(()),
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => {
+                Err(match self.room_pulse(code).await? {
+                    None => RoomConflict::NotFound,
+                    Some(_) => RoomConflict::NotHost,
+                })
+            }
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// The host hands hosting to `target`, a player in the room: one transaction conditioned on
+    /// `host_id = :host` and the target's PLAYER item (the new host is seen now: a grace period).
+    /// A refusal reads the lobby once to say why: not the host, not in the room, no such room.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn hand_over(
+        self,
+        code: &RoomCode,
+        host: &UserId,
+        target: &UserId,
+    ) -> Result<(), RoomConflict> {
+        if host != target {
+            match self
+                .pass_hosting(code, host, target, false, epoch_millis())
+                .await
+            {
+                Ok(()) => return Ok(()),
+                Err(err @ DataError::Conflict(Conflict::TransactionConflict)) => {
+                    return Err(err.into())
+                }
+                Err(DataError::Conflict(_)) => {}
+                Err(err) => return Err(err.into()),
+            }
+        }
+        let lobby = self.lobby(code).await?.ok_or(RoomConflict::NotFound)?;
+        if &lobby.host_id != host {
+            return Err(RoomConflict::NotHost);
+        }
+        if lobby.player(target).is_none() {
+            return Err(RoomConflict::NotInRoom);
+        }
+        if host == target {
+            // Handing hosting to oneself changes nothing.
+            return Ok(());
+        }
+        Err(DataError::Conflict(Conflict::ConditionFailed).into())
+    }
+
+    /// Hands the room on if its host is away (unseen for longer than
+    /// [`HOST_AWAY_MS`](crate::rooms::model::HOST_AWAY_MS) at `now_ms`, by `lobby`'s
+    /// `host_seen_ms`) and someone else is in it: to the longest-present other player, in one
+    /// transaction conditioned on the host being the same and still unseen since
+    /// `now_ms − HOST_AWAY_MS`. Watchers on several instances may try at once: one succeeds, the
+    /// others find the condition false and change nothing. The new host, if this call made one.
+    #[tracing::instrument(skip(self, lobby), fields(code = %lobby.code), err(level = "debug"))]
+    pub async fn hand_over_if_host_away(
+        self,
+        lobby: &Lobby,
+        now_ms: i64,
+    ) -> Result<Option<UserId>, DataError> {
+        let Some(next) = lobby.successor_if_host_away(now_ms) else {
+            return Ok(None);
+        };
+        match self
+            .pass_hosting(&lobby.code, &lobby.host_id, &next.user_id, true, now_ms)
+            .await
+        {
+            Ok(()) => Ok(Some(next.user_id.clone())),
+            // Another instance handed it on first, the host came back, or the next player left.
+            Err(DataError::Conflict(Conflict::TransactionConflict)) => Ok(None),
+            Err(DataError::Conflict(_)) => Ok(None),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Notes that the host is here (one UpdateItem of META, `SET host_seen`, conditioned on
+    /// `host_id = :host`; no new version, so nobody redraws): what an instance holding one of
+    /// the host's live streams does every [`HOST_BEAT_MS`](crate::rooms::model::HOST_BEAT_MS).
+    /// `false` when `host` no longer hosts (or the room is gone).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn host_beat(self, code: &RoomCode, host: &UserId) -> Result<bool, DataError> {
+        let request = self
+            .client
+            .update_item()
+            .set_key(Some(key_map(keys::room_meta(code))))
+            .update_expression("SET host_seen = :seen")
+            .condition_expression("host_id = :host AND #ttl > :now")
+            .expression_attribute_names("#ttl", keys::TTL)
+            .expression_attribute_values(":seen", n(epoch_millis()))
+            .expression_attribute_values(":now", n(epoch_seconds()))
+            .expression_attribute_values(":host", s(host.as_str()));
+        match self.update_item(request).await {
+            Ok(()) => Ok(true),
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// The rooms `user` hosts: one Query of GSI1 `HOSTING#<id>` (the host's PLAYER items;
+    /// eventually consistent, so a room made a moment ago may be missing).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn rooms_hosted_by(self, user: &UserId) -> Result<Vec<RoomCode>, DataError> {
+        let items = self
+            .query_all(
+                self.query_partition(keys::Keyed::Gsi1, keys::hosting(user))
+                    .projection_expression("#sk, #ttl")
+                    .expression_attribute_names("#sk", keys::GSI1SK)
+                    .expression_attribute_names("#ttl", keys::TTL),
+            )
+            .await?;
+        Ok(items
+            .iter()
+            .filter_map(|item| item.get(keys::GSI1SK)?.as_s().ok())
+            .filter_map(|code| RoomCode::parse(code).ok())
+            .collect())
+    }
+
+    /// `user` steps down everywhere (signing out): every room they host passes at once to its
+    /// longest-present other player (a room where they are alone stays theirs). Per room: a
+    /// Query of the lobby, then the hand-over's transaction conditioned on `host_id`, read again
+    /// if the room changed. The rooms handed on.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn step_down(self, user: &UserId) -> Result<Vec<RoomCode>, DataError> {
+        let mut handed = Vec::new();
+        for code in self.rooms_hosted_by(user).await? {
+            for _ in 0..MAX_ATTEMPTS {
+                let Some(lobby) = self.lobby(&code).await? else {
+                    break;
+                };
+                if &lobby.host_id != user {
+                    break;
+                }
+                let Some(next) = lobby.next_host() else {
+                    break;
+                };
+                match self
+                    .pass_hosting(&code, user, &next.user_id, false, epoch_millis())
+                    .await
+                {
+                    Ok(()) => {
+                        handed.push(code.clone());
+                        break;
+                    }
+                    // The next player left, or the room changed: read it again.
+                    Err(DataError::Conflict(_)) => continue,
+                    Err(err) => return Err(err),
+                }
+            }
+        }
+        Ok(handed)
+    }
+
+    /// The transaction that makes `to` host instead of `from`: META (`host_id`, `host_seen` =
+    /// now, a new version) only while `from` hosts (and, `only_if_away`, has not been seen since
+    /// `now_ms − HOST_AWAY_MS`); `from`'s PLAYER item loses its `HOSTING#` entry, `to`'s (which
+    /// must exist) gains it.
+    async fn pass_hosting(
+        self,
+        code: &RoomCode,
+        from: &UserId,
+        to: &UserId,
+        only_if_away: bool,
+        now_ms: i64,
+    ) -> Result<(), DataError> {
+        let mut condition = "attribute_exists(#pk) AND #ttl > :now AND host_id = :from".to_owned();
+        let mut meta = update(keys::room_meta(code))
+            .update_expression("SET host_id = :to, host_seen = :seen, version = version + :one")
+            .expression_attribute_names("#pk", keys::PK)
+            .expression_attribute_names("#ttl", keys::TTL)
+            .expression_attribute_values(":now", n(now_ms / 1000))
+            .expression_attribute_values(":from", s(from.as_str()))
+            .expression_attribute_values(":to", s(to.as_str()))
+            .expression_attribute_values(":seen", n(now_ms))
+            .expression_attribute_values(":one", n(1));
+        if only_if_away {
+            condition.push_str(" AND host_seen < :stale");
+            meta = meta.expression_attribute_values(":stale", n(now_ms - HOST_AWAY_MS));
+        }
+        let actions = vec![
+            self.update_action(meta.condition_expression(condition))?,
+            self.stop_hosting_action(code, from)?,
+            self.start_hosting_action(code, to, now_ms)?,
+        ];
+        self.transact(actions).await
+    }
+
+    /// The action that puts `user`'s PLAYER item in the room on GSI1 as the room's host (only if
+    /// they are in the room: it never makes a PLAYER item).
+    pub(crate) fn start_hosting_action(
+        self,
+        code: &RoomCode,
+        user: &UserId,
+        now_ms: i64,
+    ) -> Result<TransactWriteItem, DataError> {
+        self.update_action(
+            update(keys::room_player(code, user))
+                .update_expression("SET GSI1PK = :hosting, GSI1SK = :room")
+                .condition_expression("attribute_exists(#pk) AND #ttl > :now")
+                .expression_attribute_names("#pk", keys::PK)
+                .expression_attribute_names("#ttl", keys::TTL)
+                .expression_attribute_values(":now", n(now_ms / 1000))
+                .expression_attribute_values(":hosting", s(keys::hosting(user)))
+                .expression_attribute_values(":room", s(keys::hosting_sort(code))),
+        )
+    }
+
+    /// The action that takes `user`'s PLAYER item in the room off GSI1's hosts.
+    fn stop_hosting_action(
+        self,
+        code: &RoomCode,
+        user: &UserId,
+    ) -> Result<TransactWriteItem, DataError> {
+        self.update_action(
+            update(keys::room_player(code, user))
+                .update_expression("REMOVE GSI1PK, GSI1SK")
+                .condition_expression("attribute_exists(#pk)")
+                .expression_attribute_names("#pk", keys::PK),
+        )
+    }
+}
