@@ -30,6 +30,7 @@ SERVICE_EXCLUDES = {
     "server/src/bench.rs",
     "server/src/bench",
     "server/src/load.rs",
+    "server/src/load",
     # Builds the browser bundle; no AWS.
     "server/src/bindgen.rs",
 }

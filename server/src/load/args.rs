@@ -1,0 +1,75 @@
+//! The run's arguments: how many rooms, players, instances, rounds and matches, where the
+//! engine is, and the prices the bill is reckoned at.
+
+use app::store::Pricing;
+
+#[derive(Debug, clap::Args)]
+pub struct LoadArgs {
+    /// Rooms played at once.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub(super) rooms: u32,
+    /// Players per room (the host included).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=12))]
+    pub(super) players: u32,
+    /// Server instances sharing the engine.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub(super) instances: u32,
+    /// Rounds per match.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=30))]
+    pub(super) rounds: u8,
+    /// A DynamoDB endpoint on this machine (DynamoDB Local); without it the run starts
+    /// `udd-server engine` (the embedded engine, alone) for the instances to share.
+    #[arg(long)]
+    pub(super) dynamodb: Option<String>,
+    /// First loopback port: the instances listen from here, the engine on the port after them.
+    #[arg(long, default_value_t = 3400)]
+    pub(super) port: u16,
+    /// The whole run is abandoned after this many seconds.
+    #[arg(long, default_value_t = 600)]
+    pub(super) timeout_secs: u64,
+    /// Random seed of the players' behaviour.
+    #[arg(long, default_value_t = 7)]
+    pub(super) seed: u64,
+    /// Matches each room plays in a row with the same players: the first is billed apart
+    /// (fresh players), the next ones together (returning players).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub(super) matches: u32,
+    /// On-demand price of a million read capacity units, in US dollars (the bill's dollars;
+    /// the instances' match receipts use it too).
+    #[arg(
+        long,
+        env = "UDD_PRICE_READ_PER_MILLION",
+        default_value_t = Pricing::default().read_per_million,
+        value_parser = parse_price
+    )]
+    pub(super) read_price: f64,
+    /// On-demand price of a million write capacity units, in US dollars.
+    #[arg(
+        long,
+        env = "UDD_PRICE_WRITE_PER_MILLION",
+        default_value_t = Pricing::default().write_per_million,
+        value_parser = parse_price
+    )]
+    pub(super) write_price: f64,
+    /// Lobby changes per room before its first match (a settings change, a visitor joining
+    /// through another instance, the host kicking them, in turn), each timed from the
+    /// change's answer to every listener's stream showing it.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub(super) lobby_changes: u32,
+}
+
+impl LoadArgs {
+    pub(super) fn pricing(&self) -> Pricing {
+        Pricing {
+            read_per_million: self.read_price,
+            write_per_million: self.write_price,
+        }
+    }
+}
+
+fn parse_price(raw: &str) -> Result<f64, String> {
+    match raw.parse::<f64>() {
+        Ok(price) if price.is_finite() && price >= 0.0 => Ok(price),
+        _ => Err(format!("{raw} is not a price (US dollars, 0 or more)")),
+    }
+}

@@ -1,0 +1,249 @@
+//! The bill: what the table was asked (every instance's usage), snapshotted after the projector
+//! catches up, and printed by kind of work, per player-round and per player-match, in dollars.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, ensure};
+use app::store::Pricing;
+
+use super::fleet::get_json;
+use super::phone::Shared;
+
+/// Usage of every instance, summed: `(work, op) -> (calls, capacity)`.
+type Figures = BTreeMap<(String, String), (f64, f64)>;
+
+/// Usage of every instance, summed.
+pub(super) async fn usage(bases: &[String]) -> anyhow::Result<Figures> {
+    let mut sum = BTreeMap::new();
+    for base in bases {
+        let (status, report) = get_json(base, "/healthz/usage").await?;
+        ensure!(status == 200, "{base}/healthz/usage answered {status}");
+        let Some(works) = report.as_object() else {
+            bail!("unexpected usage report from {base}")
+        };
+        for (work, share) in works {
+            for (op, figures) in share["ops"].as_object().into_iter().flatten() {
+                let entry = sum.entry((work.clone(), op.clone())).or_insert((0.0, 0.0));
+                entry.0 += figures["calls"].as_f64().unwrap_or(0.0);
+                entry.1 += figures["capacity"].as_f64().unwrap_or(0.0);
+            }
+        }
+    }
+    Ok(sum)
+}
+
+fn is_write(op: &str) -> bool {
+    app::store::metrics::is_write(op)
+}
+
+/// The projector is caught up once its write units have not changed for this long.
+pub(super) const SETTLED: Duration = Duration::from_secs(3);
+/// The longest the load waits for the projector after a match.
+const CATCH_UP_CAP: Duration = Duration::from_secs(90);
+
+/// What the table had been asked (every instance's usage) and the work done, at one moment.
+pub(super) struct Snapshot {
+    figures: Figures,
+    /// When the usage was read.
+    at: Instant,
+    player_rounds: u64,
+    player_matches: u64,
+    matches: u64,
+}
+
+impl Snapshot {
+    pub(super) fn new(shared: &Shared, figures: Figures) -> Self {
+        let tally = shared.tally();
+        Self {
+            figures,
+            at: Instant::now(),
+            player_rounds: tally.player_rounds,
+            player_matches: tally.player_matches,
+            matches: tally.matches,
+        }
+    }
+}
+
+/// Waits for the boards' projector to count what was played: reads every instance's usage
+/// every 250 ms until the projector's write units have not changed for [`SETTLED`] (at most
+/// [`CATCH_UP_CAP`]). The usage as last read, how long after the call the projector's writes
+/// last changed, and whether they settled.
+pub(super) async fn projector_catch_up(
+    bases: &[String],
+) -> anyhow::Result<(Figures, Duration, bool)> {
+    let written = |figures: &Figures| -> f64 {
+        figures
+            .iter()
+            .filter(|((work, op), _)| work == "projector" && is_write(op))
+            .map(|(_, (_, capacity))| capacity)
+            .sum()
+    };
+    let began = Instant::now();
+    let mut figures = usage(bases).await?;
+    let mut last = written(&figures);
+    let mut changed = began;
+    loop {
+        if changed.elapsed() >= SETTLED {
+            return Ok((figures, changed - began, true));
+        }
+        if began.elapsed() >= CATCH_UP_CAP {
+            return Ok((figures, changed - began, false));
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        figures = usage(bases).await?;
+        let now = written(&figures);
+        if now != last {
+            last = now;
+            changed = Instant::now();
+        }
+    }
+}
+
+/// Calls, read units and write units.
+#[derive(Default, Clone, Copy)]
+struct Bill {
+    calls: f64,
+    read: f64,
+    write: f64,
+}
+
+impl Bill {
+    fn add(&mut self, other: Bill) {
+        self.calls += other.calls;
+        self.read += other.read;
+        self.write += other.write;
+    }
+}
+
+/// Prints what the table was asked between two snapshots, by kind of work and operation, per
+/// player-round and per player-match, with each work's dollars per 1,000 matches.
+pub(super) fn print_bill(title: &str, from: &Snapshot, to: &Snapshot, pricing: Pricing) {
+    let player_rounds = to.player_rounds - from.player_rounds;
+    let player_matches = to.player_matches - from.player_matches;
+    let matches = to.matches - from.matches;
+    println!(
+        "{title}: {matches} matches, {player_matches} player-matches, {player_rounds} player-rounds"
+    );
+    if player_rounds == 0 || player_matches == 0 || matches == 0 {
+        println!("  nothing was played");
+        return;
+    }
+    let (pr, pm, m) = (player_rounds as f64, player_matches as f64, matches as f64);
+    println!(
+        "  {:9} {:18} {:>25}   {:>25}",
+        "work", "operation", "per player-round", "per player-match"
+    );
+    let mut works: BTreeMap<&str, Bill> = BTreeMap::new();
+    for ((work, op), &(calls, capacity)) in &to.figures {
+        let (calls0, capacity0) = from
+            .figures
+            .get(&(work.clone(), op.clone()))
+            .copied()
+            .unwrap_or_default();
+        let (calls, capacity) = (calls - calls0, capacity - capacity0);
+        if calls == 0.0 {
+            continue;
+        }
+        let unit = if is_write(op) { "WCU" } else { "RCU" };
+        println!(
+            "  {work:9} {op:18} {:8.3} calls {:8.3} {unit}   {:8.2} calls {:8.2} {unit}",
+            calls / pr,
+            capacity / pr,
+            calls / pm,
+            capacity / pm,
+        );
+        let (read, write) = if is_write(op) {
+            (0.0, capacity)
+        } else {
+            (capacity, 0.0)
+        };
+        works
+            .entry(work)
+            .or_default()
+            .add(Bill { calls, read, write });
+    }
+    println!(
+        "  {:9} {:>37}   {:>37}   {:>17}",
+        "work", "per player-round", "per player-match", "$ / 1,000 matches"
+    );
+    let line = |work: &str, bill: &Bill| {
+        println!(
+            "  {work:9} {:7.3} calls {:7.3} RCU {:7.3} WCU   {:7.2} calls {:7.2} RCU {:7.2} WCU   ${:>16.4}",
+            bill.calls / pr,
+            bill.read / pr,
+            bill.write / pr,
+            bill.calls / pm,
+            bill.read / pm,
+            bill.write / pm,
+            pricing.price(bill.read, bill.write) / m * 1000.0,
+        )
+    };
+    let mut all = Bill::default();
+    for (work, bill) in &works {
+        line(work, bill);
+        all.add(*bill);
+    }
+    line("all", &all);
+    let game_writes: f64 = ["requests", "watchers"]
+        .iter()
+        .filter_map(|work| works.get(work))
+        .map(|bill| bill.write)
+        .sum();
+    println!(
+        "  the game's own writes (requests + watchers): {:.3} WCU per player-round (target <= 1.5)",
+        game_writes / pr
+    );
+    let projector: Bill = ["projector", "trees", "rewards"]
+        .iter()
+        .filter_map(|work| works.get(work))
+        .fold(Bill::default(), |mut sum, bill| {
+            sum.add(*bill);
+            sum
+        });
+    println!(
+        "  the boards' projector all in (projector + trees + rewards): {:.2} WCU and {:.2} RCU \
+         per player-match (targets: <= 50 WCU fresh, <= 30 returning)",
+        projector.write / pm,
+        projector.read / pm
+    );
+}
+
+/// The works that keep rooms live: each instance's watchers, the live streams' bookkeeping and
+/// the receipts they read.
+const LIVE_WORKS: [&str; 4] = ["watchers", "streams", "receipts", "peers"];
+
+/// Every read the live machinery made between two snapshots, per room-second (the rooms held
+/// open the whole window, lobby and matches alike).
+pub(super) fn print_live_reads(from: &Snapshot, to: &Snapshot, rooms: u32) {
+    let seconds = to.at.duration_since(from.at).as_secs_f64();
+    let room_seconds = f64::from(rooms) * seconds;
+    let mut by_work: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
+    for ((work, op), &(calls, capacity)) in &to.figures {
+        if is_write(op) || !LIVE_WORKS.contains(&work.as_str()) {
+            continue;
+        }
+        let (calls0, capacity0) = from
+            .figures
+            .get(&(work.clone(), op.clone()))
+            .copied()
+            .unwrap_or_default();
+        let entry = by_work.entry(work).or_default();
+        entry.0 += calls - calls0;
+        entry.1 += capacity - capacity0;
+    }
+    let (calls, units) = by_work
+        .values()
+        .fold((0.0, 0.0), |(c, u), &(calls, units)| (c + calls, u + units));
+    println!(
+        "live reads (watchers, streams, receipts, peers), all instances, over {seconds:.1} s x {rooms} rooms: \
+         {:.3} RCU and {:.3} calls per room-second ({})",
+        units / room_seconds,
+        calls / room_seconds,
+        by_work
+            .iter()
+            .map(|(work, (_, units))| format!("{work} {:.3}", units / room_seconds))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}

@@ -1,0 +1,37 @@
+//! What the players measured, summed over every room, and the percentiles it is reported by.
+
+use std::collections::BTreeMap;
+
+/// Everything the players measured.
+#[derive(Default)]
+pub(super) struct Tally {
+    pub(super) tap_ack_ms: Vec<f64>,
+    pub(super) reveal_push_ms: Vec<f64>,
+    pub(super) results_push_ms: Vec<f64>,
+    /// A lobby change's answer to a listener's stream showing it: listeners on another
+    /// instance than the one that made the change, and on the same one.
+    pub(super) lobby_cross_ms: Vec<f64>,
+    pub(super) lobby_same_ms: Vec<f64>,
+    /// Listeners that had not seen a lobby change 5 s after its answer.
+    pub(super) lobby_missed: u64,
+    /// A lobby change's request, sent to answered, by kind (settings, join, kick).
+    pub(super) lobby_answer_ms: [Vec<f64>; 3],
+    pub(super) acked: u64,
+    pub(super) lost: u64,
+    pub(super) refused_taps: BTreeMap<u16, u64>,
+    pub(super) server_errors: u64,
+    pub(super) player_rounds: u64,
+    /// One player's one finished match each.
+    pub(super) player_matches: u64,
+    pub(super) matches: u64,
+    pub(super) unfinished: u64,
+}
+
+pub(super) fn percentile(samples: &mut [f64], q: f64) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    samples.sort_by(f64::total_cmp);
+    let at = ((q * samples.len() as f64).ceil() as usize).clamp(1, samples.len()) - 1;
+    samples[at]
+}
