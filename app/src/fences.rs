@@ -45,7 +45,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The text before a file's first `#[cfg(test)]` module, and with whole-line comments blanked
 /// (their quotes and paths are prose).
 fn without_tests(text: &str) -> String {
-    let cut = Regex::new(r"(?m)^#\[cfg\((all\()?test[^\]]*\]\s*\n(pub(\(crate\))? )?mod \w+ \{").unwrap();
+    let cut =
+        Regex::new(r"(?m)^#\[cfg\((all\()?test[^\]]*\]\s*\n(pub(\(crate\))? )?mod \w+ \{").unwrap();
     let code = match cut.find(text) {
         Some(found) => &text[..found.start()],
         None => text,
@@ -69,7 +70,7 @@ fn sources_under(dirs: &[&str]) -> Vec<Source> {
         walk(&root.join(dir), &mut files);
     }
     files.sort();
-    files
+    let read: Vec<(String, String)> = files
         .into_iter()
         .map(|path| {
             let raw = std::fs::read_to_string(&path).expect("a source file reads");
@@ -78,10 +79,29 @@ fn sources_under(dirs: &[&str]) -> Vec<Source> {
                 .unwrap()
                 .to_string_lossy()
                 .replace('\\', "/");
+            (rel, raw)
+        })
+        .collect();
+    // Files of modules declared for tests only (`#[cfg(test)] mod golden;`).
+    let test_child =
+        Regex::new(r"(?m)^#\[cfg\((all\()?test[^\]]*\]\s*\n(pub(\(crate\))? )?mod (\w+);").unwrap();
+    let mut test_files = BTreeSet::new();
+    for (rel, raw) in &read {
+        let dir = match rel.rsplit_once('/') {
+            Some((dir, "lib.rs" | "main.rs")) => dir.to_owned(),
+            _ => rel.trim_end_matches(".rs").to_owned(),
+        };
+        for found in test_child.captures_iter(raw) {
+            test_files.insert(format!("{dir}/{}.rs", &found[4]));
+        }
+    }
+    read.into_iter()
+        .map(|(rel, raw)| {
             // Test code: test modules' own files, and these fences (their examples spell out
             // what they look for).
             let is_test = rel.ends_with("/tests.rs")
                 || rel.contains("/tests/")
+                || test_files.contains(&rel)
                 || rel == "app/src/fences.rs"
                 || rel.starts_with("app/src/fences/");
             Source {

@@ -35,6 +35,8 @@ mod fences;
 #[cfg(feature = "ssr")]
 pub mod http;
 #[cfg(feature = "ssr")]
+pub mod news;
+#[cfg(feature = "ssr")]
 pub mod request;
 #[cfg(feature = "ssr")]
 pub mod share;

@@ -11,8 +11,6 @@ pub mod model;
 #[cfg(feature = "ssr")]
 pub mod items;
 #[cfg(feature = "ssr")]
-pub mod news;
-#[cfg(feature = "ssr")]
 pub mod store;
 
 pub use model::*;

@@ -15,20 +15,12 @@ use resvg::{tiny_skia, usvg};
 pub const WIDTH: u32 = 1200;
 pub const HEIGHT: u32 = 630;
 
-/// The shipped fonts: Noto Sans Regular and Bold, Noto Sans Devanagari Regular and Bold.
-const FONTS: [&[u8]; 4] = [
-    include_bytes!("../fonts/NotoSans-Regular.ttf"),
-    include_bytes!("../fonts/NotoSans-Bold.ttf"),
-    include_bytes!("../fonts/NotoSansDevanagari-Regular.ttf"),
-    include_bytes!("../fonts/NotoSansDevanagari-Bold.ttf"),
-];
-
 pub mod text;
 
 #[cfg(test)]
 mod golden;
 
-use text::{Line, Place, Weight};
+use text::{Line, Place, Weight, FONTS};
 
 /// What a card says: a small line on top, a big title, up to five rows (a label on the left, a
 /// figure on the right), and a footer.

@@ -1146,7 +1146,7 @@ async fn a_replayed_error_shows_nothing_in_another_browser() {
 
 #[tokio::test]
 async fn a_refusal_is_sealed_for_the_session_on_every_instance_for_a_minute() {
-    use app::http::form_errors::{seal, Binding, LIFETIME_MS};
+    use app::identity::sealed::{seal, Binding, LIFETIME_MS};
     let engine = app::http::engine::Engine::start(app::http::engine::EngineConfig::Embedded {
         data_dir: None,
     })

@@ -156,7 +156,12 @@ impl Crate {
                 .collect();
             for found in inline.captures_iter(&source.text) {
                 let mut path = vec![found[1].to_owned()];
-                path.extend(found[2].split("::").filter(|s| !s.is_empty()).map(str::to_owned));
+                path.extend(
+                    found[2]
+                        .split("::")
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned),
+                );
                 paths.push((at(found.get(0).unwrap().start()), path));
             }
             for (written_in, path) in paths {
@@ -338,7 +343,7 @@ fn name(module: &[String]) -> String {
 /// those below, never one above.
 const LAYERS: &[&[&str]] = &[
     &[
-        "codec", "browser", "bundle", "i18n", "lang", "error", "ids", "request",
+        "codec", "browser", "bundle", "i18n", "lang", "error", "ids", "request", "news",
     ],
     &["store", "ui", "share"],
     &["catalog", "identity"],

@@ -15,8 +15,8 @@ use crate::{
     game::timing::TapRejected,
     i18n::td_string,
     identity::session,
+    news::announce,
     rooms::model::{RoomCode, RoomId},
-    rooms::news::announce,
     store::{epoch_millis, Db},
 };
 

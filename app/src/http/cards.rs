@@ -44,7 +44,7 @@ use crate::store::{DataError, Db, Recorder};
 use crate::http::state::AppState;
 
 pub use budget::MissBudget;
-pub use cache::{CardCache, Digest};
+pub use cache::{CardCache, Cards, Digest};
 
 /// How long what a card address showed is believed before it is read again.
 pub const FRESH_FOR: Duration = Duration::from_secs(60);
@@ -53,13 +53,6 @@ pub const NOTHING_FOR: Duration = Duration::from_secs(30);
 
 /// Cards drawn at once, per instance (each takes a core for some milliseconds).
 const DRAWING: usize = 2;
-
-/// An instance's share cards: the cache and each client's budget of misses.
-#[derive(Debug, Clone, Default)]
-pub struct Cards {
-    pub cache: CardCache,
-    pub budget: MissBudget,
-}
 
 /// One card asked for: its address in the cache, how long what it shows is believed, and the
 /// read that finds what it draws (`None`: nothing to show).

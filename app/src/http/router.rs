@@ -22,8 +22,8 @@ use crate::http::state::AppState;
 use crate::http::{cards, form_errors, guard, serve};
 use crate::live::hub::stream::room_events;
 use crate::live::peers;
+use crate::news::RoomNews;
 use crate::request::{ClientAddress, CspNonce, OverTls};
-use crate::rooms::news::RoomNews;
 use crate::store::{Db, Recorder};
 use crate::{shell, App};
 

@@ -24,7 +24,7 @@ pub struct AppState {
     /// This instance's throttle on taps.
     pub taps: TapThrottle,
     /// This instance's share cards: kept by what they draw, and each client's budget of misses.
-    pub cards: crate::http::cards::Cards,
+    pub cards: crate::http::cards::cache::Cards,
 }
 
 impl AppState {
@@ -48,7 +48,7 @@ impl AppState {
             hub,
             security: Arc::new(SecurityConfig::default()),
             taps: TapThrottle::default(),
-            cards: crate::http::cards::Cards::default(),
+            cards: crate::http::cards::cache::Cards::default(),
         }
     }
 

@@ -310,7 +310,7 @@ pub async fn sign_out() -> Result<(), AppError> {
             .map_err(fail)?;
         if let Some(user) = user {
             match db.rooms().step_down(&user).await {
-                Ok(rooms) => rooms.iter().for_each(crate::rooms::news::announce),
+                Ok(rooms) => rooms.iter().for_each(crate::news::announce),
                 // Signed out all the same: the away-host check hands those rooms on shortly.
                 Err(err) => {
                     tracing::warn!(error = ?err, "handing on a signed-out host's rooms failed")

@@ -41,8 +41,8 @@ mod server {
     use base64::Engine;
 
     use super::{Notice, NOTE, SIG};
-    use crate::http::form_errors::{is_sealed, seal, Binding};
     use crate::i18n::td_string;
+    use crate::identity::sealed::{is_sealed, seal, Binding};
     use crate::ids::{Look, Place};
     use crate::inventory::store::card;
     use crate::lang::Locale;

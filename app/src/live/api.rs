@@ -14,8 +14,8 @@ use crate::{
     error::fail,
     identity::session,
     inventory::model::Badge,
+    news::announce,
     rooms::model::{RoomCode, RoomState},
-    rooms::news::announce,
     rooms::store::RoomConflict,
     store::{epoch_millis, Db},
 };

@@ -15,7 +15,7 @@ use crate::{
     identity::api::{new_guest, pending_guest},
     identity::model::{DisplayName, Profile},
     identity::session,
-    rooms::news::announce,
+    news::announce,
     rooms::store::RoomConflict,
     store::keys::Limited,
     store::Db,

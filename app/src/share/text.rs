@@ -13,7 +13,13 @@ use std::sync::OnceLock;
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::FONTS;
+/// The shipped fonts: Noto Sans Regular and Bold, Noto Sans Devanagari Regular and Bold.
+pub(crate) const FONTS: [&[u8]; 4] = [
+    include_bytes!("../../fonts/NotoSans-Regular.ttf"),
+    include_bytes!("../../fonts/NotoSans-Bold.ttf"),
+    include_bytes!("../../fonts/NotoSansDevanagari-Regular.ttf"),
+    include_bytes!("../../fonts/NotoSansDevanagari-Bold.ttf"),
+];
 
 /// The most of a text looked at: more than any place on a card holds.
 const MAX_CHARS: usize = 200;

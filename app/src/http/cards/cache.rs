@@ -11,6 +11,15 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 
+use super::budget::MissBudget;
+
+/// An instance's share cards: the cache and each client's budget of misses.
+#[derive(Debug, Clone, Default)]
+pub struct Cards {
+    pub cache: CardCache,
+    pub budget: MissBudget,
+}
+
 /// What a card draws: the SHA-256 of its SVG (every text, cut and escaped, and the layout).
 pub type Digest = [u8; 32];
 
