@@ -81,7 +81,9 @@ async fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Boards(BoardsCommand::Seed(args)) => bench::seed(&cli.store, args).await,
+        Command::Boards(BoardsCommand::Seed(args)) => {
+            bench::seed(open_store(&cli.store).await?, args).await
+        }
         Command::Grant {
             player,
             feathers,

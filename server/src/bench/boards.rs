@@ -48,9 +48,9 @@ pub struct SeedArgs {
 }
 
 /// `udd-server boards seed`: fills one board of the configured table.
-pub async fn seed(store: &crate::cli::StoreArgs, args: SeedArgs) -> anyhow::Result<()> {
+/// `store` is the configured table, opened by the caller.
+pub async fn seed((engine, db): (Engine, Db), args: SeedArgs) -> anyhow::Result<()> {
     let board = BoardId::parse_key(&args.board).map_err(|e| anyhow::anyhow!(e))?;
-    let (engine, db) = crate::open_store(store).await?;
     let started = Instant::now();
     let outcome = db
         .boards()

@@ -8,8 +8,7 @@ use anyhow::{bail, ensure, Context};
 use app::live::RoomFeed;
 use rand::{Rng, SeedableRng};
 
-use super::phone::{Phone, Shared};
-use super::players::Player;
+use super::phone::{Phone, Player, Shared};
 
 /// What a lobby change should look like once a listener's stream shows it.
 enum Expect {

@@ -124,3 +124,15 @@ impl Phone {
         Ok(())
     }
 }
+
+/// One player across the room's matches: their phone, their live stream's messages, their
+/// nickname and behaviour, and the first round of the last match they played.
+pub(super) struct Player {
+    pub(super) phone: Phone,
+    pub(super) feed: tokio::sync::mpsc::UnboundedReceiver<(Instant, RoomFeed)>,
+    pub(super) nickname: String,
+    pub(super) rng: rand_chacha::ChaCha8Rng,
+    pub(super) played: Option<u32>,
+    /// The lobby's last message and when it came (only the lobby's changes use it).
+    pub(super) last: Option<(Instant, RoomFeed)>,
+}

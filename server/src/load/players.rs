@@ -13,7 +13,7 @@ use app::store::epoch_millis;
 use rand::{Rng, SeedableRng};
 
 use super::lobby::lobby;
-use super::phone::{Phone, Shared};
+use super::phone::{Phone, Player, Shared};
 
 /// Sends one `()` when dropped.
 struct Ready(tokio::sync::mpsc::UnboundedSender<()>);
@@ -41,18 +41,6 @@ pub(super) struct RoomPlan {
     pub(super) offset: Duration,
     /// Told `(room, match)` when every player of the room has seen that match end.
     pub(super) finished: tokio::sync::mpsc::UnboundedSender<(u32, u32)>,
-}
-
-/// One player across the room's matches: their phone, their live stream's messages, their
-/// nickname and behaviour, and the first round of the last match they played.
-pub(super) struct Player {
-    pub(super) phone: Phone,
-    pub(super) feed: tokio::sync::mpsc::UnboundedReceiver<(Instant, RoomFeed)>,
-    nickname: String,
-    rng: rand_chacha::ChaCha8Rng,
-    played: Option<u32>,
-    /// The lobby's last message and when it came (only the lobby's changes use it).
-    pub(super) last: Option<(Instant, RoomFeed)>,
 }
 
 /// Plays one room from creation to the end of its last match.
