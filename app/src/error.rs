@@ -100,11 +100,31 @@ impl FromServerFnError for AppError {
     }
 }
 
-/// `err` as the player sees it, with its status set on the response: what every server
-/// function returns on failure.
+/// `err` as the player sees it, with its status set on the response: for helpers that answer
+/// outside a server function's [`answer`].
 #[cfg(feature = "ssr")]
 pub fn fail(err: impl Into<AppError>) -> AppError {
     err.into().with_status()
+}
+
+/// Runs the body of the server function `name`: in a span of its own, named after it, in which
+/// the player is recorded once their session is read (`identity::session::current_user`); no
+/// argument is recorded, so a password or a token never reaches the log. A failure is logged in
+/// that span and its status set on the response, once: the body converts errors with `?` alone.
+#[cfg(feature = "ssr")]
+pub async fn answer<T>(
+    name: &'static str,
+    body: impl std::future::Future<Output = Result<T, AppError>>,
+) -> Result<T, AppError> {
+    use tracing::Instrument;
+    let span = tracing::info_span!("server_fn", name, player = tracing::field::Empty);
+    let result = body.instrument(span.clone()).await;
+    result.map_err(|err| {
+        span.in_scope(|| {
+            tracing::debug!(status = err.status().as_u16(), error = %err, "refused");
+        });
+        err.with_status()
+    })
 }
 
 #[cfg(feature = "ssr")]
@@ -173,5 +193,64 @@ mod tests {
             AppError::Conflict("x".into()).status(),
             StatusCode::CONFLICT
         );
+    }
+}
+
+#[cfg(all(test, feature = "ssr"))]
+mod answer_tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+
+    /// What a subscriber wrote.
+    #[derive(Clone, Default)]
+    struct Log(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Log {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_refusal_is_logged_in_a_span_named_after_its_server_function_with_its_player() {
+        let log = Log::default();
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::DEBUG)
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap();
+            let refused: Result<(), AppError> = runtime.block_on(answer("join_room", async {
+                // What `identity::session::current_user` records once it knows the player.
+                tracing::Span::current().record(
+                    "player",
+                    tracing::field::display("01HASHAASHAASHAASHAASHAASH"),
+                );
+                Err(AppError::Forbidden("no".into()))
+            }));
+            assert_eq!(refused, Err(AppError::Forbidden("no".into())));
+            let answered = runtime.block_on(answer("join_room", async { Ok(7) }));
+            assert_eq!(answered, Ok(7));
+        });
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        let line = text
+            .lines()
+            .find(|line| line.contains("refused"))
+            .unwrap_or_else(|| panic!("no refusal logged: {text}"));
+        assert!(line.contains("server_fn"), "{line}");
+        assert!(line.contains("join_room"), "{line}");
+        assert!(line.contains("player=01HASHAASHAASHAASHAASHAASH"), "{line}");
+        assert!(line.contains("status=403"), "{line}");
+        assert_eq!(text.lines().count(), 1, "an answer logs nothing: {text}");
     }
 }

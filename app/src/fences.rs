@@ -42,15 +42,40 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The text before a file's first `#[cfg(test)]` module, and with whole-line comments blanked
-/// (their quotes and paths are prose).
+/// The text without its `#[cfg(test)]` modules, and with whole-line comments blanked (their
+/// quotes and paths are prose).
 fn without_tests(text: &str) -> String {
-    let cut =
-        Regex::new(r"(?m)^#\[cfg\((all\()?test[^\]]*\]\s*\n(pub(\(crate\))? )?mod \w+ \{").unwrap();
-    let code = match cut.find(text) {
-        Some(found) => &text[..found.start()],
-        None => text,
-    };
+    let opening =
+        Regex::new(r"(?m)^\s*#\[cfg\((all\()?test[^\]]*\]\s*\n\s*(pub(\(crate\))? )?mod \w+ \{")
+            .unwrap();
+    let mut code = String::new();
+    let mut from = 0;
+    for found in opening.find_iter(text) {
+        if found.start() < from {
+            continue;
+        }
+        code.push_str(&text[from..found.start()]);
+        // Skip to the module's closing brace.
+        let mut depth = 1;
+        let mut end = text.len();
+        for (i, c) in text[found.end()..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = found.end() + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Keep the line count, so places found after it keep their line numbers.
+        code.push_str(&"\n".repeat(text[found.start()..end].matches('\n').count()));
+        from = end;
+    }
+    code.push_str(&text[from.min(text.len())..]);
     code.lines()
         .map(|line| {
             if line.trim_start().starts_with("//") {
@@ -351,6 +376,61 @@ fn db_gains_methods_only_in_the_store_core_and_each_feature_has_one_handle() {
         );
     }
     assert_eq!(handles.len(), features.len(), "handles: {handles:?}");
+}
+
+/// The methods of `impl <ty>` blocks (`Rooms<'_>`, `Db`) across the sources.
+fn methods_of(all: &[Source], ty: &str) -> BTreeSet<String> {
+    let block = Regex::new(&format!(r"(?m)^impl {}(<'_>)? \{{\n", regex::escape(ty))).unwrap();
+    let method = Regex::new(r"(?m)^    (pub(\([a-z ]+\))? )?(async )?fn ([a-z_0-9]+)").unwrap();
+    let mut out = BTreeSet::new();
+    for source in all {
+        for found in block.find_iter(&source.text) {
+            let body = &source.text[found.end()..];
+            let body = &body[..body.find("\n}\n").unwrap_or(body.len())];
+            out.extend(method.captures_iter(body).map(|c| c[4].to_owned()));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_access_pattern_in_the_readme_is_a_method() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md reads");
+    let start = readme
+        .find("### Access patterns")
+        .expect("the README has the table");
+    let table = &readme[start..];
+    let table = &table[..table[4..].find("\n### ").map_or(table.len(), |end| end + 4)];
+    let named = Regex::new(r"`([A-Z][A-Za-z]+)::([a-z_0-9]+)`").unwrap();
+    let all = sources();
+    let handles = [
+        "Db",
+        "Catalog",
+        "Accounts",
+        "Rooms",
+        "Game",
+        "Inventory",
+        "Boards",
+        "Live",
+        "Profiles",
+    ];
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for found in named.captures_iter(table) {
+        let (ty, name) = (&found[1], &found[2]);
+        if !handles.contains(&ty) {
+            continue;
+        }
+        checked += 1;
+        if !methods_of(&all, ty).contains(name) {
+            missing.push(format!("{ty}::{name}"));
+        }
+    }
+    assert!(checked > 100, "the table names {checked} methods");
+    assert!(
+        missing.is_empty(),
+        "the README's access patterns name methods that do not exist: {missing:?}"
+    );
 }
 
 #[test]

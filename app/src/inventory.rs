@@ -2,7 +2,7 @@
 //! the shop and trades between players. The types (`model`) and the reward rules (`rules`) are
 //! plain and shared; the reads and safe changes (`store`), the shop (`shop`) and trades
 //! (`trades`) are server-only. The boards' projector grants each match's rewards through
-//! [`changes`]' `Db::reward_actions`, in the transaction that marks the match counted, so a reward is
+//! [`changes`]' `Inventory::reward_actions`, in the transaction that marks the match counted, so a reward is
 //! given exactly once however often the stream delivers the match.
 
 pub mod api;

@@ -233,7 +233,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
     println!("{:<44}{:>12}{:>12}", "", "median", "p99");
     for (label, stats) in [
         ("(a) bare DynamoDB Query behind /things", &bare),
-        ("    data layer: Db::list_things", &layer),
+        ("    data layer: Catalog::list_things", &layer),
         ("(b) full server-rendered GET /things", &ssr),
         ("    for scale: GET /me (no DynamoDB call)", &home),
         ("    for scale: GET /things, no card shown", &no_cards),

@@ -11,9 +11,12 @@ use crate::error::AppError;
 /// The whole catalog, sorted for display. One Query of the catalog collection.
 #[server]
 pub async fn list_things() -> Result<Vec<Thing>, AppError> {
-    let db = expect_context::<crate::store::Db>();
-    db.catalog()
-        .list_things(FlyFilter::All)
-        .await
-        .map_err(|e| AppError::from(e).with_status())
+    crate::error::answer("list_things", async move {
+        let db = expect_context::<crate::store::Db>();
+        db.catalog()
+            .list_things(FlyFilter::All)
+            .await
+            .map_err(|e| AppError::from(e).with_status())
+    })
+    .await
 }

@@ -93,7 +93,8 @@ impl Crate {
         while !self.files.contains_key(&module) {
             module.pop()?;
         }
-        if depth > 4 || module.len() == path.len() {
+        // A glob (`use super::*`) imports the module itself.
+        if depth > 4 || module.len() == path.len() || path[module.len()] == "*" {
             return Some(module);
         }
         let name = &path[module.len()];
@@ -396,14 +397,14 @@ fn the_imports_run_round_no_circle_and_down_the_layers() {
         upward.len()
     );
     for circle in &file_circles {
-        println!(
-            "circle: {}",
-            circle
-                .iter()
-                .map(|m| name(m))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let files: Vec<String> = circle.iter().map(|m| name(m)).collect();
+        println!("circle: {}", files.join(", "));
+        for (a, b) in edges
+            .iter()
+            .filter(|(a, b)| circle.contains(a) && circle.contains(b))
+        {
+            println!("  {} -> {}", name(a), name(b));
+        }
     }
     for up in &upward {
         println!("up: {up}");

@@ -9,7 +9,6 @@ use crate::game::sheet::{MatchDetail, MatchList};
 
 #[cfg(feature = "ssr")]
 use crate::{
-    error::fail,
     game::store::{GameConflict, Tapped},
     game::throttle::TapThrottle,
     game::timing::TapRejected,
@@ -59,24 +58,24 @@ impl From<GameConflict> for AppError {
 /// things (for tests and replays).
 #[server(endpoint = "rooms/start")]
 pub async fn start_match(code: String, seed: Option<String>) -> Result<(), AppError> {
-    let db = expect_context::<Db>();
-    let code = RoomCode::parse(&code).map_err(fail)?;
-    let seed = match seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        None => None,
-        Some(raw) => Some(raw.parse::<u64>().map_err(|_| {
-            fail(AppError::BadRequest(
-                td_string!(crate::lang::locale(), game.errors.seed).to_string(),
-            ))
-        })?),
-    };
-    let host = session::require_player(&db).await.map_err(fail)?;
-    db.game()
-        .start_match(&code, &host.id, seed)
-        .await
-        .map_err(fail)?;
-    announce(&code);
-    leptos_axum::redirect(&format!("/r/{code}"));
-    Ok(())
+    crate::error::answer("start_match", async move {
+        let db = expect_context::<Db>();
+        let code = RoomCode::parse(&code)?;
+        let seed = match seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => None,
+            Some(raw) => Some(raw.parse::<u64>().map_err(|_| {
+                AppError::from(AppError::BadRequest(
+                    td_string!(crate::lang::locale(), game.errors.seed).to_string(),
+                ))
+            })?),
+        };
+        let host = session::require_player(&db).await?;
+        db.game().start_match(&code, &host.id, seed).await?;
+        announce(&code);
+        leptos_axum::redirect(&format!("/r/{code}"));
+        Ok(())
+    })
+    .await
 }
 
 /// What the server made of a tap.
@@ -99,74 +98,76 @@ pub async fn tap(
     window_ms: u32,
     reaction_ms: u32,
 ) -> Result<TapAck, AppError> {
-    // The receive time is taken before anything else.
-    let received_ms = epoch_millis();
-    let db = expect_context::<Db>();
-    let code = RoomCode::parse(&code).map_err(fail)?;
-    // A flood of taps is turned away before it costs the table anything.
-    let token = session::token_from_request().ok_or_else(|| fail(AppError::SignInRequired))?;
-    let allowed =
-        use_context::<TapThrottle>().is_none_or(|taps| taps.0.allow(token.hash().as_str()));
-    let taps = crate::store::metrics::series::TAPS;
-    if !allowed {
-        metrics::counter!(taps, "outcome" => "limited").increment(1);
-        return Err(fail(AppError::RateLimited));
-    }
-    let player = session::require_player(&db).await.map_err(fail)?;
-    let tapped = db
-        .game()
-        .for_round(&code, round)
-        .game()
-        .tap(
-            &code,
-            &player.id,
-            round,
-            reveal_ms,
-            window_ms,
-            reaction_ms,
-            received_ms,
-        )
-        .await
-        .inspect_err(|_| metrics::counter!(taps, "outcome" => "refused").increment(1))
-        .map_err(fail)?;
-    let outcome = match tapped {
-        Tapped::Counted { .. } => "counted",
-        Tapped::AlreadyCounted => "repeat",
-    };
-    metrics::counter!(taps, "outcome" => outcome).increment(1);
-    Ok(match tapped {
-        Tapped::Counted { reaction_ms } => TapAck {
-            reaction_ms: Some(reaction_ms),
-            first: true,
-        },
-        Tapped::AlreadyCounted => TapAck {
-            reaction_ms: None,
-            first: false,
-        },
+    crate::error::answer("tap", async move {
+        // The receive time is taken before anything else.
+        let received_ms = epoch_millis();
+        let db = expect_context::<Db>();
+        let code = RoomCode::parse(&code)?;
+        // A flood of taps is turned away before it costs the table anything.
+        let token = session::token_from_request()
+            .ok_or_else(|| AppError::from(AppError::SignInRequired))?;
+        let allowed =
+            use_context::<TapThrottle>().is_none_or(|taps| taps.0.allow(token.hash().as_str()));
+        let taps = crate::store::metrics::series::TAPS;
+        if !allowed {
+            metrics::counter!(taps, "outcome" => "limited").increment(1);
+            return Err(AppError::from(AppError::RateLimited));
+        }
+        let player = session::require_player(&db).await?;
+        let tapped = db
+            .game()
+            .for_round(&code, round)
+            .game()
+            .tap(
+                &code,
+                &player.id,
+                round,
+                reveal_ms,
+                window_ms,
+                reaction_ms,
+                received_ms,
+            )
+            .await
+            .inspect_err(|_| metrics::counter!(taps, "outcome" => "refused").increment(1))?;
+        let outcome = match tapped {
+            Tapped::Counted { .. } => "counted",
+            Tapped::AlreadyCounted => "repeat",
+        };
+        metrics::counter!(taps, "outcome" => outcome).increment(1);
+        Ok(match tapped {
+            Tapped::Counted { reaction_ms } => TapAck {
+                reaction_ms: Some(reaction_ms),
+                first: true,
+            },
+            Tapped::AlreadyCounted => TapAck {
+                reaction_ms: None,
+                first: false,
+            },
+        })
     })
+    .await
 }
 
 /// The server's clock (epoch milliseconds): browsers estimate their offset from it.
 #[server(endpoint = "time")]
 pub async fn server_time() -> Result<i64, AppError> {
-    Ok(epoch_millis())
+    crate::error::answer("server_time", async move { Ok(epoch_millis()) }).await
 }
 
 /// A finished match: its players, every round and what it cost (the page at
 /// `/m/<room id>/<first round>`; `room` may be a code alone, a match kept before rooms had ids).
 #[server(endpoint = "matches/detail")]
 pub async fn read_match(room: String, first: u32) -> Result<MatchDetail, AppError> {
-    let db = expect_context::<Db>();
-    let room = RoomId::parse(&room).map_err(fail)?;
-    db.game()
-        .match_detail(&room, first)
-        .await
-        .map_err(fail)?
-        .ok_or_else(|| {
-            fail(AppError::NotFound(
+    crate::error::answer("read_match", async move {
+        let db = expect_context::<Db>();
+        let room = RoomId::parse(&room)?;
+        db.game().match_detail(&room, first).await?.ok_or_else(|| {
+            AppError::from(AppError::NotFound(
                 td_string!(crate::lang::locale(), game.errors.no_match).to_string(),
             ))
         })
+    })
+    .await
 }
 
 /// Finished matches, newest first, a page at a time: everyone's, or one room's when `room` is
@@ -177,24 +178,26 @@ pub async fn list_matches(
     room: Option<String>,
     after: Option<String>,
 ) -> Result<MatchList, AppError> {
-    const PAGE: i32 = 20;
-    let db = expect_context::<Db>();
-    let page = match room.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
-        Some(room) => {
-            let room = match RoomId::parse(room) {
-                Ok(id) if !id.is_legacy() => id,
-                _ => {
-                    let code = RoomCode::parse(room).map_err(fail)?;
-                    db.rooms().room_id_of(&code).await.map_err(fail)?
-                }
-            };
-            db.game().room_matches(&room, PAGE, after.as_deref()).await
-        }
-        None => db.game().recent_matches(PAGE, after.as_deref()).await,
-    }
-    .map_err(fail)?;
-    Ok(MatchList {
-        matches: page.items,
-        next: page.next,
+    crate::error::answer("list_matches", async move {
+        const PAGE: i32 = 20;
+        let db = expect_context::<Db>();
+        let page = match room.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+            Some(room) => {
+                let room = match RoomId::parse(room) {
+                    Ok(id) if !id.is_legacy() => id,
+                    _ => {
+                        let code = RoomCode::parse(room)?;
+                        db.rooms().room_id_of(&code).await?
+                    }
+                };
+                db.game().room_matches(&room, PAGE, after.as_deref()).await
+            }
+            None => db.game().recent_matches(PAGE, after.as_deref()).await,
+        }?;
+        Ok(MatchList {
+            matches: page.items,
+            next: page.next,
+        })
     })
+    .await
 }

@@ -187,7 +187,7 @@ struct MatchMeta {
     match_seed: Option<u64>,
 }
 
-/// The room's match from its items (see [`Db::room_items`]): META's match fields and the
+/// The room's match from its items (see [`Rooms::room_items`]): META's match fields and the
 /// `ROUND#` items. The results of every closed round and the players' totals are worked out
 /// here from the taps the rounds hold, by the same rules for every reader: nothing but the
 /// taps and the close is ever written during a match. `None` before the room's first match.
@@ -348,7 +348,7 @@ fn round_items(
 
 impl Game<'_> {
     /// The room as played: its lobby and its match (rounds and running scores), from the one
-    /// Query of its partition ([`Db::room_items`]). `None` for an unknown or expired room.
+    /// Query of its partition ([`Rooms::room_items`]). `None` for an unknown or expired room.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn room(self, code: &RoomCode) -> Result<Option<Room>, DataError> {
         let items = self.rooms().room_items(code).await?;
@@ -373,7 +373,7 @@ impl Game<'_> {
     /// One conditional UpdateItem of META decides the start (of racing starts exactly one
     /// wins); then the rounds are written (a conditional PutItem each, in parallel) and the
     /// last match's rounds deleted (BatchWriteItem). Should this instance stop in between, the
-    /// next read of the room writes the missing rounds from META (see [`Db::room`]).
+    /// next read of the room writes the missing rounds from META (see [`Game::room`]).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn start_match(
         self,

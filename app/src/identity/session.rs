@@ -205,6 +205,15 @@ impl SessionMemo {
 /// The signed-in player's id, or `None` (no cookie: nothing read; a forged or expired one, or
 /// a revoked session): one GetItem of the session, once per page.
 pub async fn current_user(db: &Db) -> Result<Option<UserId>, AppError> {
+    let user = session_user(db).await?;
+    if let Some(user) = &user {
+        // Names the player in the server function's span (see `error::answer`).
+        tracing::Span::current().record("player", tracing::field::display(user));
+    }
+    Ok(user)
+}
+
+async fn session_user(db: &Db) -> Result<Option<UserId>, AppError> {
     let Some(token) = token_from_request() else {
         return Ok(None);
     };

@@ -43,7 +43,7 @@ struct ProfileItem {
     /// Guests only: when the profile expires unless a session is used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     ttl: Option<i64>,
-    /// The look worn (a shop item's id; see [`Db::wear_look_action`]).
+    /// The look worn (a shop item's id; see [`Accounts::wear_look_action`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     look: Option<String>,
 }

@@ -2,14 +2,14 @@
 //!
 //! | pattern | method | call |
 //! |---|---|---|
-//! | a place's cards, by category then thing, paged | `Db::cards` | Query `INV#<id>`, `begins_with(SK, <place>#[<category>#])` |
-//! | a place's cards by name, or by a name prefix | `Db::cards_by_name` | Query LSI1, `begins_with(LSI1SK, <place>#<folded prefix>)` |
-//! | a place's cards with a word of the name starting with each searched word | `Db::search_cards` | Query LSI1 `begins_with(LSI1SK, <place>#)` (the whole place, ≤ one stack per thing), filtered in the server |
-//! | one stack | `Db::stack` | GetItem |
-//! | set completion per category | `Db::set_progress` | Query `INV#<id>` (keys and two attributes) |
-//! | feathers | `Db::feathers` | GetItem `WALLET` |
-//! | badges | `Db::badges` | Query `begins_with(SK, BADGE#)` |
-//! | who might trade a card | `Db::card_holders` | Query GSI2 `HOLDERS#<thing>` |
+//! | a place's cards, by category then thing, paged | `Inventory::cards` | Query `INV#<id>`, `begins_with(SK, <place>#[<category>#])` |
+//! | a place's cards by name, or by a name prefix | `Inventory::cards_by_name` | Query LSI1, `begins_with(LSI1SK, <place>#<folded prefix>)` |
+//! | a place's cards with a word of the name starting with each searched word | `Inventory::search_cards` | Query LSI1 `begins_with(LSI1SK, <place>#)` (the whole place, ≤ one stack per thing), filtered in the server |
+//! | one stack | `Inventory::stack` | GetItem |
+//! | set completion per category | `Inventory::set_progress` | Query `INV#<id>` (keys and two attributes) |
+//! | feathers | `Inventory::feathers` | GetItem `WALLET` |
+//! | badges | `Inventory::badges` | Query `begins_with(SK, BADGE#)` |
+//! | who might trade a card | `Inventory::card_holders` | Query GSI2 `HOLDERS#<thing>` |
 //!
 //! The writes (add, remove, move, rewards) are in `changes`.
 

@@ -5,21 +5,8 @@ use leptos::prelude::*;
 
 use crate::error::AppError;
 use crate::leaderboards::model::{BoardView, MyBoard};
-
 #[cfg(feature = "ssr")]
-use crate::{
-    error::fail,
-    i18n::td_string,
-    lang::{locale, Locale},
-    leaderboards::{
-        model::{BoardId, BoardSummary, AROUND, BOARD_SIZE},
-        period,
-        store::lines::{Lines, Start},
-    },
-    rooms::model::RoomCode,
-    store::DataError,
-    store::{epoch_millis, Db},
-};
+use ssr::*;
 
 /// A page of a board. `after` is the cursor of the page before; `at` opens the board at a
 /// position (1 is the top). An unknown season or a period not yet begun is 404, a malformed
@@ -32,8 +19,11 @@ pub async fn read_board(
     after: Option<String>,
     at: Option<u64>,
 ) -> Result<BoardView, AppError> {
-    let board = BoardId::parse(&metric, &period, &scope).map_err(fail)?;
-    view(board, after, at).await
+    crate::error::answer("read_board", async move {
+        let board = BoardId::parse(&metric, &period, &scope)?;
+        view(board, after, at).await
+    })
+    .await
 }
 
 /// A page of the current board of a kind: `period` is `day`, `week`, `season` or `all`.
@@ -45,28 +35,27 @@ pub async fn current_board(
     after: Option<String>,
     at: Option<u64>,
 ) -> Result<BoardView, AppError> {
-    use crate::leaderboards::model::{Metric, PeriodKind, Scope};
-    let kind = match period.as_str() {
-        "day" => PeriodKind::Day,
-        "week" => PeriodKind::Week,
-        "season" => PeriodKind::Season,
-        "all" => PeriodKind::AllTime,
-        _ => {
-            return Err(fail(AppError::BadRequest(
-                td_string!(locale(), leaderboards.errors.period_kind).to_string(),
-            )))
-        }
-    };
-    let metric = Metric::parse(&metric).map_err(fail)?;
-    let scope = Scope::parse(&scope).map_err(fail)?;
-    let seasons = expect_context::<Db>()
-        .boards()
-        .seasons()
-        .await
-        .map_err(fail)?;
-    let period = period::period_at(kind, &seasons, epoch_millis());
-    let board = BoardId::new(metric, period, scope).map_err(fail)?;
-    view(board, after, at).await
+    crate::error::answer("current_board", async move {
+        use crate::leaderboards::model::{Metric, PeriodKind, Scope};
+        let kind = match period.as_str() {
+            "day" => PeriodKind::Day,
+            "week" => PeriodKind::Week,
+            "season" => PeriodKind::Season,
+            "all" => PeriodKind::AllTime,
+            _ => {
+                return Err(AppError::from(AppError::BadRequest(
+                    td_string!(locale(), leaderboards.errors.period_kind).to_string(),
+                )))
+            }
+        };
+        let metric = Metric::parse(&metric)?;
+        let scope = Scope::parse(&scope)?;
+        let seasons = expect_context::<Db>().boards().seasons().await?;
+        let period = period::period_at(kind, &seasons, epoch_millis());
+        let board = BoardId::new(metric, period, scope)?;
+        view(board, after, at).await
+    })
+    .await
 }
 
 /// A room's all-time board of best scores (the page at `/r/<CODE>/lb`): the board of the room
@@ -78,150 +67,171 @@ pub async fn room_leaderboard(
     after: Option<String>,
     at: Option<u64>,
 ) -> Result<BoardView, AppError> {
-    let code = RoomCode::parse(&code).map_err(fail)?;
-    let room = expect_context::<Db>()
-        .rooms()
-        .room_id_of(&code)
-        .await
-        .map_err(fail)?;
-    view(BoardId::room_best(&room), after, at).await
+    crate::error::answer("room_leaderboard", async move {
+        let code = RoomCode::parse(&code)?;
+        let room = expect_context::<Db>().rooms().room_id_of(&code).await?;
+        view(BoardId::room_best(&room), after, at).await
+    })
+    .await
 }
 
 /// Every board the signed-in player is on, with their rank on each.
 #[server(endpoint = "boards/mine")]
 pub async fn my_boards() -> Result<Vec<MyBoard>, AppError> {
-    let db = expect_context::<Db>();
-    let me = crate::identity::session::current_player(&db)
-        .await?
-        .ok_or_else(|| fail(AppError::SignInRequired))?;
-    db.boards().my_boards(&me.id, 20).await.map_err(fail)
+    crate::error::answer("my_boards", async move {
+        let db = expect_context::<Db>();
+        let me = crate::identity::session::current_player(&db)
+            .await?
+            .ok_or_else(|| AppError::from(AppError::SignInRequired))?;
+        db.boards()
+            .my_boards(&me.id, 20)
+            .await
+            .map_err(AppError::from)
+    })
+    .await
 }
 
+/// What only the server needs: the server functions' helpers and limits.
 #[cfg(feature = "ssr")]
-async fn view(
-    board: BoardId,
-    after: Option<String>,
-    at: Option<u64>,
-) -> Result<BoardView, AppError> {
-    let l = locale();
-    let db = expect_context::<Db>();
-    let now_ms = epoch_millis();
-    let seasons = db.boards().seasons().await.map_err(fail)?;
-    let bounds = period::bounds(&board.period, &seasons)
-        .map_err(|message| fail(AppError::NotFound(period::bounds_error_in(l, message))))?;
-    if bounds.is_some_and(|(start, _)| start > now_ms) {
-        return Err(fail(AppError::NotFound(
-            td_string!(l, leaderboards.errors.not_begun).to_string(),
-        )));
-    }
-    let start = match (after, at) {
-        (Some(cursor), _) => Start::Cursor(cursor),
-        (None, Some(0)) => {
-            return Err(fail(AppError::BadRequest(
-                td_string!(l, leaderboards.errors.positions_start).to_string(),
+mod ssr {
+    use super::*;
+    pub(super) use crate::{
+        error::fail,
+        i18n::td_string,
+        lang::{locale, Locale},
+        leaderboards::{
+            model::{BoardId, BoardSummary, AROUND, BOARD_SIZE},
+            period,
+            store::lines::{Lines, Start},
+        },
+        rooms::model::RoomCode,
+        store::DataError,
+        store::{epoch_millis, Db},
+    };
+
+    pub(super) async fn view(
+        board: BoardId,
+        after: Option<String>,
+        at: Option<u64>,
+    ) -> Result<BoardView, AppError> {
+        let l = locale();
+        let db = expect_context::<Db>();
+        let now_ms = epoch_millis();
+        let seasons = db.boards().seasons().await?;
+        let bounds = period::bounds(&board.period, &seasons)
+            .map_err(|message| fail(AppError::NotFound(period::bounds_error_in(l, message))))?;
+        if bounds.is_some_and(|(start, _)| start > now_ms) {
+            return Err(fail(AppError::NotFound(
+                td_string!(l, leaderboards.errors.not_begun).to_string(),
             )));
         }
-        (None, Some(position)) => Start::Position(position),
-        (None, None) => Start::Top,
-    };
-    let viewer = crate::identity::session::current_player(&db).await?;
-    let closed = bounds.is_some_and(|(_, end)| end <= now_ms);
-    if closed {
-        if let Some(archive) = db.boards().board_archive(&board).await.map_err(fail)? {
-            return archived_view(board, archive, bounds, viewer, at, &seasons, now_ms);
+        let start = match (after, at) {
+            (Some(cursor), _) => Start::Cursor(cursor),
+            (None, Some(0)) => {
+                return Err(fail(AppError::BadRequest(
+                    td_string!(l, leaderboards.errors.positions_start).to_string(),
+                )));
+            }
+            (None, Some(position)) => Start::Position(position),
+            (None, None) => Start::Top,
+        };
+        let viewer = crate::identity::session::current_player(&db).await?;
+        let closed = bounds.is_some_and(|(_, end)| end <= now_ms);
+        if closed {
+            if let Some(archive) = db.boards().board_archive(&board).await? {
+                return archived_view(board, archive, bounds, viewer, at, &seasons, now_ms);
+            }
         }
-    }
-    let mine = async {
-        match &viewer {
-            Some(me) => db.boards().around_me(&board, &me.id, AROUND).await,
-            None => Ok(None),
-        }
-    };
-    let (lines, entries, updated_ms, mine) = futures::try_join!(
-        db.boards().board_lines(&board, start, BOARD_SIZE),
-        db.boards().board_entries(&board),
-        db.boards().boards_updated_ms(),
-        mine,
-    )
-    .map_err(|err| data_error(l, err))?;
-    let Some(Lines { lines, next }) = lines else {
-        return Err(fail(AppError::NotFound(
-            td_string!(l, leaderboards.errors.no_position, entries = entries).to_string(),
-        )));
-    };
-    Ok(BoardView {
-        summary: BoardSummary {
-            name: period::board_name_in(l, &board, &seasons),
-            board,
-            bounds,
-            entries,
-        },
-        lines,
-        next,
-        mine: mine.map(|(standing, _)| standing),
-        updated_ms,
-        now_ms,
-        archived: false,
-    })
-}
-
-/// A data error as the reader sees it: a stale page link in their language, the rest as usual.
-#[cfg(feature = "ssr")]
-fn data_error(l: Locale, err: DataError) -> AppError {
-    match err {
-        DataError::BadCursor => fail(AppError::BadRequest(
-            td_string!(l, leaderboards.errors.bad_cursor).to_string(),
-        )),
-        err => fail(err),
-    }
-}
-
-/// A closed board from its archive: its top 100 on one page (from `at`, if given), and the
-/// reader's line with its neighbours when they are among them.
-#[cfg(feature = "ssr")]
-fn archived_view(
-    board: BoardId,
-    archive: crate::leaderboards::store::archive::Archive,
-    bounds: Option<(i64, i64)>,
-    viewer: Option<crate::identity::Profile>,
-    at: Option<u64>,
-    seasons: &[period::Season],
-    now_ms: i64,
-) -> Result<BoardView, AppError> {
-    use crate::leaderboards::model::Standing;
-    let l = locale();
-    let from = at.unwrap_or(1) as usize;
-    if from > archive.lines.len().max(1) {
-        return Err(fail(AppError::NotFound(
-            td_string!(
-                l,
-                leaderboards.errors.no_archived_position,
-                kept = archive.lines.len()
-            )
-            .to_string(),
-        )));
-    }
-    let mine = viewer.and_then(|me| {
-        let i = archive.lines.iter().position(|l| l.user_id == me.id)?;
-        let k = AROUND as usize;
-        Some(Standing {
-            me: archive.lines[i].clone(),
-            above: archive.lines[i.saturating_sub(k)..i].to_vec(),
-            below: archive.lines[i + 1..(i + 1 + k).min(archive.lines.len())].to_vec(),
+        let mine = async {
+            match &viewer {
+                Some(me) => db.boards().around_me(&board, &me.id, AROUND).await,
+                None => Ok(None),
+            }
+        };
+        let (lines, entries, updated_ms, mine) = futures::try_join!(
+            db.boards().board_lines(&board, start, BOARD_SIZE),
+            db.boards().board_entries(&board),
+            db.boards().boards_updated_ms(),
+            mine,
+        )
+        .map_err(|err| data_error(l, err))?;
+        let Some(Lines { lines, next }) = lines else {
+            return Err(fail(AppError::NotFound(
+                td_string!(l, leaderboards.errors.no_position, entries = entries).to_string(),
+            )));
+        };
+        Ok(BoardView {
+            summary: BoardSummary {
+                name: period::board_name_in(l, &board, &seasons),
+                board,
+                bounds,
+                entries,
+            },
+            lines,
+            next,
+            mine: mine.map(|(standing, _)| standing),
+            updated_ms,
+            now_ms,
+            archived: false,
         })
-    });
-    Ok(BoardView {
-        summary: BoardSummary {
-            name: period::board_name_in(l, &board, seasons),
-            board,
-            bounds,
-            entries: archive.entries,
-        },
-        lines: archive.lines.into_iter().skip(from - 1).collect(),
-        next: None,
-        mine,
-        updated_ms: None,
-        now_ms,
-        archived: true,
-    })
+    }
+
+    /// A data error as the reader sees it: a stale page link in their language, the rest as usual.
+    pub(super) fn data_error(l: Locale, err: DataError) -> AppError {
+        match err {
+            DataError::BadCursor => fail(AppError::BadRequest(
+                td_string!(l, leaderboards.errors.bad_cursor).to_string(),
+            )),
+            err => fail(err),
+        }
+    }
+
+    /// A closed board from its archive: its top 100 on one page (from `at`, if given), and the
+    /// reader's line with its neighbours when they are among them.
+    pub(super) fn archived_view(
+        board: BoardId,
+        archive: crate::leaderboards::store::archive::Archive,
+        bounds: Option<(i64, i64)>,
+        viewer: Option<crate::identity::Profile>,
+        at: Option<u64>,
+        seasons: &[period::Season],
+        now_ms: i64,
+    ) -> Result<BoardView, AppError> {
+        use crate::leaderboards::model::Standing;
+        let l = locale();
+        let from = at.unwrap_or(1) as usize;
+        if from > archive.lines.len().max(1) {
+            return Err(fail(AppError::NotFound(
+                td_string!(
+                    l,
+                    leaderboards.errors.no_archived_position,
+                    kept = archive.lines.len()
+                )
+                .to_string(),
+            )));
+        }
+        let mine = viewer.and_then(|me| {
+            let i = archive.lines.iter().position(|l| l.user_id == me.id)?;
+            let k = AROUND as usize;
+            Some(Standing {
+                me: archive.lines[i].clone(),
+                above: archive.lines[i.saturating_sub(k)..i].to_vec(),
+                below: archive.lines[i + 1..(i + 1 + k).min(archive.lines.len())].to_vec(),
+            })
+        });
+        Ok(BoardView {
+            summary: BoardSummary {
+                name: period::board_name_in(l, &board, seasons),
+                board,
+                bounds,
+                entries: archive.entries,
+            },
+            lines: archive.lines.into_iter().skip(from - 1).collect(),
+            next: None,
+            mine,
+            updated_ms: None,
+            now_ms,
+            archived: true,
+        })
+    }
 }

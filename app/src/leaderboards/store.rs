@@ -63,7 +63,7 @@ pub struct StatsItem {
     pub last_ms: Option<i64>,
 }
 
-/// Entries counted per page by [`Db::rank_by_counting`]: above what a 1 MB page holds.
+/// Entries counted per page by [`Boards::rank_by_counting`]: above what a 1 MB page holds.
 const COUNT_PAGE: i32 = 10_000;
 
 /// A player's entry on a board, as stored (`LB#<board>` / `E#<id>`).
@@ -443,13 +443,13 @@ impl Boards<'_> {
         Ok((mine, seasons))
     }
 
-    /// Every board a player is on (AP5), each with their line and rank: [`Db::my_entries`],
+    /// Every board a player is on (AP5), each with their line and rank: [`Boards::my_entries`],
     /// then one BatchGetItem of the tree nodes on every path.
     pub async fn my_boards(self, user: &UserId, limit: i32) -> Result<Vec<MyBoard>, DataError> {
         Ok(self.my_boards_named(user, limit).await?.0)
     }
 
-    /// [`Db::my_boards`], with the seasons that name them.
+    /// [`Boards::my_boards`], with the seasons that name them.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn my_boards_named(
         self,

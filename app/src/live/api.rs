@@ -11,7 +11,6 @@ use crate::identity::model::UserId;
 
 #[cfg(feature = "ssr")]
 use crate::{
-    error::fail,
     identity::session,
     inventory::model::Badge,
     news::announce,
@@ -75,73 +74,64 @@ fn qr_svg(code: &RoomCode) -> String {
 /// A room as anyone with the code sees it now, and who is asking.
 #[server(endpoint = "rooms/lobby")]
 pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
-    let db = expect_context::<Db>();
-    let code = RoomCode::parse(&code).map_err(fail)?;
-    let mut room = db
-        .game()
-        .room(&code)
-        .await
-        .map_err(fail)?
-        .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
-    // Nobody may be watching the room: hand it on if its host is away, and bring a match up to
-    // date before showing it (on the match's receipt).
-    let now = epoch_millis();
-    if let Some(next) = db
-        .rooms()
-        .hand_over_if_host_away(&room.lobby, now)
-        .await
-        .map_err(fail)?
-    {
-        tracing::debug!(%code, %next, "the host was away; handed the room on");
-        announce(&code);
-        room = db
+    crate::error::answer("room_page", async move {
+        let db = expect_context::<Db>();
+        let code = RoomCode::parse(&code)?;
+        let mut room = db
             .game()
             .room(&code)
-            .await
-            .map_err(fail)?
-            .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
-    }
-    let behind = room.has_work(now);
-    if behind {
-        let first = room.game.as_ref().map_or(0, |g| g.first_round);
-        room = db
-            .game()
-            .for_match(&code, first)
-            .game()
-            .advance(&code, room)
-            .await
-            .map_err(fail)?
-            .ok_or_else(|| fail(AppError::from(RoomConflict::NotFound)))?;
-        announce(&code);
-    }
-    // A match that is over shows what it cost.
-    let over = room
-        .game
-        .as_ref()
-        .filter(|g| room.state != RoomState::Playing && g.is_finished())
-        .map(|g| g.first_round);
-    let receipt = match over {
-        Some(first) => db
-            .game()
-            .match_receipt(&room.id, first)
-            .await
-            .map_err(fail)?,
-        None => None,
-    };
-    let me = session::current_user(&db).await.map_err(fail)?;
-    // A player's badges (one Query); a visitor's are none of the room's business.
-    let badges = match me.as_ref().filter(|me| room.player(me).is_some()) {
-        Some(me) => Badge::list(&db.inventory().badges(me).await.map_err(fail)?),
-        None => String::new(),
-    };
-    let mut room = room.visible_at(epoch_millis());
-    if let Some(game) = room.game.as_mut() {
-        game.receipt = receipt.map(Box::new);
-    }
-    Ok(RoomPageData {
-        qr_svg: qr_svg(&code),
-        room,
-        me,
-        badges,
+            .await?
+            .ok_or_else(|| AppError::from(AppError::from(RoomConflict::NotFound)))?;
+        // Nobody may be watching the room: hand it on if its host is away, and bring a match up to
+        // date before showing it (on the match's receipt).
+        let now = epoch_millis();
+        if let Some(next) = db.rooms().hand_over_if_host_away(&room.lobby, now).await? {
+            tracing::debug!(%code, %next, "the host was away; handed the room on");
+            announce(&code);
+            room = db
+                .game()
+                .room(&code)
+                .await?
+                .ok_or_else(|| AppError::from(AppError::from(RoomConflict::NotFound)))?;
+        }
+        let behind = room.has_work(now);
+        if behind {
+            let first = room.game.as_ref().map_or(0, |g| g.first_round);
+            room = db
+                .game()
+                .for_match(&code, first)
+                .game()
+                .advance(&code, room)
+                .await?
+                .ok_or_else(|| AppError::from(AppError::from(RoomConflict::NotFound)))?;
+            announce(&code);
+        }
+        // A match that is over shows what it cost.
+        let over = room
+            .game
+            .as_ref()
+            .filter(|g| room.state != RoomState::Playing && g.is_finished())
+            .map(|g| g.first_round);
+        let receipt = match over {
+            Some(first) => db.game().match_receipt(&room.id, first).await?,
+            None => None,
+        };
+        let me = session::current_user(&db).await?;
+        // A player's badges (one Query); a visitor's are none of the room's business.
+        let badges = match me.as_ref().filter(|me| room.player(me).is_some()) {
+            Some(me) => Badge::list(&db.inventory().badges(me).await?),
+            None => String::new(),
+        };
+        let mut room = room.visible_at(epoch_millis());
+        if let Some(game) = room.game.as_mut() {
+            game.receipt = receipt.map(Box::new);
+        }
+        Ok(RoomPageData {
+            qr_svg: qr_svg(&code),
+            room,
+            me,
+            badges,
+        })
     })
+    .await
 }

@@ -4,7 +4,7 @@
 //!
 //! | what | how |
 //! |---|---|
-//! | the boards they are on (up to [`CARD_BOARDS`]) | `Db::my_entries`: GetItem `STATS` and Query `SEASONS`, then a BatchGetItem of the entries |
+//! | the boards they are on (up to [`CARD_BOARDS`]) | `Boards::my_entries`: GetItem `STATS` and Query `SEASONS`, then a BatchGetItem of the entries |
 //! | who, lifetime stats, best score, each board's path in the counting tree (ranks, entries) | one BatchGetItem (≤ 99 keys) |
 
 use crate::i18n::td_string;
@@ -156,7 +156,7 @@ impl Profiles<'_> {
         }))
     }
 
-    /// `user`'s share card in `l`'s language (see [`Db::profile_card_facts`]).
+    /// `user`'s share card in `l`'s language (see [`Profiles::profile_card_facts`]).
     pub async fn profile_card(self, user: &UserId, l: Locale) -> Result<Option<Card>, DataError> {
         Ok(self
             .profile_card_facts(user, l)

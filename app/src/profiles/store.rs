@@ -5,7 +5,7 @@
 //! |---|---|
 //! | who | GetItem `USER#<id>` / `PROFILE` |
 //! | lifetime stats and best score | BatchGetItem |
-//! | every board with rank, and the boards' names | `Db::my_entries` (GetItem `STATS` and Query `SEASONS`, then a BatchGetItem of the entries), then a BatchGetItem of the tree paths |
+//! | every board with rank, and the boards' names | `Boards::my_entries` (GetItem `STATS` and Query `SEASONS`, then a BatchGetItem of the entries), then a BatchGetItem of the tree paths |
 //! | the collection | Query of the inventory's keys |
 //! | a page of matches, newest first | Query `USER#<id>` begins_with `MATCH#` |
 

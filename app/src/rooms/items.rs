@@ -108,7 +108,7 @@ pub fn state_value(state: RoomState) -> AttributeValue {
     }
 }
 
-/// The lobby from the room's items (see [`Db::room_items`]); `None` without a META item.
+/// The lobby from the room's items (see [`Rooms::room_items`]); `None` without a META item.
 /// Players in join order.
 pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
     let mut meta = None;

@@ -30,7 +30,7 @@ crate::store::handle!(
 /// How often a version-guarded change is retried when the room changed under it.
 pub(crate) const MAX_ATTEMPTS: u32 = 6;
 
-/// A room's pulse: what its watcher polls (see [`Db::room_pulse`]).
+/// A room's pulse: what its watcher polls (see [`Rooms::room_pulse`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoomPulse {
     /// Grows with every change a listener should see.
@@ -91,7 +91,7 @@ impl Rooms<'_> {
             .await
     }
 
-    /// [`Db::create_room`] with the look the host wears (copied from their profile onto their
+    /// [`Rooms::create_room`] with the look the host wears (copied from their profile onto their
     /// place in the room, so the lobby shows it without another read).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn create_room_looking(
@@ -215,7 +215,7 @@ impl Rooms<'_> {
         lobby_from_items(&self.room_items(code).await?)
     }
 
-    /// The room's version alone: [`Db::room_pulse`]'s version. `None` for an unknown or expired
+    /// The room's version alone: [`Rooms::room_pulse`]'s version. `None` for an unknown or expired
     /// room.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn room_version(self, code: &RoomCode) -> Result<Option<u64>, DataError> {
@@ -231,7 +231,7 @@ impl Rooms<'_> {
         self.pulse(code, true).await
     }
 
-    /// [`Db::room_pulse`] read eventually consistently (half the units): what a watcher's slow
+    /// [`Rooms::room_pulse`] read eventually consistently (half the units): what a watcher's slow
     /// safety-net poll reads, where a version a second old only means the next poll sees it.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn room_pulse_eventually(
@@ -315,8 +315,8 @@ impl Rooms<'_> {
             .await
     }
 
-    /// [`Db::join_room`] with `extra` actions in the same transaction, after the join's own: a
-    /// guest made for the join (`Db::guest_actions`) exists only if the join succeeds.
+    /// [`Rooms::join_room`] with `extra` actions in the same transaction, after the join's own: a
+    /// guest made for the join (`Accounts::guest_actions`) exists only if the join succeeds.
     pub async fn join_room_with(
         self,
         code: &RoomCode,
@@ -329,7 +329,7 @@ impl Rooms<'_> {
             .await
     }
 
-    /// [`Db::join_room_with`] with the look the player wears, copied onto their place in the
+    /// [`Rooms::join_room_with`] with the look the player wears, copied onto their place in the
     /// room (the lobby then shows it from the Query it already makes).
     #[tracing::instrument(skip(self, extra), err(level = "debug"))]
     pub async fn join_room_looking(

@@ -13,30 +13,33 @@ use crate::lang::{locale, other};
 /// shows nothing of a malformed address.
 #[server(endpoint = "lang")]
 pub async fn set_language(lang: String) -> Result<(), AppError> {
-    use crate::i18n::td_string;
-    let Some(chosen) = crate::lang::parse(&lang) else {
-        return Err(crate::error::fail(AppError::BadRequest(
-            td_string!(locale(), common.no_such_language).to_string(),
-        )));
-    };
-    let parts = use_context::<http::request::Parts>();
-    let secure = parts
-        .as_ref()
-        .and_then(|parts| parts.extensions.get::<crate::request::OverTls>().copied())
-        .is_some_and(|tls| tls.0);
-    if let (Some(response), Ok(cookie)) = (
-        use_context::<leptos_axum::ResponseOptions>(),
-        http::HeaderValue::from_str(&crate::lang::cookie_value(chosen, secure)),
-    ) {
-        response.append_header(http::header::SET_COOKIE, cookie);
-    }
-    let back = parts
-        .as_ref()
-        .and_then(|parts| parts.headers.get(http::header::REFERER))
-        .and_then(|referer| referer.to_str().ok())
-        .unwrap_or("/");
-    leptos_axum::redirect(back);
-    Ok(())
+    crate::error::answer("set_language", async move {
+        use crate::i18n::td_string;
+        let Some(chosen) = crate::lang::parse(&lang) else {
+            return Err(crate::error::AppError::from(AppError::BadRequest(
+                td_string!(locale(), common.no_such_language).to_string(),
+            )));
+        };
+        let parts = use_context::<http::request::Parts>();
+        let secure = parts
+            .as_ref()
+            .and_then(|parts| parts.extensions.get::<crate::request::OverTls>().copied())
+            .is_some_and(|tls| tls.0);
+        if let (Some(response), Ok(cookie)) = (
+            use_context::<leptos_axum::ResponseOptions>(),
+            http::HeaderValue::from_str(&crate::lang::cookie_value(chosen, secure)),
+        ) {
+            response.append_header(http::header::SET_COOKIE, cookie);
+        }
+        let back = parts
+            .as_ref()
+            .and_then(|parts| parts.headers.get(http::header::REFERER))
+            .and_then(|referer| referer.to_str().ok())
+            .unwrap_or("/");
+        leptos_axum::redirect(back);
+        Ok(())
+    })
+    .await
 }
 
 /// The top bar's language switch: a one-button form that offers the other language, named in

@@ -1,6 +1,6 @@
 //! Finished matches kept for good, apart from the room: one partition per match
 //! (`MATCH#<room id>#<first>`) holds its `SUMMARY`, its `ROUNDS` and its `RECEIPT`, written by the
-//! match's end ([`Db::finish_match`]) and never changed after (the receipt only grows). The
+//! match's end ([`Game::finish_match`]) and never changed after (the receipt only grows). The
 //! summary alone is on two indexes: GSI2 `RECENT` (every match, newest first) and GSI1
 //! `ROOMMATCHES#<room id>` (a room's). It is one item per match, where recent matches used to be one
 //! record per player on one partition.

@@ -27,7 +27,7 @@ impl Game<'_> {
     /// count, then one UpdateItem of the round conditioned on its not being closed and on that
     /// count, so of any number of resolvers on any number of instances exactly one closes it,
     /// and every tap acknowledged before the close is in it. Closing the last round also ends
-    /// the match ([`Db::finish_match`]).
+    /// the match ([`Game::finish_match`]).
     #[tracing::instrument(skip(self, room), fields(code = %room.code), err(level = "debug"))]
     pub async fn resolve_due(self, room: &Room, now_ms: i64) -> Result<Resolution, DataError> {
         let Some(game) = room.game.as_ref() else {
@@ -155,7 +155,7 @@ impl Game<'_> {
         }
     }
 
-    /// Each player's match record, as [`Db::finish_match`] writes it.
+    /// Each player's match record, as [`Game::finish_match`] writes it.
     async fn match_records(
         self,
         room: &Room,

@@ -11,16 +11,8 @@ use std::collections::BTreeMap;
 
 use crate::error::AppError;
 use crate::inventory::model::{Card, Offer, Stack};
-
 #[cfg(feature = "ssr")]
-use super::offer_form::{back_to_form, offer_from_form, to_notice, OfferForm};
-#[cfg(feature = "ssr")]
-use super::{limit, DECLINES_PER_WINDOW, TRADES_PER_WINDOW};
-#[cfg(feature = "ssr")]
-use crate::{
-    error::fail, i18n::td_string, identity::session, inventory::model::OfferId,
-    inventory::store::trades::Direction, lang::locale, store::keys::Limited, store::Db,
-};
+use ssr::*;
 
 /// The trades page: offers to and from the player, and with `?with=` the form to offer to one
 /// player.
@@ -93,86 +85,81 @@ pub async fn make_offer(
     want_feathers: Option<String>,
     hours: Option<String>,
 ) -> Result<Offer, AppError> {
-    let db = expect_context::<Db>();
-    let me = session::require_player(&db).await.map_err(fail)?;
-    let form = OfferForm {
-        to,
-        room,
-        to_player,
-        give,
-        want,
-        give_cards,
-        want_cards,
-        give_feathers,
-        want_feathers,
-        hours,
-    };
-    match offer_from_form(&db, &me, &form).await {
-        Ok(offer) => {
-            to_notice(&offer.id);
-            Ok(offer)
+    crate::error::answer("make_offer", async move {
+        let db = expect_context::<Db>();
+        let me = session::require_player(&db).await?;
+        let form = OfferForm {
+            to,
+            room,
+            to_player,
+            give,
+            want,
+            give_cards,
+            want_cards,
+            give_feathers,
+            want_feathers,
+            hours,
+        };
+        match offer_from_form(&db, &me, &form).await {
+            Ok(offer) => {
+                to_notice(&offer.id);
+                Ok(offer)
+            }
+            Err((field, err)) => {
+                back_to_form(
+                    &form,
+                    field.as_deref(),
+                    &err,
+                    <MakeOffer as leptos::server_fn::ServerFn>::PATH,
+                );
+                Err(err)
+            }
         }
-        Err((field, err)) => {
-            back_to_form(
-                &form,
-                field.as_deref(),
-                &err,
-                <MakeOffer as leptos::server_fn::ServerFn>::PATH,
-            );
-            Err(err)
-        }
-    }
-}
-
-#[cfg(feature = "ssr")]
-fn offer_id(raw: &str) -> Result<OfferId, AppError> {
-    OfferId::parse(raw).map_err(fail)
+    })
+    .await
 }
 
 /// Accepts an offer made to the player.
 #[server(endpoint = "trades/accept")]
 pub async fn accept_offer(offer: String) -> Result<Offer, AppError> {
-    let db = expect_context::<Db>();
-    let me = session::require_player(&db).await.map_err(fail)?;
-    let offer = offer_id(&offer)?;
-    limit(&db, Limited::Trades(&me.id), TRADES_PER_WINDOW).await?;
-    let accepted = db
-        .inventory()
-        .accept_offer(&offer, &me.id)
-        .await
-        .map_err(fail)?;
-    to_notice(&accepted.id);
-    Ok(accepted)
+    crate::error::answer("accept_offer", async move {
+        let db = expect_context::<Db>();
+        let me = session::require_player(&db).await?;
+        let offer = offer_id(&offer)?;
+        limit(&db, Limited::Trades(&me.id), TRADES_PER_WINDOW).await?;
+        let accepted = db.inventory().accept_offer(&offer, &me.id).await?;
+        to_notice(&accepted.id);
+        Ok(accepted)
+    })
+    .await
 }
 
 /// Declines an offer made to the player (counted against their declines, not their trade
 /// limit), or cancels one the player made (a trade action).
 #[server(endpoint = "trades/close")]
 pub async fn close_offer(offer: String) -> Result<(), AppError> {
-    let db = expect_context::<Db>();
-    let me = session::require_player(&db).await.map_err(fail)?;
-    let offer = offer_id(&offer)?;
-    let found = db.inventory().offer(&offer).await.map_err(fail)?;
-    match found {
-        Some(found) if found.to == me.id => {
-            limit(&db, Limited::Declines(&me.id), DECLINES_PER_WINDOW).await?;
-            db.inventory()
-                .close_read_offer(&found, &me.id)
-                .await
-                .map_err(fail)?;
+    crate::error::answer("close_offer", async move {
+        let db = expect_context::<Db>();
+        let me = session::require_player(&db).await?;
+        let offer = offer_id(&offer)?;
+        let found = db.inventory().offer(&offer).await?;
+        match found {
+            Some(found) if found.to == me.id => {
+                limit(&db, Limited::Declines(&me.id), DECLINES_PER_WINDOW).await?;
+                db.inventory().close_read_offer(&found, &me.id).await?;
+            }
+            found => {
+                limit(&db, Limited::Trades(&me.id), TRADES_PER_WINDOW).await?;
+                let found = found.ok_or_else(|| {
+                    AppError::from(crate::inventory::store::InventoryError::NotFound)
+                })?;
+                db.inventory().close_read_offer(&found, &me.id).await?;
+            }
         }
-        found => {
-            limit(&db, Limited::Trades(&me.id), TRADES_PER_WINDOW).await?;
-            let found =
-                found.ok_or_else(|| fail(crate::inventory::store::InventoryError::NotFound))?;
-            db.inventory()
-                .close_read_offer(&found, &me.id)
-                .await
-                .map_err(fail)?;
-        }
-    }
-    to_notice(&offer);
-    Ok(())
+        to_notice(&offer);
+        Ok(())
+    })
+    .await
 }
 
 /// Offers per page of each list.
@@ -190,157 +177,179 @@ pub async fn read_trades(
     with: Option<String>,
     done: Option<String>,
 ) -> Result<TradesView, AppError> {
-    let db = expect_context::<Db>();
-    let me = session::require_player(&db).await.map_err(fail)?;
-    let code = match room.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(raw) => Some(crate::ids::RoomCode::parse(raw).map_err(fail)?),
-    };
-    let room_read = async {
-        match &code {
-            Some(code) => db.rooms().lobby(code).await.map(Some),
-            None => Ok(None),
-        }
-    };
-    fn cursor(raw: &Option<String>) -> Option<&str> {
-        raw.as_deref().map(str::trim).filter(|c| !c.is_empty())
-    }
-    let done_read = async {
-        let id = done
-            .as_deref()
-            .and_then(|raw| OfferId::parse(raw.trim()).ok());
-        match id {
-            Some(id) => db.inventory().offer(&id).await,
-            None => Ok(None),
-        }
-    };
-    let (incoming, outgoing, lobby, done) = futures::try_join!(
-        db.inventory().offers_page(
-            &me.id,
-            Direction::Incoming,
-            OFFERS_PER_PAGE,
-            cursor(&incoming_after)
-        ),
-        db.inventory().offers_page(
-            &me.id,
-            Direction::Outgoing,
-            OFFERS_PER_PAGE,
-            cursor(&outgoing_after)
-        ),
-        room_read,
-        done_read
-    )
-    .map_err(fail)?;
-    let done = done.filter(|o| o.from == me.id || o.to == me.id);
-    let (incoming_next, outgoing_next) = (incoming.next, outgoing.next);
-    let (incoming, outgoing) = (incoming.items, outgoing.items);
-    let room = match (code, lobby) {
-        (Some(_), Some(None)) => {
-            return Err(fail(AppError::NotFound(
-                td_string!(locale(), inventory.error.no_such_room).to_string(),
-            )))
-        }
-        (Some(code), Some(Some(lobby))) => {
-            let inside = lobby.players.iter().any(|p| p.user_id == me.id);
-            Some(RoomChoice {
-                code: code.to_string(),
-                players: lobby
-                    .players
-                    .iter()
-                    .filter(|p| inside && p.user_id != me.id)
-                    .map(|p| (p.user_id.clone(), p.nickname.to_string()))
-                    .collect(),
-            })
-        }
-        _ => None,
-    };
-    let (pick, pick_error) = match with.as_deref().map(str::trim).filter(|w| !w.is_empty()) {
-        None => (None, None),
-        Some(raw) => match pick(&db, &me.id, raw).await? {
-            Ok(pick) => (Some(pick), None),
-            Err(why) => (None, Some(why)),
-        },
-    };
-    let mut cards: Vec<Card> = incoming
-        .iter()
-        .chain(&outgoing)
-        .chain(&done)
-        .flat_map(|o| o.gives.cards.iter().chain(&o.wants.cards))
-        .filter_map(|(thing, _)| crate::inventory::store::card(thing).cloned())
-        .collect();
-    cards.sort_by(|a, b| a.thing.cmp(&b.thing));
-    cards.dedup_by(|a, b| a.thing == b.thing);
-    Ok(TradesView {
-        cards,
-        me: me.id,
-        incoming,
-        outgoing,
-        incoming_next,
-        outgoing_next,
-        now_ms: crate::store::epoch_millis(),
-        room,
-        done,
-        pick,
-        pick_error,
-    })
-}
-
-/// The player `raw` names (an id, a username or `@username`) and both bags, or why there is
-/// nobody to offer to.
-#[cfg(feature = "ssr")]
-async fn pick(
-    db: &Db,
-    me: &crate::ids::UserId,
-    raw: &str,
-) -> Result<Result<Pick, String>, AppError> {
-    let l = locale();
-    let id = match crate::ids::UserId::parse(raw) {
-        Ok(id) => Some(id),
-        Err(_) => {
-            let name = raw.strip_prefix('@').unwrap_or(raw);
-            match crate::ids::Username::parse(name) {
-                Ok(username) => db
-                    .accounts()
-                    .user_by_username(&username)
-                    .await
-                    .map_err(fail)?,
-                Err(_) => return Ok(Err(td_string!(l, trades.error.no_such_player).to_string())),
+    crate::error::answer("read_trades", async move {
+        let db = expect_context::<Db>();
+        let me = session::require_player(&db).await?;
+        let code = match room.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(raw) => Some(crate::ids::RoomCode::parse(raw)?),
+        };
+        let room_read = async {
+            match &code {
+                Some(code) => db.rooms().lobby(code).await.map(Some),
+                None => Ok(None),
             }
+        };
+        fn cursor(raw: &Option<String>) -> Option<&str> {
+            raw.as_deref().map(str::trim).filter(|c| !c.is_empty())
         }
-    };
-    let profile = match id {
-        Some(id) => db.accounts().profile(&id).await.map_err(fail)?,
-        None => None,
-    };
-    let Some(profile) = profile else {
-        return Ok(Err(td_string!(l, trades.error.no_such_player).to_string()));
-    };
-    if &profile.id == me {
-        return Ok(Err(td_string!(l, inventory.error.offer_to_self).to_string()));
-    }
-    let (mine, theirs, feathers) = futures::try_join!(
-        db.inventory().bag_cards(me),
-        db.inventory().bag_cards(&profile.id),
-        db.inventory().feathers(me)
-    )
-    .map_err(fail)?;
-    Ok(Ok(Pick {
-        to: profile.id,
-        name: profile.display_name.to_string(),
-        username: profile.username,
-        mine,
-        theirs,
-        feathers,
-    }))
+        let done_read = async {
+            let id = done
+                .as_deref()
+                .and_then(|raw| OfferId::parse(raw.trim()).ok());
+            match id {
+                Some(id) => db.inventory().offer(&id).await,
+                None => Ok(None),
+            }
+        };
+        let (incoming, outgoing, lobby, done) = futures::try_join!(
+            db.inventory().offers_page(
+                &me.id,
+                Direction::Incoming,
+                OFFERS_PER_PAGE,
+                cursor(&incoming_after)
+            ),
+            db.inventory().offers_page(
+                &me.id,
+                Direction::Outgoing,
+                OFFERS_PER_PAGE,
+                cursor(&outgoing_after)
+            ),
+            room_read,
+            done_read
+        )?;
+        let done = done.filter(|o| o.from == me.id || o.to == me.id);
+        let (incoming_next, outgoing_next) = (incoming.next, outgoing.next);
+        let (incoming, outgoing) = (incoming.items, outgoing.items);
+        let room = match (code, lobby) {
+            (Some(_), Some(None)) => {
+                return Err(AppError::from(AppError::NotFound(
+                    td_string!(locale(), inventory.error.no_such_room).to_string(),
+                )))
+            }
+            (Some(code), Some(Some(lobby))) => {
+                let inside = lobby.players.iter().any(|p| p.user_id == me.id);
+                Some(RoomChoice {
+                    code: code.to_string(),
+                    players: lobby
+                        .players
+                        .iter()
+                        .filter(|p| inside && p.user_id != me.id)
+                        .map(|p| (p.user_id.clone(), p.nickname.to_string()))
+                        .collect(),
+                })
+            }
+            _ => None,
+        };
+        let (pick, pick_error) = match with.as_deref().map(str::trim).filter(|w| !w.is_empty()) {
+            None => (None, None),
+            Some(raw) => match pick(&db, &me.id, raw).await? {
+                Ok(pick) => (Some(pick), None),
+                Err(why) => (None, Some(why)),
+            },
+        };
+        let mut cards: Vec<Card> = incoming
+            .iter()
+            .chain(&outgoing)
+            .chain(&done)
+            .flat_map(|o| o.gives.cards.iter().chain(&o.wants.cards))
+            .filter_map(|(thing, _)| crate::inventory::store::card(thing).cloned())
+            .collect();
+        cards.sort_by(|a, b| a.thing.cmp(&b.thing));
+        cards.dedup_by(|a, b| a.thing == b.thing);
+        Ok(TradesView {
+            cards,
+            me: me.id,
+            incoming,
+            outgoing,
+            incoming_next,
+            outgoing_next,
+            now_ms: crate::store::epoch_millis(),
+            room,
+            done,
+            pick,
+            pick_error,
+        })
+    })
+    .await
 }
 
 /// How many open offers are waiting for the signed-in player (the top bar's count): nothing
 /// read for a visitor; for a player, their session and one eventually consistent GetItem.
 #[server(endpoint = "trades/waiting")]
 pub async fn offers_waiting() -> Result<usize, AppError> {
-    let db = expect_context::<Db>();
-    let Some(me) = session::current_user(&db).await.map_err(fail)? else {
-        return Ok(0);
+    crate::error::answer("offers_waiting", async move {
+        let db = expect_context::<Db>();
+        let Some(me) = session::current_user(&db).await? else {
+            return Ok(0);
+        };
+        db.inventory()
+            .offers_waiting(&me)
+            .await
+            .map_err(AppError::from)
+    })
+    .await
+}
+
+/// What only the server needs: the server functions' helpers and limits.
+#[cfg(feature = "ssr")]
+mod ssr {
+    use super::*;
+    pub(super) use crate::inventory::api::offer_form::{
+        back_to_form, offer_from_form, to_notice, OfferForm,
     };
-    db.inventory().offers_waiting(&me).await.map_err(fail)
+    pub(super) use crate::inventory::api::{limit, DECLINES_PER_WINDOW, TRADES_PER_WINDOW};
+    pub(super) use crate::{
+        error::fail, i18n::td_string, identity::session, inventory::model::OfferId,
+        inventory::store::trades::Direction, lang::locale, store::keys::Limited, store::Db,
+    };
+
+    pub(super) fn offer_id(raw: &str) -> Result<OfferId, AppError> {
+        OfferId::parse(raw).map_err(fail)
+    }
+
+    /// The player `raw` names (an id, a username or `@username`) and both bags, or why there is
+    /// nobody to offer to.
+    pub(super) async fn pick(
+        db: &Db,
+        me: &crate::ids::UserId,
+        raw: &str,
+    ) -> Result<Result<Pick, String>, AppError> {
+        let l = locale();
+        let id = match crate::ids::UserId::parse(raw) {
+            Ok(id) => Some(id),
+            Err(_) => {
+                let name = raw.strip_prefix('@').unwrap_or(raw);
+                match crate::ids::Username::parse(name) {
+                    Ok(username) => db.accounts().user_by_username(&username).await?,
+                    Err(_) => {
+                        return Ok(Err(td_string!(l, trades.error.no_such_player).to_string()))
+                    }
+                }
+            }
+        };
+        let profile = match id {
+            Some(id) => db.accounts().profile(&id).await?,
+            None => None,
+        };
+        let Some(profile) = profile else {
+            return Ok(Err(td_string!(l, trades.error.no_such_player).to_string()));
+        };
+        if &profile.id == me {
+            return Ok(Err(td_string!(l, inventory.error.offer_to_self).to_string()));
+        }
+        let (mine, theirs, feathers) = futures::try_join!(
+            db.inventory().bag_cards(me),
+            db.inventory().bag_cards(&profile.id),
+            db.inventory().feathers(me)
+        )?;
+        Ok(Ok(Pick {
+            to: profile.id,
+            name: profile.display_name.to_string(),
+            username: profile.username,
+            mine,
+            theirs,
+            feathers,
+        }))
+    }
 }

@@ -1,5 +1,5 @@
 //! The safe changes every write of the inventory is built from (rewards, moves, the shop,
-//! trades): [`Changes`] folds what each stack and wallet gives and gets, [`Db::apply_changes`]
+//! trades): [`Changes`] folds what each stack and wallet gives and gets, [`Inventory::apply_changes`]
 //! reads them with one consistent BatchGetItem and writes them in one transaction, conditioned
 //! on what was read.
 //!

@@ -8,7 +8,7 @@ use crate::store::keys;
 use crate::store::{DataError, Item, Page};
 
 impl Inventory<'_> {
-    /// The cards of `user`'s bag one could trade, in category order: [`Db::cards`] a page
+    /// The cards of `user`'s bag one could trade, in category order: [`Inventory::cards`] a page
     /// after another (one Query for a bag of up to 60 kinds), at most [`BAG_PAGES`] pages.
     pub async fn bag_cards(self, user: &UserId) -> Result<Vec<Stack>, DataError> {
         let mut cards = Vec::new();

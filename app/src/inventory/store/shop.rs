@@ -5,12 +5,12 @@
 //!
 //! | pattern | method | calls |
 //! |---|---|---|
-//! | what the shop sells, with today's stock left | `Db::shop` | Query `SHOP` |
-//! | buy | `Db::buy` | BatchGetItem (today's stock, the look, wallet, stacks), TransactWriteItems |
-//! | sell a card | `Db::sell_cards` | BatchGetItem (stack, wallet), TransactWriteItems |
-//! | looks a player owns | `Db::looks` | Query `begins_with(SK, LOOK#)` |
-//! | wear a look (or none) | `Db::wear` | TransactWriteItems (ConditionCheck `LOOK#<item>`, Update `USER#<id>`/`PROFILE`) |
-//! | the last pack opened | `Db::last_pack` | GetItem `PACK` (only on the page after a pack's purchase) |
+//! | what the shop sells, with today's stock left | `Inventory::shop` | Query `SHOP` |
+//! | buy | `Inventory::buy` | BatchGetItem (today's stock, the look, wallet, stacks), TransactWriteItems |
+//! | sell a card | `Inventory::sell_cards` | BatchGetItem (stack, wallet), TransactWriteItems |
+//! | looks a player owns | `Inventory::looks` | Query `begins_with(SK, LOOK#)` |
+//! | wear a look (or none) | `Inventory::wear` | TransactWriteItems (ConditionCheck `LOOK#<item>`, Update `USER#<id>`/`PROFILE`) |
+//! | the last pack opened | `Inventory::last_pack` | GetItem `PACK` (only on the page after a pack's purchase) |
 
 use super::Inventory;
 use aws_sdk_dynamodb::types::TransactWriteItem;

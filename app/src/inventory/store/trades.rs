@@ -16,7 +16,7 @@
 //! conditioned on the version read (so of any number of racing senders, at most the caps' worth
 //! get in), leaving out the offers that expired since. Accepting, declining or cancelling an
 //! offer takes its id out in the same transaction that closes it. **Expiry needs no write:** a
-//! reader counts only the entries whose time has not come ([`Db::offers_waiting`]), so an offer
+//! reader counts only the entries whose time has not come ([`Inventory::offers_waiting`]), so an offer
 //! stops counting the moment it expires, and the next offer to that player drops its entry.
 //! The top bar's count of offers waiting is this item, read once per page (eventually
 //! consistent, a few hundred bytes: 0.5 RCU). Offers made before the item counted every offer
@@ -30,11 +30,11 @@
 //!
 //! | pattern | method | calls |
 //! |---|---|---|
-//! | make an offer | `Db::make_offer` | BatchGetItem (the maker's stacks and wallet, the recipient's stacks asked for) beside two Queries (both players' latest matches); GetItem (consistent) + TransactWriteItems (the offer, the count) |
-//! | accept | `Db::accept_offer` | GetItem, BatchGetItem (offer, both sides' stacks and wallets), TransactWriteItems (with the count) |
-//! | decline / cancel | `Db::close_offer` | GetItem, TransactWriteItems (open, and addressed to / made by this player; the count) |
-//! | offers waiting (the top bar) | `Db::offers_waiting` | GetItem `TRADES#<id>` / `FROM_STRANGERS`, eventually consistent |
-//! | offers to me / from me | `Db::offers_page` | Query GSI1 / GSI2 `TRADES#<id>`, newest first, from a signed cursor |
+//! | make an offer | `Inventory::make_offer` | BatchGetItem (the maker's stacks and wallet, the recipient's stacks asked for) beside two Queries (both players' latest matches); GetItem (consistent) + TransactWriteItems (the offer, the count) |
+//! | accept | `Inventory::accept_offer` | GetItem, BatchGetItem (offer, both sides' stacks and wallets), TransactWriteItems (with the count) |
+//! | decline / cancel | `Inventory::close_offer` | GetItem, TransactWriteItems (open, and addressed to / made by this player; the count) |
+//! | offers waiting (the top bar) | `Inventory::offers_waiting` | GetItem `TRADES#<id>` / `FROM_STRANGERS`, eventually consistent |
+//! | offers to me / from me | `Inventory::offers_page` | Query GSI1 / GSI2 `TRADES#<id>`, newest first, from a signed cursor |
 
 use super::Inventory;
 use std::collections::{BTreeMap, HashSet};
@@ -198,7 +198,7 @@ impl Inventory<'_> {
             .await
     }
 
-    /// [`Db::make_offer`], saying what the caller knows of the two players: an offer between
+    /// [`Inventory::make_offer`], saying what the caller knows of the two players: an offer between
     /// players of one room ([`Met::InRoomNow`], which the caller has read) is never a
     /// stranger's.
     pub async fn make_offer_as(
@@ -498,7 +498,7 @@ impl Inventory<'_> {
     }
 
     /// Declines (as the one it was made to) or cancels (as its maker) an open offer: a GetItem,
-    /// then [`Db::close_read_offer`].
+    /// then [`Inventory::close_read_offer`].
     pub async fn close_offer(
         self,
         id: &OfferId,

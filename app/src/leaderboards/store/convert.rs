@@ -107,7 +107,7 @@ impl Boards<'_> {
     }
 
     /// Converts every board now (the operator's `udd-server boards convert`): what
-    /// [`Db::ensure_board_shape`] does, for a table that has not run the present code yet.
+    /// [`Boards::ensure_board_shape`] does, for a table that has not run the present code yet.
     pub async fn convert_boards(self) -> Result<Converted, DataError> {
         Ok(self.ensure_board_shape().await?.unwrap_or_default())
     }

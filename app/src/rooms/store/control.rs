@@ -3,7 +3,7 @@
 //!
 //! Every write that changes the host also moves the sparse GSI1 entry `HOSTING#<id>` / `<code>`
 //! from the old host's PLAYER item to the new host's, in the same transaction, so the rooms a
-//! player hosts are one Query ([`Db::rooms_hosted_by`]). Each change is decided by its write's
+//! player hosts are one Query ([`Rooms::rooms_hosted_by`]). Each change is decided by its write's
 //! condition on META (`host_id = :host`, and for an away host `host_seen < :stale`), never by a
 //! read before it: two instances racing to hand a room on do it once.
 
