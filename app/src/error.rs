@@ -118,7 +118,9 @@ pub async fn answer<T>(
 ) -> Result<T, AppError> {
     use tracing::Instrument;
     let span = tracing::info_span!("server_fn", name, player = tracing::field::Empty);
-    let result = body.instrument(span.clone()).await;
+    // On the heap: a page that calls server functions while it renders nests their futures,
+    // and a body kept inline would carry its whole state in each one's (stack overflows seen).
+    let result = Box::pin(body.instrument(span.clone())).await;
     result.map_err(|err| {
         span.in_scope(|| {
             tracing::debug!(status = err.status().as_u16(), error = %err, "refused");

@@ -25,7 +25,7 @@ use text::{Line, Place, Weight, FONTS};
 /// What a card says: a small line on top, a big title, up to five rows (a label on the left, a
 /// figure on the right), and a footer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Card {
+pub struct ShareImage {
     pub kicker: String,
     pub title: String,
     pub rows: Vec<(String, String)>,
@@ -106,7 +106,7 @@ fn text(out: &mut String, line: &Line, x: f32, y: u32, weight: Weight, fill: &st
 }
 
 /// The card as SVG (every text fitted to its place and escaped).
-pub fn svg(card: &Card) -> String {
+pub fn svg(card: &ShareImage) -> String {
     let mut out = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Noto Sans"><rect width="{WIDTH}" height="{HEIGHT}" fill="#1d3557"/><rect y="{}" width="{WIDTH}" height="12" fill="#e9c46a"/>"##,
         HEIGHT - 12
@@ -184,7 +184,7 @@ fn options() -> &'static usvg::Options<'static> {
 }
 
 /// The card as a 1200 × 630 PNG.
-pub fn render(card: &Card) -> Result<Vec<u8>, String> {
+pub fn render(card: &ShareImage) -> Result<Vec<u8>, String> {
     render_svg(&svg(card))
 }
 
@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn a_card_is_a_1200_by_630_png_with_latin_and_devanagari_drawn() {
-        let card = Card {
+        let card = ShareImage {
             kicker: "Match · room K7QX2".into(),
             title: "Asha won".into(),
             rows: vec![
@@ -222,7 +222,7 @@ mod tests {
         let png = render(&card).unwrap();
         assert_eq!(size_of(&png), (WIDTH, HEIGHT));
         // The Devanagari name is drawn: the picture differs from one without it.
-        let without = render(&Card {
+        let without = render(&ShareImage {
             rows: vec![
                 ("1. Asha".into(), "3200".into()),
                 ("2. ".into(), "2900".into()),
@@ -258,9 +258,9 @@ mod tests {
 
     #[test]
     fn text_is_escaped() {
-        let svg = svg(&Card {
+        let svg = svg(&ShareImage {
             title: "<script>&\"'".into(),
-            ..Card::default()
+            ..ShareImage::default()
         });
         assert!(svg.contains("&lt;script&gt;&amp;&quot;&apos;"));
         assert!(!svg.contains("<script>"));

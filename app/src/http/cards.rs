@@ -38,7 +38,7 @@ use crate::lang::Locale;
 use crate::leaderboards::model::BoardId;
 use crate::request::ClientAddress;
 use crate::rooms::model::{RoomCode, RoomId};
-use crate::share::{self, Card};
+use crate::share::{self, ShareImage};
 use crate::store::{DataError, Db, Recorder};
 
 use crate::http::state::AppState;
@@ -106,7 +106,8 @@ fn cached(status: StatusCode, digest: &Digest, body: Option<Bytes>) -> Response 
 }
 
 fn nothing() -> Response {
-    AppError::NotFound("Nothing to show here.".into()).into_response()
+    let message = crate::i18n::td_string!(crate::lang::locale(), common.nothing_to_show);
+    AppError::NotFound(message.to_string()).into_response()
 }
 
 fn too_many(wait: Duration) -> Response {
@@ -127,7 +128,7 @@ pub async fn answer<F>(
     source: Source<F>,
 ) -> Response
 where
-    F: Future<Output = Result<Option<Card>, DataError>>,
+    F: Future<Output = Result<Option<ShareImage>, DataError>>,
 {
     let Source {
         address,
@@ -192,8 +193,16 @@ where
     }
 }
 
-fn bad(message: &str) -> Response {
-    (StatusCode::BAD_REQUEST, message.to_owned()).into_response()
+/// A card's address that names nothing a card is drawn for.
+fn not_a_card() -> Response {
+    let message = crate::i18n::td_string!(crate::lang::locale(), common.not_a_card);
+    (StatusCode::BAD_REQUEST, message.to_string()).into_response()
+}
+
+/// A card asked for in a language that is not ours: said in the default one.
+fn not_our_language() -> Response {
+    let message = crate::i18n::td_string!(crate::lang::locale(), common.not_our_language);
+    (StatusCode::BAD_REQUEST, message.to_string()).into_response()
 }
 
 /// A card's query: the language to draw it in.
@@ -228,7 +237,7 @@ fn match_source(
     room: RoomId,
     first: u32,
     l: Locale,
-) -> Source<impl Future<Output = Result<Option<Card>, DataError>>> {
+) -> Source<impl Future<Output = Result<Option<ShareImage>, DataError>>> {
     Source {
         address: format!("m/{room}/{first}/{l}"),
         fresh_for: if room.is_legacy() {
@@ -259,10 +268,10 @@ pub async fn match_image(
     Query(query): Query<CardQuery>,
 ) -> Response {
     let (Ok(room), Ok(first)) = (RoomId::parse(&room), first.parse::<u32>()) else {
-        return bad("Not a match's address.");
+        return not_a_card();
     };
     let Some(l) = query.locale() else {
-        return bad("Not a language of ours.");
+        return not_our_language();
     };
     let source = match_source(request_db(&state, recorder), room, first, l);
     answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
@@ -279,10 +288,10 @@ pub async fn legacy_match_image(
     Query(query): Query<CardQuery>,
 ) -> Response {
     let (Ok(code), Ok(first)) = (RoomCode::parse(&code), first.parse::<u32>()) else {
-        return bad("Not a match's address.");
+        return not_a_card();
     };
     let Some(l) = query.locale() else {
-        return bad("Not a language of ours.");
+        return not_our_language();
     };
     let source = match_source(
         request_db(&state, recorder),
@@ -303,10 +312,10 @@ pub async fn profile_image(
     Query(query): Query<CardQuery>,
 ) -> Response {
     let Ok(id) = UserId::parse(&id) else {
-        return bad("Not a player's address.");
+        return not_a_card();
     };
     let Some(l) = query.locale() else {
-        return bad("Not a language of ours.");
+        return not_our_language();
     };
     let db = request_db(&state, recorder);
     let source = Source {
@@ -327,10 +336,10 @@ pub async fn board_image(
     Query(query): Query<CardQuery>,
 ) -> Response {
     let Ok(board) = BoardId::parse(&metric, &period, &scope) else {
-        return bad("Not a board's address.");
+        return not_a_card();
     };
     let Some(l) = query.locale() else {
-        return bad("Not a language of ours.");
+        return not_our_language();
     };
     let db = request_db(&state, recorder);
     let source = Source {
@@ -347,8 +356,8 @@ mod tests {
 
     use super::*;
 
-    fn card(title: &str) -> Card {
-        Card {
+    fn card(title: &str) -> ShareImage {
+        ShareImage {
             kicker: "Player".into(),
             title: title.into(),
             rows: vec![("Matches".into(), "3".into())],
@@ -361,8 +370,8 @@ mod tests {
         address: &str,
         fresh_for: Duration,
         reads: &'a AtomicUsize,
-        found: Option<Card>,
-    ) -> Source<impl Future<Output = Result<Option<Card>, DataError>> + 'a> {
+        found: Option<ShareImage>,
+    ) -> Source<impl Future<Output = Result<Option<ShareImage>, DataError>> + 'a> {
         Source {
             address: address.into(),
             fresh_for,

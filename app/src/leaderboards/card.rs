@@ -7,7 +7,7 @@ use crate::leaderboards::model::{BoardId, Line};
 use crate::leaderboards::period::{board_name_in, is_quarter_id, Season};
 use crate::leaderboards::store::lines::Start;
 use crate::leaderboards::store::Boards;
-use crate::share::Card;
+use crate::share::ShareImage;
 use crate::store::DataError;
 
 /// Whether `board`'s name needs the season list: a season the operator started and named (a
@@ -21,7 +21,11 @@ impl Boards<'_> {
     /// when the board is an operator's season (two or three calls, sent at once). A board nobody
     /// is on yet has a card too (see [`board_card`]), so its shared link previews; an operator's
     /// season that does not exist has none (`None`), as its page is a 404.
-    pub async fn board_card(self, board: &BoardId, l: Locale) -> Result<Option<Card>, DataError> {
+    pub async fn board_card(
+        self,
+        board: &BoardId,
+        l: Locale,
+    ) -> Result<Option<ShareImage>, DataError> {
         let seasons = async {
             if named_by_the_operator(board) {
                 self.seasons().await
@@ -56,11 +60,11 @@ pub fn board_card(
     seasons: &[Season],
     lines: &[Line],
     entries: u64,
-) -> Card {
+) -> ShareImage {
     let title = board_name_in(l, board, seasons);
     let kicker = td_string!(l, leaderboards.card.kicker).to_string();
     if lines.is_empty() {
-        return Card {
+        return ShareImage {
             kicker,
             title,
             rows: vec![(
@@ -70,7 +74,7 @@ pub fn board_card(
             footer: td_string!(l, leaderboards.card.empty_footer).to_string(),
         };
     }
-    Card {
+    ShareImage {
         kicker,
         title,
         rows: lines

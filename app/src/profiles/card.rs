@@ -15,7 +15,7 @@ use crate::leaderboards::model::{BoardId, PlayerStats};
 use crate::leaderboards::store::{path_keys, EntryItem, Nodes};
 use crate::profiles::model::{ProfileBoard, ProfileView};
 use crate::profiles::store::Profiles;
-use crate::share::Card;
+use crate::share::ShareImage;
 use crate::store::keys::{self, Key};
 use crate::store::{sort_key, DataError};
 
@@ -49,7 +49,7 @@ impl From<&ProfileView> for CardFacts {
 impl CardFacts {
     /// The card: who, their lifetime figures and their best standings (the two boards where
     /// they are nearest the top).
-    pub fn card(&self, l: Locale) -> Card {
+    pub fn card(&self, l: Locale) -> ShareImage {
         let kind = match &self.username {
             Some(username) => format!("@{username}"),
             None => td_string!(l, profiles.card.guest).to_string(),
@@ -80,7 +80,7 @@ impl CardFacts {
                 .map(|b| (b.name.clone(), format!("#{} · {}", b.rank, b.top_in(l)))),
         );
         let when = crate::ui::when(self.joined_ms);
-        Card {
+        ShareImage {
             kicker: td_string!(
                 l,
                 profiles.card.kicker,
@@ -157,7 +157,11 @@ impl Profiles<'_> {
     }
 
     /// `user`'s share card in `l`'s language (see [`Profiles::profile_card_facts`]).
-    pub async fn profile_card(self, user: &UserId, l: Locale) -> Result<Option<Card>, DataError> {
+    pub async fn profile_card(
+        self,
+        user: &UserId,
+        l: Locale,
+    ) -> Result<Option<ShareImage>, DataError> {
         Ok(self
             .profile_card_facts(user, l)
             .await?

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use resvg::{tiny_skia, usvg};
 
-use super::{options, render, svg, Card, HEIGHT, WIDTH};
+use super::{options, render, svg, ShareImage, HEIGHT, WIDTH};
 use crate::game::sheet::{MatchSummary, SummaryPlayer};
 use crate::game::store::detail::match_card;
 use crate::identity::{Avatar, DisplayName, UserId, Username};
@@ -59,7 +59,7 @@ fn board(key: &str) -> BoardId {
 
 /// A board's card, its top five: everyone's all-time totals in English (its name the longest
 /// English board name), best matches in Hindi.
-fn board_card_in(l: Locale) -> Card {
+fn board_card_in(l: Locale) -> ShareImage {
     let scores = [128_450, 96_210, 95_000, 40_125, 7];
     let lines: Vec<Line> = (0..5)
         .map(|i| Line {
@@ -80,7 +80,7 @@ fn board_card_in(l: Locale) -> Card {
 }
 
 /// A match of six, won by the player with the long name.
-fn match_card_in(l: Locale) -> Card {
+fn match_card_in(l: Locale) -> ShareImage {
     let summary = MatchSummary {
         room: RoomCode::parse("K7QX2").unwrap(),
         room_id: None,
@@ -104,7 +104,7 @@ fn match_card_in(l: Locale) -> Card {
 
 /// A player with a name in both scripts, nearest the top on two boards: a week's and a season
 /// the operator named at length (its name is cut).
-fn profile_card_in(l: Locale) -> Card {
+fn profile_card_in(l: Locale) -> ShareImage {
     let monsoon = Season {
         id: SeasonId::parse("monsoon-1").unwrap(),
         name: "Monsoon Mela Championship 2026 (मानसून मेला)".into(),
@@ -136,7 +136,7 @@ fn profile_card_in(l: Locale) -> Card {
 }
 
 /// The cards checked, each with its golden's name.
-fn cards() -> Vec<(String, Card)> {
+fn cards() -> Vec<(String, ShareImage)> {
     let mut cards = Vec::new();
     for l in [Locale::en, Locale::hi] {
         cards.push((format!("board-{l}"), board_card_in(l)));
@@ -164,7 +164,7 @@ fn texts(group: &usvg::Group, out: &mut Vec<usvg::Text>) {
 }
 
 /// What is wrong with the glyphs of `card`'s drawing (nothing: empty).
-fn glyph_faults(card: &Card) -> Vec<String> {
+fn glyph_faults(card: &ShareImage) -> Vec<String> {
     let tree = usvg::Tree::from_str(&svg(card), options()).unwrap();
     let mut all = Vec::new();
     texts(tree.root(), &mut all);

@@ -283,6 +283,20 @@ impl Db {
         Ok(out.item.filter(|item| is_live(item, epoch_seconds())))
     }
 
+    /// Deletes the item at `key`, whatever it holds (one DeleteItem; deleting an absent item
+    /// is no error).
+    pub(crate) async fn delete_key(&self, key: keys::Key) -> Result<(), DataError> {
+        send_recorded!(
+            self,
+            "DeleteItem",
+            self.client
+                .delete_item()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(key)))
+        )?;
+        Ok(())
+    }
+
     pub(crate) async fn put(&self, request: PutItemFluentBuilder) -> Result<(), DataError> {
         send_recorded!(self, "PutItem", request.table_name(self.table_name()))?;
         Ok(())

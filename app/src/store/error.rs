@@ -120,17 +120,19 @@ pub(crate) fn classify_transaction(
 }
 
 use crate::error::AppError;
+use crate::i18n::td_string;
+use crate::lang::locale;
 
 impl From<DataError> for AppError {
-    /// Logs the cause chain; the player sees only the category.
+    /// Logs the cause chain; the player sees only the category, in the page's language.
     fn from(err: DataError) -> Self {
         let app = match &err {
             DataError::Unavailable(_) => AppError::Unavailable,
-            DataError::BadCursor => AppError::BadRequest(
-                "That page link is invalid or out of date. Start from the first page.".into(),
-            ),
+            DataError::BadCursor => {
+                AppError::BadRequest(td_string!(locale(), common.bad_cursor).to_string())
+            }
             DataError::Conflict(_) => {
-                AppError::Conflict("Someone else changed this first. Try again.".into())
+                AppError::Conflict(td_string!(locale(), common.changed_first).to_string())
             }
             DataError::Decode(_) | DataError::Internal(_) => AppError::Internal,
         };

@@ -7,7 +7,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, StreamSpecification,
-    StreamViewType, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
+    StreamViewType, TableDescription, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
 };
 
 use super::db::Db;
@@ -74,16 +74,30 @@ fn projection_all() -> Projection {
 impl Db {
     /// The table's latest stream, if it has one: one DescribeTable (what the projector reads).
     pub async fn latest_stream_arn(&self) -> Result<Option<String>, DataError> {
+        Ok(self.describe().await?.and_then(|t| t.latest_stream_arn))
+    }
+
+    /// The table as DynamoDB describes it, or `None` when it does not exist: one DescribeTable.
+    async fn describe(&self) -> Result<Option<TableDescription>, DataError> {
         let started = std::time::Instant::now();
-        let out = self
+        let result = self
             .client
             .describe_table()
             .table_name(self.table_name())
             .send()
             .await;
         self.record("DescribeTable", None, started);
-        let out = out.map_err(super::error::classify)?;
-        Ok(out.table.and_then(|t| t.latest_stream_arn))
+        match result {
+            Ok(out) => Ok(out.table),
+            Err(err)
+                if err
+                    .as_service_error()
+                    .is_some_and(|e| e.is_resource_not_found_exception()) =>
+            {
+                Ok(None)
+            }
+            Err(err) => Err(classify(err)),
+        }
     }
 
     /// Creates the table if it does not exist, waits until it is active and makes sure TTL is
@@ -101,25 +115,7 @@ impl Db {
 
     /// The table's status, or `None` when it does not exist.
     pub async fn table_status(&self) -> Result<Option<TableStatus>, DataError> {
-        let started = std::time::Instant::now();
-        let result = self
-            .client
-            .describe_table()
-            .table_name(self.table_name())
-            .send()
-            .await;
-        self.record("DescribeTable", None, started);
-        match result {
-            Ok(out) => Ok(out.table.and_then(|t| t.table_status)),
-            Err(err)
-                if err
-                    .as_service_error()
-                    .is_some_and(|e| e.is_resource_not_found_exception()) =>
-            {
-                Ok(None)
-            }
-            Err(err) => Err(classify(err)),
-        }
+        Ok(self.describe().await?.and_then(|t| t.table_status))
     }
 
     async fn create_table(&self) -> Result<TableOutcome, DataError> {

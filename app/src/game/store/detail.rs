@@ -190,11 +190,11 @@ impl Game<'_> {
 }
 
 /// A finished match's share card: the winner, the top five, the room and when.
-pub fn match_card(summary: &MatchSummary, l: crate::lang::Locale) -> crate::share::Card {
+pub fn match_card(summary: &MatchSummary, l: crate::lang::Locale) -> crate::share::ShareImage {
     use crate::i18n::td_string;
     let room = summary.room.to_string();
     let when = crate::ui::when(summary.finished_at_ms);
-    crate::share::Card {
+    crate::share::ShareImage {
         kicker: td_string!(
             l,
             game.card.kicker,

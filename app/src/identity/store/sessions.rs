@@ -112,15 +112,7 @@ impl Accounts<'_> {
     /// Ends one session (sign out). Ending an unknown session is not an error.
     #[tracing::instrument(skip_all, err(level = "debug"))]
     pub async fn end_session(self, hash: &SessionHash) -> Result<(), DataError> {
-        send_recorded!(
-            self,
-            "DeleteItem",
-            self.client
-                .delete_item()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::session(hash))))
-        )?;
-        Ok(())
+        self.delete_key(keys::session(hash)).await
     }
 
     /// Ends every session of a player ("sign out everywhere"): one Query on GSI1, then deletes.

@@ -163,8 +163,9 @@ pub async fn room_events(
     match db.rooms().room_version(&code).await {
         Ok(Some(_)) => {}
         Ok(None) => {
-            return AppError::NotFound("There is no open room with that code.".into())
-                .into_response()
+            let l = crate::lang::locale();
+            let message = crate::i18n::td_string!(l, game.errors.no_room).to_string();
+            return AppError::NotFound(message).into_response();
         }
         Err(err) => return AppError::from(err).into_response(),
     }

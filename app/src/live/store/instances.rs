@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::Live;
 use crate::live::peers::{Peer, LIVE_FOR_MS};
 use crate::store::keys::{self, Keyed};
-use crate::store::{epoch_millis, key_map, send_recorded, DataError};
+use crate::store::{epoch_millis, key_map, DataError};
 
 impl Live<'_> {
     /// Announces this instance (`id`, reachable at `address`) as live now.
@@ -53,14 +53,6 @@ impl Live<'_> {
     /// Takes this instance off the list (on shutdown).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn retire_instance(self, id: &str) -> Result<(), DataError> {
-        send_recorded!(
-            self,
-            "DeleteItem",
-            self.client
-                .delete_item()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::instance(id))))
-        )?;
-        Ok(())
+        self.delete_key(keys::instance(id)).await
     }
 }
