@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use leptos::prelude::use_context;
 
-use crate::rooms::model::RoomCode;
+use crate::ids::RoomCode;
 
 /// Rings the bell of a room's watcher on this instance.
 #[derive(Clone)]

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use resvg::{tiny_skia, usvg};
 
-use super::{options, render, svg, ShareImage, HEIGHT, WIDTH};
+use crate::share::{options, render, svg, ShareImage, HEIGHT, WIDTH};
 use crate::game::sheet::{MatchSummary, SummaryPlayer};
 use crate::game::store::detail::match_card;
 use crate::identity::{Avatar, DisplayName, UserId, Username};
