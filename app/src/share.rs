@@ -17,7 +17,6 @@ pub const HEIGHT: u32 = 630;
 
 pub mod text;
 
-
 use text::{Line, Place, Weight, FONTS};
 
 /// What a card says: a small line on top, a big title, up to five rows (a label on the left, a

@@ -23,7 +23,7 @@ pub mod tx;
 pub use cursor::CursorKey;
 pub(crate) use db::key_map;
 pub(crate) use db::send_recorded;
-pub use db::{epoch_millis, epoch_seconds, is_live, sort_key, Db, Item, Page};
+pub use db::{epoch_millis, epoch_seconds, is_live, key_of, sort_key, Db, Item, Page};
 pub use error::{Conflict, DataError};
 pub(crate) use handle::handle;
 pub use health::TableHealth;

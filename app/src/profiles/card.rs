@@ -16,8 +16,8 @@ use crate::leaderboards::store::{path_keys, EntryItem, Nodes};
 use crate::profiles::model::{ProfileBoard, ProfileView};
 use crate::profiles::store::Profiles;
 use crate::share::ShareImage;
-use crate::store::keys::{self, Key};
-use crate::store::{sort_key, DataError};
+use crate::store::keys;
+use crate::store::DataError;
 
 /// Boards a card weighs at most: with who, stats and best score, 3 + 6 × 16 = 99 keys even if
 /// every score escaped the tree's main range, one BatchGetItem (100 at most).
@@ -116,14 +116,7 @@ impl Profiles<'_> {
         let (mut profile, mut stats, mut best_score, mut nodes) =
             (None, PlayerStats::default(), None, Vec::new());
         for item in items {
-            let key = Key {
-                pk: item
-                    .get(keys::PK)
-                    .and_then(|v| v.as_s().ok())
-                    .cloned()
-                    .unwrap_or_default(),
-                sk: sort_key(&item).to_owned(),
-            };
+            let key = crate::store::key_of(&item);
             if key == who {
                 profile = Some(profile_from_item(item)?);
             } else if key == counters {

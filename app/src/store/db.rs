@@ -136,6 +136,19 @@ pub fn sort_key(item: &Item) -> &str {
         .map_or("", String::as_str)
 }
 
+/// An item's key, read off the item (a key the engine wrote is whole; a missing part reads as
+/// `""`): how a batch read's answers are matched to what was asked.
+pub fn key_of(item: &Item) -> keys::Key {
+    keys::Key {
+        pk: item
+            .get(keys::PK)
+            .and_then(|v| v.as_s().ok())
+            .cloned()
+            .unwrap_or_default(),
+        sk: sort_key(item).to_owned(),
+    }
+}
+
 /// A key as the SDK takes it.
 pub(crate) fn key_map(key: keys::Key) -> Item {
     Item::from([

@@ -281,14 +281,7 @@ impl Inventory<'_> {
             others: HashMap::new(),
         };
         for item in items {
-            let key = Key {
-                pk: item
-                    .get(keys::PK)
-                    .and_then(|v| v.as_s().ok())
-                    .cloned()
-                    .unwrap_or_default(),
-                sk: crate::store::sort_key(&item).to_owned(),
-            };
+            let key = crate::store::key_of(&item);
             let number = |name: &str| -> Option<u64> { item.get(name)?.as_n().ok()?.parse().ok() };
             if key.sk == keys::WALLET {
                 if let Some(user) = keys::inventory_owner(&key.pk) {

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 
 use resvg::{tiny_skia, usvg};
 
-use crate::share::{options, render, svg, ShareImage, HEIGHT, WIDTH};
 use crate::game::sheet::{MatchSummary, SummaryPlayer};
 use crate::game::store::detail::match_card;
 use crate::identity::{Avatar, DisplayName, UserId, Username};
@@ -27,6 +26,7 @@ use crate::leaderboards::period::Season;
 use crate::profiles::card::CardFacts;
 use crate::profiles::model::ProfileBoard;
 use crate::rooms::model::RoomCode;
+use crate::share::{options, render, svg, ShareImage, HEIGHT, WIDTH};
 
 /// How far a channel may differ before a pixel counts as different (of 255).
 const TOLERANCE: u8 = 16;
