@@ -64,9 +64,9 @@ pub async fn start_match(code: String, seed: Option<String>) -> Result<(), AppEr
         let seed = match seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             None => None,
             Some(raw) => Some(raw.parse::<u64>().map_err(|_| {
-                AppError::from(AppError::BadRequest(
+                AppError::BadRequest(
                     td_string!(crate::lang::locale(), game.errors.seed).to_string(),
-                ))
+                )
             })?),
         };
         let host = session::require_player(&db).await?;
@@ -104,14 +104,13 @@ pub async fn tap(
         let db = expect_context::<Db>();
         let code = RoomCode::parse(&code)?;
         // A flood of taps is turned away before it costs the table anything.
-        let token = session::token_from_request()
-            .ok_or_else(|| AppError::from(AppError::SignInRequired))?;
+        let token = session::token_from_request().ok_or(AppError::SignInRequired)?;
         let allowed =
             use_context::<TapThrottle>().is_none_or(|taps| taps.0.allow(token.hash().as_str()));
         let taps = crate::store::metrics::series::TAPS;
         if !allowed {
             metrics::counter!(taps, "outcome" => "limited").increment(1);
-            return Err(AppError::from(AppError::RateLimited));
+            return Err(AppError::RateLimited);
         }
         let player = session::require_player(&db).await?;
         let tapped = db
@@ -162,9 +161,7 @@ pub async fn read_match(room: String, first: u32) -> Result<MatchDetail, AppErro
         let db = expect_context::<Db>();
         let room = RoomId::parse(&room)?;
         db.game().match_detail(&room, first).await?.ok_or_else(|| {
-            AppError::from(AppError::NotFound(
-                td_string!(crate::lang::locale(), game.errors.no_match).to_string(),
-            ))
+            AppError::NotFound(td_string!(crate::lang::locale(), game.errors.no_match).to_string())
         })
     })
     .await

@@ -15,9 +15,7 @@ pub async fn start_as_guest(name: String, avatar: Option<Avatar>) -> Result<Prof
     crate::error::answer("start_as_guest", async move {
         let db = db();
         let name = DisplayName::parse(&name)?;
-        new_guest(&db, &name, avatar.unwrap_or_default())
-            .await
-            .map_err(AppError::from)
+        new_guest(&db, &name, avatar.unwrap_or_default()).await
     })
     .await
 }
@@ -25,10 +23,7 @@ pub async fn start_as_guest(name: String, avatar: Option<Avatar>) -> Result<Prof
 /// The signed-in player, if any.
 #[server(endpoint = "me")]
 pub async fn me() -> Result<Option<Profile>, AppError> {
-    crate::error::answer("me", async move {
-        session::current_player(&db()).await.map_err(AppError::from)
-    })
-    .await
+    crate::error::answer("me", async move { session::current_player(&db()).await }).await
 }
 
 /// Turns the signed-in guest into an account with a username, password and optional email.
@@ -46,9 +41,7 @@ pub async fn claim_account(
         let db = db();
         let l = crate::lang::locale();
         let username = Username::parse(&username).map_err(|_| {
-            AppError::from(AppError::BadRequest(
-                td_string!(l, identity.errors.username_invalid).to_string(),
-            ))
+            AppError::BadRequest(td_string!(l, identity.errors.username_invalid).to_string())
         })?;
         let password = Password::parse(&password)?;
         let email = email
@@ -56,9 +49,7 @@ pub async fn claim_account(
             .map(|e| Email::parse(&e))
             .transpose()
             .map_err(|_| {
-                AppError::from(AppError::BadRequest(
-                    td_string!(l, identity.errors.email_invalid).to_string(),
-                ))
+                AppError::BadRequest(td_string!(l, identity.errors.email_invalid).to_string())
             })?;
         let player = session::require_player(&db).await?;
         if !player.is_guest() {
@@ -88,7 +79,7 @@ pub async fn claim_account(
         }
         let hash = crate::identity::auth::hash_password_limited(password)
             .await
-            .ok_or_else(|| AppError::from(AppError::Internal))?;
+            .ok_or(AppError::Internal)?;
         let token = crate::identity::auth::SessionToken::generate();
         let old = session::token_from_request().map(|t| t.hash());
         let profile = db
@@ -119,9 +110,9 @@ pub async fn sign_in(login: String, password: String) -> Result<Profile, AppErro
     crate::error::answer("sign_in", async move {
         let db = db();
         let wrong = || {
-            AppError::from(AppError::BadRequest(
+            AppError::BadRequest(
                 td_string!(crate::lang::locale(), identity.errors.wrong_login).to_string(),
-            ))
+            )
         };
         let address = session::client_address();
         session::rate_limit(
@@ -176,7 +167,7 @@ pub async fn sign_in(login: String, password: String) -> Result<Profile, AppErro
         db.accounts()
             .profile(&credentials.user_id)
             .await?
-            .ok_or_else(|| AppError::from(AppError::Internal))
+            .ok_or(AppError::Internal)
     })
     .await
 }

@@ -76,16 +76,16 @@ pub async fn read_inventory(
         let category = match category.as_deref() {
             None | Some("") => None,
             Some(raw) => Some(Category::from_slug(raw).ok_or_else(|| {
-                AppError::from(AppError::BadRequest(
+                AppError::BadRequest(
                     td_string!(locale(), inventory.error.no_such_category).to_string(),
-                ))
+                )
             })?),
         };
         let search = q.map(|q| q.trim().to_owned()).filter(|q| !q.is_empty());
         if search.as_ref().is_some_and(|q| q.chars().count() > 40) {
-            return Err(AppError::from(AppError::BadRequest(
+            return Err(AppError::BadRequest(
                 td_string!(locale(), inventory.error.search_too_long).to_string(),
-            )));
+            ));
         }
         let sort = if sort.as_deref() == Some("name") || search.is_some() {
             Sort::Name
@@ -182,9 +182,7 @@ pub async fn read_card(
             .ok()
             .and_then(|t| crate::inventory::store::card(&t))
             .ok_or_else(|| {
-                AppError::from(AppError::NotFound(
-                    td_string!(locale(), inventory.error.no_such_card).to_string(),
-                ))
+                AppError::NotFound(td_string!(locale(), inventory.error.no_such_card).to_string())
             })?;
         let me = session::current_player(&db).await?;
         let mine = async {
@@ -396,18 +394,16 @@ pub async fn wear_look(look: String) -> Result<(), AppError> {
         let look = match look.trim() {
             "" => None,
             raw => Some(crate::ids::Look::parse(raw).ok_or_else(|| {
-                AppError::from(AppError::BadRequest(
-                    td_string!(locale(), inventory.error.no_such_look).to_string(),
-                ))
+                AppError::BadRequest(td_string!(locale(), inventory.error.no_such_look).to_string())
             })?),
         };
         limit(&db, Limited::Shop(&me.id), SHOP_PER_WINDOW).await?;
         match db.inventory().wear(&me.id, look).await {
             Ok(()) => {}
             Err(crate::inventory::store::InventoryError::Forbidden) => {
-                return Err(AppError::from(AppError::Forbidden(
+                return Err(AppError::Forbidden(
                     td_string!(locale(), inventory.error.look_not_owned).to_string(),
-                )))
+                ))
             }
             Err(err) => return Err(AppError::from(err)),
         }

@@ -43,9 +43,9 @@ pub async fn current_board(
             "season" => PeriodKind::Season,
             "all" => PeriodKind::AllTime,
             _ => {
-                return Err(AppError::from(AppError::BadRequest(
+                return Err(AppError::BadRequest(
                     td_string!(locale(), leaderboards.errors.period_kind).to_string(),
-                )))
+                ))
             }
         };
         let metric = Metric::parse(&metric)?;
@@ -82,7 +82,7 @@ pub async fn my_boards() -> Result<Vec<MyBoard>, AppError> {
         let db = expect_context::<Db>();
         let me = crate::identity::session::current_player(&db)
             .await?
-            .ok_or_else(|| AppError::from(AppError::SignInRequired))?;
+            .ok_or(AppError::SignInRequired)?;
         db.boards()
             .my_boards(&me.id, 20)
             .await

@@ -81,7 +81,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             .game()
             .room(&code)
             .await?
-            .ok_or_else(|| AppError::from(AppError::from(RoomConflict::NotFound)))?;
+            .ok_or_else(|| AppError::from(RoomConflict::NotFound))?;
         // Nobody may be watching the room: hand it on if its host is away, and bring a match up to
         // date before showing it (on the match's receipt).
         let now = epoch_millis();
@@ -92,7 +92,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
                 .game()
                 .room(&code)
                 .await?
-                .ok_or_else(|| AppError::from(AppError::from(RoomConflict::NotFound)))?;
+                .ok_or_else(|| AppError::from(RoomConflict::NotFound))?;
         }
         let behind = room.has_work(now);
         if behind {
@@ -103,7 +103,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
                 .game()
                 .advance(&code, room)
                 .await?
-                .ok_or_else(|| AppError::from(AppError::from(RoomConflict::NotFound)))?;
+                .ok_or_else(|| AppError::from(RoomConflict::NotFound))?;
             announce(&code);
         }
         // A match that is over shows what it cost.

@@ -14,20 +14,17 @@ pub async fn read_profile(id: String, after: Option<String>) -> Result<ProfileVi
     crate::error::answer("read_profile", async move {
         let l = crate::lang::locale();
         let db = expect_context::<Db>();
-        let missing = || {
-            AppError::from(AppError::NotFound(
-                crate::i18n::td_string!(l, profiles.no_such_player).to_string(),
-            ))
-        };
+        let missing =
+            || AppError::NotFound(crate::i18n::td_string!(l, profiles.no_such_player).to_string());
         let id = UserId::parse(id.trim()).map_err(|_| missing())?;
         let viewer = session::current_player(&db).await?;
         db.profiles()
             .profile_page(&id, viewer.as_ref().map(|p| &p.id), after.as_deref(), l)
             .await
             .map_err(|err| match err {
-                crate::store::DataError::BadCursor => AppError::from(AppError::BadRequest(
+                crate::store::DataError::BadCursor => AppError::BadRequest(
                     crate::i18n::td_string!(l, profiles.bad_cursor).to_string(),
-                )),
+                ),
                 err => AppError::from(err),
             })?
             .ok_or_else(missing)

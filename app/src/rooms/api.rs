@@ -48,7 +48,7 @@ pub async fn create_room(
         };
         for _ in 0..8 {
             let mut bytes = [0u8; crate::rooms::model::CODE_LEN];
-            getrandom::fill(&mut bytes).map_err(|_| AppError::from(AppError::Internal))?;
+            getrandom::fill(&mut bytes).map_err(|_| AppError::Internal)?;
             let code = RoomCode::from_random(bytes);
             match db
                 .rooms()
@@ -63,7 +63,7 @@ pub async fn create_room(
                 Err(err) => return Err(AppError::from(err)),
             }
         }
-        Err(AppError::from(AppError::Unavailable))
+        Err(AppError::Unavailable)
     })
     .await
 }
@@ -94,7 +94,7 @@ pub async fn join_room(
             None => {
                 // An unknown room is refused before a guest is counted for it.
                 if db.rooms().room_version(&code).await?.is_none() {
-                    return Err(AppError::from(AppError::from(RoomConflict::NotFound)));
+                    return Err(AppError::from(RoomConflict::NotFound));
                 }
                 let guest = pending_guest(&db, &nickname, avatar).await?;
                 (guest.profile.clone(), Some(guest))
@@ -194,9 +194,7 @@ pub async fn hand_over(code: String, player: UserId) -> Result<(), AppError> {
             .await
             .map_err(|conflict| match conflict {
                 // The player named is not there to host: a 404, as for the room.
-                RoomConflict::NotInRoom => {
-                    AppError::from(AppError::NotFound(conflict_message(&conflict)))
-                }
+                RoomConflict::NotInRoom => AppError::NotFound(conflict_message(&conflict)),
                 other => AppError::from(other),
             })?;
         announce(&code);

@@ -16,9 +16,9 @@ pub async fn set_language(lang: String) -> Result<(), AppError> {
     crate::error::answer("set_language", async move {
         use crate::i18n::td_string;
         let Some(chosen) = crate::lang::parse(&lang) else {
-            return Err(crate::error::AppError::from(AppError::BadRequest(
+            return Err(AppError::BadRequest(
                 td_string!(locale(), common.no_such_language).to_string(),
-            )));
+            ));
         };
         let parts = use_context::<http::request::Parts>();
         let secure = parts

@@ -223,9 +223,9 @@ pub async fn read_trades(
         let (incoming, outgoing) = (incoming.items, outgoing.items);
         let room = match (code, lobby) {
             (Some(_), Some(None)) => {
-                return Err(AppError::from(AppError::NotFound(
+                return Err(AppError::NotFound(
                     td_string!(locale(), inventory.error.no_such_room).to_string(),
-                )))
+                ))
             }
             (Some(code), Some(Some(lobby))) => {
                 let inside = lobby.players.iter().any(|p| p.user_id == me.id);
