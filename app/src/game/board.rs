@@ -266,12 +266,17 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
         let n = current().map(|(_, _, r)| r.n);
         my_tap.with(|t| t.as_ref().is_some_and(|t| Some(t.round) == n))
     };
+    // One button for the whole match, drawn again only when it comes or goes: a room update
+    // (a reveal, a heartbeat) must not replace the element under a finger between its press
+    // and its release, which loses the click.
+    let shown =
+        Memo::new(move |_| awake.get() && playing() && !game().is_some_and(|g| g.is_finished()));
+    let open = Memo::new(move |_| current().is_some_and(|(_, _, r)| r.thing.is_some()));
     let tap_button = move || {
-        (awake.get() && playing() && !game().is_some_and(|g| g.is_finished())).then(|| {
-            let open = current().is_some_and(|(_, _, r)| r.thing.is_some());
+        shown.get().then(|| {
             view! {
                 <button type="button" class="udd" class:pressed=pressed data-testid="udd"
-                    aria-pressed=move || pressed().to_string() disabled=move || !open
+                    aria-pressed=move || pressed().to_string() disabled=move || !open.get()
                     on:click=move |_| send_tap()>"Udd!"</button>
             }
         })

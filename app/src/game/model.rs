@@ -280,7 +280,8 @@ impl Room {
     }
 }
 
-/// A player's durable record of one finished match (`USER#<id>` / `MATCH#<ulid>`).
+/// A player's durable record of one finished match (`USER#<id>` / `MATCH#<ulid>`), also what
+/// the boards count: the projector reads it from the table's stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchRecord {
     /// A ULID: sorts by the time the match ended.
@@ -295,6 +296,7 @@ pub struct MatchRecord {
     pub room_id: Option<RoomId>,
     pub score: i32,
     pub placement: u32,
+    #[serde(default)]
     pub players: u32,
     pub correct: u32,
     pub rounds: u32,

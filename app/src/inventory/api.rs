@@ -1,6 +1,9 @@
 //! The inventory over HTTP. Every action is the signed-in player's own: the server takes the
 //! player from the session, never from the request. Trading and buying are rate-limited per
 //! player across every instance (the table's counters).
+// A plain form posts one field per argument; the browser's copy of each server function
+// (generated for hydration) takes them all too.
+#![allow(clippy::too_many_arguments)]
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -55,7 +58,6 @@ pub struct InventoryView {
 /// by name; a search reads the whole place on LSI1 and keeps the names with a word starting
 /// with each word searched) beside one GetItem of the wallet.
 #[server(endpoint = "inventory/view")]
-#[allow(clippy::too_many_arguments)]
 pub async fn read_inventory(
     place: Option<String>,
     category: Option<String>,

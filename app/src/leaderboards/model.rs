@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::identity::{Avatar, DisplayName, UserId};
-use crate::rooms::{RoomCode, RoomId};
 
 pub use crate::ids::{BoardId, Day, Metric, Period, PeriodKind, Scope, SeasonId};
 
@@ -53,41 +52,6 @@ pub struct PlayerStats {
     pub correct: u64,
     #[serde(default)]
     pub rounds: u64,
-}
-
-/// One player's finished match, as the boards count it: the fields of the game's match record
-/// (`USER#<id>` / `MATCH#<ulid>`) that the projector reads from the table's stream.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchResult {
-    pub record_id: String,
-    pub user_id: UserId,
-    pub nickname: DisplayName,
-    pub avatar: Avatar,
-    pub room: RoomCode,
-    /// The room itself; absent on records from before rooms had ids (see [`MatchResult::room_id`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub room_id: Option<RoomId>,
-    pub score: i32,
-    pub placement: u32,
-    pub correct: u32,
-    pub rounds: u32,
-    pub finished_at_ms: i64,
-    #[serde(default)]
-    pub players: u32,
-    #[serde(default)]
-    pub right: Vec<crate::ids::ThingId>,
-    #[serde(default)]
-    pub best_streak: u32,
-}
-
-impl MatchResult {
-    /// The room whose boards the match counts on: its id, or its code on a record from before
-    /// rooms had ids (whose boards were the code's).
-    pub fn room_id(&self) -> RoomId {
-        self.room_id
-            .clone()
-            .unwrap_or_else(|| RoomId::legacy(&self.room))
-    }
 }
 
 /// A line on a board.

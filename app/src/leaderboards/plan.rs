@@ -3,12 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::game::model::MatchRecord;
 use crate::identity::model::UserId;
 use crate::inventory::model::{Badge, Outcome, Place, ThingId};
 use crate::inventory::rules;
 use crate::inventory::store::changes::Folded;
 use crate::inventory::store::{card, stack_key};
-use crate::leaderboards::model::{BoardId, MatchResult, Metric, PeriodKind};
+use crate::leaderboards::model::{BoardId, Metric, PeriodKind};
 use crate::leaderboards::period::{boards_for, bounds, Season};
 use crate::leaderboards::store::{EntryItem, RecentRoom, StatsItem, TREE_VERSION};
 use crate::store::keys::{self, Key};
@@ -77,7 +78,7 @@ impl Plan {
 
 /// Splits results into slices of at most [`SLICE`], with at most [`PER_PLAYER`] of one player
 /// in a slice.
-pub(crate) fn slices(results: &[MatchResult]) -> Vec<&[MatchResult]> {
+pub(crate) fn slices(results: &[MatchRecord]) -> Vec<&[MatchRecord]> {
     let mut slices = Vec::new();
     let mut start = 0;
     let mut per_player: HashMap<&UserId, usize> = HashMap::new();
@@ -97,7 +98,7 @@ pub(crate) fn slices(results: &[MatchResult]) -> Vec<&[MatchResult]> {
 }
 
 /// The boards a result counts on that are still live at `now_ms`.
-pub(crate) fn live_boards(result: &MatchResult, seasons: &[Season], now_ms: i64) -> Vec<BoardId> {
+pub(crate) fn live_boards(result: &MatchRecord, seasons: &[Season], now_ms: i64) -> Vec<BoardId> {
     boards_for(result.finished_at_ms, &result.room_id(), seasons)
         .into_iter()
         .filter(|board| match expiry(board, seasons) {
@@ -120,7 +121,7 @@ pub fn expiry(board: &BoardId, seasons: &[Season]) -> Option<i64> {
 }
 
 /// What a result earns in the inventory.
-pub(crate) fn earned(result: &MatchResult) -> crate::inventory::model::Rewards {
+pub(crate) fn earned(result: &MatchRecord) -> crate::inventory::model::Rewards {
     rules::rewards(&Outcome {
         placement: result.placement,
         players: result.players,
@@ -132,8 +133,8 @@ pub(crate) fn earned(result: &MatchResult) -> crate::inventory::model::Rewards {
 }
 
 /// Results in the order they are folded (when they ended), each (player, record) once.
-pub(crate) fn ordered(results: &[MatchResult]) -> Vec<&MatchResult> {
-    let mut ordered: Vec<&MatchResult> = results.iter().collect();
+pub(crate) fn ordered(results: &[MatchRecord]) -> Vec<&MatchRecord> {
+    let mut ordered: Vec<&MatchRecord> = results.iter().collect();
     ordered.sort_by(|a, b| {
         (a.finished_at_ms, &a.record_id, &a.user_id).cmp(&(
             b.finished_at_ms,
@@ -146,7 +147,7 @@ pub(crate) fn ordered(results: &[MatchResult]) -> Vec<&MatchResult> {
 }
 
 /// The keys a slice reads.
-pub(crate) fn wanted(results: &[MatchResult], seasons: &[Season], now_ms: i64) -> Vec<Key> {
+pub(crate) fn wanted(results: &[MatchRecord], seasons: &[Season], now_ms: i64) -> Vec<Key> {
     let mut wanted = Vec::new();
     for result in results {
         wanted.push(keys::counted_match(&result.user_id, &result.record_id));
@@ -169,11 +170,11 @@ pub(crate) fn wanted(results: &[MatchResult], seasons: &[Season], now_ms: i64) -
 }
 
 /// Folds a slice of results into what was read; returns the writes.
-pub fn plan(results: &[MatchResult], seasons: &[Season], read: &Read, now_ms: i64) -> Plan {
+pub fn plan(results: &[MatchRecord], seasons: &[Season], read: &Read, now_ms: i64) -> Plan {
     let mut plan = Plan::default();
     let mut working: BTreeMap<Key, (BoardId, EntryItem)> = BTreeMap::new();
     // Per player: the records counted now, in order.
-    let mut fresh: BTreeMap<UserId, Vec<&MatchResult>> = BTreeMap::new();
+    let mut fresh: BTreeMap<UserId, Vec<&MatchRecord>> = BTreeMap::new();
     for result in ordered(results) {
         let first_time = !read
             .counted

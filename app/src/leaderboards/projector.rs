@@ -32,7 +32,8 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodbstreams::types::{OperationType, ShardIteratorType};
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
-use crate::leaderboards::model::{BoardId, MatchResult};
+use crate::game::model::MatchRecord;
+use crate::leaderboards::model::BoardId;
 use crate::leaderboards::store::apply::tree_pass::{padded, EntryMove};
 use crate::leaderboards::store::apply::Fence;
 use crate::leaderboards::store::TREE_VERSION;
@@ -559,7 +560,7 @@ fn entry_move(
 /// A match result from a stream record's new image, if the item is a match record.
 fn result_from_stream(
     image: &std::collections::HashMap<String, aws_sdk_dynamodbstreams::types::AttributeValue>,
-) -> Option<MatchResult> {
+) -> Option<MatchRecord> {
     let sk = image.get(keys::SK)?.as_s().ok()?;
     if !sk.starts_with(keys::MATCH_PREFIX) {
         return None;

@@ -109,42 +109,36 @@ impl Db {
     /// action, sent as PutItem, UpdateItem or DeleteItem. A refused condition is
     /// `Conflict::ConditionFailed`.
     pub(crate) async fn write_alone(&self, action: TransactWriteItem) -> Result<(), DataError> {
+        // The parts every kind of write shares, then the request's own (its item or key).
+        macro_rules! alone {
+            ($op:ident, $name:literal, $part:ident, $($own:tt)+) => {{
+                let request = self
+                    .client
+                    .$op()
+                    .table_name($part.table_name)
+                    .set_condition_expression($part.condition_expression)
+                    .set_expression_attribute_names($part.expression_attribute_names)
+                    .set_expression_attribute_values($part.expression_attribute_values)
+                    .$($own)+;
+                super::db::send_recorded!(self, $name, request)?;
+                return Ok(());
+            }};
+        }
         if let Some(put) = action.put {
-            let request = self
-                .client
-                .put_item()
-                .table_name(put.table_name)
-                .set_item(Some(put.item))
-                .set_condition_expression(put.condition_expression)
-                .set_expression_attribute_names(put.expression_attribute_names)
-                .set_expression_attribute_values(put.expression_attribute_values);
-            super::db::send_recorded!(self, "PutItem", request)?;
-            return Ok(());
+            alone!(put_item, "PutItem", put, set_item(Some(put.item)));
         }
         if let Some(update) = action.update {
-            let request = self
-                .client
-                .update_item()
-                .table_name(update.table_name)
-                .set_key(Some(update.key))
-                .update_expression(update.update_expression)
-                .set_condition_expression(update.condition_expression)
-                .set_expression_attribute_names(update.expression_attribute_names)
-                .set_expression_attribute_values(update.expression_attribute_values);
-            super::db::send_recorded!(self, "UpdateItem", request)?;
-            return Ok(());
+            let expression = update.update_expression;
+            let key = Some(update.key);
+            alone!(
+                update_item,
+                "UpdateItem",
+                update,
+                set_key(key).update_expression(expression)
+            );
         }
         if let Some(delete) = action.delete {
-            let request = self
-                .client
-                .delete_item()
-                .table_name(delete.table_name)
-                .set_key(Some(delete.key))
-                .set_condition_expression(delete.condition_expression)
-                .set_expression_attribute_names(delete.expression_attribute_names)
-                .set_expression_attribute_values(delete.expression_attribute_values);
-            super::db::send_recorded!(self, "DeleteItem", request)?;
-            return Ok(());
+            alone!(delete_item, "DeleteItem", delete, set_key(Some(delete.key)));
         }
         Err(DataError::Internal(
             "only a put, an update or a delete can be written alone".into(),

@@ -213,7 +213,7 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
     check(&t, &brute, &players, false).await;
 }
 
-fn to_result(r: &MatchRecord) -> app::leaderboards::MatchResult {
+fn to_result(r: &MatchRecord) -> MatchRecord {
     app::leaderboards::store::apply::result_from_item(&match_record_item(r).unwrap()).unwrap()
 }
 

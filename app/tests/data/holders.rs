@@ -15,7 +15,7 @@ use app::identity::{Avatar, UserId};
 use app::inventory::store::CARDS;
 use app::leaderboards::store::apply::tree_pass::{padded, EntryMove, Moved};
 use app::leaderboards::store::apply::{result_from_item, Applied};
-use app::leaderboards::{BoardId, MatchResult};
+use app::leaderboards::BoardId;
 use app::rooms::RoomCode;
 use app::store::{epoch_millis, keys, Conflict, DataError, Db};
 use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
@@ -140,7 +140,7 @@ struct Counting {
 
 /// One holder counting its shard's results, a stream batch at a time; a batch that fails is
 /// delivered again, as the projector reads it again from its checkpoint.
-async fn count(db: &Db, results: &[MatchResult]) -> Counting {
+async fn count(db: &Db, results: &[MatchRecord]) -> Counting {
     let mut total = Counting::default();
     for batch in results.chunks(RESULTS_BATCH) {
         loop {
@@ -304,7 +304,7 @@ async fn four_holders_count_into_the_same_boards_at_once_through_throttling_and_
     write_records(&t, &written).await;
 
     // The results, four ways by player, each holder's in stream order.
-    let mut shards: Vec<Vec<MatchResult>> = vec![Vec::new(); HOLDERS];
+    let mut shards: Vec<Vec<MatchRecord>> = vec![Vec::new(); HOLDERS];
     for r in &written {
         let result = result_from_item(&match_record_item(r).unwrap()).unwrap();
         shards[shard_of(&r.user_id)].push(result);

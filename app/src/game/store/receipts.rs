@@ -22,13 +22,13 @@ use super::Game;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::types::ReturnValue;
 
 use crate::game::model::{Match, MatchReceipt};
 use crate::rooms::model::{RoomCode, RoomId};
 use crate::store::keys;
 use crate::store::tx::n;
-use crate::store::{key_map, send_recorded, DataError, Db, Item};
+use crate::store::{key_map, DataError, Db, Item};
 
 /// The work the receipts' own calls are counted as in the process's usage (see `Usage`).
 pub const RECEIPTS: &str = "receipts";
@@ -72,27 +72,17 @@ impl Game<'_> {
             return Ok(None);
         };
         let db = self.counted_as(RECEIPTS);
-        let added = send_recorded!(
-            db,
-            "UpdateItem",
-            db.client
-                .update_item()
-                .table_name(db.table_name())
-                    .set_key(Some(key_map(keys::match_receipt(room, first))))
-                    .update_expression("ADD read_units :r, write_units :w, calls :c")
-                    .expression_attribute_values(
-                        ":r",
-                        AttributeValue::N(units.read_units.to_string()),
-                    )
-                    .expression_attribute_values(
-                        ":w",
-                        AttributeValue::N(units.write_units.to_string()),
-                    )
-                    .expression_attribute_values(":c", n(units.calls))
-                .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
-        );
+        let add = db
+            .client
+            .update_item()
+            .set_key(Some(key_map(keys::match_receipt(room, first))))
+            .update_expression("ADD read_units :r, write_units :w, calls :c")
+            .expression_attribute_values(":r", n(units.read_units))
+            .expression_attribute_values(":w", n(units.write_units))
+            .expression_attribute_values(":c", n(units.calls));
+        let added = db.update_item_returning(add, ReturnValue::AllNew).await;
         match added {
-            Ok(out) => Ok(out.attributes.map(|item| self.receipt_from_item(&item))),
+            Ok(item) => Ok(item.map(|item| self.receipt_from_item(&item))),
             Err(err) => {
                 // Not lost: counted again with what comes next.
                 let key: Arc<str> = tally_key(&code, first).into();

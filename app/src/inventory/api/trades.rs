@@ -3,6 +3,9 @@
 //! time, and the count of offers waiting for the top bar. Offers, accepts and
 //! cancels count against the player's trade limit; declines against a generous limit of their
 //! own, so offers from others cannot spend one's trade limit.
+// A plain form posts one field per argument; the browser's copy of each server function
+// (generated for hydration) takes them all too.
+#![allow(clippy::too_many_arguments)]
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -71,7 +74,6 @@ pub struct RoomChoice {
 /// `give[<thing>]=<count>` and `want[<thing>]=<count>` (blank or 0: none), or for the API as
 /// `give_cards=thing:count,…`; feathers each way; hours open. A plain form post goes to
 /// `/trades` with a notice, or back to the form as it was with the error beside its field.
-#[allow(clippy::too_many_arguments)]
 #[server(endpoint = "trades/offer")]
 pub async fn make_offer(
     to: Option<String>,

@@ -26,9 +26,10 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 use futures::stream::{self, StreamExt, TryStreamExt};
 
+use crate::game::model::MatchRecord;
 use crate::identity::model::UserId;
 use crate::inventory::store::changes::Folded;
-use crate::leaderboards::model::{BoardId, MatchResult};
+use crate::leaderboards::model::BoardId;
 use crate::leaderboards::period::Season;
 use crate::leaderboards::plan::{expiry, plan, slices, wanted, Plan, Read, StatsDelta};
 pub use crate::leaderboards::plan::{LIVE_GRACE_SECS, PER_PLAYER, RECENT_ROOMS, REMEMBERED, SLICE};
@@ -106,7 +107,7 @@ impl Boards<'_> {
     #[tracing::instrument(skip(self, results, seasons), fields(results = results.len()), err(level = "debug"))]
     pub async fn count_results(
         self,
-        results: &[MatchResult],
+        results: &[MatchRecord],
         seasons: &[Season],
     ) -> Result<Applied, DataError> {
         let mut applied = Applied::default();
@@ -142,7 +143,7 @@ impl Boards<'_> {
 
     async fn count_slice(
         self,
-        slice: &[MatchResult],
+        slice: &[MatchRecord],
         seasons: &[Season],
         applied: &mut Applied,
     ) -> Result<(), DataError> {
@@ -299,7 +300,7 @@ impl Boards<'_> {
 }
 
 /// Turns a stored attribute map into a result, if it is a match record.
-pub fn result_from_item(item: &HashMap<String, AttributeValue>) -> Option<MatchResult> {
+pub fn result_from_item(item: &HashMap<String, AttributeValue>) -> Option<MatchRecord> {
     let sk = item.get(keys::SK)?.as_s().ok()?;
     if !sk.starts_with(keys::MATCH_PREFIX) {
         return None;

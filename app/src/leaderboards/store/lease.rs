@@ -95,7 +95,6 @@ impl Projector {
             .db
             .client
             .update_item()
-            .table_name(self.db.table_name())
             .set_key(Some(key_map(key.clone())))
             .update_expression("SET holder = :me, expires_ms = :expires ADD lease_token :one")
             .condition_expression(
@@ -105,11 +104,14 @@ impl Projector {
             .expression_attribute_values(":me", s(self.holder.clone()))
             .expression_attribute_values(":expires", n(now + self.lease_ms))
             .expression_attribute_values(":now", n(now))
-            .expression_attribute_values(":one", n(1))
-            .return_values(ReturnValue::AllNew);
-        match send_recorded!(self.db, "UpdateItem", take) {
-            Ok(out) => {
-                let item = out.attributes.unwrap_or_default();
+            .expression_attribute_values(":one", n(1));
+        match self
+            .db
+            .update_item_returning(take, ReturnValue::AllNew)
+            .await
+        {
+            Ok(item) => {
+                let item = item.unwrap_or_default();
                 let token = item
                     .get("lease_token")
                     .and_then(|v| v.as_n().ok()?.parse().ok())

@@ -10,8 +10,8 @@ fn user(n: u8) -> UserId {
     UserId::parse(&format!("01ARZ3NDEKTSV4RRFFQ69G5F{:02}", n)).unwrap()
 }
 
-fn result(who: u8, record: &str, score: i32, at: i64) -> MatchResult {
-    MatchResult {
+fn result(who: u8, record: &str, score: i32, at: i64) -> MatchRecord {
+    MatchRecord {
         record_id: record.into(),
         user_id: user(who),
         nickname: DisplayName::parse("Asha").unwrap(),
@@ -29,6 +29,8 @@ fn result(who: u8, record: &str, score: i32, at: i64) -> MatchResult {
             crate::ids::ThingId::parse("sparrow").unwrap(),
         ],
         best_streak: 3,
+        average_reaction_ms: None,
+        first_round: 0,
     }
 }
 
@@ -176,7 +178,7 @@ fn results_fold_in_time_order_whatever_order_they_come_in() {
 
 #[test]
 fn an_item_remembers_only_the_last_few_records() {
-    let results: Vec<MatchResult> = (0..PER_PLAYER as u8 + 3)
+    let results: Vec<MatchRecord> = (0..PER_PLAYER as u8 + 3)
         .map(|i| result(1, &format!("R{i:02}"), 10, NOON + i64::from(i)))
         .collect();
     let plan = plan(&results, &[], &Read::default(), NOON);
@@ -211,7 +213,7 @@ fn closed_boards_past_their_grace_are_left_alone() {
 
 #[test]
 fn a_slice_keeps_a_player_within_what_their_items_remember() {
-    let results: Vec<MatchResult> = (0..30u8)
+    let results: Vec<MatchRecord> = (0..30u8)
         .map(|i| result(i % 2, &format!("R{i:02}"), 10, NOON))
         .collect();
     for slice in slices(&results) {

@@ -27,7 +27,7 @@ use crate::leaderboards::store::node_key;
 use crate::leaderboards::tree::{self, Counts, Deltas, NodeId};
 use crate::store::keys;
 use crate::store::tx::{n, s};
-use crate::store::{key_map, send_recorded, Conflict, DataError, Item};
+use crate::store::{key_map, Conflict, DataError, Item};
 
 /// Node writes sent at once.
 const IN_FLIGHT: usize = 16;
@@ -179,7 +179,6 @@ impl Boards<'_> {
         let mut request = self
             .client
             .update_item()
-            .table_name(self.table_name())
             .set_key(Some(key_map(node_key(board, node))))
             .expression_attribute_names("#board", "board")
             .expression_attribute_names("#sq", "sq")
@@ -211,7 +210,6 @@ impl Boards<'_> {
                     .expression_attribute_values(":start", n(start))
                     .expression_attribute_values(":end", n(end));
             }
-            request = request.return_values(ReturnValue::UpdatedOld);
         }
         request = match condition {
             Condition::Before(first) => request
@@ -227,10 +225,16 @@ impl Boards<'_> {
         } else {
             format!("ADD {} SET {}", adds.join(", "), sets.join(", "))
         };
-        let out = send_recorded!(self, "UpdateItem", request.update_expression(expression))?;
-        // A root written for the first time: a board that closes is listed for the closer.
-        let fresh_root =
-            node == NodeId::Root && out.attributes().is_none_or(|old| !old.contains_key("sq"));
+        // The root answers with what it held: written for the first time, a board that closes
+        // is listed for the closer.
+        let values = match node {
+            NodeId::Root => ReturnValue::UpdatedOld,
+            _ => ReturnValue::None,
+        };
+        let old = self
+            .update_item_returning(request.update_expression(expression), values)
+            .await?;
+        let fresh_root = node == NodeId::Root && old.is_none_or(|old| !old.contains_key("sq"));
         if fresh_root {
             if let Some(item) = closing_item(board, seasons) {
                 self.put(self.client.put_item().set_item(Some(item)))
