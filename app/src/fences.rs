@@ -394,12 +394,12 @@ fn methods_of(all: &[Source], ty: &str) -> BTreeSet<String> {
 }
 
 #[test]
-fn every_access_pattern_in_the_readme_is_a_method() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md reads");
-    let start = readme
+fn every_access_pattern_in_the_docs_is_a_method() {
+    let page = std::fs::read_to_string(root().join("docs/table.md")).expect("docs/table.md reads");
+    let start = page
         .find("### Access patterns")
-        .expect("the README has the table");
-    let table = &readme[start..];
+        .expect("docs/table.md has the table");
+    let table = &page[start..];
     let table = &table[..table[4..].find("\n### ").map_or(table.len(), |end| end + 4)];
     let named = Regex::new(r"`([A-Z][A-Za-z]+)::([a-z_0-9]+)`").unwrap();
     let all = sources();
@@ -429,7 +429,7 @@ fn every_access_pattern_in_the_readme_is_a_method() {
     assert!(checked > 100, "the table names {checked} methods");
     assert!(
         missing.is_empty(),
-        "the README's access patterns name methods that do not exist: {missing:?}"
+        "the access patterns in docs/table.md name methods that do not exist: {missing:?}"
     );
 }
 
@@ -448,3 +448,4 @@ fn no_source_file_is_over_600_lines() {
 }
 
 mod imports;
+mod links;
