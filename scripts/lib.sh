@@ -11,6 +11,24 @@ export LEPTOS_OUTPUT_NAME=udd LEPTOS_SITE_ROOT=$SITE LEPTOS_SITE_PKG_DIR=pkg LEP
 say() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# Runs one stage of a command ("$@"), timing it; `stages` prints every stage's time so far (and
+# the stage that stopped the command, if one did). Run plainly, not in a condition, so `set -e`
+# still stops the stage at its first failing command.
+STAGE_TIMES=()
+STAGE=
+stage() {
+  local started=$SECONDS
+  STAGE=$1 STAGE_STARTED=$SECONDS
+  "$@"
+  STAGE_TIMES+=("$(printf '%6d s  %s' $((SECONDS - started)) "$1")")
+  STAGE=
+}
+stages() {
+  say "time by stage"
+  printf '%s\n' "${STAGE_TIMES[@]}" >&2
+  if [ -n "$STAGE" ]; then printf '%6d s  %s (stopped here)\n' $((SECONDS - STAGE_STARTED)) "$STAGE" >&2; fi
+}
+
 apt_updated=
 apt_install() {
   local missing=()

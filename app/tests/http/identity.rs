@@ -2,7 +2,7 @@
 //! sign-in (by username and by email) with session rotation, sign-out, bad input, forged
 //! cookies and the sign-in rate limit.
 
-mod support;
+use crate::support;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};

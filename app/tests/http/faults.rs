@@ -2,7 +2,7 @@
 //! raises it), is retried by the SDK with backoff; when it never clears, every page and server
 //! function answers 503 (not 500) and nothing is half-written.
 
-mod support;
+use crate::support;
 
 use app::store::Db;
 use axum::http::StatusCode;

@@ -5,7 +5,7 @@
 //! itself, the match finishes, every acknowledged tap is in the results, every round is closed
 //! once, each player has one match record, and the boards count the match once.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! cursors and positions, the reader's own standing when signed in, and a clear 4xx for every
 //! bad address.
 
-mod support;
+use crate::support;
 
 use app::identity::UserId;
 use app::leaderboards::store::seed::Synthetic;

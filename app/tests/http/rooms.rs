@@ -2,7 +2,7 @@
 //! session when there is none), the lobby, and authorization: only the host runs the room, the
 //! acting player always comes from the session, and bad codes are clear 4xx answers.
 
-mod support;
+use crate::support;
 
 use axum::http::StatusCode;
 use axum::Router;

@@ -1,7 +1,7 @@
 //! The game over HTTP, in-process: who may start a match and tap, what a bad tap is told, and
 //! that no page or answer shows a thing before its reveal.
 
-mod support;
+use crate::support;
 
 use axum::http::StatusCode;
 use axum::Router;

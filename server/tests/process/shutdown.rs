@@ -12,7 +12,7 @@
 //!   route template, taps, DynamoDB calls and units by operation, live streams, the projector's
 //!   batches and lag; no label carries a room code.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

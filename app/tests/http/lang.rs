@@ -2,7 +2,7 @@
 //! else `Accept-Language`, else English; the toggle remembers a choice and goes back; and every
 //! page a player can reach, rendered in Hindi, has no English words left in what a player reads.
 
-mod support;
+use crate::support;
 
 use axum::http::StatusCode;
 

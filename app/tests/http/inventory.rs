@@ -2,7 +2,7 @@
 //! page), a trade between two players, and a clear 4xx for every bad request with nothing
 //! changed.
 
-mod support;
+use crate::support;
 
 use app::identity::UserId;
 use app::inventory::{Place, Rewards, ThingId};

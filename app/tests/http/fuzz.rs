@@ -8,7 +8,7 @@
 //! `UDD_FUZZ_CASES` sets the number of requests (10,000 by default), `UDD_FUZZ_SEED` the seed
 //! (printed, so a failure can be replayed); `./udd fuzz N` runs it longer.
 
-mod support;
+use crate::support;
 
 use std::sync::{Arc, Mutex};
 

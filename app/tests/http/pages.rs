@@ -2,8 +2,7 @@
 //! server-rendered catalog page (as a browser without JavaScript sees it), the JSON catalog API
 //! and the per-request DynamoDB report.
 
-use app::catalog::{self, seed::SEED};
-use app::http::engine::{endpoint_client, Engine, EngineConfig};
+use app::http::engine::{endpoint_client, Engine};
 use app::http::{router, AppState, SecurityConfig};
 use app::store::Db;
 use axum::body::Body;
@@ -13,30 +12,20 @@ use http_body_util::BodyExt;
 use leptos::prelude::LeptosOptions;
 use tower::ServiceExt;
 
-/// The state with `Server-Timing` on, as an operator turns it on (these tests read it).
-fn state(db: Db, engine: &'static str) -> AppState {
-    AppState::new(
-        LeptosOptions::builder().output_name("udd").build(),
-        db,
-        engine,
-    )
-    .with_security(SecurityConfig {
+use crate::support;
+
+/// `Server-Timing` on, as an operator turns it on (these tests read it).
+fn timed() -> SecurityConfig {
+    SecurityConfig {
         server_timing: true,
         ..SecurityConfig::default()
-    })
+    }
 }
 
+/// One instance on a fresh table holding the catalog.
 async fn app() -> (Router, Engine) {
-    let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
-        .await
-        .unwrap();
-    let db = Db::new(engine.client.clone(), "udd");
-    db.ensure_table().await.unwrap();
-    db.catalog()
-        .seed_catalog(&catalog::validate(SEED).unwrap())
-        .await
-        .unwrap();
-    (router(state(db, "embedded")), engine)
+    let (mut apps, engine) = support::instances(true, 1, timed()).await;
+    (apps.remove(0), engine)
 }
 
 struct Reply {
@@ -86,7 +75,12 @@ async fn healthz_is_503_when_the_engine_is_unreachable() {
     let url = format!("http://{}", closed.local_addr().unwrap());
     drop(closed);
     let db = Db::new(endpoint_client(&url).await, "udd");
-    let app = router(state(db, "endpoint"));
+    let state = AppState::new(
+        LeptosOptions::builder().output_name("udd").build(),
+        db,
+        "endpoint",
+    );
+    let app = router(state.with_security(timed()));
     let reply = get(&app, "/healthz").await;
     assert_eq!(
         reply.status,

@@ -3,7 +3,7 @@
 //! Longer than our usual file on purpose: one file, in the review's order, reads as a checklist
 //! of the findings; each test stands alone.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
