@@ -9,8 +9,10 @@ test("a player sees their rank and the players around them after a match", async
   test.setTimeout(90_000);
   const { hostContext, friendContext, host, friend, code } = await roomOfTwo(browser, "Ranked", "Rival");
 
-  // One round: the host holds back, the rival taps, so their scores differ.
-  await host.startMatch(1, 3000, 11);
+  // One round: the host holds back, the rival taps, so their scores differ. A long window: the
+  // tap's note shows only while its round is open, and on a busy machine the thing can reach
+  // the rival's instance late.
+  await host.startMatch(1, 6000, 11);
   await friend.thingOfRound(1);
   await friend.tapHumanly();
   await expect(host.podium).toBeVisible({ timeout: 15_000 });

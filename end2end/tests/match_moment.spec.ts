@@ -89,6 +89,11 @@ test("every tap is pressed at once and every round closes on right or wrong with
     const holderRight = !itFlies; // the holder never taps
 
     const mine = await verdictOf(host, n);
+    // The verdict is the player's line of the round's results, read at once: a few seconds on
+    // (a slow screenshot below), the results shown are the next round's.
+    const summary = await host.summary.innerText();
+    expect(summary).toContain(`Round ${n}:`);
+    expect(summary).toContain(`You: ${mine.points > 0 ? "+" : ""}${mine.points}.`);
     run = tapping === itFlies ? run + 1 : 0;
     wasRight += tapping === itFlies ? 1 : 0;
     expect(mine.right, `round ${n}`).toBe(tapping === itFlies);
@@ -108,9 +113,6 @@ test("every tap is pressed at once and every round closes on right or wrong with
       player.page.getByTestId("verdict").evaluate((el) => getComputedStyle(el).animationName);
     expect(await animation(host)).toBe("pop");
     expect(await animation(friend)).toBe("none");
-    // The verdict is the player's line of the round's results.
-    const summary = await host.summary.innerText();
-    expect(summary).toContain(`You: ${mine.points > 0 ? "+" : ""}${mine.points}.`);
   }
   // The run counted up (it reached at least 2 before the wrong call) and reset to nothing.
   expect(pressedChecked, "the seed gives the tapper a tap to press").toBe(true);
