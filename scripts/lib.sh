@@ -29,6 +29,14 @@ stages() {
   if [ -n "$STAGE" ]; then printf '%6d s  %s (stopped here)\n' $((SECONDS - STAGE_STARTED)) "$STAGE" >&2; fi
 }
 
+# However a command ends: DynamoDB Local stopped if it runs, each stage's time if any ran.
+DDB_LOCAL_PID=
+on_exit() {
+  if [ -n "$DDB_LOCAL_PID" ]; then kill "$DDB_LOCAL_PID" 2>/dev/null || true; fi
+  if [ ${#STAGE_TIMES[@]} -gt 0 ] || [ -n "$STAGE" ]; then stages; fi
+}
+trap on_exit EXIT
+
 apt_updated=
 apt_install() {
   local missing=()
@@ -256,7 +264,6 @@ run_on_dynamodb_local() {
   # calls past the SDK's attempt timeout, and DynamoDB Local's stream reads slow down with every
   # record any table ever wrote.
   start_dynamodb_local
-  trap 'kill $DDB_LOCAL_PID 2>/dev/null || true' EXIT
   UDD_TEST_DYNAMODB_ENDPOINT=$DDB_LOCAL_URL \
     cargo_test "binary(data) & not test(=boards::$property)" data --skip "boards::$property" || status=$?
   kill "$DDB_LOCAL_PID" 2>/dev/null || true
@@ -270,7 +277,7 @@ run_on_dynamodb_local() {
       npx playwright test --project=faults --no-deps hydrate_instance_killed) || status=$?
   fi
   kill "$DDB_LOCAL_PID" 2>/dev/null || true
-  trap - EXIT
+  DDB_LOCAL_PID=
   return $status
 }
 
