@@ -62,25 +62,7 @@ async fn the_engine_stopping_mid_match_is_a_503_then_the_match_finishes_with_not
     let mut phones: Vec<Phone> = (1..=3)
         .map(|i| Phone::new(&http, &base, &format!("10.9.0.{i}")))
         .collect();
-    let (status, body) = phones[0].post("/api/rooms/create", "name=Host").await;
-    assert_eq!(status, 200, "{body}");
-    let code: String = serde_json::from_str(&body).unwrap();
-    for (phone, name) in phones.iter_mut().zip(["Host", "Asha", "Ravi"]).skip(1) {
-        let (status, body) = phone
-            .post("/api/rooms/join", &format!("code={code}&name={name}"))
-            .await;
-        assert_eq!(status, 200, "{body}");
-    }
-    let (status, body) = phones[0]
-        .post(
-            "/api/rooms/settings",
-            &format!(
-                "code={code}&settings[max_players]=8&settings[rounds]={ROUNDS}\
-                 &settings[window_ms]=2000&settings[public]=false"
-            ),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let code = support::room_of(&mut phones, &["Host", "Asha", "Ravi"], ROUNDS).await;
     let (status, body) = phones[0]
         .post("/api/rooms/start", &format!("code={code}&seed=5"))
         .await;

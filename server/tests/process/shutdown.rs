@@ -176,25 +176,7 @@ async fn sigterm_hands_the_lease_over_ends_streams_loses_no_tap_and_the_survivor
     let mut phones: Vec<Phone> = (1..=3)
         .map(|i| Phone::new(&http, &base_a, &format!("10.7.0.{i}")))
         .collect();
-    let (status, body) = phones[0].post("/api/rooms/create", "name=Host").await;
-    assert_eq!(status, 200, "{body}");
-    let code: String = serde_json::from_str(&body).unwrap();
-    for (phone, name) in phones.iter_mut().zip(["Host", "Asha", "Ravi"]).skip(1) {
-        let (status, body) = phone
-            .post("/api/rooms/join", &format!("code={code}&name={name}"))
-            .await;
-        assert_eq!(status, 200, "{body}");
-    }
-    let (status, body) = phones[0]
-        .post(
-            "/api/rooms/settings",
-            &format!(
-                "code={code}&settings[max_players]=8&settings[rounds]={ROUNDS}\
-                 &settings[window_ms]=2000&settings[public]=false"
-            ),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let code = support::room_of(&mut phones, &["Host", "Asha", "Ravi"], ROUNDS).await;
     // A listener on the first instance.
     let stream_a = tokio::spawn(listen(
         http.clone(),

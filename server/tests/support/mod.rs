@@ -162,3 +162,31 @@ impl Phone {
         }
     }
 }
+
+/// A private room of `phones`' players (the first the host, named `names` in order), set to
+/// `rounds` rounds of 2 s each: create, joins and settings through each phone's instance, every
+/// answer a 200. Returns the room's code.
+pub async fn room_of(phones: &mut [Phone], names: &[&str], rounds: u32) -> String {
+    let (status, body) = phones[0]
+        .post("/api/rooms/create", &format!("name={}", names[0]))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let code: String = serde_json::from_str(&body).unwrap();
+    for (phone, name) in phones.iter_mut().zip(names).skip(1) {
+        let (status, body) = phone
+            .post("/api/rooms/join", &format!("code={code}&name={name}"))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = phones[0]
+        .post(
+            "/api/rooms/settings",
+            &format!(
+                "code={code}&settings[max_players]=8&settings[rounds]={rounds}\
+                 &settings[window_ms]=2000&settings[public]=false"
+            ),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    code
+}
