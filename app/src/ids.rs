@@ -268,7 +268,7 @@ pub struct SessionHash(String);
 #[cfg(feature = "ssr")]
 impl SessionHash {
     /// The hash as `identity::auth` computes it from a token.
-    pub(crate) fn from_hex(hex: String) -> Self {
+    pub fn from_hex(hex: String) -> Self {
         Self(hex)
     }
 

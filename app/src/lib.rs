@@ -9,7 +9,7 @@ pub mod codec;
 pub mod error;
 pub mod ids;
 pub mod lang;
-mod ui;
+pub mod ui;
 
 pub mod i18n;
 
@@ -26,9 +26,6 @@ pub mod rooms;
 // The document, the app's top bar and its routes: above every feature.
 pub mod shell;
 pub use shell::{shell, App};
-
-#[cfg(test)]
-mod fences;
 
 // Server only: the store core every feature's store stands on, what the request guard learned
 // about a request, and the HTTP surface (router, guard, engine, telemetry) on top of it all.

@@ -39,7 +39,7 @@ const KICKER: Place = Place {
     weight: Weight::Regular,
     max_width: 1140.0 - KICKER_AT,
 };
-const TITLE: Place = Place {
+pub const TITLE: Place = Place {
     size: 68,
     min_size: 44,
     weight: Weight::Bold,
@@ -166,7 +166,7 @@ pub fn svg(card: &ShareImage) -> String {
     out
 }
 
-fn options() -> &'static usvg::Options<'static> {
+pub fn options() -> &'static usvg::Options<'static> {
     static OPTIONS: OnceLock<usvg::Options<'static>> = OnceLock::new();
     OPTIONS.get_or_init(|| {
         let mut options = usvg::Options {
@@ -192,6 +192,3 @@ pub fn render_svg(svg: &str) -> Result<Vec<u8>, String> {
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| e.to_string())
 }
-
-#[cfg(test)]
-mod tests;

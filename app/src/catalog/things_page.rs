@@ -16,7 +16,7 @@ use crate::codec::Base64Json;
 use crate::i18n::td_string;
 use crate::lang::Locale;
 
-fn filter_href(filter: FlyFilter, search: &str) -> String {
+pub fn filter_href(filter: FlyFilter, search: &str) -> String {
     let mut href = format!("/things?flies={}", filter.as_query());
     if !search.trim().is_empty() {
         href.push_str("&q=");
@@ -28,7 +28,7 @@ fn filter_href(filter: FlyFilter, search: &str) -> String {
 /// Keeps only the notes a page in `l` shows, so the page and its island carry one language of
 /// them: English pages never the Hindi ones (they stay as they were), Hindi pages the English
 /// one only where there is no Hindi.
-fn notes_for(mut things: Vec<Thing>, l: Locale) -> Vec<Thing> {
+pub fn notes_for(mut things: Vec<Thing>, l: Locale) -> Vec<Thing> {
     for thing in &mut things {
         match l {
             Locale::en => thing.note_hi = None,
@@ -189,7 +189,7 @@ fn ThingList(
 }
 
 #[component]
-fn ThingCard(thing: Thing, l: Locale) -> impl IntoView {
+pub fn ThingCard(thing: Thing, l: Locale) -> impl IntoView {
     // The call "Udd!" is the same in every language.
     let verdict = if thing.flies {
         "Udd!".to_owned()
@@ -219,69 +219,5 @@ fn ThingCard(thing: Thing, l: Locale) -> impl IntoView {
             <span class="category">{thing.category.label_in(l)}</span>
             {note.map(|note| view! { <small class="note" lang=note_lang>{note}</small> })}
         </li>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn filter_links_keep_the_search_and_escape_it() {
-        assert_eq!(filter_href(FlyFilter::Flies, ""), "/things?flies=yes");
-        assert_eq!(
-            filter_href(FlyFilter::Grounded, " a&b "),
-            "/things?flies=no&q=a%26b"
-        );
-    }
-
-    fn with_notes(note: Option<&str>, note_hi: Option<&str>) -> Thing {
-        Thing {
-            id: crate::catalog::model::ThingId::parse("crow").unwrap(),
-            en: "Crow".into(),
-            hi: "कौआ".into(),
-            hi_latin: "Kauwa".into(),
-            emoji: "🐦".into(),
-            flies: true,
-            category: crate::catalog::model::Category::Bird,
-            note: note.map(str::to_owned),
-            note_hi: note_hi.map(str::to_owned),
-        }
-    }
-
-    #[test]
-    fn a_page_carries_the_notes_of_its_language() {
-        let both = with_notes(Some("A bird."), Some("एक पक्षी।"));
-        let english_only = with_notes(Some("A bird."), None);
-        let pair = || vec![both.clone(), english_only.clone()];
-        assert_eq!(
-            notes_for(pair(), Locale::en),
-            [with_notes(Some("A bird."), None), english_only.clone()]
-        );
-        assert_eq!(
-            notes_for(pair(), Locale::hi),
-            [with_notes(None, Some("एक पक्षी।")), english_only.clone()]
-        );
-    }
-
-    #[test]
-    fn a_card_shows_the_note_in_the_pages_language_else_marked_english() {
-        let shows = |thing: Thing, l: Locale, note: &str| {
-            let html = Owner::new().with(|| view! { <ThingCard thing l /> }.to_html());
-            assert!(html.contains(note), "{l:?}: {note} not in {html}");
-        };
-        // What a note rendered as before it had a Hindi version, byte for byte.
-        let note = |lang: &'static str, text: &str| {
-            let text = text.to_owned();
-            Owner::new().with(|| view! { <small class="note" lang=lang>{text}</small> }.to_html())
-        };
-        let english = Owner::new().with(|| {
-            view! { <small class="note" lang="en">{"A bird.".to_owned()}</small> }.to_html()
-        });
-        assert_eq!(note("en", "A bird."), english);
-        let both = with_notes(Some("A bird."), Some("एक पक्षी।"));
-        shows(both.clone(), Locale::en, &english);
-        shows(both, Locale::hi, &note("hi", "एक पक्षी।"));
-        shows(with_notes(Some("A bird."), None), Locale::hi, &english);
     }
 }

@@ -546,6 +546,3 @@ impl Match {
         (done >= 2 && now < before).then_some(now)
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -38,15 +38,15 @@ const SIG: &str = "__sig";
 
 /// A query string split into what belongs to a form error and the rest.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct Query {
+pub struct Query {
     others: Vec<(String, String)>,
-    paths: Vec<String>,
-    errs: Vec<String>,
+    pub paths: Vec<String>,
+    pub errs: Vec<String>,
     sigs: Vec<String>,
 }
 
 impl Query {
-    fn parse(raw: &str) -> Self {
+    pub fn parse(raw: &str) -> Self {
         let mut query = Query::default();
         for (key, value) in form_urlencoded::parse(raw.as_bytes()) {
             let value = value.into_owned();
@@ -65,7 +65,7 @@ impl Query {
     }
 
     /// The one path, error and seal it carries; `None` when any is missing or repeated.
-    fn single(&self) -> Option<(&str, &str, &str)> {
+    pub fn single(&self) -> Option<(&str, &str, &str)> {
         match (&self.paths[..], &self.errs[..], &self.sigs[..]) {
             ([path], [err], [sig]) => Some((path, err, sig)),
             _ => None,
@@ -73,7 +73,7 @@ impl Query {
     }
 
     /// The query with `error` (path, error and, when given, seal) as its only form error.
-    fn with(&self, error: Option<(&str, &str, Option<&str>)>) -> String {
+    pub fn with(&self, error: Option<(&str, &str, Option<&str>)>) -> String {
         let mut out = form_urlencoded::Serializer::new(String::new());
         for (key, value) in &self.others {
             out.append_pair(key, value);
@@ -103,7 +103,7 @@ fn with_query(uri: &Uri, query: &str) -> Option<Uri> {
 }
 
 /// A `Location` split around its query: before `?`, the query, and the `#…` after it.
-fn split_location(location: &str) -> (&str, &str, &str) {
+pub fn split_location(location: &str) -> (&str, &str, &str) {
     let (rest, fragment) = match location.find('#') {
         Some(i) => location.split_at(i),
         None => (location, ""),
@@ -114,7 +114,7 @@ fn split_location(location: &str) -> (&str, &str, &str) {
     }
 }
 
-fn join_location(base: &str, query: &str, fragment: &str) -> String {
+pub fn join_location(base: &str, query: &str, fragment: &str) -> String {
     if query.is_empty() {
         format!("{base}{fragment}")
     } else {
@@ -124,7 +124,7 @@ fn join_location(base: &str, query: &str, fragment: &str) -> String {
 
 /// What a response leaves the browser's session as: `Some(token)` when it sets one,
 /// `Some(None)` when it clears it, `None` when it does not touch it.
-fn session_after(headers: &HeaderMap, secure: bool) -> Option<Option<SessionToken>> {
+pub fn session_after(headers: &HeaderMap, secure: bool) -> Option<Option<SessionToken>> {
     let name = if secure {
         SECURE_COOKIE_NAME
     } else {
@@ -265,92 +265,5 @@ async fn seal_location(
         if let Ok(value) = HeaderValue::from_str(&cookie) {
             headers.append(header::SET_COOKIE, value);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_query_keeps_one_error_and_everything_else() {
-        let query =
-            Query::parse("a=1&__path=%2Fapi%2Fx&__err=e1&b=two+words&__path=%2Fapi%2Fy&__err=e2");
-        assert_eq!(query.paths, ["/api/x", "/api/y"]);
-        assert_eq!(query.errs, ["e1", "e2"]);
-        assert_eq!(query.single(), None, "two errors are none");
-        assert_eq!(
-            query.with(Some(("/api/y", "e2=", Some("1.x")))),
-            "a=1&b=two+words&__path=%2Fapi%2Fy&__err=e2%3D&__sig=1.x"
-        );
-        assert_eq!(query.with(None), "a=1&b=two+words");
-        let one = Query::parse("__path=/api/x&__err=e&__sig=5.t");
-        assert_eq!(one.single(), Some(("/api/x", "e", "5.t")));
-        assert_eq!(Query::parse("__path=/api/x&__err=e").single(), None);
-    }
-
-    #[test]
-    fn a_location_splits_around_its_query() {
-        assert_eq!(
-            split_location("http://h/me?a=1#top"),
-            ("http://h/me", "a=1", "#top")
-        );
-        assert_eq!(split_location("/me#x?y"), ("/me", "", "#x?y"));
-        assert_eq!(join_location("/me", "", "#x"), "/me#x");
-        assert_eq!(join_location("/me", "a=1", ""), "/me?a=1");
-    }
-
-    #[test]
-    fn a_browser_is_its_session_else_its_form_cookie() {
-        let token = "a".repeat(43);
-        let id = "b".repeat(22);
-        let headers = |cookie: &str| {
-            let mut map = HeaderMap::new();
-            map.insert(header::COOKIE, HeaderValue::from_str(cookie).unwrap());
-            map
-        };
-        assert!(matches!(
-            Binding::of_request(
-                &headers(&format!("udd_form={id}; udd_session={token}")),
-                false
-            ),
-            Some(Binding::Session(_))
-        ));
-        assert_eq!(
-            Binding::of_request(&headers(&format!("udd_form={id}")), false),
-            Some(Binding::Browser(id.clone()))
-        );
-        assert_eq!(
-            Binding::of_request(&headers(&format!("udd_form={id}")), true),
-            None
-        );
-        assert_eq!(Binding::of_request(&headers("udd_form=short"), false), None);
-        assert_eq!(
-            Binding::of_request(&headers(&format!("udd_form={id}; udd_form={id}")), false),
-            None
-        );
-    }
-
-    #[test]
-    fn a_response_sets_clears_or_leaves_the_session() {
-        let token = "c".repeat(43);
-        let mut headers = HeaderMap::new();
-        assert_eq!(session_after(&headers, false), None);
-        headers.append(
-            header::SET_COOKIE,
-            HeaderValue::from_str(&format!("udd_session={token}; Path=/; HttpOnly")).unwrap(),
-        );
-        assert_eq!(
-            session_after(&headers, false)
-                .flatten()
-                .map(|t| t.as_str().to_owned()),
-            Some(token)
-        );
-        assert_eq!(session_after(&headers, true), None);
-        headers.append(
-            header::SET_COOKIE,
-            HeaderValue::from_static("udd_session=; Path=/; Max-Age=0"),
-        );
-        assert!(matches!(session_after(&headers, false), Some(None)));
     }
 }

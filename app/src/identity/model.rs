@@ -273,6 +273,3 @@ impl fmt::Display for DisplayName {
         f.write_str(&self.0)
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -190,11 +190,11 @@ pub async fn remember_device(db: &Db, user: &UserId) -> Result<(), AppError> {
 /// in reach of a request with another cookie. Believed blindly, it made one player act as
 /// another (a host's "Start the match" came in as a different, concurrent player).
 #[derive(Clone, Default)]
-pub struct SessionMemo(std::sync::Arc<tokio::sync::OnceCell<(SessionHash, Option<UserId>)>>);
+pub struct SessionMemo(pub std::sync::Arc<tokio::sync::OnceCell<(SessionHash, Option<UserId>)>>);
 
 impl SessionMemo {
     /// Who `session` is, if this memo was filled for it (and nothing for another session).
-    fn answer_for(&self, session: &SessionHash) -> Option<Option<UserId>> {
+    pub fn answer_for(&self, session: &SessionHash) -> Option<Option<UserId>> {
         self.0
             .get()
             .filter(|(filled_for, _)| filled_for == session)
@@ -264,60 +264,5 @@ pub async fn rate_limit(
         Ok(())
     } else {
         Err(AppError::RateLimited)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-
-    use super::*;
-
-    #[test]
-    fn a_session_memo_answers_only_for_the_session_it_was_filled_for() {
-        let asha = SessionHash::from_hex("a".repeat(64));
-        let ravi = SessionHash::from_hex("b".repeat(64));
-        let memo = SessionMemo::default();
-        assert_eq!(memo.answer_for(&asha), None, "empty: no answer");
-        let user = UserId::parse("01M8AZRY1XNJ7ABNX98NHTXQCA").unwrap();
-        memo.0.set((asha.clone(), Some(user.clone()))).unwrap();
-        assert_eq!(memo.answer_for(&asha), Some(Some(user)));
-        assert_eq!(
-            memo.answer_for(&ravi),
-            None,
-            "another session is read, not answered"
-        );
-    }
-
-    #[test]
-    fn the_cookie_is_http_only_and_same_site() {
-        let token = SessionToken::generate();
-        let plain = cookie_value(&token, false);
-        assert!(plain.starts_with(&format!("{COOKIE_NAME}={}", token.as_str())));
-        assert!(plain.contains("HttpOnly") && plain.contains("SameSite=Lax"));
-        assert!(!plain.contains("Secure"));
-        let secure = cookie_value(&token, true);
-        assert!(secure.starts_with(SECURE_COOKIE_NAME) && secure.ends_with("; Secure"));
-    }
-
-    #[test]
-    fn a_second_session_cookie_makes_neither_count() {
-        let ours = SessionToken::generate();
-        let planted = SessionToken::generate();
-        let mut headers = http::HeaderMap::new();
-        headers.insert(
-            COOKIE,
-            HeaderValue::from_str(&format!("theme=dark; {COOKIE_NAME}={}", ours.as_str())).unwrap(),
-        );
-        assert_eq!(token_from_headers(&headers, false), Some(ours.clone()));
-        assert_eq!(
-            token_from_headers(&headers, true),
-            None,
-            "over TLS only the __Host- cookie counts"
-        );
-        headers.append(
-            COOKIE,
-            HeaderValue::from_str(&format!("{COOKIE_NAME}={}", planted.as_str())).unwrap(),
-        );
-        assert_eq!(token_from_headers(&headers, false), None);
     }
 }

@@ -128,7 +128,7 @@ impl Refusal {
     }
 
     /// The refusal in `l`'s language.
-    fn text(&self, l: crate::lang::Locale) -> String {
+    pub fn text(&self, l: crate::lang::Locale) -> String {
         use crate::i18n::td_string;
         match self {
             Refusal::NoCard(thing) => {
@@ -510,28 +510,5 @@ impl From<InventoryError> for crate::error::AppError {
             }
             InventoryError::Data(err) => err.into(),
         }
-    }
-}
-
-#[cfg(test)]
-mod refusal_tests {
-    use super::Refusal;
-    use crate::lang::Locale;
-
-    #[test]
-    fn a_refusal_reads_in_english_for_logs_and_in_the_pages_language_for_players() {
-        let refusal = Refusal::Feathers { held: 1, need: 3 };
-        assert_eq!(
-            refusal.to_string(),
-            "not enough feathers (1 held, 3 needed)"
-        );
-        assert_eq!(
-            refusal.localized(),
-            refusal.to_string(),
-            "English outside a request"
-        );
-        let hindi = refusal.text(Locale::hi);
-        assert!(hindi.contains('1') && hindi.contains('3') && hindi != refusal.to_string());
-        assert_eq!(Refusal::Count.to_string(), "between 1 and 9999 cards");
     }
 }

@@ -78,7 +78,7 @@ impl Plan {
 
 /// Splits results into slices of at most [`SLICE`], with at most [`PER_PLAYER`] of one player
 /// in a slice.
-pub(crate) fn slices(results: &[MatchRecord]) -> Vec<&[MatchRecord]> {
+pub fn slices(results: &[MatchRecord]) -> Vec<&[MatchRecord]> {
     let mut slices = Vec::new();
     let mut start = 0;
     let mut per_player: HashMap<&UserId, usize> = HashMap::new();
@@ -98,7 +98,7 @@ pub(crate) fn slices(results: &[MatchRecord]) -> Vec<&[MatchRecord]> {
 }
 
 /// The boards a result counts on that are still live at `now_ms`.
-pub(crate) fn live_boards(result: &MatchRecord, seasons: &[Season], now_ms: i64) -> Vec<BoardId> {
+pub fn live_boards(result: &MatchRecord, seasons: &[Season], now_ms: i64) -> Vec<BoardId> {
     boards_for(result.finished_at_ms, &result.room_id(), seasons)
         .into_iter()
         .filter(|board| match expiry(board, seasons) {

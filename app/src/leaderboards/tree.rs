@@ -281,6 +281,3 @@ where
         above: above - escaped_above,
     }))
 }
-
-#[cfg(test)]
-mod tests;

@@ -56,7 +56,7 @@ const TAG_PURPOSE: &str = "peer-pokes";
 pub const FRESH_FOR_MS: i64 = 30_000;
 
 /// The largest batch body sent; a room whose news alone is bigger goes as its version only.
-const MAX_BATCH_BYTES: usize = 48 * 1024;
+pub const MAX_BATCH_BYTES: usize = 48 * 1024;
 
 /// How long a batch may take to reach a peer before it is given up (the slow poll catches up).
 const SEND_TIMEOUT: Duration = Duration::from_secs(1);
@@ -266,11 +266,11 @@ pub async fn open(db: &Db, tag_hex: Option<&str>, body: &[u8]) -> Result<Pokes, 
 #[derive(Debug)]
 pub struct PeerLink {
     /// Announces, signs and checks (counted as the `peers` work).
-    db: Db,
-    id: String,
-    address: String,
-    peers: Mutex<HashMap<String, Peer>>,
-    outbox: mpsc::Sender<PeerNews>,
+    pub db: Db,
+    pub id: String,
+    pub address: String,
+    pub peers: Mutex<HashMap<String, Peer>>,
+    pub outbox: mpsc::Sender<PeerNews>,
 }
 
 impl PeerLink {
@@ -486,7 +486,7 @@ fn rendezvous(key: &str, id: &str) -> u64 {
 
 /// Splits news into batches of at most [`MAX_BATCH_BYTES`]; a room too big alone goes as its
 /// version only.
-fn chunks(news: Vec<PeerNews>) -> Vec<Vec<PeerNews>> {
+pub fn chunks(news: Vec<PeerNews>) -> Vec<Vec<PeerNews>> {
     let mut batches = Vec::new();
     let (mut batch, mut size) = (Vec::new(), 0);
     for mut item in news {
@@ -540,6 +540,3 @@ async fn post(
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -66,7 +66,7 @@ pub(crate) use send_recorded;
 /// and for transactions that met another (a cancelled transaction names its reasons in its
 /// message: `[None, TransactionConflict]`), a refused condition, the engine out of reach (no
 /// code: a timeout or a refused connection), anything else.
-fn failure_kind(code: Option<&str>, message: &str) -> &'static str {
+pub fn failure_kind(code: Option<&str>, message: &str) -> &'static str {
     if code == Some("TransactionCanceledException") {
         if message.contains("TransactionConflict") {
             return "conflict";
@@ -563,6 +563,3 @@ impl Db {
         Ok(())
     }
 }
-
-#[cfg(test)]
-mod tests;

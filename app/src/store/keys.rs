@@ -25,6 +25,3 @@ pub use limits::*;
 pub use live::*;
 pub use rooms::*;
 pub use table::*;
-
-#[cfg(test)]
-mod tests;

@@ -309,6 +309,3 @@ pub fn result_from_item(item: &HashMap<String, AttributeValue>) -> Option<MatchR
 }
 
 pub mod tree_pass;
-
-#[cfg(test)]
-mod tests;

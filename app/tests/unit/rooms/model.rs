@@ -1,0 +1,109 @@
+//! The unit tests of `app::rooms::model`.
+
+use app::identity::model::{Avatar, DisplayName, UserId};
+use app::rooms::model::*;
+
+#[test]
+fn the_alphabet_has_no_lookalikes() {
+    for c in b"0O1IL" {
+        assert!(!CODE_ALPHABET.contains(c), "{}", *c as char);
+    }
+    assert_eq!(CODE_ALPHABET.len(), 31);
+}
+
+#[test]
+fn codes_parse_case_insensitively_and_refuse_lookalikes() {
+    assert_eq!(RoomCode::parse(" k7qx2 ").unwrap().as_str(), "K7QX2");
+    for bad in [
+        "",
+        "K7QX",
+        "K7QX22",
+        "K0QX2",
+        "KIQX2",
+        "KLQX2",
+        "K7Q-2",
+        "ककककक",
+    ] {
+        assert!(RoomCode::parse(bad).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn random_codes_are_valid_codes() {
+    for seed in 0..=255u8 {
+        let code = RoomCode::from_random([seed, seed.wrapping_mul(7), 3, 250, 255]);
+        assert_eq!(RoomCode::parse(code.as_str()).unwrap(), code);
+    }
+}
+
+fn lobby(host: &UserId, players: &[&UserId], seen: Option<i64>) -> Lobby {
+    Lobby {
+        code: RoomCode::parse("K7QX2").unwrap(),
+        id: RoomId::legacy(&RoomCode::parse("K7QX2").unwrap()),
+        host_id: host.clone(),
+        settings: RoomSettings::default(),
+        state: RoomState::Lobby,
+        players: players
+            .iter()
+            .enumerate()
+            .map(|(i, id)| RoomPlayer {
+                user_id: (*id).clone(),
+                nickname: DisplayName::parse(&format!("P{i}")).unwrap(),
+                avatar: Avatar::default(),
+                look: None,
+                joined_at_ms: i as i64,
+            })
+            .collect(),
+        version: 1,
+        created_at_ms: 0,
+        locked: false,
+        host_seen_ms: seen,
+    }
+}
+
+#[test]
+fn an_away_host_passes_to_the_longest_present_other_player() {
+    let ids: Vec<UserId> = (0..3)
+        .map(|i| UserId::parse(&format!("01ARZ3NDEKTSV4RRFFQ69G5FA{i}")).unwrap())
+        .collect();
+    // The host joined second; the first other player in join order is next.
+    let room = lobby(&ids[1], &[&ids[0], &ids[1], &ids[2]], Some(1_000));
+    assert_eq!(room.next_host().unwrap().user_id, ids[0]);
+    assert!(room.successor_if_host_away(1_000 + HOST_AWAY_MS).is_none());
+    assert_eq!(
+        room.successor_if_host_away(1_001 + HOST_AWAY_MS)
+            .unwrap()
+            .user_id,
+        ids[0]
+    );
+    // Alone, or never seen: nobody to pass to, or no clock started.
+    let alone = lobby(&ids[1], &[&ids[1]], Some(0));
+    assert!(alone.successor_if_host_away(i64::MAX / 2).is_none());
+    let legacy = lobby(&ids[1], &[&ids[0], &ids[1]], None);
+    assert!(legacy.successor_if_host_away(i64::MAX / 2).is_none());
+}
+
+#[test]
+fn settings_are_bounded() {
+    assert!(RoomSettings::default().validate().is_ok());
+    for bad in [
+        RoomSettings {
+            max_players: 1,
+            ..Default::default()
+        },
+        RoomSettings {
+            max_players: 13,
+            ..Default::default()
+        },
+        RoomSettings {
+            rounds: 0,
+            ..Default::default()
+        },
+        RoomSettings {
+            window_ms: 999,
+            ..Default::default()
+        },
+    ] {
+        assert!(bad.validate().is_err(), "{bad:?}");
+    }
+}
