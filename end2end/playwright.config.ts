@@ -66,7 +66,10 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${FIRST_PORT}`,
-    trace: "retain-on-failure",
+    // A trace of every test, kept when it fails (`npx playwright show-trace`). `./udd test` turns
+    // it off (UDD_E2E_TRACE=off): recording costs CPU on every action of every test, and a CI
+    // machine's traces are never read; run the failing spec again to get one.
+    trace: (process.env.UDD_E2E_TRACE as "off" | "on" | "retain-on-failure" | undefined) ?? "retain-on-failure",
     launchOptions: {
       executablePath: process.env.UDD_CHROMIUM ?? "/usr/bin/chromium",
       args: [
