@@ -60,7 +60,10 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 5_000 },
   fullyParallel: true,
-  workers: 2,
+  // Two at a time on 2 cores; `./udd test`, which records no traces, runs three
+  // (UDD_E2E_WORKERS): without traces the specs leave about 40 % of the cores idle, waiting on
+  // the game's clock.
+  workers: Number(process.env.UDD_E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [["list"]],

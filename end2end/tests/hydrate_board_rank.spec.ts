@@ -26,6 +26,7 @@ test("a player sees their rank and the players around them after a match", async
   const board = new BoardPage(mine);
   await mine.goto(boardHref!);
   await board.waitForLines(2);
+  await board.waitForRankOf(2);
   await expect(board.scores).toHaveText(standings.map(([, s]) => String(s)).sort((a, b) => Number(b) - Number(a)));
   const myRank = standings[0][0] === "Ranked" || standings[0][1] === standings[1][1] ? 1 : 2;
   await expect(board.myRank).toHaveText(new RegExp(`^You are #${myRank} of 2 \\(top \\d+\\.\\d%\\)\\.$`));
