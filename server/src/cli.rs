@@ -249,6 +249,7 @@ impl StoreArgs {
                     .endpoint
                     .clone()
                     .context("UDD_ENGINE=endpoint needs UDD_DYNAMODB_ENDPOINT")?,
+                key: None,
             },
             EngineKind::Aws => EngineConfig::Aws,
         })

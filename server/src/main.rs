@@ -215,7 +215,7 @@ pub(crate) async fn open_store(store: &StoreArgs) -> anyhow::Result<(Engine, Db)
                 .map(|d| d.join("udd.sqlite").display().to_string())
                 .unwrap_or_else(|| ":memory:".into())
         ),
-        (EngineConfig::Endpoint { url }, _) => format!("endpoint {url}"),
+        (EngineConfig::Endpoint { url, .. }, _) => format!("endpoint {url}"),
         _ => "AWS DynamoDB (default credential chain)".to_owned(),
     };
     tracing::info!(

@@ -24,8 +24,10 @@ use tokio::task::JoinHandle;
 pub enum EngineConfig {
     /// dynoxide in this process, file-backed under `data_dir` (or in memory when `None`).
     Embedded { data_dir: Option<PathBuf> },
-    /// Any DynamoDB-compatible endpoint, e.g. DynamoDB Local at `http://127.0.0.1:8000`.
-    Endpoint { url: String },
+    /// Any DynamoDB-compatible endpoint, e.g. DynamoDB Local at `http://127.0.0.1:8000`,
+    /// presenting `key` as the access key id (`None`: `UDD_ENGINE_KEY`, else `uddlocal`).
+    /// DynamoDB Local keeps a database apart for each access key (and region).
+    Endpoint { url: String, key: Option<String> },
     /// Real DynamoDB, configured by the standard AWS environment (region, credentials, profile).
     Aws,
 }
@@ -296,8 +298,10 @@ impl Engine {
                     embedded: Some(embedded),
                 })
             }
-            EngineConfig::Endpoint { url } => {
-                let key = std::env::var(ENGINE_KEY_VAR).unwrap_or_else(|_| "uddlocal".to_owned());
+            EngineConfig::Endpoint { url, key } => {
+                let key = key.clone().unwrap_or_else(|| {
+                    std::env::var(ENGINE_KEY_VAR).unwrap_or_else(|_| "uddlocal".to_owned())
+                });
                 let shared = endpoint_config(url, &key).await;
                 Ok(Self {
                     client: Client::new(&shared),
