@@ -108,8 +108,13 @@ fn timeouts() -> TimeoutConfig {
 /// A client for a local endpoint: fixed region, local credentials unless the environment has
 /// real ones. The access key id is `UDD_ENGINE_KEY` when set (a shared standalone engine).
 pub async fn endpoint_client(url: &str) -> Client {
-    let key = std::env::var(ENGINE_KEY_VAR).unwrap_or_else(|_| "uddlocal".to_owned());
-    endpoint_client_with_key(url, &key).await
+    endpoint_client_with_key(url, &default_endpoint_key()).await
+}
+
+/// The access key id a local endpoint is given when none is named: `UDD_ENGINE_KEY`, else
+/// `uddlocal`.
+fn default_endpoint_key() -> String {
+    std::env::var(ENGINE_KEY_VAR).unwrap_or_else(|_| "uddlocal".to_owned())
 }
 
 /// A client for a local endpoint that presents `key`.
@@ -299,9 +304,7 @@ impl Engine {
                 })
             }
             EngineConfig::Endpoint { url, key } => {
-                let key = key.clone().unwrap_or_else(|| {
-                    std::env::var(ENGINE_KEY_VAR).unwrap_or_else(|_| "uddlocal".to_owned())
-                });
+                let key = key.clone().unwrap_or_else(default_endpoint_key);
                 let shared = endpoint_config(url, &key).await;
                 Ok(Self {
                     client: Client::new(&shared),
