@@ -67,6 +67,9 @@ beside() {
 }
 # Runs a command at a lower priority (nice 10), for work done beside a suite: the suite comes first.
 niced() { renice -n 10 -p "$BASHPID" >/dev/null; "$@"; }
+# Runs a command at the lowest priority (nice 19: about 1.5 % of a core against a busy one), for
+# work that should take only what a build leaves idle.
+idled() { renice -n 19 -p "$BASHPID" >/dev/null; "$@"; }
 joined() {
   local name=$1 status=0
   wait "${BESIDE_PIDS[$name]}" || status=$?
@@ -232,8 +235,8 @@ package_site() {
     -exec brotli -f -q 11 -k {} \;
 }
 
-# The bundle started by `beside site build_site`, waited for.
-wait_for_site() { joined site; }
+# The bundle's wasm started by `beside wasm idled build_wasm`, waited for, and the site packaged.
+wait_for_site() { joined wasm; package_site; }
 
 build_server() {
   say "building the server"
