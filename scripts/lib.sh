@@ -258,7 +258,7 @@ run_server() {
 
 # One package set and feature set for every cargo test command, so cargo resolves the same
 # features and never rebuilds the dependency tree between steps.
-TEST_PACKAGES=(--release -p app -p server --features app/ssr --no-fail-fast)
+TEST_PACKAGES=(--release -p app-tests -p server --no-fail-fast)
 
 # cargo_test [nextest filterset] [cargo test target] [cargo test arguments...]: nextest when it
 # is installed (the filterset), else cargo test (the target and the test binary's arguments).

@@ -3,7 +3,6 @@
 
 mod bench;
 mod cli;
-mod ecs;
 mod load;
 
 use std::net::SocketAddr;
@@ -292,9 +291,12 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let bound = listener.local_addr()?;
     // Join the other instances on the table, to pass each other news of rooms.
     // On ECS the task's private address, from its metadata; else the listening address.
-    let on_ecs = match (&args.peer_address, std::env::var(ecs::METADATA_VAR)) {
+    let on_ecs = match (
+        &args.peer_address,
+        std::env::var(app::http::ecs::METADATA_VAR),
+    ) {
         (None, Ok(uri)) => {
-            let found = ecs::peer_address(&uri, bound.port()).await;
+            let found = app::http::ecs::peer_address(&uri, bound.port()).await;
             if found.is_none() {
                 tracing::warn!("no address in the ECS task metadata; set UDD_PEER_ADDRESS");
             }

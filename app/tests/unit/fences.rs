@@ -17,8 +17,9 @@ use regex::Regex;
 /// The workspace root.
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("app/ is in the workspace")
+        .ancestors()
+        .nth(2)
+        .expect("app/tests/ is in the workspace")
         .to_path_buf()
 }
 
@@ -444,6 +445,51 @@ fn no_source_file_is_over_600_lines() {
         long.is_empty(),
         "files over 600 lines:\n{}",
         long.join("\n")
+    );
+}
+
+/// The code's files holding a test: the server's binaries and the app's library are never built
+/// as test harnesses (`test = false`), so a test written there would never run.
+fn tests_in(dirs: &[&str]) -> Vec<String> {
+    let test = Regex::new(r"#\[(tokio::)?test\b|#\[cfg\((all\()?test\b").unwrap();
+    let mut found = Vec::new();
+    for dir in dirs {
+        let mut files = Vec::new();
+        walk(&root().join(dir), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            if let Some(m) = test.find(&text) {
+                let path = file.strip_prefix(root()).unwrap().display().to_string();
+                found.push(format!("{path}:{}", line_of(&text, m.start())));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn no_test_is_written_where_no_harness_runs_it() {
+    let stray = tests_in(&["app/src", "server/src", "frontend/src"]);
+    assert!(
+        stray.is_empty(),
+        "tests in code built without a test harness (move them to app/tests or server/tests):\n{}",
+        stray.join("\n")
+    );
+}
+
+#[test]
+fn a_test_in_the_server_sources_is_found() {
+    let dir = root().join("target/fence-probe/server/src");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("probe.rs"),
+        "fn f() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n",
+    )
+    .unwrap();
+    assert_eq!(
+        tests_in(&["target/fence-probe/server/src"]),
+        ["target/fence-probe/server/src/probe.rs:3"]
     );
 }
 

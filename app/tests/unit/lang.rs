@@ -83,7 +83,7 @@ fn keys(locale: &str) -> std::collections::BTreeMap<String, Vec<String>> {
         }
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("locales")
+        .join("../locales")
         .join(locale);
     let mut out = std::collections::BTreeMap::new();
     for entry in std::fs::read_dir(&dir).unwrap() {

@@ -30,6 +30,7 @@ mod game {
 
 mod http {
     mod cards;
+    mod ecs;
     mod engine {
         mod front;
     }

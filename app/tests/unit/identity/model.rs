@@ -43,7 +43,6 @@ fn display_names_refuse_blank_long_control_and_invisible() {
     );
 }
 
-#[cfg(feature = "ssr")]
 #[test]
 fn names_that_render_blank_or_hide_characters_are_refused() {
     for bad in [
@@ -67,7 +66,6 @@ fn names_that_render_blank_or_hide_characters_are_refused() {
     }
 }
 
-#[cfg(feature = "ssr")]
 #[test]
 fn look_alike_names_fold_to_one_nickname() {
     let fold = |s: &str| DisplayName::parse(s).unwrap().folded();
@@ -124,7 +122,6 @@ fn passwords_have_bounds_and_never_print() {
     assert_eq!(format!("{password:?}"), "Password(..)");
 }
 
-#[cfg(feature = "ssr")]
 #[test]
 fn generated_user_ids_parse() {
     let id = UserId::generate();
@@ -143,7 +140,6 @@ fn typed_values_refuse_bad_input_when_deserialized() {
     assert!(serde_json::from_str::<Avatar>("\"dragon\"").is_err());
 }
 
-#[cfg(feature = "ssr")]
 #[test]
 fn a_tower_of_combining_marks_is_refused_and_real_names_are_not() {
     let tower = format!("a{}", "\u{0301}".repeat(23));

@@ -228,12 +228,15 @@ fn every_glyph_is_a_real_glyph_of_its_scripts_face_in_its_weight() {
 
 fn golden_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
+        .join("golden")
         .join(format!("{name}.png"))
 }
 
 fn output_path(name: &str) -> PathBuf {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .unwrap();
     workspace.join("target/golden").join(name)
 }
 

@@ -5,7 +5,7 @@ use app::store::table::*;
 
 #[test]
 fn the_template_in_the_repo_matches_the_code() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../infra/udd-table.yaml");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../infra/udd-table.yaml");
     let on_disk = std::fs::read_to_string(path).expect("infra/udd-table.yaml exists");
     assert_eq!(
         on_disk,
