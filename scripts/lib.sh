@@ -65,11 +65,13 @@ beside() {
   ) > "$TOOLS/$name.log" 2>&1 &
   BESIDE_PIDS[$name]=$!
 }
-# Runs a command at a lower priority (nice 10), for work done beside a suite: the suite comes first.
-niced() { renice -n 10 -p "$BASHPID" >/dev/null; "$@"; }
-# Runs a command at the lowest priority (nice 19: about 1.5 % of a core against a busy one), for
-# work that should take only what a build leaves idle.
-idled() { renice -n 19 -p "$BASHPID" >/dev/null; "$@"; }
+# at_nice N COMMAND...: runs the command (and all it starts) at niceness N.
+at_nice() { renice -n "$1" -p "$BASHPID" >/dev/null; shift; "$@"; }
+# Work done beside a suite, at nice 10: the suite comes first.
+niced() { at_nice 10 "$@"; }
+# Work that should take little more than what the other stages leave, at nice 19 (about 1.5 % of
+# a core against a busy one).
+idled() { at_nice 19 "$@"; }
 joined() {
   local name=$1 status=0
   wait "${BESIDE_PIDS[$name]}" || status=$?

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use app::catalog::{self, seed::SEED};
+use app::http::ecs;
 use app::http::engine::{Engine, EngineConfig};
 use app::http::{router, AppState};
 use app::store::{table, Db};
@@ -291,12 +292,9 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let bound = listener.local_addr()?;
     // Join the other instances on the table, to pass each other news of rooms.
     // On ECS the task's private address, from its metadata; else the listening address.
-    let on_ecs = match (
-        &args.peer_address,
-        std::env::var(app::http::ecs::METADATA_VAR),
-    ) {
+    let on_ecs = match (&args.peer_address, std::env::var(ecs::METADATA_VAR)) {
         (None, Ok(uri)) => {
-            let found = app::http::ecs::peer_address(&uri, bound.port()).await;
+            let found = ecs::peer_address(&uri, bound.port()).await;
             if found.is_none() {
                 tracing::warn!("no address in the ECS task metadata; set UDD_PEER_ADDRESS");
             }
