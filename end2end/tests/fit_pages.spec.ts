@@ -1,6 +1,7 @@
 // Every page fits a phone: at 360 px (and at 1280 px) in English and in Hindi, with JavaScript
 // on and off (the two projects), no page scrolls sideways, no link or button overlaps another
-// control, and no two controls on one line touch (links that "run together"). Each page is
+// control, no two controls on one line touch (links that "run together"), and no element's
+// content is wider than its box (a table past its card, a cut word). Each page is
 // also photographed, signed in with cards, an offer waiting and a finished match, into
 // target/screens/<project>/ for people to look at (not compared): the README's pictures come
 // from there.
@@ -59,6 +60,28 @@ async function clashes(page: Page): Promise<Clash[]> {
           }
         }
         if (verdict) found.push({ kind: verdict, a: name(a.el), b: name(b.el) });
+      }
+    }
+    // Content wider than its box: text or a table running past its card's border, or cut off
+    // at it. Elements meant to scroll (and what they hold), visually hidden text, closed
+    // disclosures and drawings are left out.
+    for (const el of document.querySelectorAll<HTMLElement>("body *")) {
+      const style = getComputedStyle(el);
+      // Rows and row groups report no width of their own; cells and tables do.
+      if (["none", "contents"].includes(style.display) || /^inline|^table-(row|header|footer|column)/.test(style.display)) continue;
+      if (el.closest(".visually-hidden, [hidden], details:not([open]) > :not(summary), svg")) continue;
+      // Clipped away for screen readers alone (the match page's column heads on a phone).
+      let clipped = false;
+      for (let up: HTMLElement | null = el; up && !clipped; up = up.parentElement) {
+        clipped = getComputedStyle(up).clip.startsWith("rect");
+      }
+      if (clipped) continue;
+      let scroller: HTMLElement | null = el;
+      while (scroller && !["auto", "scroll"].includes(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
+      if (scroller) continue;
+      if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+        const where = `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(" ").join(".")}` : ""}`;
+        found.push({ kind: `overflows its box (${el.scrollWidth} > ${el.clientWidth} px)`, a: `${where} ${name(el).split(" ").slice(1).join(" ")}` });
       }
     }
     return found;

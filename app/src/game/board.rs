@@ -51,6 +51,48 @@ async fn clock_offset() -> f64 {
     best.map_or(0.0, |(_, offset)| offset)
 }
 
+/// Where this browser remembers which rounds of room `code`'s match it showed.
+fn seen_key(code: &str) -> String {
+    format!("udd-seen-{code}")
+}
+
+/// The rounds of one match (by its first round) whose thing this browser showed, stored as
+/// `first:n,n,…`; another match's list reads as empty.
+#[derive(Clone, Debug, PartialEq)]
+struct Seen {
+    first: u32,
+    rounds: Vec<u32>,
+}
+
+impl Seen {
+    fn read(stored: &str, first: u32) -> Seen {
+        let rounds = stored
+            .split_once(':')
+            .filter(|(f, _)| f.parse() == Ok(first))
+            .map(|(_, list)| list.split(',').filter_map(|n| n.parse().ok()).collect())
+            .unwrap_or_default();
+        Seen { first, rounds }
+    }
+
+    fn note(&mut self, first: u32, round: u32) {
+        if self.first != first {
+            *self = Seen::read("", first);
+        }
+        if !self.rounds.contains(&round) {
+            self.rounds.push(round);
+        }
+    }
+
+    fn has(&self, first: u32, round: u32) -> bool {
+        self.first == first && self.rounds.contains(&round)
+    }
+
+    fn write(&self) -> String {
+        let list: Vec<String> = self.rounds.iter().map(u32::to_string).collect();
+        format!("{}:{}", self.first, list.join(","))
+    }
+}
+
 /// What the player's own tap in a round came to, as far as the page knows.
 #[derive(Clone, PartialEq)]
 struct MyTap {
@@ -60,13 +102,23 @@ struct MyTap {
 
 /// The match of `room`: shown while it runs, and its results after. `held` is the badges the
 /// player had when the page loaded, with when each was earned ([`Badge::list`]): a badge a match
-/// earns is announced only if the player did not have it before that match began.
+/// earns is announced only if the player did not have it before that match began. `tapped` is
+/// the player's counted tap in the open round, `(round, reaction ms)`, as the server had it
+/// when the page was drawn (a reload keeps the button pressed).
 #[component]
-pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl IntoView {
+pub fn GameBoard(
+    room: RwSignal<Room>,
+    me: Option<UserId>,
+    held: String,
+    tapped: Option<(u32, u32)>,
+) -> impl IntoView {
     let l = crate::lang::locale();
     let offset = RwSignal::new(0.0f64);
     let now = RwSignal::new(browser::now_ms() as i64);
-    let my_tap = RwSignal::new(None::<MyTap>);
+    let my_tap = RwSignal::new(tapped.map(|(round, ms)| MyTap {
+        round,
+        note: td_string!(l, game.board.counted, ms = ms).to_string(),
+    }));
     // On unless this browser muted it.
     let sound = RwSignal::new(true);
     // True once the island runs in the browser: the tap and sound buttons are drawn only then,
@@ -93,6 +145,18 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
     });
     // Browser-clock moment each round's thing was first drawn, for the reaction time.
     let shown_at = StoredValue::new(None::<(u32, f64)>);
+    // The rounds of this match whose thing a page of this browser showed (remembered across a
+    // reload): a round it never showed closed while the player was away. `None` until the
+    // island runs (a page without JavaScript tells no one they were away).
+    let seen = RwSignal::new(None::<Seen>);
+    Effect::new(move |_| {
+        let Some(first) = room.with_untracked(|r| r.game.as_ref().map(|g| g.first_round)) else {
+            return;
+        };
+        let code = room.with_untracked(|r| r.code.to_string());
+        let stored = browser::remembered(&seen_key(&code)).unwrap_or_default();
+        seen.set(Some(Seen::read(&stored, first)));
+    });
 
     Effect::new(move |_| {
         leptos::task::spawn_local(async move { offset.set(clock_offset().await) });
@@ -126,6 +190,17 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
             if round.thing.is_some() && shown_at.get_value().is_none_or(|(n, _)| n != round.n) {
                 shown_at.set_value(Some((round.n, browser::now_ms())));
                 play(sounds::REVEAL);
+                let (first, code) = room.with_untracked(|r| {
+                    (
+                        r.game.as_ref().map_or(0, |g| g.first_round),
+                        r.code.to_string(),
+                    )
+                });
+                seen.update(|seen| {
+                    let seen = seen.get_or_insert_with(|| Seen::read("", first));
+                    seen.note(first, round.n);
+                    browser::remember(&seen_key(&code), &seen.write());
+                });
             }
         }
     });
@@ -290,6 +365,17 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
             return None;
         }
         let (round, result) = g.last_result(&id)?;
+        let away = result.reaction_ms.is_none()
+            && seen.with(|s| s.as_ref().is_some_and(|s| !s.has(g.first_round, round.n)));
+        if away {
+            return Some(Either::Left(view! {
+                <div class="round-verdict away" data-testid="verdict" data-round=round.n data-away="true">
+                    {round.thing.as_ref().map(|t| view! { <p class="verdict-thing">{format!("{} {}", t.emoji, t.name(l))}</p> })}
+                    <p class="verdict-word">{td_string!(l, game.verdict.away).to_string()}" "<strong data-testid="verdict-points">{points(result.points)}</strong></p>
+                    <p>{td_string!(l, game.verdict.away_why).to_string()}</p>
+                </div>
+            }));
+        }
         let streak = g.player(&id).map_or(0, |p| p.streak);
         let why = match (result.correct, round.flies, result.reaction_ms) {
             (false, Some(true), None) => Some(td_string!(l, game.verdict.missed_it)),
@@ -300,7 +386,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
             let place = place_word(l, place);
             td_string!(l, game.verdict.moved_up, place = place.as_str()).to_string()
         });
-        Some(view! {
+        Some(Either::Right(view! {
             <div class=if result.correct { "round-verdict right" } else { "round-verdict wrong" }
                 data-testid="verdict" data-round=round.n data-streak=streak>
                 // Which round this was, by its thing: the next round's countdown is already above.
@@ -315,7 +401,7 @@ pub fn GameBoard(room: RwSignal<Room>, me: Option<UserId>, held: String) -> impl
                 })}
                 {climbed.map(|line| view! { <p class="climbed" data-testid="moved-up">{line}</p> })}
             </div>
-        })
+        }))
     };
 
     // What a screen reader hears, in one place and in the page's language: the thing as it

@@ -75,6 +75,10 @@ pub struct Round {
     /// When the round was closed (the server's: the match's end is its last round's close).
     #[serde(skip)]
     pub closed_at_ms: Option<i64>,
+    /// While the round is open, each tapping player's counted reaction (the server's: the wire
+    /// carries no one's taps; the room page tells a player their own after a reload).
+    #[serde(skip)]
+    pub taps: Vec<(UserId, u32)>,
 }
 
 /// A player of the match and their running totals.
@@ -184,6 +188,10 @@ struct RoomWire {
     created_at_ms: i64,
     #[serde(default)]
     locked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    away_host: Option<UserId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    away_until_ms: Option<i64>,
     #[serde(default)]
     game: Option<Match>,
 }
@@ -202,6 +210,8 @@ impl From<RoomWire> for Room {
                 created_at_ms: wire.created_at_ms,
                 locked: wire.locked,
                 host_seen_ms: None,
+                away_host: wire.away_host,
+                away_until_ms: wire.away_until_ms,
             },
             game: wire.game,
         }
@@ -221,6 +231,8 @@ impl From<Room> for RoomWire {
             created_at_ms,
             locked,
             host_seen_ms: _,
+            away_host,
+            away_until_ms,
         } = room.lobby;
         RoomWire {
             code,
@@ -232,6 +244,8 @@ impl From<Room> for RoomWire {
             version,
             created_at_ms,
             locked,
+            away_host,
+            away_until_ms,
             game: room.game,
         }
     }
@@ -270,6 +284,15 @@ impl Room {
     /// Whether the table has work for this room at `now_ms`: a round to close or a match to end.
     pub fn has_work(&self, now_ms: i64) -> bool {
         self.finish_due(now_ms) || self.game.as_ref().is_some_and(|g| g.due(now_ms).is_some())
+    }
+
+    /// `user`'s counted tap in the match's open round (the first without results), as
+    /// `(round, reaction ms)`.
+    pub fn my_open_tap(&self, user: &UserId) -> Option<(u32, u32)> {
+        let game = self.game.as_ref()?;
+        let round = game.rounds.get(game.resolved as usize)?;
+        let (_, ms) = round.taps.iter().find(|(id, _)| id == user)?;
+        Some((round.n, *ms))
     }
 
     pub fn visible_at(&self, now_ms: i64) -> Room {

@@ -161,10 +161,10 @@ pub fn Podium(
         <div class="podium-wrap" data-testid="podium">
             <h2>{td_string!(l, game.podium.over).to_string()}</h2>
             <p class="winner" data-testid="winner">"🏆 "{wins}</p>
+            <ol class="podium">{places}</ol>
             {badges.into_iter().map(|b| view! {
                 <p class="notice ok" data-testid="new-badge">"🏅 "{td_string!(l, game.podium.new_badge, badge = b.name(l)).to_string()}</p>
             }).collect_view()}
-            <ol class="podium">{places}</ol>
             <p class="actions">
                 // Drawn once the island is awake: without JavaScript it could do nothing.
                 <button type="button" class="secondary" data-testid="share-match" hidden=move || !awake.get() on:click=share>{share_label}</button>

@@ -142,6 +142,7 @@ impl RoundItem {
             results: None,
             tap_count: 0,
             closed_at_ms: None,
+            taps: Vec::new(),
         }
     }
 }
@@ -233,6 +234,14 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
             }
             _ => None,
         };
+        let taps = match results {
+            Some(_) => Vec::new(),
+            None => round
+                .taps
+                .iter()
+                .filter_map(|(id, tap)| Some((UserId::parse(id).ok()?, tap.m)))
+                .collect(),
+        };
         rounds.push(Round {
             n: round.n,
             reveal_ms: round.reveal_ms,
@@ -247,6 +256,7 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
             results,
             tap_count: round.tap_count,
             closed_at_ms: round.resolved_at_ms,
+            taps,
         });
     }
     Ok(Some(Match {
@@ -443,13 +453,15 @@ impl Game<'_> {
                              match_started_ms = :now, match_rounds = :rounds, \
                              match_players = :players, match_seed = :seed, #ttl = :ttl, \
                              room_id = :room \
-                             REMOVE GSI2PK, GSI2SK, match_resolved",
+                             REMOVE GSI2PK, GSI2SK, match_resolved, #away_until",
                         )
                         .condition_expression(
                             "version = :version AND host_id = :host AND #state = :lobby",
                         )
                         .expression_attribute_names("#state", "state")
                         .expression_attribute_names("#ttl", keys::TTL)
+                        // An away host no longer takes the room back once a match started.
+                        .expression_attribute_names("#away_until", crate::rooms::items::AWAY_UNTIL)
                         .expression_attribute_values(":playing", state_value(RoomState::Playing))
                         .expression_attribute_values(":lobby", state_value(RoomState::Lobby))
                         .expression_attribute_values(":one", n(1))

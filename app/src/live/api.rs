@@ -1,6 +1,7 @@
 //! The room page's one server function: the room as played, brought up to date (a match
-//! nobody watched is resolved on the way, a room whose host is away is handed on), with who is
-//! asking, their badges and the room link's QR code.
+//! nobody watched is resolved on the way; the host's own load says they are here, an away host
+//! back in time takes the room back, anyone else's load hands on a room whose host is away),
+//! with who is asking, their badges and the room link's QR code.
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -14,7 +15,7 @@ use crate::{
     identity::session,
     inventory::model::Badge,
     news::announce,
-    rooms::model::{RoomCode, RoomState},
+    rooms::model::{Lobby, RoomCode, RoomState},
     rooms::store::RoomConflict,
     store::{epoch_millis, Db},
 };
@@ -36,6 +37,10 @@ pub struct RoomPageData {
     /// the code the bundle has anyway.
     #[serde(default)]
     pub badges: String,
+    /// The viewer's counted tap in the round open now, as `(round, reaction ms)`, from the
+    /// server's copy: a page drawn again after a reload shows the tap as counted.
+    #[serde(default)]
+    pub my_tap: Option<(u32, u32)>,
 }
 
 /// The room link's QR code as SVG. The link comes from the request's Host header when it has a
@@ -82,11 +87,11 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             .room(&code)
             .await?
             .ok_or_else(|| AppError::from(RoomConflict::NotFound))?;
-        // Nobody may be watching the room: hand it on if its host is away, and bring a match up to
-        // date before showing it (on the match's receipt).
+        let me = session::current_user(&db).await?;
+        // Nobody may be watching the room: look after its host (see `host_on_page_load`), and
+        // bring a match up to date before showing it (on the match's receipt).
         let now = epoch_millis();
-        if let Some(next) = db.rooms().hand_over_if_host_away(&room.lobby, now).await? {
-            tracing::debug!(%code, %next, "the host was away; handed the room on");
+        if host_on_page_load(&db, &room.lobby, me.as_ref(), now).await? {
             announce(&code);
             room = db
                 .game()
@@ -116,12 +121,12 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             Some(first) => db.game().match_receipt(&room.id, first).await?,
             None => None,
         };
-        let me = session::current_user(&db).await?;
         // A player's badges (one Query); a visitor's are none of the room's business.
         let badges = match me.as_ref().filter(|me| room.player(me).is_some()) {
             Some(me) => Badge::list(&db.inventory().badges(me).await?),
             None => String::new(),
         };
+        let my_tap = me.as_ref().and_then(|me| room.my_open_tap(me));
         let mut room = room.visible_at(epoch_millis());
         if let Some(game) = room.game.as_mut() {
             game.receipt = receipt.map(Box::new);
@@ -131,7 +136,48 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             room,
             me,
             badges,
+            my_tap,
         })
     })
     .await
+}
+
+/// What a load of the room page does for its host, before anything is shown: the host's own
+/// load says they are here (one conditional write of `host_seen`), so no watcher hands the room
+/// on as they arrive; the host the room was handed on from while away takes it back when
+/// [`Lobby::may_take_back`] allows; anyone else's load hands the room on if its host is away
+/// (nobody may be watching the room). Whether the room changed (it must be read again).
+#[cfg(feature = "ssr")]
+async fn host_on_page_load(
+    db: &Db,
+    lobby: &Lobby,
+    me: Option<&UserId>,
+    now_ms: i64,
+) -> Result<bool, AppError> {
+    let rooms = db.rooms();
+    if me == Some(&lobby.host_id) {
+        if rooms.host_beat(&lobby.code, &lobby.host_id).await? {
+            return Ok(false);
+        }
+        // Handed on a moment ago: read it again, and take it back if this load may.
+        let Some(now) = db.rooms().lobby(&lobby.code).await? else {
+            return Ok(true);
+        };
+        if let Some(me) = me {
+            rooms.take_back(&now, me, now_ms).await?;
+        }
+        return Ok(true);
+    }
+    if let Some(me) = me.filter(|me| lobby.may_take_back(me, now_ms)) {
+        let back = rooms.take_back(lobby, me, now_ms).await?;
+        tracing::debug!(code = %lobby.code, %me, back, "the away host came back");
+        return Ok(back);
+    }
+    match rooms.hand_over_if_host_away(lobby, now_ms).await? {
+        Some(next) => {
+            tracing::debug!(code = %lobby.code, %next, "the host was away; handed the room on");
+            Ok(true)
+        }
+        None => Ok(false),
+    }
 }

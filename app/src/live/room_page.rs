@@ -105,6 +105,7 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
         me,
         qr_svg,
         badges,
+        my_tap,
     } = page;
     let l = crate::lang::locale();
     let code = first.code.to_string();
@@ -123,6 +124,39 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     let lobby = Memo::new(move |_| room.with(|r| r.lobby.clone()));
     let played =
         Memo::new(move |_| room.with(|r| r.game.as_ref().is_some_and(|g| g.is_finished())));
+    // Who hosts, told when it changes while the page is open (and, to a host the room was
+    // handed on from while they were away, at once).
+    let host = Memo::new(move |_| lobby.with(|l| l.host_id.clone()));
+    let host_changed = RwSignal::new(false);
+    Effect::new(move |before: Option<UserId>| {
+        let now = host.get();
+        if before.is_some_and(|before| before != now) {
+            host_changed.set(true);
+        }
+        now
+    });
+    let me_for_host = StoredValue::new(me.clone());
+    let host_note = move || {
+        let me = me_for_host.get_value()?;
+        lobby.with(|lobby| {
+            let name = |id: &UserId| lobby.player(id).map(|p| p.nickname.to_string());
+            if let Some(now) = lobby.handed_on_from(&me) {
+                let name = now.nickname.to_string();
+                return Some(
+                    td_string!(l, rooms.room.you_were_away, name = name.as_str()).to_string(),
+                );
+            }
+            if !host_changed.get() || lobby.player(&me).is_none() {
+                return None;
+            }
+            Some(if lobby.host_id == me {
+                td_string!(l, rooms.room.you_host_now).to_string()
+            } else {
+                let name = name(&lobby.host_id)?;
+                td_string!(l, rooms.room.host_now, name = name.as_str()).to_string()
+            })
+        })
+    };
 
     // After hydration: redraw from every snapshot the room's live stream sends.
     Effect::new(move |_| {
@@ -145,10 +179,11 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
 
     view! {
         <section class="lobby" data-testid="lobby">
+            <p class="notice" role="status" data-testid="host-note" hidden=move || host_note().is_none()>{host_note}</p>
             // The match comes first: on a phone the thing and the button must not be below the
             // fold. While it runs, the invitation shrinks to the code.
             <Show when=move || room.with(|r| r.game.is_some())>
-                <GameBoard room me=me_for_game.clone() held=badges.clone() />
+                <GameBoard room me=me_for_game.clone() held=badges.clone() tapped=my_tap />
             </Show>
             <Show
                 when=move || lobby.with(|l| l.state != RoomState::Playing)
@@ -230,6 +265,7 @@ fn RoomForms(lobby: Lobby) -> impl IntoView {
     let code = lobby.code.to_string();
     let board_href = crate::ids::BoardId::room_best(&lobby.id).href();
     view! {
+        <p class="notice ok for-host between" data-testid="you-host">{td_string!(l, rooms.room.you_host).to_string()}</p>
         <div class="start-block for-host between"><StartForm code=code.clone() /></div>
         <p class="notice waiting start-block for-guest between" data-testid="waiting-for-host">
             <span class="fresh">{td_string!(l, game.start.waiting_first).to_string()}</span>

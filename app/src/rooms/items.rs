@@ -47,7 +47,16 @@ pub(crate) struct MetaItem {
     /// made before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) host_seen: Option<i64>,
+    /// See [`Lobby::away_host`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) away_host: Option<UserId>,
+    /// See [`Lobby::away_until_ms`]; a match's start removes it ([`AWAY_UNTIL`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) away_until: Option<i64>,
 }
+
+/// META's attribute that lets an away host take the room back: a match's start removes it.
+pub const AWAY_UNTIL: &str = "away_until";
 
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct PlayerItem {
@@ -150,6 +159,8 @@ pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
         created_at_ms: meta.created_at_ms,
         locked: meta.locked,
         host_seen_ms: meta.host_seen,
+        away_host: meta.away_host,
+        away_until_ms: meta.away_until,
     }))
 }
 

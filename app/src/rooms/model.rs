@@ -91,11 +91,23 @@ pub struct Lobby {
     /// only: it changes every [`HOST_BEAT_MS`] without a new version, so it is not sent.
     #[serde(skip)]
     pub host_seen_ms: Option<i64>,
+    /// The host the room was last handed on from because they were away: told who hosts now
+    /// when they come back, and given the room back if they return in time (see
+    /// [`Lobby::may_take_back`]). Cleared when hosting changes any other way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away_host: Option<UserId>,
+    /// Until when (epoch ms) the away host gets the room back by coming back: [`HOST_RETURN_MS`]
+    /// after the hand-over, and never once a match has started since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away_until_ms: Option<i64>,
 }
 
 /// A host unseen for longer than this (no live stream of theirs open on any instance) hands the
 /// room on to the longest-present other player.
 pub const HOST_AWAY_MS: i64 = 30_000;
+/// A host handed away from comes back within this long, and no match was started meanwhile:
+/// the room is theirs again, on their own page load or live stream.
+pub const HOST_RETURN_MS: i64 = 10 * 60_000;
 /// How often an instance holding one of the host's live streams notes on the room that the host
 /// is here (one small write, no redraw).
 pub const HOST_BEAT_MS: i64 = 10_000;
@@ -122,6 +134,25 @@ impl Lobby {
     pub fn successor_if_host_away(&self, now_ms: i64) -> Option<&RoomPlayer> {
         host_is_away(self.host_seen_ms, now_ms)
             .then(|| self.next_host())
+            .flatten()
+    }
+
+    /// Whether `user`, back at `now_ms`, takes back the room handed on while they were away:
+    /// they were its host, are still in it, come back within [`HOST_RETURN_MS`], and no match
+    /// has started since (nor is one in play).
+    pub fn may_take_back(&self, user: &UserId, now_ms: i64) -> bool {
+        self.state == RoomState::Lobby
+            && self.away_host.as_ref() == Some(user)
+            && &self.host_id != user
+            && self.away_until_ms.is_some_and(|until| now_ms < until)
+            && self.player(user).is_some()
+    }
+
+    /// Who hosts now, told to `user` when the room was handed on from them while they were
+    /// away and they have not got it back.
+    pub fn handed_on_from(&self, user: &UserId) -> Option<&RoomPlayer> {
+        (self.away_host.as_ref() == Some(user) && &self.host_id != user)
+            .then(|| self.player(&self.host_id))
             .flatten()
     }
 

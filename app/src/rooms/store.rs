@@ -128,6 +128,8 @@ impl Rooms<'_> {
             locked: false,
             // A new host is seen now: the away-host clock starts with the room.
             host_seen: Some(now_ms),
+            away_host: None,
+            away_until: None,
         };
         let actions = vec![
             self.put_new(serde_dynamo::to_item(&meta).map_err(DataError::from)?)?,
@@ -166,6 +168,8 @@ impl Rooms<'_> {
             created_at_ms: now_ms,
             locked: false,
             host_seen_ms: Some(now_ms),
+            away_host: None,
+            away_until_ms: None,
         })
     }
 

@@ -4,7 +4,7 @@
 //! by reading the room's partition raw before and after.
 
 use app::identity::{Avatar, UserId};
-use app::rooms::model::HOST_AWAY_MS;
+use app::rooms::model::{RoomState, HOST_AWAY_MS, HOST_RETURN_MS};
 use app::rooms::store::{Joined, RoomConflict};
 use app::rooms::{RoomCode, RoomSettings};
 use app::store::{epoch_millis, Db, Item, Recorder};
@@ -287,6 +287,107 @@ async fn racing_instances_hand_an_away_hosts_room_on_exactly_once() {
         t.db.rooms().lobby(&code).await.unwrap().unwrap().version,
         version + 1
     );
+}
+
+#[tokio::test]
+async fn an_away_host_back_in_time_takes_the_room_back_exactly_once_but_not_after_a_match_started()
+{
+    let t = test_table().await;
+    let (code, host, ids) = room_with(&t, "BACK2", &["Asha", "Ravi"]).await;
+    let asha = &ids[0];
+    set_host_seen(&t, &code, epoch_millis() - HOST_AWAY_MS - 1_000).await;
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
+    let handed_at = epoch_millis();
+    let next =
+        t.db.rooms()
+            .hand_over_if_host_away(&lobby, handed_at)
+            .await
+            .unwrap();
+    assert_eq!(next.as_ref(), Some(asha));
+    let away = t.db.rooms().lobby(&code).await.unwrap().unwrap();
+    assert_eq!(
+        away.away_host.as_ref(),
+        Some(&host),
+        "the room remembers its away host"
+    );
+    assert_eq!(away.away_until_ms, Some(handed_at + HOST_RETURN_MS));
+    assert_eq!(away.handed_on_from(&host).unwrap().user_id, *asha);
+
+    // Nobody else takes it "back": Ravi was never its host.
+    assert!(!t
+        .db
+        .rooms()
+        .take_back(&away, &ids[1], epoch_millis())
+        .await
+        .unwrap());
+
+    // The host's page loads on two instances at once: it comes back once.
+    let mut racers = tokio::task::JoinSet::new();
+    for _ in 0..4 {
+        let (db, away, host) = (instance(&t), away.clone(), host.clone());
+        racers.spawn(async move { db.rooms().take_back(&away, &host, epoch_millis()).await });
+    }
+    let results: Vec<bool> = racers
+        .join_all()
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(results.iter().filter(|b| **b).count(), 1, "{results:?}");
+    let back = t.db.rooms().lobby(&code).await.unwrap().unwrap();
+    assert_eq!(back.host_id, host);
+    assert_eq!(back.version, away.version + 1, "written once");
+    assert_eq!((back.away_host, back.away_until_ms), (None, None));
+    assert_eq!(
+        hosting_entries(&t, &code).await,
+        [format!("HOSTING#{host}")]
+    );
+
+    // Away again; this time the new host starts a match before the host is back.
+    set_host_seen(&t, &code, epoch_millis() - HOST_AWAY_MS - 1_000).await;
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
+    t.db.rooms()
+        .hand_over_if_host_away(&lobby, epoch_millis())
+        .await
+        .unwrap()
+        .unwrap();
+    t.db.game().start_match(&code, asha, Some(7)).await.unwrap();
+    let started = t.db.rooms().lobby(&code).await.unwrap().unwrap();
+    assert_eq!(started.state, RoomState::Playing);
+    assert_eq!(
+        started.away_until_ms, None,
+        "a start ends the time to come back"
+    );
+    assert_eq!(
+        started.handed_on_from(&host).unwrap().user_id,
+        *asha,
+        "the host is still told who hosts now"
+    );
+    // Even with the lobby as it was read before the start, the write's condition refuses.
+    assert!(!t
+        .db
+        .rooms()
+        .take_back(&away_like(&lobby, asha, &host), &host, epoch_millis())
+        .await
+        .unwrap());
+    assert_eq!(
+        t.db.rooms().lobby(&code).await.unwrap().unwrap().host_id,
+        *asha
+    );
+}
+
+/// `lobby` as a reader that saw it handed from `from` to `to` (and no match since) would hold it.
+fn away_like(
+    lobby: &app::rooms::model::Lobby,
+    to: &UserId,
+    from: &UserId,
+) -> app::rooms::model::Lobby {
+    let mut stale = lobby.clone();
+    stale.host_id = to.clone();
+    stale.state = RoomState::Lobby;
+    stale.away_host = Some(from.clone());
+    stale.away_until_ms = Some(epoch_millis() + HOST_RETURN_MS);
+    stale
 }
 
 #[tokio::test]

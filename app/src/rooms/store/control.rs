@@ -1,5 +1,6 @@
 //! Room control: the host's lock, handing hosting on (by the host's choice, when the host is
-//! away, when the host signs out), and the heartbeat that says the host is here.
+//! away, when the host signs out), giving it back to an away host who returns, and the
+//! heartbeat that says the host is here.
 //!
 //! Every write that changes the host also moves the sparse GSI1 entry `HOSTING#<id>` / `<code>`
 //! from the old host's PLAYER item to the new host's, in the same transaction, so the rooms a
@@ -11,7 +12,8 @@ use super::Rooms;
 use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::identity::model::UserId;
-use crate::rooms::model::{Lobby, RoomCode, HOST_AWAY_MS};
+use crate::rooms::items::{state_value, AWAY_UNTIL};
+use crate::rooms::model::{Lobby, RoomCode, RoomState, HOST_AWAY_MS, HOST_RETURN_MS};
 use crate::rooms::store::{RoomConflict, MAX_ATTEMPTS};
 use crate::store::keys;
 use crate::store::tx::{n, s, update};
@@ -64,7 +66,7 @@ impl Rooms<'_> {
     ) -> Result<(), RoomConflict> {
         if host != target {
             match self
-                .pass_hosting(code, host, target, false, epoch_millis())
+                .pass_hosting(code, host, target, Passing::Chosen, epoch_millis())
                 .await
             {
                 Ok(()) => return Ok(()),
@@ -105,13 +107,45 @@ impl Rooms<'_> {
             return Ok(None);
         };
         match self
-            .pass_hosting(&lobby.code, &lobby.host_id, &next.user_id, true, now_ms)
+            .pass_hosting(
+                &lobby.code,
+                &lobby.host_id,
+                &next.user_id,
+                Passing::Away,
+                now_ms,
+            )
             .await
         {
             Ok(()) => Ok(Some(next.user_id.clone())),
             // Another instance handed it on first, the host came back, or the next player left.
             Err(DataError::Conflict(Conflict::TransactionConflict)) => Ok(None),
             Err(DataError::Conflict(_)) => Ok(None),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// `user`, the host the room was handed on from while they were away, is back: the room is
+    /// theirs again if [`Lobby::may_take_back`] says so at `now_ms`, in one transaction
+    /// conditioned on the host being the same, `user` still being the away host, their time
+    /// not being up and no match having started since (`away_until` is removed by a start), and
+    /// the room being in its lobby. Whether this call gave it back.
+    #[tracing::instrument(skip(self, lobby), fields(code = %lobby.code), err(level = "debug"))]
+    pub async fn take_back(
+        self,
+        lobby: &Lobby,
+        user: &UserId,
+        now_ms: i64,
+    ) -> Result<bool, DataError> {
+        if !lobby.may_take_back(user, now_ms) {
+            return Ok(false);
+        }
+        match self
+            .pass_hosting(&lobby.code, &lobby.host_id, user, Passing::Back, now_ms)
+            .await
+        {
+            Ok(()) => Ok(true),
+            // The room changed: a match started, it was handed on again, or `user` left.
+            Err(DataError::Conflict(_)) => Ok(false),
             Err(err) => Err(err),
         }
     }
@@ -177,7 +211,7 @@ impl Rooms<'_> {
                     break;
                 };
                 match self
-                    .pass_hosting(&code, user, &next.user_id, false, epoch_millis())
+                    .pass_hosting(&code, user, &next.user_id, Passing::Chosen, epoch_millis())
                     .await
                 {
                     Ok(()) => {
@@ -194,31 +228,46 @@ impl Rooms<'_> {
     }
 
     /// The transaction that makes `to` host instead of `from`: META (`host_id`, `host_seen` =
-    /// now, a new version) only while `from` hosts (and, `only_if_away`, has not been seen since
-    /// `now_ms − HOST_AWAY_MS`); `from`'s PLAYER item loses its `HOSTING#` entry, `to`'s (which
-    /// must exist) gains it.
+    /// now, a new version) only while `from` hosts, and as `why` adds (see [`Passing`]);
+    /// `from`'s PLAYER item loses its `HOSTING#` entry, `to`'s (which must exist) gains it.
     async fn pass_hosting(
         self,
         code: &RoomCode,
         from: &UserId,
         to: &UserId,
-        only_if_away: bool,
+        why: Passing,
         now_ms: i64,
     ) -> Result<(), DataError> {
         let mut condition = "attribute_exists(#pk) AND #ttl > :now AND host_id = :from".to_owned();
+        let set = "SET host_id = :to, host_seen = :seen, version = version + :one";
         let mut meta = update(keys::room_meta(code))
-            .update_expression("SET host_id = :to, host_seen = :seen, version = version + :one")
             .expression_attribute_names("#pk", keys::PK)
             .expression_attribute_names("#ttl", keys::TTL)
+            .expression_attribute_names("#away_until", AWAY_UNTIL)
             .expression_attribute_values(":now", n(now_ms / 1000))
             .expression_attribute_values(":from", s(from.as_str()))
             .expression_attribute_values(":to", s(to.as_str()))
             .expression_attribute_values(":seen", n(now_ms))
             .expression_attribute_values(":one", n(1));
-        if only_if_away {
-            condition.push_str(" AND host_seen < :stale");
-            meta = meta.expression_attribute_values(":stale", n(now_ms - HOST_AWAY_MS));
-        }
+        meta = match why {
+            Passing::Chosen => {
+                meta.update_expression(format!("{set} REMOVE away_host, #away_until"))
+            }
+            Passing::Away => {
+                condition.push_str(" AND host_seen < :stale");
+                meta.update_expression(format!("{set}, away_host = :from, #away_until = :until"))
+                    .expression_attribute_values(":stale", n(now_ms - HOST_AWAY_MS))
+                    .expression_attribute_values(":until", n(now_ms + HOST_RETURN_MS))
+            }
+            Passing::Back => {
+                condition
+                    .push_str(" AND away_host = :to AND #away_until > :now_ms AND #state = :lobby");
+                meta.update_expression(format!("{set} REMOVE away_host, #away_until"))
+                    .expression_attribute_names("#state", "state")
+                    .expression_attribute_values(":now_ms", n(now_ms))
+                    .expression_attribute_values(":lobby", state_value(RoomState::Lobby))
+            }
+        };
         let actions = vec![
             self.update_action(meta.condition_expression(condition))?,
             self.stop_hosting_action(code, from)?,
@@ -260,4 +309,16 @@ impl Rooms<'_> {
                 .expression_attribute_names("#pk", keys::PK),
         )
     }
+}
+
+/// Why hosting passes, which decides the hand-over's condition and what it remembers.
+#[derive(Debug, Clone, Copy)]
+enum Passing {
+    /// The host chose (handing it on, signing out): nothing to give back.
+    Chosen,
+    /// The host is away (unseen since `now − HOST_AWAY_MS`): the room remembers them as its
+    /// away host, who may take it back within [`HOST_RETURN_MS`].
+    Away,
+    /// The away host is back in time, in the lobby: forgotten as away.
+    Back,
 }

@@ -46,6 +46,7 @@ fn a_match(rounds: usize, resolved: u32) -> Match {
                 results: (i < resolved as usize).then(Vec::new),
                 tap_count: 0,
                 closed_at_ms: None,
+                taps: Vec::new(),
             })
             .collect(),
         players: vec![],

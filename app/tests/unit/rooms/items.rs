@@ -20,6 +20,8 @@ fn state_values_are_what_a_stored_room_holds() {
             created_at_ms: 0,
             locked: false,
             host_seen_ms: None,
+            away_host: None,
+            away_until_ms: None,
         })
         .unwrap();
         assert_eq!(stored.get("state"), Some(&state_value(state)), "{state:?}");

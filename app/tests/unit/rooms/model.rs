@@ -58,6 +58,8 @@ fn lobby(host: &UserId, players: &[&UserId], seen: Option<i64>) -> Lobby {
         created_at_ms: 0,
         locked: false,
         host_seen_ms: seen,
+        away_host: None,
+        away_until_ms: None,
     }
 }
 
@@ -81,6 +83,41 @@ fn an_away_host_passes_to_the_longest_present_other_player() {
     assert!(alone.successor_if_host_away(i64::MAX / 2).is_none());
     let legacy = lobby(&ids[1], &[&ids[0], &ids[1]], None);
     assert!(legacy.successor_if_host_away(i64::MAX / 2).is_none());
+}
+
+#[test]
+fn an_away_host_takes_the_room_back_only_in_time_in_the_lobby_and_while_in_it() {
+    let ids: Vec<UserId> = (0..3)
+        .map(|i| UserId::parse(&format!("01ARZ3NDEKTSV4RRFFQ69G5FA{i}")).unwrap())
+        .collect();
+    // Handed from ids[0] to ids[1] at 1,000 ms.
+    let mut room = lobby(&ids[1], &[&ids[0], &ids[1], &ids[2]], Some(1_000));
+    room.away_host = Some(ids[0].clone());
+    room.away_until_ms = Some(1_000 + HOST_RETURN_MS);
+    assert!(room.may_take_back(&ids[0], 1_000));
+    assert!(room.may_take_back(&ids[0], 999 + HOST_RETURN_MS));
+    assert!(
+        !room.may_take_back(&ids[0], 1_000 + HOST_RETURN_MS),
+        "too late"
+    );
+    assert!(!room.may_take_back(&ids[2], 1_000), "never hosted");
+    assert!(!room.may_take_back(&ids[1], 1_000), "hosts already");
+    assert_eq!(room.handed_on_from(&ids[0]).unwrap().user_id, ids[1]);
+    assert!(room.handed_on_from(&ids[2]).is_none());
+
+    let mut playing = room.clone();
+    playing.state = RoomState::Playing;
+    assert!(!playing.may_take_back(&ids[0], 1_000), "not mid-match");
+    let mut started = room.clone();
+    started.away_until_ms = None;
+    assert!(
+        !started.may_take_back(&ids[0], 1_000),
+        "a match started since"
+    );
+    assert_eq!(started.handed_on_from(&ids[0]).unwrap().user_id, ids[1]);
+    let mut left = room.clone();
+    left.players.retain(|p| p.user_id != ids[0]);
+    assert!(!left.may_take_back(&ids[0], 1_000), "left the room");
 }
 
 #[test]
