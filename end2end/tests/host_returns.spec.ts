@@ -5,7 +5,8 @@
 //   and after the moment the friend's watcher hands the room on: it is unseen for 30 s after
 //   its last heartbeat, which came up to 10 s before the tab closed): in every room the host
 //   has it, with Start and "You host this room", and the friend is told who hosts;
-// - a host away during a match is handed on as before, and told who hosts on coming back;
+// - a host away during a match is handed on as before, and told who hosts on coming back; the
+//   room is theirs again when that match ends (their page open, no reload);
 // - a host who comes back after the new host started a match is told who hosts, and gets no
 //   Start.
 // JavaScript only: the live stream is what tells the server a host is here.
@@ -109,6 +110,10 @@ test("a host away during a match is handed on; back during it, or after the new 
   // The match the new host started ends, and the room stays theirs.
   await expect(after.friend.podium).toBeVisible({ timeout: 30_000 });
   await after.friend.expectHost("Asha");
+  // The first room's match, started before its host left, ends with the host's page open
+  // again: the room goes back to them (by their live stream, no reload), and the friend is told.
+  await during.friend.expectHost("Meera", 60_000);
+  await expect(during.friend.page.getByTestId("host-note")).toHaveText("Meera hosts this room now.");
   for (const r of [during, after]) {
     expect(r.friend.problems).toEqual([]);
     await r.first.close();

@@ -217,9 +217,10 @@ impl RoomHub {
         })
     }
 
-    /// While the host listens on this instance, notes every [`HOST_BEAT_MS`] that they are here;
-    /// otherwise, if they have been away longer than the grace, hands the room on (exactly once
-    /// across instances: the write's condition decides).
+    /// Gives the room back to the host it was handed on from while away, when they listen here
+    /// again in time; while the host listens on this instance, notes every [`HOST_BEAT_MS`] that
+    /// they are here; otherwise, if they have been away longer than the grace, hands the room on
+    /// (each exactly once across instances: the write's condition decides).
     pub(super) async fn look_after_host(
         &self,
         code: &RoomCode,
@@ -232,6 +233,24 @@ impl RoomHub {
         };
         let db = &self.inner.watchers;
         let now = epoch_millis();
+        // The host the room was handed on from while away listens here again (a stream that
+        // came back without a page load, or a match that ended since they returned): theirs
+        // again, if in time.
+        if let Some(away) = room
+            .lobby
+            .away_host
+            .as_ref()
+            .filter(|away| watcher.hears(away) && room.lobby.may_take_back(away, now))
+        {
+            match db.rooms().take_back(&room.lobby, away, now).await {
+                Ok(true) => {
+                    tracing::debug!(%code, %away, "the away host is back; hosting returned");
+                    return HostCare::HandedOn;
+                }
+                Ok(false) => {}
+                Err(err) => tracing::debug!(%code, error = ?err, "giving hosting back failed"),
+            }
+        }
         if watcher.hears(&room.host_id) {
             if now - *beat_ms >= HOST_BEAT_MS {
                 match db.rooms().host_beat(code, &room.host_id).await {
