@@ -3,11 +3,13 @@
 // his kite (no ids typed anywhere); a refusal brings the form back as it was with the error
 // beside its field; Ravi's top bar counts the offer, he accepts, both bags show the cards
 // moved, and the count goes back to nothing. Asha reaches the same form from Ravi's profile.
+// Two guests, who have no usernames, pick each other from the players they played with.
 import { expect, test } from "./fixtures/test";
 import { InventoryPage, TradesPage } from "./fixtures/inventory_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 import { grant } from "./fixtures/operator";
 import { player } from "./fixtures/players";
+import { roomOfTwo } from "./fixtures/game_page";
 
 
 test("a trade made by picking cards from both bags, accepted, moves them", async ({ browser }, info) => {
@@ -84,4 +86,40 @@ test("a trade made by picking cards from both bags, accepted, moves them", async
   expect([...ashaTrades.problems, ...raviTrades.problems]).toEqual([]);
   await asha.context.close();
   await ravi.context.close();
+});
+
+test("two guests who played a match trade by picking each other from the players they played with", async ({
+  browser,
+}, info) => {
+  test.skip(info.project.use.javaScriptEnabled === false, "a match is played with JavaScript");
+  test.setTimeout(60_000);
+  // Two guests (no usernames), one match of one round.
+  const { hostContext, friendContext, host, friend } = await roomOfTwo(browser, "Meera", "Kabir");
+  await host.startMatch(1, 1000, 7);
+  await expect(host.podium).toBeVisible({ timeout: 15_000 });
+  await host.page.goto("/me");
+  const meera = (await host.page.getByTestId("my-profile").getAttribute("href"))!.split("/").pop()!;
+  grant(meera, [], 10);
+
+  // Meera's trades page lists Kabir, whom she could not name: he has no username.
+  const meeraTrades = new TradesPage(host.page);
+  await meeraTrades.goto();
+  const kabir = host.page.getByTestId("partner").filter({ hasText: "Kabir" });
+  await expect(kabir).toHaveText("Offer to Kabir");
+  await kabir.click();
+  await expect(host.page.getByRole("heading", { level: 1 })).toHaveText("Offer a trade to Kabir");
+  await meeraTrades.feathers(3, 0);
+  await meeraTrades.send();
+  await expect(meeraTrades.notice).toContainText("Offer sent to Kabir");
+
+  // Kabir's top bar counts it on his next page (it is drawn by the server with each page).
+  const kabirTrades = new TradesPage(friend.page);
+  await kabirTrades.goto();
+  await expect(kabirTrades.waiting).toHaveText(/1/);
+  await expect(friend.page.getByTestId("partner").filter({ hasText: "Meera" })).toBeVisible();
+  await kabirTrades.acceptFirst();
+  await expect(kabirTrades.notice).toContainText("Trade done with Meera");
+  await expect(kabirTrades.waiting).toHaveCount(0);
+  await hostContext.close();
+  await friendContext.close();
 });

@@ -303,6 +303,16 @@ impl Room {
     }
 }
 
+/// A player someone played with lately ([`Game::played_with`](crate::game::store::Game::played_with)).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Partner {
+    pub user_id: UserId,
+    pub nickname: DisplayName,
+    pub avatar: Avatar,
+    /// When their latest match together ended (epoch ms).
+    pub last_ms: i64,
+}
+
 /// A player's durable record of one finished match (`USER#<id>` / `MATCH#<ulid>`), also what
 /// the boards count: the projector reads it from the table's stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -236,11 +236,7 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
         };
         let taps = match results {
             Some(_) => Vec::new(),
-            None => round
-                .taps
-                .iter()
-                .filter_map(|(id, tap)| Some((UserId::parse(id).ok()?, tap.m)))
-                .collect(),
+            None => taps::counted(&round.taps),
         };
         rounds.push(Round {
             n: round.n,

@@ -292,7 +292,7 @@ async fn racing_instances_hand_an_away_hosts_room_on_exactly_once() {
 #[tokio::test]
 async fn an_away_host_back_in_time_takes_the_room_back_exactly_once_but_not_after_a_match_started()
 {
-    let t = test_table().await;
+    let t = super::seeded_table().await;
     let (code, host, ids) = room_with(&t, "BACK2", &["Asha", "Ravi"]).await;
     let asha = &ids[0];
     set_host_seen(&t, &code, epoch_millis() - HOST_AWAY_MS - 1_000).await;

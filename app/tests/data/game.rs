@@ -602,6 +602,25 @@ async fn the_last_round_records_the_match_and_the_projector_counts_it_on_the_boa
     assert_eq!(mine.items[0].score, finished.player(&host).unwrap().score);
     let theirs = t.db.game().my_matches(&asha, 10, None).await.unwrap();
     assert_eq!(theirs.items[0].placement, 2);
+    // Whom each played with (what the trades page offers to pick from): the other, once, from
+    // one Query of their records and one BatchGetItem of the matches' summaries.
+    t.calls.reset();
+    let partners = t.db.game().played_with(&host, 10).await.unwrap();
+    assert_eq!(t.calls.ops(), ["Query", "BatchGetItem"]);
+    let ids: Vec<&UserId> = partners.iter().map(|p| &p.user_id).collect();
+    assert_eq!(ids, [&asha]);
+    assert_eq!(partners[0].last_ms, mine.items[0].finished_at_ms);
+    assert_eq!(partners[0].nickname.as_str(), "Asha");
+    let back = t.db.game().played_with(&asha, 10).await.unwrap();
+    assert_eq!(back.iter().map(|p| &p.user_id).collect::<Vec<_>>(), [&host]);
+    let nobody = player(&t, "Mina").await;
+    assert!(t
+        .db
+        .game()
+        .played_with(&nobody, 10)
+        .await
+        .unwrap()
+        .is_empty());
     assert_eq!(
         t.db.boards().stats(&host).await.unwrap().matches,
         0,

@@ -5,11 +5,15 @@
 //! | pattern | how | round trips |
 //! |---|---|---|
 //! | a player's matches | Query `USER#<id>` begins_with `MATCH#`, newest first | Query |
+//! | whom a player played with lately | Query of their latest records, then one BatchGetItem of those matches' summaries (`MATCH#<room id>#<first>` / `SUMMARY`) | Query + BatchGetItem |
 
 use super::Game;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 
-use crate::game::model::MatchRecord;
+use std::collections::HashSet;
+
+use crate::game::model::{MatchRecord, Partner};
+use crate::game::sheet::MatchSummary;
 use crate::identity::model::UserId;
 use crate::store::keys;
 use crate::store::{DataError, Page};
@@ -32,6 +36,45 @@ impl Game<'_> {
             .scan_index_forward(false);
         self.match_page(&format!("matches#{user}"), request, limit, cursor)
             .await
+    }
+
+    /// The players `user` played with in their `matches` latest finished matches, whose last
+    /// match together ended latest first, each once (named as in that match): a Query of the
+    /// player's match records and one BatchGetItem of those matches' summaries (eventually
+    /// consistent). Guests included: they are picked by id, not by a username they lack.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn played_with(self, user: &UserId, matches: i32) -> Result<Vec<Partner>, DataError> {
+        let records = self.my_matches(user, matches, None).await?.items;
+        if records.is_empty() {
+            return Ok(Vec::new());
+        }
+        let wanted = records
+            .iter()
+            .filter(|r| r.first_round > 0)
+            .map(|r| keys::match_summary(&r.room_id(), r.first_round))
+            .collect();
+        let mut summaries = self
+            .batch_get(wanted, false)
+            .await?
+            .into_iter()
+            .map(serde_dynamo::from_item)
+            .collect::<Result<Vec<MatchSummary>, _>>()?;
+        summaries.sort_by_key(|s| std::cmp::Reverse(s.finished_at_ms));
+        let mut seen = HashSet::new();
+        Ok(summaries
+            .into_iter()
+            .flat_map(|s| {
+                let when = s.finished_at_ms;
+                s.players.into_iter().map(move |p| (p, when))
+            })
+            .filter(|(p, _)| &p.user_id != user && seen.insert(p.user_id.clone()))
+            .map(|(p, last_ms)| Partner {
+                user_id: p.user_id,
+                nickname: p.nickname,
+                avatar: p.avatar,
+                last_ms,
+            })
+            .collect())
     }
 
     /// One page of a Query of items that are each a `T`, from a signed cursor (scoped to

@@ -4,6 +4,8 @@
 //! |---|---|---|
 //! | tap | one conditional UpdateItem of `ROUND#<n>`: it has the reveal and window the browser was told, is not closed, lists the player, and holds no tap of theirs yet; the tap is added to its `taps` and `tap_count` goes up by one. A refused tap reads the round once to say why | UpdateItem (+ GetItem when refused) |
 
+use std::collections::HashMap;
+
 use super::Game;
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -14,6 +16,13 @@ use crate::rooms::model::RoomCode;
 use crate::store::keys;
 use crate::store::tx::{n, s};
 use crate::store::{key_map, Conflict, DataError};
+
+/// The counted reaction of each player who tapped in an open round, from the round's `taps`.
+pub(super) fn counted(taps: &HashMap<String, TapEntry>) -> Vec<(UserId, u32)> {
+    taps.iter()
+        .filter_map(|(id, tap)| Some((UserId::parse(id).ok()?, tap.m)))
+        .collect()
+}
 
 impl Game<'_> {
     /// A player taps in round `n`, which the browser was told is revealed at `reveal_ms` with

@@ -45,7 +45,13 @@ pub struct TradesView {
     /// With a `?with=` that names nobody one can offer to: why, for the field.
     #[serde(default)]
     pub pick_error: Option<String>,
+    /// Without `?with=`: whom the player played with lately (guests too), to pick from.
+    #[serde(default)]
+    pub partners: Vec<crate::game::model::Partner>,
 }
+
+/// How many of the player's latest matches the trades page lists their fellow players from.
+pub const PARTNER_MATCHES: i32 = 10;
 
 /// The offer form's other player and both bags.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -170,7 +176,9 @@ pub const OFFERS_PER_PAGE: i32 = 20;
 /// The offers to and from the player, a page of each (from `incoming_after` and
 /// `outgoing_after`, the cursors of older pages): two Queries; with a room, one more Query of
 /// its players; with `done`, one GetItem of that offer; with `with` (a player id, a username or
-/// `@username`), their profile and both players' bags (a Query each, and the wallet).
+/// `@username`), their profile and both players' bags (a Query each, and the wallet); without
+/// it, whom the player played with in their [`PARTNER_MATCHES`] latest matches (a Query and a
+/// BatchGetItem).
 #[server(endpoint = "trades/mine")]
 pub async fn read_trades(
     room: Option<String>,
@@ -204,7 +212,14 @@ pub async fn read_trades(
                 None => Ok(None),
             }
         };
-        let (incoming, outgoing, lobby, done) = futures::try_join!(
+        let picking = with.as_deref().is_some_and(|w| !w.trim().is_empty());
+        let partners_read = async {
+            match picking {
+                true => Ok(Vec::new()),
+                false => db.game().played_with(&me.id, PARTNER_MATCHES).await,
+            }
+        };
+        let (incoming, outgoing, lobby, done, partners) = futures::try_join!(
             db.inventory().offers_page(
                 &me.id,
                 Direction::Incoming,
@@ -218,7 +233,8 @@ pub async fn read_trades(
                 cursor(&outgoing_after)
             ),
             room_read,
-            done_read
+            done_read,
+            partners_read
         )?;
         let done = done.filter(|o| o.from == me.id || o.to == me.id);
         let (incoming_next, outgoing_next) = (incoming.next, outgoing.next);
@@ -271,6 +287,7 @@ pub async fn read_trades(
             done,
             pick,
             pick_error,
+            partners,
         })
     })
     .await

@@ -10,6 +10,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::codec::Base64Json;
+use crate::game::model::Partner;
 use crate::i18n::td_string;
 use crate::inventory::api::{
     offers_waiting, read_trades, AcceptOffer, CloseOffer, MakeOffer, Pick, RoomChoice, TradesView,
@@ -17,6 +18,7 @@ use crate::inventory::api::{
 use crate::inventory::model::{Card, Offer, OfferStatus, Side, Stack};
 use crate::lang::Locale;
 use crate::ui::forms::{form_error, FormError};
+use crate::ui::Moment;
 
 /// The answers to an offer, whose refusals the lists' page shows at its top.
 const ANSWERS: &[&str] = &[AcceptOffer::PATH, CloseOffer::PATH];
@@ -220,10 +222,33 @@ fn pager(
 /// Choosing whom to offer to: the room's players (with `?room=`), and a username.
 fn choose_player(
     room: Option<RoomChoice>,
+    partners: Vec<Partner>,
     error: Option<String>,
     typed: Option<String>,
     l: Locale,
 ) -> impl IntoView {
+    // Whom the player played with lately, guests included (who have no username to type).
+    let partners = (!partners.is_empty()).then(|| {
+        let rows = partners
+            .into_iter()
+            .map(|p| {
+                let href = format!("/trades?with={}", p.user_id);
+                view! {
+                    <li>
+                        <a class="button secondary" href=href data-testid="partner" data-player=p.user_id.to_string()>
+                            <span aria-hidden="true">{p.avatar.emoji()}" "</span>
+                            {td_string!(l, trades.offer_to, name = p.nickname.as_str()).to_string()}
+                        </a>
+                        " "<span class="muted">{td_string!(l, trades.last_played)}" "<Moment ms=p.last_ms /></span>
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <h3>{td_string!(l, trades.played_with)}</h3>
+            <ul class="plain-list partners" data-testid="partners">{rows}</ul>
+        }
+    });
     let room = room.map(|RoomChoice { code, players }| {
         let heading = td_string!(l, trades.in_room, code = code.as_str()).to_string();
         let list = if players.is_empty() {
@@ -249,6 +274,7 @@ fn choose_player(
         <section class="section" aria-labelledby="make-offer">
             <h2 id="make-offer">{td_string!(l, trades.make_offer)}</h2>
             {room}
+            {partners}
             <form method="get" action="/trades" class="form" data-testid="choose-player">
                 <div class="field">
                     <label for="with">{td_string!(l, trades.choose_player)}</label>
@@ -504,7 +530,7 @@ pub fn TradesPage() -> impl IntoView {
                     )
                 };
                 match trades.await {
-                    Ok(TradesView { me, incoming, outgoing, incoming_next, outgoing_next, now_ms, room, cards, done, pick, pick_error }) => {
+                    Ok(TradesView { me, incoming, outgoing, incoming_next, outgoing_next, now_ms, room, cards, done, pick, pick_error, partners }) => {
                         if let Some(pick) = pick {
                             let room = room.map(|r| r.code);
                             return Either::Left(Either::Left(view! {
@@ -538,7 +564,7 @@ pub fn TradesPage() -> impl IntoView {
                                     <ul class="tiles offers" data-testid="outgoing">{outgoing.into_iter().map(|o| offer_row(o, false, now_ms, l, &cards)).collect_view()}</ul>
                                     {pager(l, "outgoing", outgoing_after.is_some().then(|| link(incoming_after.as_deref(), None)), outgoing_next.map(|next| link(incoming_after.as_deref(), Some(&next))))}
                                 </section>
-                                {choose_player(room, pick_error, typed_with, l)}
+                                {choose_player(room, partners, pick_error, typed_with, l)}
                             </section>
                         }))
                     }
