@@ -10,6 +10,9 @@ import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 import { grant } from "./fixtures/operator";
 import { player } from "./fixtures/players";
 import { roomOfTwo } from "./fixtures/game_page";
+import path from "node:path";
+
+const SCREENS = path.resolve(__dirname, "../../target/screens/moments");
 
 
 test("a trade made by picking cards from both bags, accepted, moves them", async ({ browser }, info) => {
@@ -105,7 +108,7 @@ test("two guests who played a match trade by picking each other from the players
   const meeraTrades = new TradesPage(host.page);
   await meeraTrades.goto();
   const kabir = host.page.getByTestId("partner").filter({ hasText: "Kabir" });
-  await expect(kabir).toHaveText("Offer to Kabir");
+  await expect(kabir).toHaveAccessibleName("Offer to Kabir");
   await kabir.click();
   await expect(host.page.getByRole("heading", { level: 1 })).toHaveText("Offer a trade to Kabir");
   await meeraTrades.feathers(3, 0);
@@ -120,6 +123,16 @@ test("two guests who played a match trade by picking each other from the players
   await kabirTrades.acceptFirst();
   await expect(kabirTrades.notice).toContainText("Trade done with Meera");
   await expect(kabirTrades.waiting).toHaveCount(0);
+  // Pictures of the list, for people to look at (beside fit_pages' own).
+  for (const lang of ["en", "hi"]) {
+    await friendContext.addCookies([{ name: "udd_lang", value: lang, url: SECOND_INSTANCE }]);
+    for (const width of [360, 1280]) {
+      await friend.page.setViewportSize({ width, height: 800 });
+      await kabirTrades.goto();
+      await expect(friend.page.getByTestId("partners")).toBeVisible();
+      await friend.page.screenshot({ path: path.join(SCREENS, `trades-partners-${lang}-${width}.png`), fullPage: true });
+    }
+  }
   await hostContext.close();
   await friendContext.close();
 });

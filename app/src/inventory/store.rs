@@ -28,6 +28,7 @@ use crate::store::{key_map, DataError, Item, Page};
 pub mod changes;
 pub mod offers;
 pub mod shop;
+pub mod strangers;
 pub mod trades;
 
 crate::store::handle!(

@@ -1686,3 +1686,82 @@ async fn a_refused_offer_form_comes_back_as_it_was_with_the_error_beside_its_fie
     let mine = send(&app, with_cookie(&format!("/p/{asha}"), &asha_cookie)).await;
     assert!(link(&mine.body, "offer-trade").is_none());
 }
+
+#[tokio::test]
+async fn a_player_declines_every_strangers_offer_in_one_action_and_the_places_free_at_once() {
+    let (app, engine) = support::app_with_catalog().await;
+    let db = Db::new(engine.client.clone(), "udd");
+    let (ravi_cookie, ravi) = guest(&app, "Ravi").await;
+    let offer = |cookie: String| {
+        let app = app.clone();
+        let ravi = ravi.clone();
+        async move {
+            post(
+                &app,
+                "/api/trades/offer",
+                &format!("to_player={ravi}&want_feathers=1&hours=168"),
+                Some(&cookie),
+            )
+            .await
+        }
+    };
+    // Strangers fill every place, each asking for a week: a stranger's offer stays a day.
+    let cap = app::inventory::rules::STRANGER_OFFERS;
+    let mut made = Vec::new();
+    for i in 0..cap {
+        let (cookie, _) = guest(&app, &format!("Guest{i}")).await;
+        let reply = offer(cookie).await;
+        assert_eq!(reply.status, StatusCode::OK, "offer {i}: {}", reply.json);
+        let lasts =
+            reply.json["expires_ms"].as_i64().unwrap() - reply.json["made_ms"].as_i64().unwrap();
+        assert!(lasts <= 86_400_000, "open {lasts} ms");
+        made.push(reply.json["id"].as_str().unwrap().to_owned());
+    }
+    let (late, _) = guest(&app, "Late").await;
+    let full = offer(late.clone()).await;
+    assert_eq!(full.status, StatusCode::CONFLICT, "{}", full.json);
+
+    // The trades page offers the one action; another player's post of it declines only theirs.
+    let page = send(&app, with_cookie("/trades", &ravi_cookie)).await;
+    assert!(page.body.contains(r#"data-testid="decline-strangers""#));
+    let theirs = post(&app, "/api/trades/decline-strangers", "", Some(&late)).await;
+    assert_eq!(theirs.status, StatusCode::OK, "{}", theirs.json);
+    assert_eq!(theirs.json, serde_json::json!(0));
+    assert_eq!(
+        db.inventory().offers_from_strangers(&ravi).await.unwrap(),
+        cap
+    );
+
+    let cleared = post(
+        &app,
+        "/api/trades/decline-strangers",
+        "",
+        Some(&ravi_cookie),
+    )
+    .await;
+    assert_eq!(cleared.status, StatusCode::OK, "{}", cleared.json);
+    assert_eq!(cleared.json, serde_json::json!(cap));
+    for id in &made {
+        let id = app::inventory::OfferId::parse(id).unwrap();
+        let stored = db.inventory().offer(&id).await.unwrap().unwrap();
+        assert_eq!(stored.status, app::inventory::OfferStatus::Declined);
+    }
+    assert_eq!(
+        db.inventory().offers_from_strangers(&ravi).await.unwrap(),
+        0
+    );
+    // The places are free at once: the stranger who was turned away gets in now.
+    let again = offer(late).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.json);
+    // Without JavaScript the form comes back to the trades page, saying how many.
+    let form = browser_post("/api/trades/decline-strangers", "", &ravi_cookie, "/trades");
+    let back = send(&app, form).await;
+    assert!(back.status.is_redirection(), "{}", back.status);
+    assert_eq!(back.header("location"), Some("/trades?cleared=1"));
+    let told = send(&app, with_cookie("/trades?cleared=1", &ravi_cookie)).await;
+    assert!(
+        told.body
+            .contains("You declined 1 offer from a player you have not played with."),
+        "the notice"
+    );
+}

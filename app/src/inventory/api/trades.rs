@@ -142,6 +142,24 @@ pub async fn accept_offer(offer: String) -> Result<Offer, AppError> {
     .await
 }
 
+/// Declines every open offer made to the player by players they have not played with, in one
+/// action (counted as one decline): their places for strangers are free at once. A plain form
+/// post goes back to `/trades` saying how many (`?cleared=<n>`). How many it declined.
+#[server(endpoint = "trades/decline-strangers")]
+pub async fn decline_strangers() -> Result<usize, AppError> {
+    crate::error::answer("decline_strangers", async move {
+        let db = expect_context::<Db>();
+        let me = session::require_player(&db).await?;
+        limit(&db, Limited::Declines(&me.id), DECLINES_PER_WINDOW).await?;
+        let declined = db.inventory().decline_strangers(&me.id).await?;
+        if crate::inventory::api::offer_form::form_post() {
+            leptos_axum::redirect(&format!("/trades?cleared={declined}"));
+        }
+        Ok(declined)
+    })
+    .await
+}
+
 /// Declines an offer made to the player (counted against their declines, not their trade
 /// limit), or cancels one the player made (a trade action).
 #[server(endpoint = "trades/close")]

@@ -13,7 +13,8 @@ use crate::codec::Base64Json;
 use crate::game::model::Partner;
 use crate::i18n::td_string;
 use crate::inventory::api::{
-    offers_waiting, read_trades, AcceptOffer, CloseOffer, MakeOffer, Pick, RoomChoice, TradesView,
+    offers_waiting, read_trades, AcceptOffer, CloseOffer, DeclineStrangers, MakeOffer, Pick,
+    RoomChoice, TradesView,
 };
 use crate::inventory::model::{Card, Offer, OfferStatus, Side, Stack};
 use crate::lang::Locale;
@@ -21,7 +22,7 @@ use crate::ui::forms::{form_error, FormError};
 use crate::ui::Moment;
 
 /// The answers to an offer, whose refusals the lists' page shows at its top.
-const ANSWERS: &[&str] = &[AcceptOffer::PATH, CloseOffer::PATH];
+const ANSWERS: &[&str] = &[AcceptOffer::PATH, CloseOffer::PATH, DeclineStrangers::PATH];
 
 /// The count of open offers waiting for the player, beside the top bar's "Trades" link: one
 /// GetItem per page for a signed-in player, nothing read for a visitor; nothing shown at 0.
@@ -537,7 +538,18 @@ pub fn TradesPage() -> impl IntoView {
                                 <section class="trades">{offer_form(pick, room, typed, offer_error, l)}</section>
                             }));
                         }
-                        let notice = done.as_ref().and_then(|o| done_notice(o, &me, l, &cards));
+                        let notice = done.as_ref().and_then(|o| done_notice(o, &me, l, &cards)).or_else(|| {
+                            let cleared = query.read_untracked().get("cleared")?.parse::<usize>().ok()?;
+                            Some(match cleared {
+                                1 => td_string!(l, trades.notice.cleared_one).to_string(),
+                                n => td_string!(l, trades.notice.cleared, n = n).to_string(),
+                            })
+                        });
+                        // Open offers from players the player has not played with: declined in one go.
+                        let strangers = incoming
+                            .iter()
+                            .filter(|o| o.from_stranger && o.status == OfferStatus::Open && o.expires_ms > now_ms)
+                            .count();
                         let typed_with = typed.get("with");
                         // A refused offer whose form is not on this page: the error at the top.
                         let other_error = offer_error.filter(|_| pick_error.is_none());
@@ -555,6 +567,12 @@ pub fn TradesPage() -> impl IntoView {
                                 <section class="section" aria-labelledby="offers-to-you">
                                     <h2 id="offers-to-you">{td_string!(l, inventory.offers_to_you)}</h2>
                                     {empty_in.then(|| view! { <p class="empty" data-testid="incoming-empty">{td_string!(l, trades.none_to_you)}</p> })}
+                                    {(strangers > 0).then(|| view! {
+                                        <form method="post" action=DeclineStrangers::PATH class="strangers" data-testid="decline-strangers">
+                                            <p class="muted">{td_string!(l, trades.strangers, n = strangers).to_string()}</p>
+                                            <button type="submit" class="secondary">{td_string!(l, trades.decline_strangers)}</button>
+                                        </form>
+                                    })}
                                     <ul class="tiles offers" data-testid="incoming">{incoming.into_iter().map(|o| offer_row(o, true, now_ms, l, &cards)).collect_view()}</ul>
                                     {pager(l, "incoming", incoming_after.is_some().then(|| link(None, outgoing_after.as_deref())), incoming_next.map(|next| link(Some(&next), outgoing_after.as_deref())))}
                                 </section>

@@ -23,8 +23,9 @@
 //! (`counted` false) close as before and are never in `met`.
 //!
 //! **Offers from strangers are capped.** A player has at most [`STRANGER_OFFERS`] open offers
-//! from players they have not played with, and at most [`WAITING_OFFERS`] open offers in all (so
-//! the item stays small). *Played with*: the two were both players of one finished match among
+//! from players they have not played with, each open for a day at most
+//! ([`STRANGER_OFFER_SECS`]), and declines them all in one action (`strangers.rs`); and at most
+//! [`WAITING_OFFERS`] open offers in all (so the item stays small). *Played with*: the two were both players of one finished match among
 //! each one's [`PLAYED_WITH_SCAN`] latest (their match records, two Queries), or the offer is
 //! made from a room both are players of now (the room form).
 //!
@@ -33,6 +34,7 @@
 //! | make an offer | `Inventory::make_offer` | BatchGetItem (the maker's stacks and wallet, the recipient's stacks asked for) beside two Queries (both players' latest matches); GetItem (consistent) + TransactWriteItems (the offer, the count) |
 //! | accept | `Inventory::accept_offer` | GetItem, BatchGetItem (offer, both sides' stacks and wallets), TransactWriteItems (with the count) |
 //! | decline / cancel | `Inventory::close_offer` | GetItem, TransactWriteItems (open, and addressed to / made by this player; the count) |
+//! | decline every stranger's offer | `Inventory::decline_strangers` | GetItem (consistent) + TransactWriteItems (each offer, and the count's `open` emptied) |
 //! | offers waiting (the top bar) | `Inventory::offers_waiting` | GetItem `TRADES#<id>` / `FROM_STRANGERS`, eventually consistent |
 //! | offers to me / from me | `Inventory::offers_page` | Query GSI1 / GSI2 `TRADES#<id>`, newest first, from a signed cursor |
 
@@ -55,6 +57,8 @@ use crate::store::{epoch_millis, key_map, Conflict, DataError, Item};
 pub use crate::inventory::store::MAX_KINDS;
 /// How long an offer stays open at most.
 pub const MAX_OFFER_SECS: i64 = 7 * 86_400;
+/// The longest an offer from a stranger stays open (it holds one of [`STRANGER_OFFERS`]).
+pub const STRANGER_OFFER_SECS: i64 = 86_400;
 /// How long an offer stays open unless the maker says otherwise.
 pub const DEFAULT_OFFER_SECS: i64 = 86_400;
 /// An answered or expired offer is kept this long for the lists, then TTL removes it.
@@ -132,14 +136,14 @@ fn maker_holds(offer: &Offer, held: &Holdings) -> bool {
 /// A recipient's count of open offers, as read: the item's version (none before the first
 /// offer) and the offers in it with when each expires, from strangers (`open`) and from players
 /// they have played with (`met`).
-struct Places {
-    version: Option<i64>,
-    strangers: BTreeMap<String, i64>,
+pub(super) struct Places {
+    pub(super) version: Option<i64>,
+    pub(super) strangers: BTreeMap<String, i64>,
     met: BTreeMap<String, i64>,
 }
 
 impl Places {
-    fn read(item: Option<&Item>) -> Self {
+    pub(super) fn read(item: Option<&Item>) -> Self {
         let map = |name: &str| -> BTreeMap<String, i64> {
             item.and_then(|item| item.get(name)?.as_m().ok())
                 .map(|open| {
@@ -270,6 +274,10 @@ impl Inventory<'_> {
         }
         offer.from_stranger = !met;
         offer.counted = true;
+        if offer.from_stranger {
+            // A stranger's offer holds one of the player's few places for strangers: a day.
+            offer.expires_ms = offer.expires_ms.min(now + STRANGER_OFFER_SECS * 1000);
+        }
 
         let mut item: Item = serde_dynamo::to_item(&offer).map_err(DataError::from)?;
         item.insert(keys::GSI1PK.into(), s(keys::offers_of(&offer.to)));
