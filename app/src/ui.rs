@@ -127,3 +127,22 @@ pub fn when_iso(ms: i64) -> String {
 pub fn Moment(ms: i64) -> impl IntoView {
     view! { <time datetime=when_iso(ms) data-local="">{when(ms)}</time> }
 }
+
+/// The names of the players in one list as it shows them: where two players in it share a
+/// name, each is told apart by a short tag from their id (`Bilal·7KQ`: its last three
+/// characters, random in a ULID); a name nobody else in the list has stays as it is.
+pub fn told_apart(players: &[(&crate::ids::UserId, &str)]) -> Vec<String> {
+    players
+        .iter()
+        .map(|(id, name)| {
+            let shared = players
+                .iter()
+                .any(|(other, other_name)| other_name == name && other != id);
+            let id = id.as_str();
+            match shared {
+                true => format!("{name}·{}", &id[id.len().saturating_sub(3)..]),
+                false => (*name).to_owned(),
+            }
+        })
+        .collect()
+}

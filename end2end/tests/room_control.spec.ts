@@ -53,7 +53,11 @@ test("a locked room tells a visitor why and refuses their join; unlocked, they j
   await expect(visitor.page.getByTestId("room-locked")).toContainText("The host has locked this room");
   await expect(visitor.joinForm).toBeHidden();
   await expect(visitor.page.getByTestId("locked-marker")).toBeVisible();
+  // Nothing invites them in: no link, copy button or QR code.
+  await expect(visitor.page.getByTestId("share-link")).toBeHidden();
+  await expect(visitor.page.getByTestId("room-qr")).toBeHidden();
   await visitor.waitForHydration();
+  await expect(visitor.page.getByTestId("copy-link")).toBeHidden();
 
   // Posting the join anyway is refused with the reason, and makes nobody.
   const refused = await second.request.post(`${SECOND_INSTANCE}/api/rooms/join`, {
@@ -69,6 +73,7 @@ test("a locked room tells a visitor why and refuses their join; unlocked, they j
   await expect(hostPage.getByTestId("locked-marker")).toHaveCount(0);
   await expect(visitor.joinForm).toBeVisible({ timeout: LIVE });
   await expect(visitor.page.getByTestId("room-locked")).toBeHidden();
+  await expect(visitor.page.getByTestId("room-qr")).toBeVisible();
   await visitor.join("Asha");
   await host.expectPlayers(["Host", "Asha"], LIVE);
 

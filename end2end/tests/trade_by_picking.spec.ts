@@ -43,7 +43,7 @@ test("a trade made by picking cards from both bags, accepted, moves them", async
   await ashaTrades.ask("Kite").fill("1");
   await ashaTrades.feathers(999, 0);
   await ashaTrades.send();
-  await expect(asha.page.getByTestId("give_feathers-error")).toContainText("not enough feathers");
+  await expect(asha.page.getByTestId("give_feathers-error")).toContainText("Not enough feathers");
   await expect(ashaTrades.give("Crow")).toHaveValue("2");
   await expect(ashaTrades.ask("Kite")).toHaveValue("1");
   await expect(asha.page.getByTestId("give_feathers")).toHaveValue("999");

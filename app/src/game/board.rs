@@ -51,46 +51,9 @@ async fn clock_offset() -> f64 {
     best.map_or(0.0, |(_, offset)| offset)
 }
 
-/// Where this browser remembers which rounds of room `code`'s match it showed.
+/// Where this browser remembers the last round of room `code` whose thing it showed.
 fn seen_key(code: &str) -> String {
     format!("udd-seen-{code}")
-}
-
-/// The rounds of one match (by its first round) whose thing this browser showed, stored as
-/// `first:n,n,…`; another match's list reads as empty.
-#[derive(Clone, Debug, PartialEq)]
-struct Seen {
-    first: u32,
-    rounds: Vec<u32>,
-}
-
-impl Seen {
-    fn read(stored: &str, first: u32) -> Seen {
-        let rounds = stored
-            .split_once(':')
-            .filter(|(f, _)| f.parse() == Ok(first))
-            .map(|(_, list)| list.split(',').filter_map(|n| n.parse().ok()).collect())
-            .unwrap_or_default();
-        Seen { first, rounds }
-    }
-
-    fn note(&mut self, first: u32, round: u32) {
-        if self.first != first {
-            *self = Seen::read("", first);
-        }
-        if !self.rounds.contains(&round) {
-            self.rounds.push(round);
-        }
-    }
-
-    fn has(&self, first: u32, round: u32) -> bool {
-        self.first == first && self.rounds.contains(&round)
-    }
-
-    fn write(&self) -> String {
-        let list: Vec<String> = self.rounds.iter().map(u32::to_string).collect();
-        format!("{}:{}", self.first, list.join(","))
-    }
 }
 
 /// What the player's own tap in a round came to, as far as the page knows.
@@ -103,19 +66,23 @@ struct MyTap {
 /// The match of `room`: shown while it runs, and its results after. `held` is the badges the
 /// player had when the page loaded, with when each was earned ([`Badge::list`]): a badge a match
 /// earns is announced only if the player did not have it before that match began. `tapped` is
-/// the player's counted tap in the open round, `(round, reaction ms)`, as the server had it
-/// when the page was drawn (a reload keeps the button pressed).
+/// the reaction time of the player's counted tap in the round open in `room` as first drawn,
+/// as the server had it (a reload keeps the button pressed).
 #[component]
 pub fn GameBoard(
     room: RwSignal<Room>,
     me: Option<UserId>,
     held: String,
-    tapped: Option<(u32, u32)>,
+    tapped: Option<u32>,
 ) -> impl IntoView {
     let l = crate::lang::locale();
     let offset = RwSignal::new(0.0f64);
     let now = RwSignal::new(browser::now_ms() as i64);
-    let my_tap = RwSignal::new(tapped.map(|(round, ms)| MyTap {
+    let open_round = room.with_untracked(|r| {
+        let g = r.game.as_ref()?;
+        g.rounds.get(g.resolved as usize).map(|round| round.n)
+    });
+    let my_tap = RwSignal::new(open_round.zip(tapped).map(|(round, ms)| MyTap {
         round,
         note: td_string!(l, game.board.counted, ms = ms).to_string(),
     }));
@@ -145,17 +112,15 @@ pub fn GameBoard(
     });
     // Browser-clock moment each round's thing was first drawn, for the reaction time.
     let shown_at = StoredValue::new(None::<(u32, f64)>);
-    // The rounds of this match whose thing a page of this browser showed (remembered across a
-    // reload): a round it never showed closed while the player was away. `None` until the
-    // island runs (a page without JavaScript tells no one they were away).
-    let seen = RwSignal::new(None::<Seen>);
+    // The last round whose thing a page of this browser showed, remembered across a reload
+    // (rounds are numbered room-wide, each match after the last): a later round's verdict is
+    // of a round played while the page was closed. `None` until the island runs (a page
+    // without JavaScript tells no one they were away).
+    let seen = RwSignal::new(None::<u32>);
     Effect::new(move |_| {
-        let Some(first) = room.with_untracked(|r| r.game.as_ref().map(|g| g.first_round)) else {
-            return;
-        };
         let code = room.with_untracked(|r| r.code.to_string());
-        let stored = browser::remembered(&seen_key(&code)).unwrap_or_default();
-        seen.set(Some(Seen::read(&stored, first)));
+        let stored = browser::remembered(&seen_key(&code)).and_then(|n| n.parse().ok());
+        seen.set(Some(stored.unwrap_or(0)));
     });
 
     Effect::new(move |_| {
@@ -190,17 +155,9 @@ pub fn GameBoard(
             if round.thing.is_some() && shown_at.get_value().is_none_or(|(n, _)| n != round.n) {
                 shown_at.set_value(Some((round.n, browser::now_ms())));
                 play(sounds::REVEAL);
-                let (first, code) = room.with_untracked(|r| {
-                    (
-                        r.game.as_ref().map_or(0, |g| g.first_round),
-                        r.code.to_string(),
-                    )
-                });
-                seen.update(|seen| {
-                    let seen = seen.get_or_insert_with(|| Seen::read("", first));
-                    seen.note(first, round.n);
-                    browser::remember(&seen_key(&code), &seen.write());
-                });
+                let code = room.with_untracked(|r| r.code.to_string());
+                seen.set(Some(round.n));
+                browser::remember(&seen_key(&code), &round.n.to_string());
             }
         }
     });
@@ -365,43 +322,46 @@ pub fn GameBoard(
             return None;
         }
         let (round, result) = g.last_result(&id)?;
-        let away = result.reaction_ms.is_none()
-            && seen.with(|s| s.as_ref().is_some_and(|s| !s.has(g.first_round, round.n)));
-        if away {
-            return Some(Either::Left(view! {
-                <div class="round-verdict away" data-testid="verdict" data-round=round.n data-away="true">
-                    {round.thing.as_ref().map(|t| view! { <p class="verdict-thing">{format!("{} {}", t.emoji, t.name(l))}</p> })}
-                    <p class="verdict-word">{td_string!(l, game.verdict.away).to_string()}" "<strong data-testid="verdict-points">{points(result.points)}</strong></p>
-                    <p>{td_string!(l, game.verdict.away_why).to_string()}</p>
-                </div>
-            }));
-        }
+        // A round that closed while this browser's page was closed: the player was away.
+        let away = result.reaction_ms.is_none() && seen.get().is_some_and(|seen| round.n > seen);
         let streak = g.player(&id).map_or(0, |p| p.streak);
-        let why = match (result.correct, round.flies, result.reaction_ms) {
-            (false, Some(true), None) => Some(td_string!(l, game.verdict.missed_it)),
-            (false, Some(false), Some(_)) => Some(td_string!(l, game.verdict.fell_for_it)),
+        let why = match (away, result.correct, round.flies, result.reaction_ms) {
+            (true, ..) => Some(td_string!(l, game.verdict.away_why)),
+            (_, false, Some(true), None) => Some(td_string!(l, game.verdict.missed_it)),
+            (_, false, Some(false), Some(_)) => Some(td_string!(l, game.verdict.fell_for_it)),
             _ => None,
         };
         let climbed = g.moved_up_to(&id).map(|place| {
             let place = place_word(l, place);
             td_string!(l, game.verdict.moved_up, place = place.as_str()).to_string()
         });
-        Some(Either::Right(view! {
-            <div class=if result.correct { "round-verdict right" } else { "round-verdict wrong" }
-                data-testid="verdict" data-round=round.n data-streak=streak>
+        let (class, word) = match (away, result.correct) {
+            (true, _) => ("round-verdict away", td_string!(l, game.verdict.away)),
+            (_, right) => (
+                if right {
+                    "round-verdict right"
+                } else {
+                    "round-verdict wrong"
+                },
+                verdict_word(l, right),
+            ),
+        };
+        Some(view! {
+            <div class=class data-testid="verdict" data-round=round.n data-streak=streak
+                data-away=away.then_some("true")>
                 // Which round this was, by its thing: the next round's countdown is already above.
                 {round.thing.as_ref().map(|t| view! { <p class="verdict-thing">{format!("{} {}", t.emoji, t.name(l))}</p> })}
                 <p class="verdict-word">
-                    {verdict_word(l, result.correct)}
+                    {word}
                     " "<strong data-testid="verdict-points">{points(result.points)}</strong>
                 </p>
                 {why.map(|why| view! { <p>{why}</p> })}
-                {(streak >= 2).then(|| view! {
+                {(streak >= 2 && !away).then(|| view! {
                     <p class="streak" data-testid="streak">{td_string!(l, game.verdict.streak, n = streak).to_string()}</p>
                 })}
                 {climbed.map(|line| view! { <p class="climbed" data-testid="moved-up">{line}</p> })}
             </div>
-        }))
+        })
     };
 
     // What a screen reader hears, in one place and in the page's language: the thing as it

@@ -190,8 +190,6 @@ struct RoomWire {
     locked: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     away_host: Option<UserId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    away_until_ms: Option<i64>,
     #[serde(default)]
     game: Option<Match>,
 }
@@ -211,7 +209,7 @@ impl From<RoomWire> for Room {
                 locked: wire.locked,
                 host_seen_ms: None,
                 away_host: wire.away_host,
-                away_until_ms: wire.away_until_ms,
+                away_until_ms: None,
             },
             game: wire.game,
         }
@@ -232,7 +230,7 @@ impl From<Room> for RoomWire {
             locked,
             host_seen_ms: _,
             away_host,
-            away_until_ms,
+            away_until_ms: _,
         } = room.lobby;
         RoomWire {
             code,
@@ -245,7 +243,6 @@ impl From<Room> for RoomWire {
             created_at_ms,
             locked,
             away_host,
-            away_until_ms,
             game: room.game,
         }
     }

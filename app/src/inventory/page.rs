@@ -466,9 +466,17 @@ fn CardDetail(view: CardView, l: Locale) -> impl IntoView {
         }
     };
     let empty_holders = holders.is_empty();
+    // Two holders of one name are told apart.
+    let names = crate::ui::told_apart(
+        &holders
+            .iter()
+            .map(|h| (&h.id, h.name.as_str()))
+            .collect::<Vec<_>>(),
+    );
     let rows = holders
         .into_iter()
-        .map(|holder| {
+        .zip(names)
+        .map(|(holder, name)| {
             // The offer form with this card picked from the holder's bag.
             let form = signed_in.then(|| {
                 let href = format!(
@@ -482,7 +490,7 @@ fn CardDetail(view: CardView, l: Locale) -> impl IntoView {
             });
             view! {
                 <li class="tile" data-testid="holder" data-player=holder.id.to_string()>
-                    <span>{td_string!(l, inventory.holder_has, name = holder.name.as_str(), qty = holder.qty).to_string()}</span>
+                    <span>{td_string!(l, inventory.holder_has, name = name.as_str(), qty = holder.qty).to_string()}</span>
                     {form}
                 </li>
             }

@@ -132,7 +132,8 @@ mod ssr {
                     td_string!(l, leaderboards.errors.positions_start).to_string(),
                 )));
             }
-            (None, Some(position)) => Start::Position(position),
+            // A few positions before the one asked, so its row is seen among its neighbours.
+            (None, Some(position)) => Start::Position(first_shown(position)),
             (None, None) => Start::Top,
         };
         let viewer = crate::identity::session::current_player(&db).await?;
@@ -155,11 +156,33 @@ mod ssr {
             mine,
         )
         .map_err(|err| data_error(l, err))?;
+        // Past the end: the board's last page, the last position marked (one more read).
+        let (lines, at, past_end) = match (lines, at) {
+            (Some(lines), at) => (Some(lines), at, None),
+            (None, Some(asked)) if entries > 0 => {
+                let last = db
+                    .boards()
+                    .board_lines(&board, Start::Position(first_shown(entries)), BOARD_SIZE)
+                    .await
+                    .map_err(|err| data_error(l, err))?;
+                (last, Some(entries), Some(asked))
+            }
+            (None, Some(asked)) => (
+                Some(Lines {
+                    lines: Vec::new(),
+                    next: None,
+                }),
+                None,
+                Some(asked),
+            ),
+            (None, None) => (None, None, None),
+        };
         let Some(Lines { lines, next }) = lines else {
             return Err(fail(AppError::NotFound(
                 td_string!(l, leaderboards.errors.no_position, entries = entries).to_string(),
             )));
         };
+        let at = at.map(|at| (at, (at - first_shown(at)) as usize));
         Ok(BoardView {
             summary: BoardSummary {
                 name: period::board_name_in(l, &board, &seasons),
@@ -173,7 +196,14 @@ mod ssr {
             updated_ms,
             now_ms,
             archived: false,
+            at,
+            past_end,
         })
+    }
+
+    /// The first position a page asked to show position `at` starts from: a few before it.
+    pub(super) fn first_shown(at: u64) -> u64 {
+        at.saturating_sub(AROUND as u64).max(1)
     }
 
     /// A data error as the reader sees it: a stale page link in their language, the rest as usual.
@@ -199,17 +229,11 @@ mod ssr {
     ) -> Result<BoardView, AppError> {
         use crate::leaderboards::model::Standing;
         let l = locale();
-        let from = at.unwrap_or(1) as usize;
-        if from > archive.lines.len().max(1) {
-            return Err(fail(AppError::NotFound(
-                td_string!(
-                    l,
-                    leaderboards.errors.no_archived_position,
-                    kept = archive.lines.len()
-                )
-                .to_string(),
-            )));
-        }
+        // Past what the archive kept: its last position, marked, and a note.
+        let kept = archive.lines.len() as u64;
+        let past_end = at.filter(|at| *at > kept);
+        let at = at.map(|at| at.min(kept)).filter(|at| *at > 0);
+        let from = at.map_or(1, first_shown) as usize;
         let mine = viewer.and_then(|me| {
             let i = archive.lines.iter().position(|l| l.user_id == me.id)?;
             let k = AROUND as usize;
@@ -232,6 +256,8 @@ mod ssr {
             updated_ms: None,
             now_ms,
             archived: true,
+            at: at.map(|at| (at, (at - first_shown(at)) as usize)),
+            past_end,
         })
     }
 }

@@ -249,28 +249,54 @@ fn picker(l: Locale, board: &BoardId) -> impl IntoView {
     }
 }
 
-fn row(line: Line, totals: bool, me: Option<&crate::identity::UserId>) -> impl IntoView {
+fn row(
+    line: Line,
+    name: String,
+    totals: bool,
+    me: Option<&crate::identity::UserId>,
+    asked: bool,
+) -> impl IntoView {
     let mine = me.is_some_and(|id| *id == line.user_id);
     view! {
-        <tr data-testid="board-entry" class:me=mine aria-current=mine.then_some("true")>
+        <tr data-testid="board-entry" class:me=mine class:at=asked id=asked.then_some("at-row")
+            aria-current=mine.then_some("true")>
             <td class="num" data-testid="board-rank">{line.rank}</td>
-            <td><span class="avatar" aria-hidden="true">{line.avatar.emoji()}</span>" "<a href=profile_path(&line.user_id)>{line.nickname.to_string()}</a></td>
+            <td><span class="avatar" aria-hidden="true">{line.avatar.emoji()}</span>" "<a href=profile_path(&line.user_id)>{name}</a></td>
             <td class="num" data-testid="board-score">{line.score}</td>
             {totals.then(|| view! { <td class="num">{line.matches}</td> })}
         </tr>
     }
 }
 
+/// The lines as a table; `at` is the position asked for ("go to position") and its row, marked
+/// (`#at-row`, where the form's address scrolls) and named in the caption.
 fn table(
     l: Locale,
     lines: Vec<Line>,
     totals: bool,
     me: Option<&crate::identity::UserId>,
     testid: &'static str,
+    at: Option<(u64, usize)>,
 ) -> impl IntoView {
-    let rows = lines.into_iter().map(|l| row(l, totals, me)).collect_view();
+    // Two players of one name on the board are told apart.
+    let names = crate::ui::told_apart(
+        &lines
+            .iter()
+            .map(|line| (&line.user_id, line.nickname.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    let rows = lines
+        .into_iter()
+        .zip(names)
+        .enumerate()
+        .map(|(i, (line, name))| row(line, name, totals, me, at.is_some_and(|(_, row)| row == i)))
+        .collect_view();
+    let caption = at.map(|(n, _)| {
+        view! { <caption>{td_string!(l, leaderboards.around_position, n = n).to_string()}</caption> }
+    });
     view! {
         <table class="table standings" data-testid=testid>
+            {caption}
             <thead><tr>
                 <th>"#"</th><th>{td_string!(l, leaderboards.col_player).to_string()}</th><th>{if totals {
                     td_string!(l, leaderboards.col_points).to_string()
@@ -303,7 +329,7 @@ fn standing(l: Locale, mine: Standing, entries: u64, totals: bool, shown: bool) 
         <section class="section mine" data-testid="my-standing">
             <h2>{td_string!(l, leaderboards.you).to_string()}</h2>
             <p data-testid="my-rank">{headline}</p>
-            {(!shown).then(|| table(l, lines, totals, Some(&id), "around-me"))}
+            {(!shown).then(|| table(l, lines, totals, Some(&id), "around-me", None))}
         </section>
     }
 }
@@ -318,6 +344,8 @@ fn Board(board: BoardView) -> impl IntoView {
         updated_ms,
         now_ms,
         archived,
+        at,
+        past_end,
     } = board;
     let l = crate::lang::locale();
     let totals = summary.board.metric == Metric::Total;
@@ -355,18 +383,31 @@ fn Board(board: BoardView) -> impl IntoView {
     let next_link = next.map(|cursor| {
         view! { <p><a href=format!("{href}?after={cursor}") rel="next" data-testid="next-page">{td_string!(l, leaderboards.next_page).to_string()}</a></p> }
     });
-    let shown = me
-        .as_ref()
-        .is_some_and(|id| lines.iter().any(|line| line.user_id == *id));
+    // One table: the rows around the reader are left out where the lines show them, or where
+    // the reader asked for a position.
+    let shown = at.is_some()
+        || me
+            .as_ref()
+            .is_some_and(|id| lines.iter().any(|line| line.user_id == *id));
     let body = if lines.is_empty() {
         EitherOf3::A(
             view! { <p class="empty" data-testid="board-empty">{td_string!(l, leaderboards.empty).to_string()}" "<a href="/">{td_string!(l, leaderboards.play_to_get_on).to_string()}</a></p> },
         )
     } else if mine.is_some() {
-        EitherOf3::B(table(l, lines, totals, me.as_ref(), "board"))
+        EitherOf3::B(table(l, lines, totals, me.as_ref(), "board", at))
     } else {
-        EitherOf3::C(table(l, lines, totals, None, "board"))
+        EitherOf3::C(table(l, lines, totals, None, "board", at))
     };
+    let past_end = past_end.map(|asked| {
+        let text = td_string!(
+            l,
+            leaderboards.past_end,
+            entries = summary.entries,
+            asked = asked
+        )
+        .to_string();
+        view! { <p class="notice" role="status" data-testid="past-end">{text}</p> }
+    });
     view! {
         <ShareTags path=href.clone() title=title.clone() description=description />
         <section class="board" data-testid="board-page">
@@ -374,16 +415,20 @@ fn Board(board: BoardView) -> impl IntoView {
             <p class="muted" data-testid="board-facts">{facts.join(" · ")}" · "<span data-testid="board-updated">{updated}</span></p>
             {picker(l, &summary.board)}
             {mine.map(|m| standing(l, m, summary.entries, totals, shown))}
+            {past_end}
             {body}
             {next_link}
-            <form method="get" action=href.clone() class="jump actions">
+            <form method="get" action=format!("{href}#at-row") class="jump actions">
                 <label class="field">{td_string!(l, leaderboards.go_to_position).to_string()}
                     <input type="number" name="at" min="1" inputmode="numeric" required
                         placeholder=td_string!(l, leaderboards.position_hint).to_string() />
                 </label>
                 <button type="submit" class="secondary">{td_string!(l, leaderboards.go).to_string()}</button>
             </form>
-            <p class="muted share">{td_string!(l, leaderboards.permanent_link).to_string()}<a href=href.clone() lang="en" data-testid="board-address">{href.clone()}</a></p>
+            // The address breaks only after a slash, never inside a word.
+            <p class="muted share">{td_string!(l, leaderboards.permanent_link).to_string()}<a href=href.clone() lang="en" data-testid="board-address" class="address">
+                {href.split_inclusive('/').map(|part| view! { {part.to_owned()}<wbr /> }).collect_view()}
+            </a></p>
             {room}
         </section>
     }

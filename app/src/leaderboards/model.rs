@@ -126,4 +126,11 @@ pub struct BoardView {
     pub now_ms: i64,
     /// Whether the lines come from the archive of a closed board.
     pub archived: bool,
+    /// With `?at=<n>`: the position shown (the last, when the board ends before the one asked)
+    /// and its row among the lines, which start a few positions before it.
+    #[serde(default)]
+    pub at: Option<(u64, usize)>,
+    /// The position asked for when the board ends before it: the lines are its end.
+    #[serde(default)]
+    pub past_end: Option<u64>,
 }

@@ -37,10 +37,10 @@ pub struct RoomPageData {
     /// the code the bundle has anyway.
     #[serde(default)]
     pub badges: String,
-    /// The viewer's counted tap in the round open now, as `(round, reaction ms)`, from the
+    /// The reaction time of the viewer's counted tap in the round open in `room`, from the
     /// server's copy: a page drawn again after a reload shows the tap as counted.
     #[serde(default)]
-    pub my_tap: Option<(u32, u32)>,
+    pub my_tap: Option<u32>,
 }
 
 /// The room link's QR code as SVG. The link comes from the request's Host header when it has a
@@ -126,7 +126,10 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             Some(me) => Badge::list(&db.inventory().badges(me).await?),
             None => String::new(),
         };
-        let my_tap = me.as_ref().and_then(|me| room.my_open_tap(me));
+        let my_tap = me
+            .as_ref()
+            .and_then(|me| room.my_open_tap(me))
+            .map(|(_, ms)| ms);
         let mut room = room.visible_at(epoch_millis());
         if let Some(game) = room.game.as_mut() {
             game.receipt = receipt.map(Box::new);

@@ -86,6 +86,8 @@ pub struct Peer {
 pub struct PeerRoom {
     room: Room,
     host_seen_ms: Option<i64>,
+    #[serde(default)]
+    away_until_ms: Option<i64>,
     planned: u32,
     /// Each round's tap count and close time, in order.
     rounds: Vec<(u32, Option<i64>)>,
@@ -97,6 +99,7 @@ impl PeerRoom {
         Self {
             room: room.clone(),
             host_seen_ms: room.lobby.host_seen_ms,
+            away_until_ms: room.lobby.away_until_ms,
             planned: game.map_or(0, |g| g.planned),
             rounds: game.map_or_else(Vec::new, |g| {
                 g.rounds
@@ -115,6 +118,7 @@ impl PeerRoom {
     pub fn into_room(self) -> Room {
         let mut room = self.room;
         room.lobby.host_seen_ms = self.host_seen_ms;
+        room.lobby.away_until_ms = self.away_until_ms;
         if let Some(game) = room.game.as_mut() {
             game.planned = self.planned;
             for (round, (taps, closed)) in game.rounds.iter_mut().zip(self.rounds) {

@@ -97,8 +97,9 @@ pub struct Lobby {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub away_host: Option<UserId>,
     /// Until when (epoch ms) the away host gets the room back by coming back: [`HOST_RETURN_MS`]
-    /// after the hand-over, and never once a match has started since.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// after the hand-over, and never once a match has started since. Server-side only (the
+    /// browser needs only who was away), passed between instances by `live::peers`.
+    #[serde(skip)]
     pub away_until_ms: Option<i64>,
 }
 

@@ -119,6 +119,40 @@ async fn a_board_page_shows_exact_ranks_pages_and_the_readers_neighbours() {
             .contains(r#"data-testid="board-rank" class="num">42</td>"#),
         "positions 42-46 score 300 (Asha's 1234 is 26th), so the 45th shares rank 42"
     );
+    // One table, around the position asked for: it starts three before, and the 45th row is
+    // marked where the form's address (`#at-row`) scrolls.
+    assert_eq!(count(&jump.body, "<table"), 1);
+    assert!(jump.body.contains("Around position 45"));
+    let rows: Vec<&str> = jump.body.split("<tr").skip(2).collect();
+    assert!(
+        rows[0].contains(r#"class="num">42</td>"#),
+        "position 42 first"
+    );
+    assert!(
+        rows[3].contains(r#"id="at-row""#),
+        "the 45th row marked: {}",
+        rows[3]
+    );
+    assert_eq!(count(&jump.body, r#"id="at-row""#), 1);
+    assert!(jump
+        .body
+        .contains(r##"action="/lb/best/all/global#at-row""##));
+    // Past the end: the board's end, its last position marked, and a note (not a 404).
+    let past = send(&app, get_page("/lb/best/all/global?at=999")).await;
+    assert_eq!(past.status, StatusCode::OK);
+    assert!(
+        past.body
+            .contains("This board has 51 players, so there is no position 999: here is its end."),
+        "{}",
+        past.body
+    );
+    let marked = past
+        .body
+        .split("<tr")
+        .find(|row| row.contains(r#"id="at-row""#))
+        .unwrap();
+    let last = past.body.split("<tr").last().unwrap();
+    assert_eq!(marked, last, "the last row is the one marked");
 
     let index = send(&app, get_page("/lb?metric=best&period=all&scope=global")).await;
     assert_eq!(index.status, StatusCode::OK);
@@ -140,7 +174,6 @@ async fn bad_board_addresses_are_a_clear_4xx() {
         ("/lb/best/season-nope/global", StatusCode::NOT_FOUND),
         ("/lb/best/week-2025-W53/global", StatusCode::NOT_FOUND),
         ("/lb/best/day-2999-01-01/global", StatusCode::NOT_FOUND),
-        ("/lb/best/all/global?at=5", StatusCode::NOT_FOUND),
         ("/lb/best/all/global?at=0", StatusCode::BAD_REQUEST),
         ("/lb/best/all/global?at=x", StatusCode::BAD_REQUEST),
         (
@@ -157,4 +190,10 @@ async fn bad_board_addresses_are_a_clear_4xx() {
     let empty = send(&app, get_page("/lb/best/all/global")).await;
     assert_eq!(empty.status, StatusCode::OK);
     assert!(empty.body.contains("Nobody is on this board yet."));
+    // A position on an empty board: the board as it is, saying so.
+    let past = send(&app, get_page("/lb/best/all/global?at=5")).await;
+    assert_eq!(past.status, StatusCode::OK);
+    assert!(past
+        .body
+        .contains("This board has 0 players, so there is no position 5"));
 }

@@ -1331,12 +1331,12 @@ async fn trades_are_made_by_picking_cards_and_every_bad_pick_is_a_clear_4xx_that
         (
             "to=@ravi&give%5Bcrow%5D=3".to_owned(),
             409,
-            "not enough Crow",
+            "Not enough Crow",
         ),
         (
             "to=ravi&give%5Bkite%5D=1".to_owned(),
             409,
-            "not enough Kite",
+            "Not enough Kite",
         ),
         // Negative, huge, not numbers.
         ("to=ravi&give%5Bcrow%5D=-1".to_owned(), 400, "whole number"),
@@ -1353,7 +1353,7 @@ async fn trades_are_made_by_picking_cards_and_every_bad_pick_is_a_clear_4xx_that
         (
             "to=ravi&give_feathers=6".to_owned(),
             409,
-            "not enough feathers",
+            "Not enough feathers",
         ),
         (
             "to=ravi&want_feathers=99999999999999".to_owned(),
@@ -1595,7 +1595,7 @@ async fn a_refused_offer_form_comes_back_as_it_was_with_the_error_beside_its_fie
         .find(r#"data-testid="give_feathers-error""#)
         .unwrap()..];
     assert!(
-        error.contains("not enough feathers (1 held, 50 needed)"),
+        error.contains("Not enough feathers: you have 1, and it takes 50."),
         "{error}"
     );
     assert!(

@@ -453,10 +453,7 @@ async fn sigterm_hands_the_lease_over_ends_streams_loses_no_tap_and_the_survivor
     moved("udd_taps_total", &[r#"outcome="counted""#]);
     // (The taps' writes: a transaction here came only from the host's own page load handing
     // the room away from them, which no longer happens.)
-    moved(
-        "udd_dynamodb_capacity_units_count",
-        &[r#"op="UpdateItem""#],
-    );
+    moved("udd_dynamodb_capacity_units_count", &[r#"op="UpdateItem""#]);
     moved("udd_dynamodb_capacity_units_count", &[r#"op="GetItem""#]);
     moved("udd_dynamodb_capacity_units_sum", &[]);
     moved(

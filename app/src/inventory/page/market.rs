@@ -230,15 +230,22 @@ fn choose_player(
 ) -> impl IntoView {
     // Whom the player played with lately, guests included (who have no username to type).
     let partners = (!partners.is_empty()).then(|| {
+        let names = crate::ui::told_apart(
+            &partners
+                .iter()
+                .map(|p| (&p.user_id, p.nickname.as_str()))
+                .collect::<Vec<_>>(),
+        );
         let rows = partners
             .into_iter()
-            .map(|p| {
+            .zip(names)
+            .map(|(p, name)| {
                 let href = format!("/trades?with={}", p.user_id);
                 view! {
                     <li>
                         <a class="button secondary" href=href data-testid="partner" data-player=p.user_id.to_string()>
                             <span aria-hidden="true">{p.avatar.emoji()}" "</span>
-                            {td_string!(l, trades.offer_to, name = p.nickname.as_str()).to_string()}
+                            {td_string!(l, trades.offer_to, name = name.as_str()).to_string()}
                         </a>
                         " "<span class="muted">{td_string!(l, trades.last_played)}" "<Moment ms=p.last_ms /></span>
                     </li>

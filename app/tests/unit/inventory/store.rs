@@ -8,7 +8,7 @@ fn a_refusal_reads_in_english_for_logs_and_in_the_pages_language_for_players() {
     let refusal = Refusal::Feathers { held: 1, need: 3 };
     assert_eq!(
         refusal.to_string(),
-        "not enough feathers (1 held, 3 needed)"
+        "Not enough feathers: you have 1, and it takes 3."
     );
     assert_eq!(
         refusal.localized(),
