@@ -208,9 +208,10 @@ package_site() {
   "$BINDGEN" "$WASM_TARGET/wasm32-unknown-unknown/wasm-release/frontend.wasm" "$SITE/pkg"
   # Leptos' hydration script loads <output-name>.wasm (as cargo-leptos names it).
   # Flattened and re-relooped before -Oz: the control flow rebuilt from scratch lets -Oz fold
-  # more (1.9 KB less brotli than -Oz -Oz alone, measured 2026-11-26; --converge and --gufa
-  # gained less).
-  end2end/node_modules/.bin/wasm-opt --flatten --rereloop -Oz -Oz --strip-debug --strip-producers \
+  # more (1.9 KB less brotli than -Oz -Oz alone, measured 2026-11-26); --converge, running the
+  # passes again until nothing shrinks, took 254 B more on 2026-11-27 (--gufa and
+  # --merge-similar-functions nothing).
+  end2end/node_modules/.bin/wasm-opt --flatten --rereloop -Oz -Oz --converge --strip-debug --strip-producers \
     --enable-bulk-memory --enable-nontrapping-float-to-int \
     "$SITE/pkg/udd_bg.wasm" -o "$SITE/pkg/udd.wasm"
   rm "$SITE/pkg/udd_bg.wasm"

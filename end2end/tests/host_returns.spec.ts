@@ -68,6 +68,7 @@ test("a host back after 25 to 48 s away has the room, with Start, and everyone i
       await expect(back.page.getByTestId("you-host")).toBeVisible({ timeout: LIVE });
       await expect(back.page.getByRole("button", { name: "Start the match" })).toBeVisible();
       await expect(back.page.getByTestId("host-note")).toBeHidden();
+      await expect(back.page.getByTestId("away-note")).toHaveCount(0);
       await r.friend.expectHost(r.name, LIVE);
       await expect(r.friend.page.getByRole("button", { name: "Start the match" })).toBeHidden();
       expect(back.problems).toEqual([]);
@@ -125,7 +126,7 @@ test("a host away during a match is handed on; back during it, or after the new 
 async function told(r: Awaited<ReturnType<typeof room>>) {
   const back = await reopen(r.first, r.code);
   await back.expectHost("Asha");
-  await expect(back.page.getByTestId("host-note")).toHaveText("You were away, so Asha hosts this room now.");
+  await expect(back.page.getByTestId("away-note")).toHaveText("You were away. Asha hosts this room now.");
   await expect(back.page.getByTestId("you-host")).toBeHidden();
   await expect(back.page.getByRole("button", { name: "Start the match" })).toBeHidden();
   expect(back.problems).toEqual([]);

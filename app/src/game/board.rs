@@ -51,9 +51,14 @@ async fn clock_offset() -> f64 {
     best.map_or(0.0, |(_, offset)| offset)
 }
 
-/// Where this browser remembers the last round of room `code` whose thing it showed.
-fn seen_key(code: &str) -> String {
-    format!("udd-seen-{code}")
+/// "Udd! 312 ms, counted." (one copy of its formatting in the bundle for both places it shows).
+#[inline(never)]
+fn counted(l: Locale, ms: u32) -> String {
+    around(
+        td_string!(l, game.board.counted_before),
+        &ms.to_string(),
+        td_string!(l, game.board.counted_after),
+    )
 }
 
 /// What the player's own tap in a round came to, as far as the page knows.
@@ -84,8 +89,12 @@ pub fn GameBoard(
     });
     let my_tap = RwSignal::new(open_round.zip(tapped).map(|(round, ms)| MyTap {
         round,
-        note: td_string!(l, game.board.counted, ms = ms).to_string(),
+        note: counted(l, ms),
     }));
+    // The first round this page showed: a round before it that the player did not tap was
+    // played while their page was closed (a page opened after the match shows no one away).
+    // Told once the island is awake (a page without JavaScript tells no one they were away).
+    let first_seen = open_round.unwrap_or(0);
     // On unless this browser muted it.
     let sound = RwSignal::new(true);
     // True once the island runs in the browser: the tap and sound buttons are drawn only then,
@@ -112,16 +121,6 @@ pub fn GameBoard(
     });
     // Browser-clock moment each round's thing was first drawn, for the reaction time.
     let shown_at = StoredValue::new(None::<(u32, f64)>);
-    // The last round whose thing a page of this browser showed, remembered across a reload
-    // (rounds are numbered room-wide, each match after the last): a later round's verdict is
-    // of a round played while the page was closed. `None` until the island runs (a page
-    // without JavaScript tells no one they were away).
-    let seen = RwSignal::new(None::<u32>);
-    Effect::new(move |_| {
-        let code = room.with_untracked(|r| r.code.to_string());
-        let stored = browser::remembered(&seen_key(&code)).and_then(|n| n.parse().ok());
-        seen.set(Some(stored.unwrap_or(0)));
-    });
 
     Effect::new(move |_| {
         leptos::task::spawn_local(async move { offset.set(clock_offset().await) });
@@ -155,9 +154,6 @@ pub fn GameBoard(
             if round.thing.is_some() && shown_at.get_value().is_none_or(|(n, _)| n != round.n) {
                 shown_at.set_value(Some((round.n, browser::now_ms())));
                 play(sounds::REVEAL);
-                let code = room.with_untracked(|r| r.code.to_string());
-                seen.set(Some(round.n));
-                browser::remember(&seen_key(&code), &round.n.to_string());
             }
         }
     });
@@ -229,7 +225,7 @@ pub fn GameBoard(
             ];
             let note = match browser::call_server::<TapAck>(Tap::PATH, &fields).await {
                 Ok(ack) => match ack.reaction_ms {
-                    Some(ms) => td_string!(l, game.board.counted, ms = ms).to_string(),
+                    Some(ms) => counted(l, ms),
                     None => td_string!(l, game.board.first_counted).to_string(),
                 },
                 Err(err) => err.localized(),
@@ -323,17 +319,20 @@ pub fn GameBoard(
         }
         let (round, result) = g.last_result(&id)?;
         // A round that closed while this browser's page was closed: the player was away.
-        let away = result.reaction_ms.is_none() && seen.get().is_some_and(|seen| round.n > seen);
+        let away = result.reaction_ms.is_none() && awake.get() && round.n < first_seen;
         let streak = g.player(&id).map_or(0, |p| p.streak);
         let why = match (away, result.correct, round.flies, result.reaction_ms) {
-            (true, ..) => Some(td_string!(l, game.verdict.away_why)),
-            (_, false, Some(true), None) => Some(td_string!(l, game.verdict.missed_it)),
+            (false, false, Some(true), None) => Some(td_string!(l, game.verdict.missed_it)),
             (_, false, Some(false), Some(_)) => Some(td_string!(l, game.verdict.fell_for_it)),
             _ => None,
         };
         let climbed = g.moved_up_to(&id).map(|place| {
             let place = place_word(l, place);
-            td_string!(l, game.verdict.moved_up, place = place.as_str()).to_string()
+            around(
+                td_string!(l, game.verdict.moved_up_before),
+                &place,
+                td_string!(l, game.verdict.moved_up_after),
+            )
         });
         let (class, word) = match (away, result.correct) {
             (true, _) => ("round-verdict away", td_string!(l, game.verdict.away)),
@@ -347,8 +346,7 @@ pub fn GameBoard(
             ),
         };
         Some(view! {
-            <div class=class data-testid="verdict" data-round=round.n data-streak=streak
-                data-away=away.then_some("true")>
+            <div class=class data-testid="verdict" data-round=round.n data-streak=streak>
                 // Which round this was, by its thing: the next round's countdown is already above.
                 {round.thing.as_ref().map(|t| view! { <p class="verdict-thing">{format!("{} {}", t.emoji, t.name(l))}</p> })}
                 <p class="verdict-word">
@@ -357,7 +355,7 @@ pub fn GameBoard(
                 </p>
                 {why.map(|why| view! { <p>{why}</p> })}
                 {(streak >= 2 && !away).then(|| view! {
-                    <p class="streak" data-testid="streak">{td_string!(l, game.verdict.streak, n = streak).to_string()}</p>
+                    <p class="streak" data-testid="streak">{around(td_string!(l, game.verdict.streak_before), &streak.to_string(), td_string!(l, game.verdict.streak_after))}</p>
                 })}
                 {climbed.map(|line| view! { <p class="climbed" data-testid="moved-up">{line}</p> })}
             </div>
@@ -396,7 +394,11 @@ pub fn GameBoard(
             let name = player_name(&g, &r.user_id);
             text = format!(
                 "{text} {}",
-                td_string!(l, game.announce.fastest, name = name.as_str())
+                around(
+                    td_string!(l, game.announce.fastest_before),
+                    &name,
+                    td_string!(l, game.announce.fastest_after)
+                )
             );
         }
         if g.is_finished() {
@@ -464,7 +466,11 @@ fn last_results(game: &Match, me: Option<&UserId>, l: Locale) -> Option<impl Int
     if let Some(r) = me.and_then(|id| results.iter().find(|r| &r.user_id == id)) {
         let yours = points(r.points);
         summary.push(' ');
-        summary.push_str(&td_string!(l, game.results.you, points = yours.as_str()).to_string());
+        summary.push_str(&around(
+            td_string!(l, game.results.you_before),
+            &yours,
+            td_string!(l, game.results.you_after),
+        ));
     }
     let rows = results
         .into_iter()
@@ -472,7 +478,13 @@ fn last_results(game: &Match, me: Option<&UserId>, l: Locale) -> Option<impl Int
             let name = player_name(game, &r.user_id);
             let tapped = r.reaction_ms.map_or_else(
                 || td_string!(l, game.results.held_back).to_string(),
-                |ms| td_string!(l, game.results.tapped_in, ms = ms).to_string(),
+                |ms| {
+                    around(
+                        td_string!(l, game.results.tapped_in_before),
+                        &ms.to_string(),
+                        td_string!(l, game.results.tapped_in_after),
+                    )
+                },
             );
             let class = if r.correct { "right" } else { "wrong" };
             view! {

@@ -77,6 +77,7 @@ pub struct Round {
     pub closed_at_ms: Option<i64>,
     /// While the round is open, each tapping player's counted reaction (the server's: the wire
     /// carries no one's taps; the room page tells a player their own after a reload).
+    #[cfg(feature = "ssr")]
     #[serde(skip)]
     pub taps: Vec<(UserId, u32)>,
 }
@@ -188,8 +189,6 @@ struct RoomWire {
     created_at_ms: i64,
     #[serde(default)]
     locked: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    away_host: Option<UserId>,
     #[serde(default)]
     game: Option<Match>,
 }
@@ -208,7 +207,9 @@ impl From<RoomWire> for Room {
                 created_at_ms: wire.created_at_ms,
                 locked: wire.locked,
                 host_seen_ms: None,
-                away_host: wire.away_host,
+                #[cfg(feature = "ssr")]
+                away_host: None,
+                #[cfg(feature = "ssr")]
                 away_until_ms: None,
             },
             game: wire.game,
@@ -229,8 +230,10 @@ impl From<Room> for RoomWire {
             created_at_ms,
             locked,
             host_seen_ms: _,
-            away_host,
-            away_until_ms: _,
+            #[cfg(feature = "ssr")]
+                away_host: _,
+            #[cfg(feature = "ssr")]
+                away_until_ms: _,
         } = room.lobby;
         RoomWire {
             code,
@@ -242,7 +245,6 @@ impl From<Room> for RoomWire {
             version,
             created_at_ms,
             locked,
-            away_host,
             game: room.game,
         }
     }
@@ -285,6 +287,7 @@ impl Room {
 
     /// `user`'s counted tap in the match's open round (the first without results), as
     /// `(round, reaction ms)`.
+    #[cfg(feature = "ssr")]
     pub fn my_open_tap(&self, user: &UserId) -> Option<(u32, u32)> {
         let game = self.game.as_ref()?;
         let round = game.rounds.get(game.resolved as usize)?;

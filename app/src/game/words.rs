@@ -6,6 +6,13 @@ use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::lang::Locale;
 
+/// A phrase with one value in it, as `before` + value + `after` (the strings' two halves in
+/// the page's language): the bundle carries one way of putting a value in words, not one
+/// interpolation per phrase.
+pub(crate) fn around(before: &str, value: &str, after: &str) -> String {
+    [before, value, after].concat()
+}
+
 pub(crate) fn player_name(game: &Match, id: &UserId) -> String {
     game.player(id)
         .map(|p| p.nickname.to_string())
@@ -69,7 +76,11 @@ pub(crate) fn wins_line(game: &Match, l: Locale) -> String {
         .map(|(_, p)| p.nickname.to_string())
         .collect::<Vec<_>>()
         .join(" & ");
-    td_string!(l, game.podium.wins, name = winners.as_str()).to_string()
+    around(
+        td_string!(l, game.podium.wins_before),
+        &winners,
+        td_string!(l, game.podium.wins_after),
+    )
 }
 
 /// "Round 2 of 8" for the round at `index`.

@@ -87,6 +87,8 @@ pub struct PeerRoom {
     room: Room,
     host_seen_ms: Option<i64>,
     #[serde(default)]
+    away_host: Option<crate::identity::model::UserId>,
+    #[serde(default)]
     away_until_ms: Option<i64>,
     planned: u32,
     /// Each round's tap count and close time, in order.
@@ -99,6 +101,7 @@ impl PeerRoom {
         Self {
             room: room.clone(),
             host_seen_ms: room.lobby.host_seen_ms,
+            away_host: room.lobby.away_host.clone(),
             away_until_ms: room.lobby.away_until_ms,
             planned: game.map_or(0, |g| g.planned),
             rounds: game.map_or_else(Vec::new, |g| {
@@ -118,6 +121,7 @@ impl PeerRoom {
     pub fn into_room(self) -> Room {
         let mut room = self.room;
         room.lobby.host_seen_ms = self.host_seen_ms;
+        room.lobby.away_host = self.away_host;
         room.lobby.away_until_ms = self.away_until_ms;
         if let Some(game) = room.game.as_mut() {
             game.planned = self.planned;

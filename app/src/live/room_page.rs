@@ -18,6 +18,7 @@ use crate::codec::Base64Json;
 use crate::game::api::StartMatch;
 use crate::game::board::GameBoard;
 use crate::game::podium::{AfterMatch, StartForm};
+use crate::game::words::around;
 use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::leaderboards::boards_page::BoardLink;
@@ -55,7 +56,11 @@ pub fn RoomPage() -> impl IntoView {
     // rendered after the body has resolved, when a closure over the route's params could find
     // them disposed (a panic seen when a reload cut a render short).
     let title = match RoomCode::parse(&code()) {
-        Ok(code) => td_string!(l, rooms.room.title, code = code.as_str()).to_string(),
+        Ok(code) => around(
+            td_string!(l, rooms.room.title_before),
+            code.as_str(),
+            td_string!(l, rooms.room.title_after),
+        ),
         Err(_) => td_string!(l, rooms.room.no_such_room).to_string(),
     };
     view! {
@@ -79,7 +84,7 @@ pub fn RoomPage() -> impl IntoView {
                             <p class="notice" data-testid="needs-js">{td_string!(l, rooms.room.needs_js).to_string()}</p>
                         </noscript>
                         <LiveRoom page=page.clone()>
-                            <RoomForms lobby=Lobby::clone(&page.room) />
+                            <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() />
                         </LiveRoom>
                     }),
                     Err(err) => Either::Right(view! {
@@ -116,47 +121,20 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     let me_for_game = me.clone();
     let me_for_forms = StoredValue::new(me.clone());
     let code_text = StoredValue::new(code.clone());
-    let room_label =
-        StoredValue::new(td_string!(l, rooms.room.title, code = code.as_str()).to_string());
+    let room_label = StoredValue::new(around(
+        td_string!(l, rooms.room.title_before),
+        &code,
+        td_string!(l, rooms.room.title_after),
+    ));
     let qr = StoredValue::new(qr_svg);
     // The lobby's part of the page is drawn again only when the lobby changed (or a match
     // ended), not for every snapshot of a running match: a reveal redraws just the match.
     let lobby = Memo::new(move |_| room.with(|r| r.lobby.clone()));
     let played =
         Memo::new(move |_| room.with(|r| r.game.as_ref().is_some_and(|g| g.is_finished())));
-    // Who hosts, told when it changes while the page is open (and, to a host the room was
-    // handed on from while they were away, at once).
-    let host = Memo::new(move |_| lobby.with(|l| l.host_id.clone()));
+    // Whether the host changed while the page is open (noted as each snapshot arrives): the
+    // server-drawn notes in `RoomForms` say so, by the viewer's part (no words in the bundle).
     let host_changed = RwSignal::new(false);
-    Effect::new(move |before: Option<UserId>| {
-        let now = host.get();
-        if before.is_some_and(|before| before != now) {
-            host_changed.set(true);
-        }
-        now
-    });
-    let me_for_host = StoredValue::new(me.clone());
-    let host_note = move || {
-        let me = me_for_host.get_value()?;
-        lobby.with(|lobby| {
-            let name = |id: &UserId| lobby.player(id).map(|p| p.nickname.to_string());
-            if let Some(now) = lobby.handed_on_from(&me) {
-                let name = now.nickname.to_string();
-                return Some(
-                    td_string!(l, rooms.room.you_were_away, name = name.as_str()).to_string(),
-                );
-            }
-            if !host_changed.get() || lobby.player(&me).is_none() {
-                return None;
-            }
-            Some(if lobby.host_id == me {
-                td_string!(l, rooms.room.you_host_now).to_string()
-            } else {
-                let name = name(&lobby.host_id)?;
-                td_string!(l, rooms.room.host_now, name = name.as_str()).to_string()
-            })
-        })
-    };
 
     // After hydration: redraw from every snapshot the room's live stream sends.
     Effect::new(move |_| {
@@ -165,7 +143,12 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
             // `from_str`, as the island's props are read (Leptos reads them so): one copy of the
             // room's decoders in the bundle, not one per kind of JSON reader.
             match serde_json::from_str::<RoomFeed>(&data) {
-                Ok(RoomFeed::Room(now)) => room.set(now),
+                Ok(RoomFeed::Room(now)) => {
+                    if room.with_untracked(|r| r.host_id != now.host_id) {
+                        host_changed.set(true);
+                    }
+                    room.set(now)
+                }
                 Ok(RoomFeed::Ended) => {
                     ended.set(true);
                     listener.try_with_value(|l| l.as_ref().map(browser::Listener::close));
@@ -179,7 +162,6 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
 
     view! {
         <section class="lobby" data-testid="lobby">
-            <p class="notice" role="status" data-testid="host-note" hidden=move || host_note().is_none()>{host_note}</p>
             // The match comes first: on a phone the thing and the button must not be below the
             // fold. While it runs, the invitation shrinks to the code.
             <Show when=move || room.with(|r| r.game.is_some())>
@@ -219,7 +201,8 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
                 data-role=move || lobby.with(|lobby| Role::of(lobby, me_for_forms.get_value().as_ref()).as_str())
                 data-state=move || if lobby.with(|l| l.state == RoomState::Playing) { "playing" } else { "lobby" }
                 data-played=move || if played.get() { "yes" } else { "no" }
-                data-locked=move || if lobby.with(|l| l.locked) { "yes" } else { "no" }>
+                data-locked=move || if lobby.with(|l| l.locked) { "yes" } else { "no" }
+                data-host-changed=move || if host_changed.get() { "yes" } else { "no" }>
                 {children()}
             </div>
         </section>
@@ -260,11 +243,24 @@ impl Role {
 /// joins (or is told the room is locked); after a match, everyone gets the room board's link.
 /// Every form is a plain post that comes back to the room.
 #[component]
-fn RoomForms(lobby: Lobby) -> impl IntoView {
+fn RoomForms(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
     let l = crate::lang::locale();
+    // The host the room was handed on from while they were away, back: who hosts now (shown
+    // while they are a player and not the host; taking the room back makes them host).
+    let away_note = me.as_ref().and_then(|me| lobby.handed_on_from(me)).map(|now| {
+        let name = now.nickname.to_string();
+        view! {
+            <p class="notice for-guest top" role="status" data-testid="away-note">
+                {td_string!(l, rooms.room.you_were_away).to_string()}" "{name}" "{td_string!(l, rooms.room.hosts_now).to_string()}
+            </p>
+        }
+    });
     let code = lobby.code.to_string();
     let board_href = crate::ids::BoardId::room_best(&lobby.id).href();
     view! {
+        {away_note}
+        <p class="notice for-host if-host-changed top" role="status" data-testid="host-note">{td_string!(l, rooms.room.you_host_now).to_string()}</p>
+        <p class="notice for-guest if-host-changed top" role="status" data-testid="host-note">{td_string!(l, rooms.room.new_host).to_string()}</p>
         <p class="notice ok for-host between" data-testid="you-host">{td_string!(l, rooms.room.you_host).to_string()}</p>
         <div class="start-block for-host between"><StartForm code=code.clone() /></div>
         <p class="notice waiting start-block for-guest between" data-testid="waiting-for-host">

@@ -93,12 +93,16 @@ pub struct Lobby {
     pub host_seen_ms: Option<i64>,
     /// The host the room was last handed on from because they were away: told who hosts now
     /// when they come back, and given the room back if they return in time (see
-    /// [`Lobby::may_take_back`]). Cleared when hosting changes any other way.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// [`Lobby::may_take_back`]). Cleared when hosting changes any other way. Server-side
+    /// only (the page's server-drawn part tells them), passed between instances by
+    /// `live::peers`.
+    #[cfg(feature = "ssr")]
+    #[serde(skip)]
     pub away_host: Option<UserId>,
     /// Until when (epoch ms) the away host gets the room back by coming back: [`HOST_RETURN_MS`]
     /// after the hand-over, and never once a match has started since. Server-side only (the
     /// browser needs only who was away), passed between instances by `live::peers`.
+    #[cfg(feature = "ssr")]
     #[serde(skip)]
     pub away_until_ms: Option<i64>,
 }
@@ -141,6 +145,7 @@ impl Lobby {
     /// Whether `user`, back at `now_ms`, takes back the room handed on while they were away:
     /// they were its host, are still in it, come back within [`HOST_RETURN_MS`], and no match
     /// has started since (nor is one in play).
+    #[cfg(feature = "ssr")]
     pub fn may_take_back(&self, user: &UserId, now_ms: i64) -> bool {
         self.state == RoomState::Lobby
             && self.away_host.as_ref() == Some(user)
@@ -151,10 +156,17 @@ impl Lobby {
 
     /// Who hosts now, told to `user` when the room was handed on from them while they were
     /// away and they have not got it back.
+    #[cfg(feature = "ssr")]
     pub fn handed_on_from(&self, user: &UserId) -> Option<&RoomPlayer> {
         (self.away_host.as_ref() == Some(user) && &self.host_id != user)
             .then(|| self.player(&self.host_id))
             .flatten()
+    }
+
+    /// (The browser's copy of a room keeps no away host: the server draws that note.)
+    #[cfg(not(feature = "ssr"))]
+    pub fn handed_on_from(&self, _user: &UserId) -> Option<&RoomPlayer> {
+        None
     }
 
     pub fn is_full(&self) -> bool {
