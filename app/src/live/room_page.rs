@@ -260,7 +260,7 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
     view! {
         {away_note}
         <p class="notice for-host if-host-changed top" role="status" data-testid="host-note">{td_string!(l, rooms.room.you_host_now).to_string()}</p>
-        <p class="notice for-guest if-host-changed top" role="status" data-testid="host-note">{td_string!(l, rooms.room.new_host).to_string()}</p>
+        <p class="notice for-guest if-host-changed top" role="status" data-testid="new-host-note">{td_string!(l, rooms.room.new_host).to_string()}</p>
         <p class="notice ok for-host between" data-testid="you-host">{td_string!(l, rooms.room.you_host).to_string()}</p>
         <div class="start-block for-host between"><StartForm code=code.clone() /></div>
         <p class="notice waiting start-block for-guest between" data-testid="waiting-for-host">
