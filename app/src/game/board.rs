@@ -54,11 +54,7 @@ async fn clock_offset() -> f64 {
 /// "Udd! 312 ms, counted." (one copy of its formatting in the bundle for both places it shows).
 #[inline(never)]
 fn counted(l: Locale, ms: u32) -> String {
-    around(
-        td_string!(l, game.board.counted_before),
-        &ms.to_string(),
-        td_string!(l, game.board.counted_after),
-    )
+    around(td_string!(l, game.board.counted), &ms.to_string())
 }
 
 /// What the player's own tap in a round came to, as far as the page knows.
@@ -328,11 +324,7 @@ pub fn GameBoard(
         };
         let climbed = g.moved_up_to(&id).map(|place| {
             let place = place_word(l, place);
-            around(
-                td_string!(l, game.verdict.moved_up_before),
-                &place,
-                td_string!(l, game.verdict.moved_up_after),
-            )
+            around(td_string!(l, game.verdict.moved_up), &place)
         });
         let (class, word) = match (away, result.correct) {
             (true, _) => ("round-verdict away", td_string!(l, game.verdict.away)),
@@ -355,7 +347,7 @@ pub fn GameBoard(
                 </p>
                 {why.map(|why| view! { <p>{why}</p> })}
                 {(streak >= 2 && !away).then(|| view! {
-                    <p class="streak" data-testid="streak">{around(td_string!(l, game.verdict.streak_before), &streak.to_string(), td_string!(l, game.verdict.streak_after))}</p>
+                    <p class="streak" data-testid="streak">{around(td_string!(l, game.verdict.streak), &streak.to_string())}</p>
                 })}
                 {climbed.map(|line| view! { <p class="climbed" data-testid="moved-up">{line}</p> })}
             </div>
@@ -394,11 +386,7 @@ pub fn GameBoard(
             let name = player_name(&g, &r.user_id);
             text = format!(
                 "{text} {}",
-                around(
-                    td_string!(l, game.announce.fastest_before),
-                    &name,
-                    td_string!(l, game.announce.fastest_after)
-                )
+                around(td_string!(l, game.announce.fastest), &name)
             );
         }
         if g.is_finished() {
@@ -466,11 +454,7 @@ fn last_results(game: &Match, me: Option<&UserId>, l: Locale) -> Option<impl Int
     if let Some(r) = me.and_then(|id| results.iter().find(|r| &r.user_id == id)) {
         let yours = points(r.points);
         summary.push(' ');
-        summary.push_str(&around(
-            td_string!(l, game.results.you_before),
-            &yours,
-            td_string!(l, game.results.you_after),
-        ));
+        summary.push_str(&around(td_string!(l, game.results.you), &yours));
     }
     let rows = results
         .into_iter()
@@ -478,13 +462,7 @@ fn last_results(game: &Match, me: Option<&UserId>, l: Locale) -> Option<impl Int
             let name = player_name(game, &r.user_id);
             let tapped = r.reaction_ms.map_or_else(
                 || td_string!(l, game.results.held_back).to_string(),
-                |ms| {
-                    around(
-                        td_string!(l, game.results.tapped_in_before),
-                        &ms.to_string(),
-                        td_string!(l, game.results.tapped_in_after),
-                    )
-                },
+                |ms| around(td_string!(l, game.results.tapped_in), &ms.to_string()),
             );
             let class = if r.correct { "right" } else { "wrong" };
             view! {

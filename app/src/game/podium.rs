@@ -41,7 +41,7 @@ pub fn Standings(game: Match, l: Locale) -> impl IntoView {
                 // Badges are announced on the podium, to their player, when new to them.
                 view! {
                     <td data-testid="earned" data-feathers=rewards.feathers data-cards=rewards.cards.len()>
-                        "🪶 "{rewards.feathers}" "<span role="img" aria-label=around(td_string!(l, game.standings.cards_before), &rewards.cards.len().to_string(), td_string!(l, game.standings.cards_after))>{cards}</span>
+                        "🪶 "{rewards.feathers}" "<span role="img" aria-label=around(td_string!(l, game.standings.cards), &rewards.cards.len().to_string())>{cards}</span>
                     </td>
                 }
             });
@@ -163,7 +163,7 @@ pub fn Podium(
             <p class="winner" data-testid="winner">"🏆 "{wins}</p>
             <ol class="podium">{places}</ol>
             {badges.into_iter().map(|b| view! {
-                <p class="notice ok" data-testid="new-badge">"🏅 "{around(td_string!(l, game.podium.new_badge_before), b.name(l), td_string!(l, game.podium.new_badge_after))}</p>
+                <p class="notice ok" data-testid="new-badge">"🏅 "{around(td_string!(l, game.podium.new_badge), b.name(l))}</p>
             }).collect_view()}
             <p class="actions">
                 // Drawn once the island is awake: without JavaScript it could do nothing.

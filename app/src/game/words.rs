@@ -6,11 +6,20 @@ use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::lang::Locale;
 
-/// A phrase with one value in it, as `before` + value + `after` (the strings' two halves in
-/// the page's language): the bundle carries one way of putting a value in words, not one
-/// interpolation per phrase.
-pub(crate) fn around(before: &str, value: &str, after: &str) -> String {
-    [before, value, after].concat()
+/// A phrase with one value in it: the page's language's words with `%1` where the value goes.
+/// The bundle carries this one way of putting a value in words, not a formatter per phrase (as
+/// leptos_i18n's interpolations each bring).
+pub(crate) fn around(phrase: &str, value: &str) -> String {
+    // Found by its byte, not by a string search: the bundle carries no string searcher.
+    match phrase.bytes().position(|b| b == b'%') {
+        Some(at) => [
+            &phrase[..at],
+            value,
+            phrase.get(at + 2..).unwrap_or_default(),
+        ]
+        .concat(),
+        None => phrase.to_owned(),
+    }
 }
 
 pub(crate) fn player_name(game: &Match, id: &UserId) -> String {
@@ -76,11 +85,7 @@ pub(crate) fn wins_line(game: &Match, l: Locale) -> String {
         .map(|(_, p)| p.nickname.to_string())
         .collect::<Vec<_>>()
         .join(" & ");
-    around(
-        td_string!(l, game.podium.wins_before),
-        &winners,
-        td_string!(l, game.podium.wins_after),
-    )
+    around(td_string!(l, game.podium.wins), &winners)
 }
 
 /// "Round 2 of 8" for the round at `index`.

@@ -25,6 +25,7 @@ use crate::lang::Locale;
 use crate::ui::forms::FormError;
 
 mod market;
+mod partners;
 mod shop;
 pub use market::{offer_link, OffersWaiting, TradesPage};
 pub use shop::ShopPage;

@@ -56,11 +56,7 @@ pub fn RoomPage() -> impl IntoView {
     // rendered after the body has resolved, when a closure over the route's params could find
     // them disposed (a panic seen when a reload cut a render short).
     let title = match RoomCode::parse(&code()) {
-        Ok(code) => around(
-            td_string!(l, rooms.room.title_before),
-            code.as_str(),
-            td_string!(l, rooms.room.title_after),
-        ),
+        Ok(code) => around(td_string!(l, rooms.room.title), code.as_str()),
         Err(_) => td_string!(l, rooms.room.no_such_room).to_string(),
     };
     view! {
@@ -121,11 +117,7 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     let me_for_game = me.clone();
     let me_for_forms = StoredValue::new(me.clone());
     let code_text = StoredValue::new(code.clone());
-    let room_label = StoredValue::new(around(
-        td_string!(l, rooms.room.title_before),
-        &code,
-        td_string!(l, rooms.room.title_after),
-    ));
+    let room_label = StoredValue::new(around(td_string!(l, rooms.room.title), &code));
     let qr = StoredValue::new(qr_svg);
     // The lobby's part of the page is drawn again only when the lobby changed (or a match
     // ended), not for every snapshot of a running match: a reveal redraws just the match.

@@ -19,7 +19,6 @@ use crate::inventory::api::{
 use crate::inventory::model::{Card, Offer, OfferStatus, Side, Stack};
 use crate::lang::Locale;
 use crate::ui::forms::{form_error, FormError};
-use crate::ui::Moment;
 
 /// The answers to an offer, whose refusals the lists' page shows at its top.
 const ANSWERS: &[&str] = &[AcceptOffer::PATH, CloseOffer::PATH, DeclineStrangers::PATH];
@@ -228,35 +227,7 @@ fn choose_player(
     typed: Option<String>,
     l: Locale,
 ) -> impl IntoView {
-    // Whom the player played with lately, guests included (who have no username to type).
-    let partners = (!partners.is_empty()).then(|| {
-        let names = crate::ui::told_apart(
-            &partners
-                .iter()
-                .map(|p| (&p.user_id, p.nickname.as_str()))
-                .collect::<Vec<_>>(),
-        );
-        let rows = partners
-            .into_iter()
-            .zip(names)
-            .map(|(p, name)| {
-                let href = format!("/trades?with={}", p.user_id);
-                view! {
-                    <li>
-                        <a class="button secondary" href=href data-testid="partner" data-player=p.user_id.to_string()>
-                            <span aria-hidden="true">{p.avatar.emoji()}" "</span>
-                            {td_string!(l, trades.offer_to, name = name.as_str()).to_string()}
-                        </a>
-                        " "<span class="muted">{td_string!(l, trades.last_played)}" "<Moment ms=p.last_ms /></span>
-                    </li>
-                }
-            })
-            .collect_view();
-        view! {
-            <h3>{td_string!(l, trades.played_with)}</h3>
-            <ul class="plain-list partners" data-testid="partners">{rows}</ul>
-        }
-    });
+    let partners = super::partners::partners(partners, l);
     let room = room.map(|RoomChoice { code, players }| {
         let heading = td_string!(l, trades.in_room, code = code.as_str()).to_string();
         let list = if players.is_empty() {
