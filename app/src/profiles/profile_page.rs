@@ -11,7 +11,7 @@ use crate::i18n::td_string;
 use crate::identity::profile_path;
 use crate::profiles::api::read_profile;
 use crate::profiles::model::{ProfileBoard, ProfileView};
-use crate::ui::{Missing, Moment, ShareTags};
+use crate::ui::{when, Missing, Moment, ShareTags};
 
 #[component]
 pub fn ProfilePage() -> impl IntoView {
@@ -69,10 +69,14 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         Some(username) => format!("@{username}"),
         None => td_string!(l, profiles.guest).to_string(),
     };
-    // When they joined, as every other moment on a page: UTC from the server, the reader's own
-    // time with JavaScript (`Moment`).
-    let joined = td_string!(l, profiles.joined);
-    let (joined_before, joined_after) = joined.split_once("%1").unwrap_or((joined, ""));
+    let joined = when(joined_ms);
+    let who = td_string!(
+        l,
+        profiles.joined,
+        kind = kind.as_str(),
+        date = joined.as_str()
+    )
+    .to_string();
     let average = (stats.matches > 0).then(|| stats.lifetime_score / stats.matches as i64);
     let best = stats
         .best_score
@@ -194,7 +198,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
                 <span class="avatar" role="img" aria-label=avatar.label_in(l)>{avatar.emoji()}</span>
                 <div>
                     <h1 data-testid="profile-name">{name.clone()}</h1>
-                    <p class="muted" data-testid="profile-joined">{kind}" · "{joined_before}<Moment ms=joined_ms />{joined_after}</p>
+                    <p class="muted">{who}</p>
                 </div>
             </div>
             {own}
