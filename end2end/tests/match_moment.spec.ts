@@ -4,21 +4,13 @@
 // share, and announces a badge only the first time the player earns it.
 import { expect, test, type Page } from "./fixtures/test";
 import { type GamePage, HUMANLY, roomOfTwo } from "./fixtures/game_page";
-import { ThingsPage } from "./fixtures/things_page";
+import { whatFlies } from "./fixtures/things_page";
 import path from "node:path";
 
 // Pictures of the moments for people to look at (not compared), beside fit_pages' own.
 const SCREENS = path.resolve(__dirname, "../../target/screens/moments");
 
 
-/** What flies, as a player knows it: the catalog page. */
-async function whatFlies(page: Page): Promise<Map<string, boolean>> {
-  const things = new ThingsPage(page);
-  await things.goto("?flies=all");
-  const names = await things.names();
-  const verdicts = await things.verdicts();
-  return new Map(names.map((name, i) => [name.trim(), verdicts[i] === "true"]));
-}
 
 /** Taps round `n` (or holds back) as `tap` decides from whether the thing flies; answers
  * whether the player called it right. */

@@ -8,21 +8,13 @@ import { expect, test, type Page } from "./fixtures/test";
 import { GamePage, HUMANLY } from "./fixtures/game_page";
 import { HomePage } from "./fixtures/home_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
-import { ThingsPage } from "./fixtures/things_page";
+import { whatFlies } from "./fixtures/things_page";
 import path from "node:path";
 
 const SCREENS = path.resolve(__dirname, "../../target/screens/moments");
 const PHONE = { width: 360, height: 740 };
 const ROUNDS = 10;
 
-/** What flies, by English name: the catalog page. */
-async function whatFlies(page: Page): Promise<Map<string, boolean>> {
-  const things = new ThingsPage(page);
-  await things.goto("?flies=all");
-  const names = await things.names();
-  const verdicts = await things.verdicts();
-  return new Map(names.map((name, i) => [name.trim(), verdicts[i] === "true"]));
-}
 
 /** Fails unless `selector`'s element on `page` lies wholly inside the viewport, the page
  * unscrolled. */
