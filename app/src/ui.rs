@@ -128,6 +128,17 @@ pub fn Moment(ms: i64) -> impl IntoView {
     view! { <time datetime=when_iso(ms) data-local="">{when(ms)}</time> }
 }
 
+/// Stands for a moment in a phrase drawn around it (`around_moment`).
+pub const MOMENT_MARK: &str = "\u{1}";
+
+/// A phrase translated with `MOMENT_MARK` for its moment, drawn with the moment as a `Moment`
+/// where the mark was. The phrase keeps its one interpolated string in both languages (two
+/// halves of their own would put both languages' text in the browser's bundle).
+pub fn around_moment(phrase: &str, ms: i64) -> impl IntoView {
+    let (before, after) = phrase.split_once(MOMENT_MARK).unwrap_or((phrase, ""));
+    view! { {before.to_owned()}<Moment ms=ms />{after.to_owned()} }
+}
+
 /// The names of the players in one list as it shows them: where two players in it share a
 /// name, each is told apart by a short tag from their id (`Bilal·7KQ`: its last three
 /// characters, random in a ULID); a name nobody else in the list has stays as it is.

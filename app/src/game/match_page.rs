@@ -16,7 +16,7 @@ use crate::i18n::{td, td_string};
 use crate::identity::profile_path;
 use crate::ids::BoardId;
 use crate::lang::Locale;
-use crate::ui::{code_param, when, Missing, ShareTags};
+use crate::ui::{around_moment, code_param, when, Missing, ShareTags, MOMENT_MARK};
 
 /// `/m/<room id>/<first round>`, and `/r/<CODE>/m/<first round>` (a match kept under its room's
 /// code, before rooms had ids).
@@ -58,15 +58,20 @@ pub fn MatchPage() -> impl IntoView {
     }
 }
 
-/// "Asha 3200 · Ravi 2900 · Mei 1500": the top three of a match.
+/// "Asha 3200 · Ravi 2900 · Mei 1500": the top three of a match, with " · …" after them when
+/// more played, so a line beside "4 players" never reads as the whole match.
 pub fn podium_line(summary: &MatchSummary) -> String {
-    summary
+    let mut line = summary
         .players
         .iter()
         .take(3)
         .map(|p| format!("{} {}", p.nickname, p.score))
         .collect::<Vec<_>>()
-        .join(" · ")
+        .join(" · ");
+    if summary.players.len() > 3 {
+        line.push_str(" · …");
+    }
+    line
 }
 
 #[component]
@@ -89,6 +94,16 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
         when = finished.as_str()
     )
     .to_string();
+    // The heading's moment is a `Moment` like every other on a page (the reader's own time with
+    // JavaScript); the page's title and share tags keep the UTC text.
+    let heading = td_string!(
+        l,
+        game.sheet.title,
+        code = code.as_str(),
+        when = MOMENT_MARK
+    )
+    .to_string();
+    let finished_ms = summary.finished_at_ms;
     let podium = podium_line(&summary);
     let description = td_string!(
         l,
@@ -149,7 +164,7 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
             view! {
                 <tr data-testid="match-round">
                     <th scope="row" class="num">{i + 1}</th>
-                    <td class="thing">
+                    <td class="named">
                         <span class="emoji" aria-hidden="true">{emoji}</span>" "
                         {thing_names(round.thing, l)}
                     </td>
@@ -162,17 +177,17 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
     view! {
         <ShareTags path=path.clone() title=title.clone() description=description.clone() />
         <section class="match-sheet" data-testid="match-page">
-            <h1>{title}</h1>
+            <h1>{around_moment(&heading, finished_ms)}</h1>
             <p class="muted">{description}</p>
             <table class="table standings" data-testid="match-players">
                 <caption>{td_string!(l, game.sheet.placings).to_string()}</caption>
                 <thead><tr>
-                    <th>"#"</th>
+                    <th class="num">"#"</th>
                     <th>{td_string!(l, game.standings.player).to_string()}</th>
-                    <th>{td_string!(l, game.standings.score).to_string()}</th>
-                    <th>{td_string!(l, game.standings.right).to_string()}</th>
-                    <th>{td_string!(l, game.sheet.best_run).to_string()}</th>
-                    <th>{td_string!(l, game.standings.avg).to_string()}</th>
+                    <th class="num">{td_string!(l, game.standings.score).to_string()}</th>
+                    <th class="num">{td_string!(l, game.standings.right).to_string()}</th>
+                    <th class="num">{td_string!(l, game.sheet.best_run).to_string()}</th>
+                    <th class="num">{td_string!(l, game.standings.avg).to_string()}</th>
                 </tr></thead>
                 <tbody>{places}</tbody>
             </table>

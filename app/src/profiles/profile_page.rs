@@ -11,7 +11,7 @@ use crate::i18n::td_string;
 use crate::identity::profile_path;
 use crate::profiles::api::read_profile;
 use crate::profiles::model::{ProfileBoard, ProfileView};
-use crate::ui::{when, Missing, Moment, ShareTags};
+use crate::ui::{around_moment, Missing, Moment, ShareTags, MOMENT_MARK};
 
 #[component]
 pub fn ProfilePage() -> impl IntoView {
@@ -69,14 +69,9 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         Some(username) => format!("@{username}"),
         None => td_string!(l, profiles.guest).to_string(),
     };
-    let joined = when(joined_ms);
-    let who = td_string!(
-        l,
-        profiles.joined,
-        kind = kind.as_str(),
-        date = joined.as_str()
-    )
-    .to_string();
+    // When they joined is a moment like every other on a page (`Moment`).
+    let joined =
+        td_string!(l, profiles.joined, kind = kind.as_str(), date = MOMENT_MARK).to_string();
     let average = (stats.matches > 0).then(|| stats.lifetime_score / stats.matches as i64);
     let best = stats
         .best_score
@@ -198,7 +193,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
                 <span class="avatar" role="img" aria-label=avatar.label_in(l)>{avatar.emoji()}</span>
                 <div>
                     <h1 data-testid="profile-name">{name.clone()}</h1>
-                    <p class="muted">{who}</p>
+                    <p class="muted" data-testid="profile-joined">{around_moment(&joined, joined_ms)}</p>
                 </div>
             </div>
             {own}

@@ -201,6 +201,16 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
         assert!(html.contains(&thing.en), "{} is shown", thing.en);
     }
     assert!(html.contains(r#"<meta property="og:title" content="Match in room "#));
+    // The heading's moment is a moment like every other (the reader's time with JavaScript).
+    let heading = html
+        .split("<h1>")
+        .nth(1)
+        .and_then(|rest| rest.split("</h1>").next())
+        .expect("a heading");
+    assert!(
+        heading.starts_with(&format!("Match in room {code}, <time datetime=")),
+        "{heading}"
+    );
     assert!(!html.contains("<leptos-island"), "no island, so no wasm");
     let host_id = game.standings()[0].1.user_id.clone();
     let profile_link = format!("/p/{}", host_id.as_str());
@@ -222,6 +232,15 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
 
     let profile = page(profile_link).await;
     assert_eq!(profile.status, StatusCode::OK, "{}", profile.body);
+    // When they joined is a moment like every other (the reader's time with JavaScript).
+    let joined = profile
+        .body
+        .split(r#"data-testid="profile-joined""#)
+        .nth(1)
+        .and_then(|rest| rest.split("</p>").next())
+        .expect("when they joined");
+    assert!(joined.contains("joined <time datetime="), "{joined}");
+    assert!(joined.contains("data-local"), "{joined}");
     assert!(
         profile.body.contains(&match_link),
         "the profile links to the match"

@@ -22,3 +22,32 @@ fn players_of_one_name_in_a_list_are_told_apart_by_their_ids_and_no_one_else_is(
     assert_eq!(app::ui::told_apart(&[(&one, "Bilal")]), ["Bilal"]);
     assert!(app::ui::told_apart(&[]).is_empty());
 }
+
+#[test]
+fn a_match_line_of_its_top_three_says_when_more_played() {
+    use app::game::match_page::podium_line;
+    use app::game::sheet::{MatchSummary, SummaryPlayer};
+    let player = |i: u32| SummaryPlayer {
+        user_id: app::identity::UserId::parse(&format!("01ARZ3NDEKTSV4RRFFQ69G5FA{i}")).unwrap(),
+        nickname: app::identity::DisplayName::try_from(
+            ["Asha", "Ravi", "Mei", "Bilal"][i as usize].to_owned(),
+        )
+        .unwrap(),
+        avatar: Default::default(),
+        score: 3_200 - 300 * i as i32,
+        placement: i + 1,
+    };
+    let of = |n: u32| MatchSummary {
+        room: app::rooms::model::RoomCode::parse("K7QX2").unwrap(),
+        room_id: None,
+        first_round: 1,
+        started_at_ms: 0,
+        finished_at_ms: 60_000,
+        window_ms: 1_500,
+        rounds: 10,
+        players: (0..n).map(player).collect(),
+    };
+    assert_eq!(podium_line(&of(3)), "Asha 3200 · Ravi 2900 · Mei 2600");
+    assert_eq!(podium_line(&of(4)), "Asha 3200 · Ravi 2900 · Mei 2600 · …");
+    assert_eq!(podium_line(&of(1)), "Asha 3200");
+}
