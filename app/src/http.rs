@@ -11,6 +11,7 @@ pub mod engine;
 pub mod form_errors;
 pub mod guard;
 pub mod metrics;
+pub mod owner;
 pub mod router;
 pub mod serve;
 pub mod state;

@@ -151,6 +151,10 @@ pub(crate) struct ServeArgs {
     /// projector's leases are handed over; requests in flight get this long to finish.
     #[arg(long, env = "UDD_SHUTDOWN_GRACE_MS", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1_000..=300_000), global = true)]
     pub(crate) shutdown_grace_ms: u64,
+    /// How long (s) an idle keep-alive connection is kept: longer than the idle timeout of any
+    /// load balancer or client pool in front (the AWS template's balancer keeps 120 s).
+    #[arg(long, env = "UDD_KEEP_ALIVE_SECS", default_value_t = app::http::serve::KEEP_ALIVE_IDLE.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3_600), global = true)]
+    pub(crate) keep_alive_secs: u64,
     /// Live streams one client address may hold open across every instance.
     #[arg(long, env = "UDD_STREAMS_PER_CLIENT", default_value_t = app::live::STREAMS_PER_CLIENT, value_parser = clap::value_parser!(u32).range(1..=100_000), global = true)]
     streams_per_client: u32,

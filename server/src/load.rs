@@ -74,8 +74,11 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
 async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
     let mut connector = HttpConnector::new();
     connector.set_nodelay(true);
+    // A pooled connection is dropped after 60 s idle, well before the server's keep-alive
+    // limit (`UDD_KEEP_ALIVE_SECS`, 130 s): the pool never sends into a closing connection.
     let http = Client::builder(TokioExecutor::new())
         .pool_max_idle_per_host(4096)
+        .pool_idle_timeout(Duration::from_secs(60))
         .build(connector);
     let shared = Arc::new(Shared {
         http,

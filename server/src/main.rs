@@ -340,7 +340,10 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     app::http::serve::serve_with_grace(
         listener,
         router(state),
-        app::http::serve::HEADER_READ_TIMEOUT,
+        app::http::serve::Timeouts {
+            header: app::http::serve::HEADER_READ_TIMEOUT,
+            idle: Duration::from_secs(args.keep_alive_secs),
+        },
         draining,
         Some(grace),
     )

@@ -71,6 +71,8 @@ pub fn router(state: AppState) -> Router {
             report_dynamodb_calls,
         ))
         .layer(middleware::from_fn(keep_hashed_files))
+        // A server function's owner is its own request's (see `owner`).
+        .layer(middleware::from_fn(crate::http::owner::own_root))
         // Inside the guard: it reads whether the request came over TLS, and the guard then
         // keeps the sealed redirect on our origin.
         .layer(middleware::from_fn_with_state(

@@ -227,8 +227,20 @@ async fn session_user(db: &Db) -> Result<Option<UserId>, AppError> {
         if let Some(user) = memo.answer_for(&hash) {
             return Ok(user);
         }
+        // Another request's memo was in reach: an owner inherited across requests, which
+        // `http::owner` exists to prevent. Answered right all the same (read below), and counted.
+        CROSSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tracing::warn!("a session memo of another request was in reach");
     }
     read().await
+}
+
+static CROSSED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many times, since the process started, a request found another request's session memo
+/// in reach (see [`SessionMemo`]): 0 while every request runs under an owner of its own.
+pub fn crossed_sessions() -> u64 {
+    CROSSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The signed-in player, or `None` (no cookie, a forged or expired one, or a revoked session).

@@ -194,3 +194,72 @@ async fn a_huge_body_is_refused_before_anything_is_written() {
     assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
     assert!(response.headers().get(header::SET_COOKIE).is_none());
 }
+
+/// How many times the fifty sessions race (each time every session asks once).
+const RACES: usize = 20;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_sessions_at_once_each_get_their_own_answers_and_no_request_reaches_anothers() {
+    use support::{form, get_page, send};
+    let (app, _engine) = app().await;
+    let mut players = Vec::new();
+    for i in 0..50 {
+        // Fifty players from fifty addresses (one address may start only so many guests).
+        let name = format!("Racer{i}");
+        let started = send(
+            &app,
+            form("/api/guest", &format!("name={name}&avatar=owl"), None)
+                .from(&format!("198.51.100.{}", 100 + i)),
+        )
+        .await;
+        assert_eq!(started.status, StatusCode::OK, "{}", started.body);
+        let id = started.json()["id"].as_str().unwrap().to_owned();
+        players.push((started.cookie().expect("a session cookie"), id, name));
+    }
+    let crossed_before = app::identity::session::crossed_sessions();
+    let mut wrong = Vec::new();
+    for _ in 0..RACES {
+        let mut racing = tokio::task::JoinSet::new();
+        for (i, (cookie, id, name)) in players.iter().cloned().enumerate() {
+            let app = app.clone();
+            racing.spawn(async move {
+                if i % 2 == 0 {
+                    // A signed-in page: the account page asks who the caller is.
+                    let page = send(&app, get_page("/me").header("cookie", &cookie)).await;
+                    let shown = page
+                        .body
+                        .split(r#"data-testid="display-name">"#)
+                        .nth(1)
+                        .and_then(|rest| rest.split('<').next())
+                        .unwrap_or("(none)")
+                        .to_owned();
+                    (shown == name)
+                        .then_some(())
+                        .ok_or(format!("/me for {name} showed {shown}"))
+                } else {
+                    // A server function answering as the caller.
+                    let me = post(&app, "/api/me", "", Some(&cookie)).await;
+                    (me.json["id"] == id.as_str()).then_some(()).ok_or(format!(
+                        "/api/me for {name} answered {}",
+                        me.json["display_name"]
+                    ))
+                }
+            });
+        }
+        while let Some(answer) = racing.join_next().await {
+            if let Err(err) = answer.unwrap() {
+                wrong.push(err);
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} answers were another's: {wrong:?}",
+        wrong.len()
+    );
+    let crossed = app::identity::session::crossed_sessions() - crossed_before;
+    assert_eq!(
+        crossed, 0,
+        "requests found another request's session memo in reach {crossed} times"
+    );
+}

@@ -564,7 +564,7 @@ async fn a_rooms_stream_stays_open_through_a_quiet_minute_behind_a_proxy_that_cu
     tokio::spawn(app::http::serve::serve(
         listener,
         app.clone(),
-        app::http::serve::HEADER_READ_TIMEOUT,
+        app::http::serve::Timeouts::default(),
         std::future::pending(),
     ));
     let (proxy, cuts) = idle_cutting_proxy(upstream, Duration::from_secs(60)).await;

@@ -909,20 +909,26 @@ async fn refusals_stay_out_of_the_warning_log_and_emails_out_of_every_log() {
 }
 
 #[tokio::test]
-async fn a_trickled_request_is_cut_off() {
+async fn a_trickled_request_is_cut_off_and_an_idle_keep_alive_connection_is_kept_until_its_own_limit(
+) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let (app, _engine) = one_instance().await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let timeouts = app::http::serve::Timeouts {
+        header: Duration::from_millis(300),
+        idle: Duration::from_millis(1_500),
+    };
     let server = tokio::spawn(app::http::serve::serve(
         listener,
         app,
-        Duration::from_millis(300),
+        timeouts,
         async move {
             let _ = stopped.await;
         },
     ));
+    // Headers begun and never finished: cut off at the header timeout, not the idle one.
     let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
     client
         .write_all(b"GET /things HTTP/1.1\r\nHost: x\r\n")
@@ -932,16 +938,37 @@ async fn a_trickled_request_is_cut_off() {
     let mut buf = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(5), client.read_to_end(&mut buf)).await;
     assert!(read.is_ok(), "the server kept a half-sent request open");
-    assert!(started.elapsed() < Duration::from_secs(3));
-    // A whole request is served as usual.
-    let mut whole = tokio::net::TcpStream::connect(addr).await.unwrap();
-    whole
-        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .await
-        .unwrap();
-    let mut answer = String::new();
-    whole.read_to_string(&mut answer).await.unwrap();
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(
+        started.elapsed() < Duration::from_millis(1_200),
+        "cut off after {:?}, the idle limit, not the header one",
+        started.elapsed()
+    );
+
+    // One keep-alive connection: a request, an idle wait three times the header timeout, and
+    // the next request on the same connection is served (hyper alone would have closed it at
+    // the header timeout, and a client pool would have sent into a closing connection).
+    let mut kept = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let ask = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    let mut answer = [0u8; 4096];
+    for _ in 0..2 {
+        kept.write_all(ask).await.unwrap();
+        let n = kept.read(&mut answer).await.unwrap();
+        assert!(
+            answer[..n].starts_with(b"HTTP/1.1 200"),
+            "{:?}",
+            String::from_utf8_lossy(&answer[..n])
+        );
+        tokio::time::sleep(Duration::from_millis(900)).await;
+    }
+    // Idle past its own limit, the connection is closed by the server (end of stream).
+    let idle = std::time::Instant::now();
+    let closed = tokio::time::timeout(Duration::from_secs(5), kept.read(&mut answer)).await;
+    assert!(matches!(closed, Ok(Ok(0))), "{closed:?}");
+    assert!(
+        idle.elapsed() >= Duration::from_millis(400) && idle.elapsed() < Duration::from_secs(3),
+        "closed after {:?} idle",
+        idle.elapsed()
+    );
     let _ = stop.send(());
     server.await.unwrap().unwrap();
 }
