@@ -16,6 +16,7 @@ pub mod health;
 pub mod keys;
 pub mod limits;
 pub mod metrics;
+pub mod retry;
 mod secret;
 pub mod table;
 pub mod tx;

@@ -7,9 +7,8 @@
 //! | the room as played | Query `ROOM#<code>` from `META` on (the lobby's and the match's items together); results and totals are worked out from the rounds' taps | Query |
 //! | start a match | read the room; META updated only if the room is unchanged (this decides the start); the new `ROUND#<slot>` items put over the last match's, in parallel | Query + UpdateItem + n × PutItem (parallel) |
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 use crate::catalog::model::{FlyFilter, Thing, ThingId};
 use crate::game::draw::draw_things;
@@ -21,8 +20,10 @@ use crate::rooms::items::{lobby_from_items, state_value, ROOM_IDLE_SECS};
 use crate::rooms::model::{RoomCode, RoomId, RoomState};
 use crate::rooms::store::MAX_ATTEMPTS;
 use crate::store::keys::{self, Key};
+use crate::store::retry::{holds, Written};
 use crate::store::tx::{delete_request, n, s};
 use crate::store::{epoch_millis, epoch_seconds, key_map, sort_key, Conflict, DataError, Item};
+use aws_sdk_dynamodb::types::ReturnValue;
 
 pub mod detail;
 pub mod receipts;
@@ -84,7 +85,7 @@ pub enum Resolution {
 
 /// One tap as its round holds it (short attribute names: every byte of the round is paid by
 /// each later tap's write).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct TapEntry {
     /// When the server received it (its clock).
     pub(crate) r: i64,
@@ -376,10 +377,9 @@ impl Game<'_> {
     /// in advance. The seed is kept in META and shown only once the match is over, when anyone
     /// can check the draw against the public catalog.
     ///
-    /// One conditional UpdateItem of META decides the start (of racing starts exactly one
-    /// wins); then the rounds are written (a conditional PutItem each, in parallel) and the
-    /// last match's rounds deleted (BatchWriteItem). Should this instance stop in between, the
-    /// next read of the room writes the missing rounds from META (see [`Game::room`]).
+    /// One conditional UpdateItem of META decides the start (of racing starts one wins); the
+    /// rounds are then put (in parallel) and the last match's deleted. Should this instance stop
+    /// in between, the next read of the room writes the missing rounds (see [`Game::room`]).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn start_match(
         self,
@@ -439,7 +439,7 @@ impl Game<'_> {
                 })
                 .collect();
             let started = db
-                .update_item(
+                .update_written(
                     self.client
                         .update_item()
                         .set_key(Some(key_map(keys::room_meta(code))))
@@ -474,13 +474,14 @@ impl Game<'_> {
                         .expression_attribute_values(":ttl", n(ttl))
                         .expression_attribute_values(":version", n(room.version))
                         .expression_attribute_values(":host", s(host.as_str())),
+                    ReturnValue::None,
                 )
-                .await;
-            match started {
-                Ok(()) => {}
-                // Someone joined, left or changed settings since the read: read again.
-                Err(DataError::Conflict(Conflict::ConditionFailed)) => continue,
-                Err(err) => return Err(err.into()),
+                .await?;
+            // Refused: its own copy sent again after a lost answer (the room holds this very
+            // start), or someone joined, left or changed settings since the read: read again.
+            let ours = [("match_first", n(first)), ("match_started_ms", n(now_ms))];
+            if matches!(&started, Written::Refused(room) if !holds(room, &ours)) {
+                continue;
             }
             let ids: Vec<UserId> = entrants.iter().map(|e| e.user_id.clone()).collect();
             let items = round_items(code, &catalog, &drawn, first, now_ms, window_ms, &ids, ttl)?;

@@ -24,7 +24,7 @@ use super::oracle::{all_lines, check, Brute};
 use super::{name, test_table, TestTable};
 
 /// Writes one player's match record as the last round's transaction does.
-async fn write_record(t: &TestTable, record: &MatchRecord) {
+pub(super) async fn write_record(t: &TestTable, record: &MatchRecord) {
     t.engine
         .client
         .put_item()
@@ -35,7 +35,7 @@ async fn write_record(t: &TestTable, record: &MatchRecord) {
         .unwrap();
 }
 
-fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> MatchRecord {
+pub(super) fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> MatchRecord {
     MatchRecord {
         record_id: ulid::Ulid::new().to_string(),
         user_id: user.clone(),
@@ -56,7 +56,7 @@ fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> MatchRecord {
     }
 }
 
-fn projector(t: &TestTable) -> Projector {
+pub(super) fn projector(t: &TestTable) -> Projector {
     Projector::new(t.db.clone(), t.engine.streams.clone())
 }
 

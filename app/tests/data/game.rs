@@ -20,7 +20,7 @@ use super::{name, player, seeded_table, TestTable};
 
 pub(super) const SEED: u64 = 7;
 
-fn settings(rounds: u8) -> RoomSettings {
+pub(super) fn settings(rounds: u8) -> RoomSettings {
     RoomSettings {
         rounds,
         window_ms: 2000,

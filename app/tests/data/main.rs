@@ -16,6 +16,7 @@ mod holders;
 mod identity;
 mod inventory;
 mod live;
+mod lost;
 mod oracle;
 mod profiles;
 mod refusals;

@@ -255,3 +255,69 @@ pub fn with_fault_rates(
         .build();
     (aws_sdk_dynamodb::Client::from_conf(config), injections)
 }
+
+/// Of the calls of `operation`, the next `count` that the engine applies have their answers
+/// lost: replaced by a 500 after the engine applied them, as a network cut or a timeout on the
+/// way back would. The SDK, with the product's own retry settings, sends each again.
+#[derive(Debug)]
+struct LoseAnswers {
+    operation: &'static str,
+    remaining: Arc<AtomicU32>,
+}
+
+impl Intercept for LoseAnswers {
+    fn name(&self) -> &'static str {
+        "LoseAnswers"
+    }
+
+    fn modify_before_signing(
+        &self,
+        context: &mut BeforeTransmitInterceptorContextMut<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let matches = operation_of(context.request_mut()) == Some(self.operation);
+        cfg.interceptor_state().store_put(Injected(matches));
+        Ok(())
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let matches = cfg.load::<Injected>().is_some_and(|i| i.0);
+        let applied = context.response().status().is_success();
+        if matches
+            && applied
+            && self
+                .remaining
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok()
+        {
+            return answer_with(context, 500, INTERNAL_ERROR);
+        }
+        Ok(())
+    }
+}
+
+/// `client` whose next `count` applied calls of `operation` lose their answers (see
+/// [`LoseAnswers`]); the counter says how many are still to come.
+pub fn lose_answers(
+    client: &aws_sdk_dynamodb::Client,
+    operation: &'static str,
+    count: u32,
+) -> (aws_sdk_dynamodb::Client, Arc<AtomicU32>) {
+    let remaining = Arc::new(AtomicU32::new(count));
+    let interceptor = LoseAnswers {
+        operation,
+        remaining: remaining.clone(),
+    };
+    let config = client
+        .config()
+        .to_builder()
+        .interceptor(interceptor)
+        .build();
+    (aws_sdk_dynamodb::Client::from_conf(config), remaining)
+}

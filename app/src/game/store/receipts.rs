@@ -15,18 +15,19 @@
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
-//! | add an instance's tally to a match's receipt | UpdateItem `ADD read_units, write_units, calls` | UpdateItem |
+//! | add an instance's tally to a match's receipt | UpdateItem `ADD read_units, write_units, calls, adds` where `adds` (a string set of each add's random token) does not yet hold this add's token: a copy the SDK sends again after a lost answer is refused and recognised, never counted twice | UpdateItem |
 //! | a match's receipt | GetItem | GetItem |
 
 use super::Game;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::ReturnValue;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::game::model::{Match, MatchReceipt};
 use crate::rooms::model::{RoomCode, RoomId};
 use crate::store::keys;
+use crate::store::retry::Written;
 use crate::store::tx::n;
 use crate::store::{key_map, DataError, Db, Item};
 
@@ -36,6 +37,13 @@ pub const RECEIPTS: &str = "receipts";
 /// A tally that has not grown for this long is added to its receipt even if this instance
 /// never saw the match end (it served taps, say, but watched nothing).
 pub const QUIET: Duration = Duration::from_secs(10);
+
+/// A receipt add's name: 64 random bits.
+fn add_token() -> Result<String, DataError> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).map_err(|e| DataError::Internal(e.to_string().into()))?;
+    Ok(format!("{:016x}", u64::from_le_bytes(bytes)))
+}
 
 /// The tally key of the match that starts at room round `first`.
 fn tally_key(code: &RoomCode, first: u32) -> String {
@@ -72,22 +80,41 @@ impl Game<'_> {
             return Ok(None);
         };
         let db = self.counted_as(RECEIPTS);
+        // Each add names itself, and the receipt keeps the names it has added: an add whose
+        // answer was lost, sent again (by the SDK, or below), is refused and not counted twice.
+        let token = add_token()?;
         let add = db
             .client
             .update_item()
             .set_key(Some(key_map(keys::match_receipt(room, first))))
-            .update_expression("ADD read_units :r, write_units :w, calls :c")
+            .update_expression("ADD read_units :r, write_units :w, calls :c, adds :token")
+            .condition_expression("NOT contains(adds, :name)")
             .expression_attribute_values(":r", n(units.read_units))
             .expression_attribute_values(":w", n(units.write_units))
-            .expression_attribute_values(":c", n(units.calls));
-        let added = db.update_item_returning(add, ReturnValue::AllNew).await;
-        match added {
-            Ok(item) => Ok(item.map(|item| self.receipt_from_item(&item))),
-            Err(err) => {
-                // Not lost: counted again with what comes next.
-                let key: Arc<str> = tally_key(&code, first).into();
-                self.tallies().restore(&key, units);
-                Err(err)
+            .expression_attribute_values(":c", n(units.calls))
+            .expression_attribute_values(":token", AttributeValue::Ss(vec![token.clone()]))
+            .expression_attribute_values(":name", AttributeValue::S(token));
+        let mut attempt = 0;
+        loop {
+            match db.update_written(add.clone(), ReturnValue::AllNew).await {
+                Ok(Written::Applied(item)) => {
+                    return Ok(item.map(|item| self.receipt_from_item(&item)))
+                }
+                // Added already, by an attempt whose answer was lost.
+                Ok(Written::Refused(item)) => return Ok(Some(self.receipt_from_item(&item))),
+                Err(_) if attempt < 3 => {
+                    attempt += 1;
+                    crate::store::db::back_off(50, attempt).await;
+                }
+                Err(err) => {
+                    // Not lost: counted again with what comes next, under a new token. Should
+                    // one of the failed calls have applied after all, this tally counts twice:
+                    // the only way a receipt overcounts, and only when DynamoDB failed to answer
+                    // four calls (each with the SDK's own attempts) in a row.
+                    let key: Arc<str> = tally_key(&code, first).into();
+                    self.tallies().restore(&key, units);
+                    return Err(err);
+                }
             }
         }
     }

@@ -80,16 +80,19 @@ impl Game<'_> {
                     .why_refused(code, user, round, reveal_ms, window_ms)
                     .await?
                 {
-                    Some(refused) => Err(refused),
-                    None => Ok(Tapped::AlreadyCounted),
+                    Refused::Closed(refused) => Err(refused),
+                    // This very tap, written by an attempt whose answer was lost (the SDK sent
+                    // it again and the condition refused the copy): it counted, with its time.
+                    Refused::Tapped(stored) if stored == tap => Ok(Tapped::Counted { reaction_ms }),
+                    Refused::Tapped(_) => Ok(Tapped::AlreadyCounted),
                 }
             }
             Err(err) => Err(err.into()),
         }
     }
 
-    /// Why a tap's condition failed, from one consistent read of the round; `None` when the
-    /// player's first tap is there already (it stands).
+    /// Why a tap's condition failed, from one consistent read of the round: the player's tap
+    /// there already (the first stands), or why the round takes none.
     async fn why_refused(
         self,
         code: &RoomCode,
@@ -97,7 +100,7 @@ impl Game<'_> {
         round: u32,
         reveal_ms: i64,
         window_ms: u32,
-    ) -> Result<Option<GameConflict>, DataError> {
+    ) -> Result<Refused, DataError> {
         let item = self
             .get(
                 self.client
@@ -111,19 +114,24 @@ impl Game<'_> {
             )
             .await?;
         let Some(item) = item else {
-            return Ok(Some(GameConflict::RoundClosed));
+            return Ok(Refused::Closed(GameConflict::RoundClosed));
         };
         let number = |name: &str| item.get(name).and_then(|v| v.as_n().ok()).cloned();
         if number("n") != Some(round.to_string()) {
-            return Ok(Some(GameConflict::RoundClosed));
+            return Ok(Refused::Closed(GameConflict::RoundClosed));
         }
         let same = number("reveal_ms") == Some(reveal_ms.to_string())
             && number("window_ms") == Some(window_ms.to_string());
-        if item.contains_key("taps") {
-            return Ok(None);
+        let stored = item
+            .get("taps")
+            .and_then(|taps| taps.as_m().ok())
+            .and_then(|taps| taps.get(user.as_str()))
+            .and_then(|tap| serde_dynamo::from_attribute_value::<_, TapEntry>(tap.clone()).ok());
+        if let Some(stored) = stored {
+            return Ok(Refused::Tapped(stored));
         }
         if !same || item.contains_key("resolved_at_ms") {
-            return Ok(Some(GameConflict::RoundClosed));
+            return Ok(Refused::Closed(GameConflict::RoundClosed));
         }
         let listed = match item.get("players") {
             Some(AttributeValue::L(players)) => players
@@ -132,9 +140,17 @@ impl Game<'_> {
             _ => false,
         };
         if !listed {
-            return Ok(Some(GameConflict::Spectating));
+            return Ok(Refused::Closed(GameConflict::Spectating));
         }
         // Nothing explains it but a change between the write and the read (the round closed).
-        Ok(Some(GameConflict::RoundClosed))
+        Ok(Refused::Closed(GameConflict::RoundClosed))
     }
+}
+
+/// Why a tap's write was refused.
+enum Refused {
+    /// The player's tap is in the round already: this one's own copy, or an earlier tap.
+    Tapped(TapEntry),
+    /// The round takes no tap from this player.
+    Closed(GameConflict),
 }

@@ -8,6 +8,7 @@ use super::Boards;
 use crate::leaderboards::projector::{BatchError, Held, Projector};
 use crate::leaderboards::store::apply::Fence;
 use crate::store::keys;
+use crate::store::retry::{holds, Written};
 use crate::store::tx::{n, s};
 use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError};
 
@@ -105,13 +106,25 @@ impl Projector {
             .expression_attribute_values(":expires", n(now + self.lease_ms))
             .expression_attribute_values(":now", n(now))
             .expression_attribute_values(":one", n(1));
-        match self
-            .db
-            .update_item_returning(take, ReturnValue::AllNew)
-            .await
-        {
+        let expires_ms = now + self.lease_ms;
+        let taken = match self.db.update_written(take, ReturnValue::AllNew).await? {
+            Written::Applied(item) => Ok(item.unwrap_or_default()),
+            // This take's own copy, sent again after its answer was lost: the lease is ours.
+            Written::Refused(item)
+                if holds(
+                    &item,
+                    &[
+                        ("holder", s(self.holder.clone())),
+                        ("expires_ms", n(expires_ms)),
+                    ],
+                ) =>
+            {
+                Ok(item)
+            }
+            Written::Refused(item) => Err(item),
+        };
+        match taken {
             Ok(item) => {
-                let item = item.unwrap_or_default();
                 let token = item
                     .get("lease_token")
                     .and_then(|v| v.as_n().ok()?.parse().ok())
@@ -129,17 +142,16 @@ impl Projector {
                 self.waiting.remove(shard);
                 Ok(Some(self.held.len() - 1))
             }
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => {
-                // Held elsewhere or finished: read until when, once, and wait until then.
-                let until = match self.lease_item(shard).await? {
-                    Some(LeaseItem { finished: true, .. }) => i64::MAX,
-                    Some(lease) => lease.expires_ms.unwrap_or(0),
-                    None => 0,
+            Err(item) => {
+                // Held elsewhere or finished (the refusal says until when): wait until then.
+                let lease: LeaseItem = serde_dynamo::from_item(item)?;
+                let until = match lease {
+                    LeaseItem { finished: true, .. } => i64::MAX,
+                    lease => lease.expires_ms.unwrap_or(0),
                 };
                 self.waiting.insert(shard.to_owned(), until);
                 Ok(None)
             }
-            Err(err) => Err(err),
         }
     }
 
