@@ -13,8 +13,7 @@ use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, ReturnValue, TransactWriteItem,
-    WriteRequest,
+    AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, TransactWriteItem, WriteRequest,
 };
 use aws_sdk_dynamodb::Client;
 use tokio::sync::OnceCell;
@@ -323,18 +322,6 @@ impl Db {
     ) -> Result<(), DataError> {
         send_recorded!(self, "UpdateItem", request.table_name(self.table_name()))?;
         Ok(())
-    }
-
-    /// UpdateItem on the table answering with the item's attributes as `values` asks (all
-    /// new, or the old values of those updated): `None` when the answer carries none (no
-    /// item was there before, for the old values).
-    pub(crate) async fn update_item_returning(
-        &self,
-        request: UpdateItemFluentBuilder,
-        values: ReturnValue,
-    ) -> Result<Option<Item>, DataError> {
-        let request = request.table_name(self.table_name()).return_values(values);
-        Ok(send_recorded!(self, "UpdateItem", request)?.attributes)
     }
 
     /// Puts `item` at `key` only if no item has that key: `true` if this call wrote it, `false`

@@ -150,3 +150,40 @@ async fn a_transaction_whose_answer_was_lost_applies_once_by_its_request_token()
     let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
     assert_eq!(lobby.players.len(), 2, "joined once");
 }
+
+#[tokio::test]
+async fn a_new_days_board_whose_root_write_lost_its_answer_is_still_listed_for_closing() {
+    use app::leaderboards::store::apply::tree_pass::{padded, EntryMove};
+    use app::leaderboards::BoardId;
+    let t = test_table().await;
+    let board = BoardId::parse_key("best.day-2026-11-23.global").unwrap();
+    // Every node write loses its answer once: the SDK's copy is refused by its own write.
+    let (db, remaining) = losing(&t, "UpdateItem", u32::MAX);
+    let moved = [EntryMove {
+        board: board.clone(),
+        seq: padded("100"),
+        from: None,
+        to: 1200,
+    }];
+    db.boards().move_in_trees(&moved, &[]).await.unwrap();
+    assert!(
+        remaining.load(Ordering::SeqCst) < u32::MAX,
+        "answers were lost"
+    );
+    let ends = app::store::keys::board_ends(&board);
+    let closing = t
+        .engine
+        .client
+        .get_item()
+        .table_name(t.db.table_name())
+        .key("PK", aws_sdk_dynamodb::types::AttributeValue::S(ends.pk))
+        .key("SK", aws_sdk_dynamodb::types::AttributeValue::S(ends.sk))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        closing.item.is_some(),
+        "the day's board is listed for the closer (else it is never archived)"
+    );
+}

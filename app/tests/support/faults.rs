@@ -114,6 +114,19 @@ impl Intercept for FaultFirst {
     }
 }
 
+/// `client` with `interceptor` added (its retry settings kept).
+fn intercepted(
+    client: &aws_sdk_dynamodb::Client,
+    interceptor: impl Intercept + 'static,
+) -> aws_sdk_dynamodb::Client {
+    let config = client
+        .config()
+        .to_builder()
+        .interceptor(interceptor)
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
 /// `client` with an injector: its next `faults` calls of `operation` (any, if `None`) get
 /// `answer`. The counter says how many are still to come.
 pub fn with_faults(
@@ -128,12 +141,7 @@ pub fn with_faults(
         operation,
         answer,
     };
-    let config = client
-        .config()
-        .to_builder()
-        .interceptor(interceptor)
-        .build();
-    (aws_sdk_dynamodb::Client::from_conf(config), remaining)
+    (intercepted(client, interceptor), remaining)
 }
 
 /// The writes a rate-based injector picks among.
@@ -314,10 +322,5 @@ pub fn lose_answers(
         operation,
         remaining: remaining.clone(),
     };
-    let config = client
-        .config()
-        .to_builder()
-        .interceptor(interceptor)
-        .build();
-    (aws_sdk_dynamodb::Client::from_conf(config), remaining)
+    (intercepted(client, interceptor), remaining)
 }

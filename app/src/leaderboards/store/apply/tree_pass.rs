@@ -26,6 +26,7 @@ use crate::leaderboards::store::archive::closing_keys;
 use crate::leaderboards::store::node_key;
 use crate::leaderboards::tree::{self, Counts, Deltas, NodeId};
 use crate::store::keys;
+use crate::store::retry::{holds, Written};
 use crate::store::tx::{n, s};
 use crate::store::{key_map, Conflict, DataError, Item};
 
@@ -231,9 +232,19 @@ impl Boards<'_> {
             NodeId::Root => ReturnValue::UpdatedOld,
             _ => ReturnValue::None,
         };
-        let old = self
-            .update_item_returning(request.update_expression(expression), values)
-            .await?;
+        let old = match self
+            .update_written(request.update_expression(expression), values)
+            .await?
+        {
+            Written::Applied(old) => old,
+            // A root write's own copy, sent again after its answer was lost: it applied, and
+            // whether the root was fresh is lost with the answer. The closing item is put again
+            // (the same item: putting it twice changes nothing), never left out.
+            Written::Refused(root) if node == NodeId::Root && holds(&root, &[("sq", s(last))]) => {
+                None
+            }
+            Written::Refused(_) => return Err(DataError::Conflict(Conflict::ConditionFailed)),
+        };
         let fresh_root = node == NodeId::Root && old.is_none_or(|old| !old.contains_key("sq"));
         if fresh_root {
             if let Some(item) = closing_item(board, seasons) {
