@@ -187,3 +187,93 @@ async fn a_new_days_board_whose_root_write_lost_its_answer_is_still_listed_for_c
         "the day's board is listed for the closer (else it is never archived)"
     );
 }
+
+#[tokio::test]
+async fn a_transaction_that_meets_its_own_first_attempt_still_running_is_sent_again_and_applies() {
+    use super::faults::{with_faults, IN_PROGRESS};
+    let t = test_table().await;
+    let (code, _host) = room(&t, "GNHH2", RoomSettings::default()).await;
+    let asha = player(&t, "Asha").await;
+    let (client, remaining) =
+        with_faults(&t.engine.client, Some("TransactWriteItems"), IN_PROGRESS, 1);
+    let db = Db::new(client, t.db.table_name());
+    let joined = db
+        .rooms()
+        .join_room(&code, &asha, &name("Asha"), Avatar::Owl)
+        .await;
+    assert_eq!(
+        remaining.load(Ordering::SeqCst),
+        0,
+        "one answer was 'in progress'"
+    );
+    assert_eq!(
+        joined.unwrap(),
+        Joined::Joined,
+        "not 'something went wrong'"
+    );
+    let lobby = t.db.rooms().lobby(&code).await.unwrap().unwrap();
+    assert_eq!(lobby.players.len(), 2, "joined once");
+}
+
+#[tokio::test]
+async fn a_decline_whose_answer_was_lost_is_answered_as_declined() {
+    use app::inventory::model::{OfferStatus, Side};
+    let t = test_table().await;
+    let asha = player(&t, "Asha").await;
+    let ravi = player(&t, "Ravi").await;
+    let offer =
+        t.db.inventory()
+            .make_offer(
+                (&asha, "Asha"),
+                (&ravi, "Ravi"),
+                Side {
+                    cards: Vec::new(),
+                    feathers: 0,
+                },
+                Side {
+                    cards: Vec::new(),
+                    feathers: 10,
+                },
+                3_600,
+            )
+            .await
+            .unwrap();
+    // An offer from before offers were counted: its decline is one UpdateItem of its own.
+    let key = app::store::keys::offer(&offer.id);
+    t.engine
+        .client
+        .update_item()
+        .table_name(t.db.table_name())
+        .key("PK", aws_sdk_dynamodb::types::AttributeValue::S(key.pk))
+        .key("SK", aws_sdk_dynamodb::types::AttributeValue::S(key.sk))
+        .update_expression("SET from_stranger = :no, counted = :no")
+        .expression_attribute_values(":no", aws_sdk_dynamodb::types::AttributeValue::Bool(false))
+        .send()
+        .await
+        .unwrap();
+    let offer = t.db.inventory().offer(&offer.id).await.unwrap().unwrap();
+    assert!(!offer.from_stranger && !offer.counted);
+    let (db, remaining) = losing(&t, "UpdateItem", 1);
+    let closed = db.inventory().close_read_offer(&offer, &ravi).await;
+    assert_eq!(remaining.load(Ordering::SeqCst), 0, "the answer was lost");
+    assert_eq!(
+        closed.unwrap(),
+        OfferStatus::Declined,
+        "not 'no longer open'"
+    );
+}
+
+#[tokio::test]
+async fn a_season_start_whose_answer_was_lost_is_answered_as_started() {
+    let t = test_table().await;
+    let id = app::ids::SeasonId::parse("lost-answer-1").unwrap();
+    let start = epoch_millis() + 86_400_000;
+    let (db, remaining) = losing(&t, "PutItem", 1);
+    let started = db
+        .boards()
+        .start_season(&id, "Monsoon", start, start + 30 * 86_400_000)
+        .await;
+    assert_eq!(remaining.load(Ordering::SeqCst), 0, "the answer was lost");
+    assert_eq!(started.expect("started, not 'already a season'").id, id);
+    assert_eq!(t.db.boards().seasons().await.unwrap().len(), 1);
+}

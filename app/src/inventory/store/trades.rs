@@ -41,7 +41,7 @@
 use super::Inventory;
 use std::collections::{BTreeMap, HashSet};
 
-use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, TransactWriteItem};
 
 pub use crate::inventory::model::{Direction, Met, Party};
 use crate::inventory::model::{Offer, OfferId, OfferStatus, Place, Side, UserId};
@@ -51,6 +51,7 @@ use crate::inventory::store::{
     card, check_count, number, stack_key, InventoryError, Refusal, MAX_FEATHERS,
 };
 use crate::store::keys;
+use crate::store::retry::{holds, Written};
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, key_map, Conflict, DataError, Item};
 
@@ -536,10 +537,11 @@ impl Inventory<'_> {
         };
         const SET: &str = "SET #status = :closed, answered_ms = :now";
         const CONDITION: &str = "#status = :open AND #who = :me";
+        let now = epoch_millis();
         let values = [
             (":closed", s(value)),
             (":open", s("open")),
-            (":now", n(epoch_millis())),
+            (":now", n(now)),
             (":me", s(me.as_str())),
         ];
         let outcome = if let Some(free) = self.free_place(offer)? {
@@ -571,7 +573,14 @@ impl Inventory<'_> {
             for (name, value) in values {
                 request = request.expression_attribute_values(name, value);
             }
-            crate::store::send_recorded!(self, "UpdateItem", request).map(drop)
+            // Refused by its own copy (sent again after a lost answer): closed by this call.
+            let ours = [("status", s(value)), ("answered_ms", n(now))];
+            match self.update_written(request, ReturnValue::None).await? {
+                Written::Refused(offer) if !holds(&offer, &ours) => {
+                    Err(DataError::Conflict(Conflict::ConditionFailed))
+                }
+                _ => Ok(()),
+            }
         };
         match outcome {
             Ok(()) => Ok(status),

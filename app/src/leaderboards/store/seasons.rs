@@ -15,7 +15,7 @@ use crate::leaderboards::period::{is_quarter_id, Season};
 use crate::store::keys;
 use crate::store::{epoch_millis, DataError, Item};
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, PartialEq)]
 struct SeasonItem {
     id: SeasonId,
     name: String,
@@ -105,7 +105,7 @@ impl Boards<'_> {
             end_ms,
         };
         let item: Item = serde_dynamo::to_item(&season).map_err(DataError::from)?;
-        if !self.put_if_absent(key, item).await? {
+        if !self.put_if_absent(key.clone(), item).await? && !self.season_is(key, &season).await? {
             return Err(SeasonError::Refused(
                 "There is already a season starting then.",
             ));
@@ -116,5 +116,25 @@ impl Boards<'_> {
             start_ms,
             end_ms,
         })
+    }
+}
+
+impl Boards<'_> {
+    /// Whether the season at `key` is exactly `season` (one consistent GetItem, only after a
+    /// refused start): the start's own copy, sent again after its answer was lost, or the same
+    /// season started twice. Either way it stands as asked.
+    async fn season_is(self, key: keys::Key, season: &SeasonItem) -> Result<bool, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(crate::store::key_map(key)))
+                    .consistent_read(true),
+            )
+            .await?;
+        let stored = item
+            .map(serde_dynamo::from_item::<_, SeasonItem>)
+            .transpose()?;
+        Ok(stored.as_ref() == Some(season))
     }
 }
