@@ -11,7 +11,6 @@ use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemFluentBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, TransactWriteItem, WriteRequest,
@@ -54,14 +53,6 @@ macro_rules! send_recorded {
         }
         result
     }};
-}
-
-/// A transaction's `ClientRequestToken`: 128 random bits in hex (DynamoDB takes up to 36
-/// characters).
-fn request_token() -> Result<String, DataError> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| DataError::Internal(e.to_string().into()))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Waits before retry `attempt` (1, 2, ...): exponential from `base_ms`, capped at 64 × base.
@@ -435,22 +426,14 @@ impl Db {
     /// [`REFUSED_WRITE`] with 2.0 write units per action. That is the conservative assumption:
     /// the transaction billed as if it had run (transactional writes cost double), each item up
     /// to 1 KB.
-    ///
-    /// Each transaction has its own `ClientRequestToken`, kept by the SDK's own retries (a
-    /// retry of an applied transaction is answered as applied, not applied again). A copy that
-    /// meets its first attempt still running (`TransactionInProgressException`, which the SDK
-    /// does not retry) is sent again under the same token; after a conflict, when nothing
-    /// applied, a new one.
     pub(crate) async fn transact(&self, actions: Vec<TransactWriteItem>) -> Result<(), DataError> {
         let mut attempt = 0u32;
-        let mut token = request_token()?;
         loop {
             let started = Instant::now();
             let result = self
                 .client
                 .transact_write_items()
                 .set_transact_items(Some(actions.clone()))
-                .client_request_token(token.clone())
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await;
@@ -465,20 +448,9 @@ impl Db {
                 }
                 Err(_) => self.record_units("TransactWriteItems", 0.0, started),
             }
-            let in_progress = result.as_ref().err().is_some_and(|err| {
-                matches!(
-                    err.as_service_error(),
-                    Some(TransactWriteItemsError::TransactionInProgressException(_))
-                )
-            });
             match result.map_err(error::classify_transaction) {
-                Err(_) if in_progress && attempt < 4 => {
-                    attempt += 1;
-                    back_off(50, attempt).await;
-                }
                 Err(DataError::Conflict(Conflict::TransactionConflict)) if attempt < 4 => {
                     attempt += 1;
-                    token = request_token()?;
                     back_off(20, attempt).await;
                 }
                 other => return other.map(|_| ()),

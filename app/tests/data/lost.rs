@@ -190,6 +190,8 @@ async fn a_new_days_board_whose_root_write_lost_its_answer_is_still_listed_for_c
 
 #[tokio::test]
 async fn a_transaction_that_meets_its_own_first_attempt_still_running_is_sent_again_and_applies() {
+    // The SDK counts `TransactionInProgressException` among throttling errors and sends the
+    // call again under the same token (aws-runtime's `THROTTLING_ERRORS`): nothing of ours.
     use super::faults::{with_faults, IN_PROGRESS};
     let t = test_table().await;
     let (code, _host) = room(&t, "GNHH2", RoomSettings::default()).await;

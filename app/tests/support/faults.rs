@@ -33,7 +33,7 @@ struct FaultFirst {
 pub const CONFLICT: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None, None]","CancellationReasons":[{"Code":"TransactionConflict","Message":"Transaction is ongoing for the item"},{"Code":"None"},{"Code":"None"}]}"#;
 pub const THROTTLED: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}"#;
 /// Real DynamoDB's answer to a transaction sent again while its first attempt still runs
-/// (same `ClientRequestToken`): the SDK does not retry it.
+/// (same `ClientRequestToken`): the SDK retries it as it does throttling.
 pub const IN_PROGRESS: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionInProgressException","message":"Transaction is ongoing for the request"}"#;
 /// Real DynamoDB's answer when it failed inside: the SDK retries it.
 pub const INTERNAL_ERROR: &str = r#"{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}"#;
