@@ -22,7 +22,10 @@ mod fleet;
 mod lobby;
 mod phone;
 mod players;
+mod recount;
+mod soak;
 mod tally;
+mod watch;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::AtomicU64;
@@ -49,21 +52,38 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
     } else {
         "embedded engine (udd-server engine)"
     };
+    let matches = match args.minutes {
+        Some(minutes) => format!("match after match for {minutes} min"),
+        None => format!("{} match(es)", args.matches),
+    };
     println!(
-        "load: {} rooms × {} players ({} players), {} match(es) of {} rounds each, on {} instance(s) sharing the {engine_name}, table {table}",
+        "load: {} rooms × {} players ({} players), {matches} of {} rounds each, on {} instance(s) sharing the {engine_name}, table {table}",
         args.rooms,
         args.players,
         args.rooms * args.players,
-        args.matches,
         args.rounds,
         args.instances
     );
-    let fleet = Fleet::start(&args, &table).await?;
-    let outcome =
-        tokio::time::timeout(Duration::from_secs(args.timeout_secs), drive(&args, &fleet)).await;
+    let mut fleet = Fleet::start(&args, &table).await?;
+    let outcome = match args.minutes {
+        // A soak's time is its own, and an hour for what follows it.
+        Some(minutes) => {
+            tokio::time::timeout(
+                Duration::from_secs(u64::from(minutes) * 60 + 3600),
+                soak::soak(&args, &mut fleet, minutes),
+            )
+            .await
+        }
+        None => {
+            tokio::time::timeout(Duration::from_secs(args.timeout_secs), drive(&args, &fleet)).await
+        }
+    };
     fleet.stop().await;
     match outcome {
         Ok(result) => result,
+        Err(_) if args.minutes.is_some() => {
+            bail!("the soak took more than an hour longer than its --minutes")
+        }
         Err(_) => bail!(
             "the run took longer than --timeout-secs {}",
             args.timeout_secs
@@ -71,7 +91,9 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
     }
 }
 
-async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
+/// What every simulated phone shares: one pooled client, the tally, the answers' statuses;
+/// in a soak, the instances to send a failed request on to.
+fn shared(failover: Option<Vec<String>>) -> Arc<Shared> {
     let mut connector = HttpConnector::new();
     connector.set_nodelay(true);
     // A pooled connection is dropped after 60 s idle, well before the server's keep-alive
@@ -80,12 +102,17 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
         .pool_max_idle_per_host(4096)
         .pool_idle_timeout(Duration::from_secs(60))
         .build(connector);
-    let shared = Arc::new(Shared {
+    Arc::new(Shared {
         http,
         tally: Mutex::new(Tally::default()),
         statuses: Mutex::new(BTreeMap::new()),
         requests: AtomicU64::new(0),
-    });
+        failover,
+    })
+}
+
+async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
+    let shared = shared(None);
     let bases = Arc::new(fleet.bases.clone());
     let setup = Instant::now();
     // Rooms start spread over one round's period (parties do not all start on the same

@@ -56,6 +56,23 @@ pub struct LoadArgs {
     /// change's answer to every listener's stream showing it.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=60))]
     pub(super) lobby_changes: u32,
+    /// A soak of this many minutes instead of a fixed number of matches: rooms play match after
+    /// match, a player leaving and another joining between matches, while instances are
+    /// replaced under them (see `--deploy-every-mins`, `--kill-at-mins`). `--matches`,
+    /// `--lobby-changes` and `--timeout-secs` do not apply.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=600))]
+    pub(super) minutes: Option<u32>,
+    /// In a soak, one instance is replaced every this many minutes, as a rolling deploy does
+    /// (SIGTERM, drain, a new one started), the instances in turn.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=600))]
+    pub(super) deploy_every_mins: u32,
+    /// In a soak, the minute at which one instance is killed (SIGKILL) in the middle of play;
+    /// by default 35/60 of the way.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=600))]
+    pub(super) kill_at_mins: Option<u32>,
+    /// In a soak, a report every this many minutes.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=600))]
+    pub(super) report_every_mins: u32,
 }
 
 impl LoadArgs {

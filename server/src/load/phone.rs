@@ -22,6 +22,10 @@ pub(super) struct Shared {
     pub(super) tally: Mutex<Tally>,
     pub(super) statuses: Mutex<BTreeMap<u16, u64>>,
     pub(super) requests: AtomicU64,
+    /// In a soak, where instances are replaced under the players, a request whose connection
+    /// failed is sent again to the next instance, as a load balancer sends a client on to a
+    /// healthy target (the instances, in order); in a plain load it fails the room.
+    pub(super) failover: Option<Vec<String>>,
 }
 
 impl Shared {
@@ -52,7 +56,37 @@ pub(super) struct Phone {
 }
 
 impl Phone {
+    /// Posts a form; in a soak, a request whose connection failed (its instance is draining,
+    /// killed or not yet back) is sent again to the next instance, up to six times. A copy of
+    /// a write that had applied is recognised by the server as its own (a tap is answered as
+    /// counted, with its time).
     pub(super) async fn post(&mut self, path: &str, form: &str) -> anyhow::Result<(u16, String)> {
+        let mut tries = 0u64;
+        loop {
+            match self.post_once(path, form).await {
+                Err(err) if tries < 6 && self.shared.failover.is_some() => {
+                    tries += 1;
+                    self.shared.tally().resent += 1;
+                    tracing::debug!(error = %err, base = %self.base, "sending again elsewhere");
+                    self.move_on();
+                    tokio::time::sleep(std::time::Duration::from_millis(100 * tries)).await;
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+
+    /// In a soak, moves this phone to another instance, as a load balancer spreads the
+    /// clients of a target that went away over the others.
+    pub(super) fn move_on(&mut self) {
+        if let Some(bases) = self.shared.failover.as_ref().filter(|b| b.len() > 1) {
+            let at = bases.iter().position(|b| *b == self.base).unwrap_or(0);
+            let spread = self.shared.requests.load(Ordering::Relaxed) as usize % (bases.len() - 1);
+            self.base = bases[(at + 1 + spread) % bases.len()].clone();
+        }
+    }
+
+    async fn post_once(&mut self, path: &str, form: &str) -> anyhow::Result<(u16, String)> {
         let mut request = http::Request::post(format!("{}{path}", self.base))
             .header("content-type", "application/x-www-form-urlencoded")
             .header("accept", "application/json")
@@ -76,12 +110,14 @@ impl Phone {
         Ok((status, String::from_utf8_lossy(&body).into_owned()))
     }
 
-    /// Opens the room's live stream: each message is parsed and sent on.
+    /// Opens the room's live stream: each message is parsed and sent on. Returns whether the
+    /// listening is over (the room ended, or nobody reads the feed any more) rather than the
+    /// stream cut.
     pub(super) async fn listen(
         &self,
         code: &str,
-        feed: tokio::sync::mpsc::UnboundedSender<(Instant, RoomFeed)>,
-    ) -> anyhow::Result<()> {
+        feed: &tokio::sync::mpsc::UnboundedSender<(Instant, RoomFeed)>,
+    ) -> anyhow::Result<bool> {
         let mut request = http::Request::get(format!("{}/r/{code}/events", self.base))
             .header("accept", "text/event-stream")
             .header("x-forwarded-for", &self.address);
@@ -117,11 +153,44 @@ impl Phone {
                 let parsed: RoomFeed = serde_json::from_str(&json)?;
                 let ended = parsed == RoomFeed::Ended;
                 if feed.send((at, parsed)).is_err() || ended {
-                    return Ok(());
+                    return Ok(true);
                 }
             }
         }
-        Ok(())
+        Ok(false)
+    }
+
+    /// Listens to the room's live stream until the room ends or nobody reads the feed,
+    /// opening it again (on the next instance if it cannot be opened) whenever it is cut, as
+    /// a browser's `EventSource` does. Every reopening is counted.
+    pub(super) async fn listen_on(
+        mut self,
+        code: &str,
+        feed: tokio::sync::mpsc::UnboundedSender<(Instant, RoomFeed)>,
+    ) {
+        loop {
+            let opened = Instant::now();
+            match self.listen(code, &feed).await {
+                Ok(true) => return,
+                Ok(false) => {}
+                Err(err) => {
+                    tracing::debug!(error = %err, base = %self.base, "the live stream failed");
+                    self.move_on();
+                }
+            }
+            if feed.is_closed() {
+                return;
+            }
+            self.shared.tally().reopened += 1;
+            // A browser waits a little before reconnecting; a stream that failed at once
+            // waits longer.
+            let wait = if opened.elapsed() < std::time::Duration::from_secs(1) {
+                1000
+            } else {
+                250
+            };
+            tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+        }
     }
 }
 

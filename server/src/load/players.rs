@@ -16,7 +16,7 @@ use super::lobby::lobby;
 use super::phone::{Phone, Player, Shared};
 
 /// Sends one `()` when dropped.
-struct Ready(tokio::sync::mpsc::UnboundedSender<()>);
+pub(super) struct Ready(pub(super) tokio::sync::mpsc::UnboundedSender<()>);
 
 impl Drop for Ready {
     fn drop(&mut self) {
@@ -113,7 +113,7 @@ pub(super) async fn play_room(
         };
         let code = code.clone();
         listeners.spawn(async move {
-            if let Err(err) = listener.listen(&code, send).await {
+            if let Err(err) = listener.listen(&code, &send).await {
                 eprintln!("a live stream failed: {err:#}");
             }
         });
@@ -182,7 +182,7 @@ pub(super) async fn play_room(
 /// One player's match: taps on reveals, measures pushes, and at the end checks its
 /// acknowledged taps against the results. Messages of the match before (still queued, or
 /// re-sent) are left aside: this match is the first with a later first round.
-async fn play(
+pub(super) async fn play(
     shared: Arc<Shared>,
     mut player: Player,
     code: String,
@@ -275,6 +275,7 @@ async fn play(
         let status = status?;
         let mut tally = shared.tally();
         tally.tap_ack_ms.push(took.as_secs_f64() * 1e3);
+        tally.window_tap_ms.push(took.as_secs_f64() * 1e3);
         if status == 200 {
             tally.acked += 1;
             acked.insert(n);
@@ -292,6 +293,13 @@ async fn play(
                     .iter()
                     .find(|p| p.nickname.as_str() == nickname.as_str())
                     .map(|p| p.user_id.clone());
+                if let Some(me) = &me {
+                    tally
+                        .finished_by
+                        .entry(nickname.clone())
+                        .or_insert_with(|| (me.clone(), 0))
+                        .1 += 1;
+                }
                 tally.player_rounds += u64::from(game.len());
                 tally.player_matches += 1;
                 if nickname.ends_with("P0") {

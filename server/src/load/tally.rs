@@ -25,6 +25,15 @@ pub(super) struct Tally {
     pub(super) player_matches: u64,
     pub(super) matches: u64,
     pub(super) unfinished: u64,
+    /// Requests sent again to another instance after their connection failed (a soak only).
+    pub(super) resent: u64,
+    /// Live streams opened again after they were cut (a soak only).
+    pub(super) reopened: u64,
+    /// Tap acknowledgements since the soak's last report, in ms.
+    pub(super) window_tap_ms: Vec<f64>,
+    /// Each player's id, by nickname, and the matches they were seen to finish (a soak's
+    /// recount reads these).
+    pub(super) finished_by: std::collections::HashMap<String, (app::identity::model::UserId, u64)>,
 }
 
 pub(super) fn percentile(samples: &mut [f64], q: f64) -> f64 {
