@@ -37,16 +37,7 @@ pub(super) async fn soak(args: &LoadArgs, fleet: &mut Fleet, minutes: u32) -> an
     let kill_at =
         Duration::from_secs(60 * u64::from(args.kill_at_mins.unwrap_or(minutes * 35 / 60).max(1)));
     let report_every = Duration::from_secs(u64::from(args.report_every_mins) * 60);
-    // Deploys at every multiple of `deploy_every` before the end, one instance after another.
-    let mut events: Vec<(Duration, usize, Stop)> = (1..)
-        .map(|k| deploy_every * k)
-        .take_while(|at| *at < total)
-        .enumerate()
-        .map(|(k, at)| (at, k % fleet.bases.len(), Stop::Term))
-        .collect();
-    // The kill takes the instance the first deploy replaced (it has run longest since).
-    events.push((kill_at, 0, Stop::Kill));
-    events.sort_by_key(|(at, ..)| *at);
+    let events = schedule(total, deploy_every, kill_at, fleet.bases.len());
     println!(
         "soak: {minutes} min; deploys at {} min; a SIGKILL at {} min; a report every {} min",
         events
@@ -259,6 +250,28 @@ pub(super) async fn soak(args: &LoadArgs, fleet: &mut Fleet, minutes: u32) -> an
     Ok(())
 }
 
+/// When each instance is stopped, and how: a deploy (SIGTERM) at every multiple of
+/// `deploy_every` before the end, the instances in turn, and one kill (SIGKILL) at `kill_at` of
+/// the instance the first deploy replaced (the one that has run longest since a deploy).
+fn schedule(
+    total: Duration,
+    deploy_every: Duration,
+    kill_at: Duration,
+    instances: usize,
+) -> Vec<(Duration, usize, Stop)> {
+    let mut events: Vec<(Duration, usize, Stop)> = (1..)
+        .map(|k| deploy_every * k)
+        .take_while(|at| *at < total)
+        .enumerate()
+        .map(|(k, at)| (at, k % instances, Stop::Term))
+        .collect();
+    if kill_at < total {
+        events.push((kill_at, 0, Stop::Kill));
+    }
+    events.sort_by_key(|(at, ..)| *at);
+    events
+}
+
 /// One room's soak: its players, and the signals it shares with the driver.
 struct RoomSoak {
     room: u32,
@@ -446,5 +459,31 @@ fn room_failed(
         Ok(Ok(())) => None,
         Ok(Err(err)) => Some(err),
         Err(err) => Some(err.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_hour_has_five_deploys_of_the_four_instances_in_turn_and_one_kill() {
+        let min = |m: u64| Duration::from_secs(60 * m);
+        assert_eq!(
+            schedule(min(60), min(10), min(35), 4),
+            vec![
+                (min(10), 0, Stop::Term),
+                (min(20), 1, Stop::Term),
+                (min(30), 2, Stop::Term),
+                (min(35), 0, Stop::Kill),
+                (min(40), 3, Stop::Term),
+                (min(50), 0, Stop::Term),
+            ]
+        );
+        // Nothing at or after the end.
+        assert_eq!(
+            schedule(min(20), min(10), min(25), 2),
+            vec![(min(10), 0, Stop::Term)]
+        );
     }
 }

@@ -17,8 +17,8 @@ pub(super) struct Life {
     /// Since the soak's start.
     born: Duration,
     pub(super) ended: Option<Duration>,
-    /// (age, resident kB).
-    rss: Vec<(Duration, u64)>,
+    /// (age, resident kB, whether it held the projector's shards then).
+    rss: Vec<(Duration, u64, bool)>,
     /// The projector's lag histogram as last scraped: (bucket bounds and cumulative counts,
     /// sum, count), and as at the last report.
     lag: Lag,
@@ -48,10 +48,18 @@ impl Life {
 
 /// Samples an instance's memory and scrapes its projector lag.
 pub(super) async fn sample(life: &mut Life, fleet: &Fleet, now: Duration) {
+    let text = get_text(&fleet.metrics_base(life.instance), "/metrics")
+        .await
+        .ok();
+    let projector = text
+        .as_deref()
+        .and_then(|t| series(t, "udd_projector_shards_held"))
+        .is_some_and(|held| held > 0.0);
     if let Some(kb) = rss_kb(life.pid) {
-        life.rss.push((now.saturating_sub(life.born), kb));
+        life.rss
+            .push((now.saturating_sub(life.born), kb, projector));
     }
-    if let Ok(text) = get_text(&fleet.metrics_base(life.instance), "/metrics").await {
+    if let Some(text) = text {
         life.lag = Lag::parse(&text);
     }
 }
@@ -110,56 +118,75 @@ pub(super) async fn report(
             }
             Err(_) => "-".into(),
         };
+        let last = life.rss.last();
         line.push_str(&format!(
-            " | i{} (pid {}) RSS {} MB, {streams} streams",
+            " | i{} (pid {}) RSS {} MB, {streams} streams{}",
             life.instance,
             life.pid,
-            life.rss.last().map_or(0, |(_, kb)| kb / 1024)
+            last.map_or(0, |(_, kb, _)| kb / 1024),
+            if last.is_some_and(|(.., projector)| *projector) {
+                ", the projector"
+            } else {
+                ""
+            }
         ));
     }
-    println!("{line}");
+    let fleet_kb: u64 = current
+        .iter()
+        .filter_map(|&l| lives[l].rss.last())
+        .map(|(_, kb, _)| kb)
+        .sum();
+    println!("{line} | instances together {} MB", fleet_kb / 1024);
 }
 
 /// Prints each instance's memory after its first `settle` against its last, and returns the
-/// largest growth among those that lived at least twice `settle`.
+/// largest growth among those that lived at least twice `settle`. An instance is compared like
+/// with like: its base is its first sample after `settle` in the role it ended in (holding the
+/// board projector's shards or not: the holder keeps the shards' batches and the trees' nodes
+/// in hand), so an instance that took the projector over midway is not a leak.
 pub(super) fn memory(lives: &[Life], settle: Duration) -> f64 {
     let mut worst: f64 = 0.0;
     println!(
-        "memory (resident) of each instance's process, at {} (min:s) of its life and at its end:",
+        "memory (resident) of each instance's process, from {} (min:s) of its life in the role it ended in, to its end:",
         clock(settle)
     );
     for life in lives {
         let lived = life.ended.unwrap_or_default().saturating_sub(life.born);
-        let at_settle = life.rss.iter().find(|(age, _)| *age >= settle);
-        let (Some(&(_, base)), Some(&(_, last))) = (at_settle, life.rss.last()) else {
+        let role = life.rss.last().is_some_and(|(.., projector)| *projector);
+        let at_settle = life
+            .rss
+            .iter()
+            .find(|(age, _, projector)| *age >= settle && *projector == role);
+        let (Some(&(since, base, _)), Some(&(_, last, _))) = (at_settle, life.rss.last()) else {
             println!(
-                "  instance {} (pid {}, from {} to {}): lived {} min, too short to judge",
+                "  instance {} (pid {}, from {} to {}): lived {}, too short to judge",
                 life.instance,
                 life.pid,
                 clock(life.born),
                 clock(life.born + lived),
-                lived.as_secs() / 60
+                clock(lived)
             );
             continue;
         };
-        let peak = life.rss.iter().map(|(_, kb)| *kb).max().unwrap_or(last);
+        let peak = life.rss.iter().map(|(_, kb, _)| *kb).max().unwrap_or(last);
         let growth = (last as f64 - base as f64) / base as f64;
-        let judged = lived >= settle * 2;
+        let judged = lived.saturating_sub(since) >= settle;
         if judged {
             worst = worst.max(growth);
         }
         println!(
-            "  instance {} (pid {}, from {} to {}): {} MB at {}, {} MB at the end ({:+.1} %), peak {} MB{}",
+            "  instance {} (pid {}, from {} to {}{}): {} MB at {} of its life, {} MB at the end ({:+.1} %), peak {} MB{}",
             life.instance,
             life.pid,
             clock(life.born),
             clock(life.born + lived),
+            if role { ", the projector at its end" } else { "" },
             base / 1024,
-            clock(settle),
+            clock(since),
             last / 1024,
             growth * 100.0,
             peak / 1024,
-            if judged { "" } else { " (lived under twice that: not judged)" }
+            if judged { "" } else { " (under a settling time since: not judged)" }
         );
     }
     println!(
@@ -251,4 +278,50 @@ fn rss_kb(pid: u32) -> Option<u64> {
 /// mm:ss since the soak's start.
 pub(super) fn clock(at: Duration) -> String {
     format!("{:02}:{:02}", at.as_secs() / 60, at.as_secs() % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `metrics-exporter-prometheus` renders for a histogram and a gauge.
+    const SCRAPE: &str = "\
+# TYPE udd_projector_lag_seconds histogram
+udd_projector_lag_seconds_bucket{le=\"0.1\"} 2
+udd_projector_lag_seconds_bucket{le=\"0.25\"} 6
+udd_projector_lag_seconds_bucket{le=\"0.5\"} 9
+udd_projector_lag_seconds_bucket{le=\"+Inf\"} 10
+udd_projector_lag_seconds_sum 3.5
+udd_projector_lag_seconds_count 10
+# TYPE udd_live_streams_open gauge
+udd_live_streams_open 27
+udd_live_streams_open_total 99
+";
+
+    #[test]
+    fn the_lag_of_a_window_is_the_difference_of_two_scrapes_of_each_process() {
+        let now = Lag::parse(SCRAPE);
+        assert_eq!((now.sum, now.count), (3.5, 10.0));
+        assert_eq!(now.quantile(0.5), Some(0.25));
+        assert_eq!(now.quantile(0.95), Some(f64::INFINITY));
+        let before = Lag {
+            buckets: vec![(0.1, 2.0), (0.25, 2.0), (0.5, 2.0), (f64::INFINITY, 2.0)],
+            sum: 0.5,
+            count: 2.0,
+        };
+        let mut window = Lag::default();
+        window.add(&now, &before);
+        // Eight lags in the window: none under 0.1 s, four under 0.25 s, seven under 0.5 s.
+        assert_eq!((window.sum, window.count), (3.0, 8.0));
+        assert_eq!(window.quantile(0.5), Some(0.25));
+        assert_eq!(window.quantile(0.8), Some(0.5));
+        assert_eq!(window.quantile(0.9), Some(f64::INFINITY));
+        assert_eq!(Lag::default().quantile(0.95), None);
+    }
+
+    #[test]
+    fn a_series_is_read_by_its_whole_name() {
+        assert_eq!(series(SCRAPE, "udd_live_streams_open"), Some(27.0));
+        assert_eq!(series(SCRAPE, "udd_live_streams"), None);
+    }
 }
