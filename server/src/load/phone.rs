@@ -81,7 +81,7 @@ impl Phone {
     pub(super) fn move_on(&mut self) {
         if let Some(bases) = self.shared.failover.as_ref().filter(|b| b.len() > 1) {
             let at = bases.iter().position(|b| *b == self.base).unwrap_or(0);
-            let spread = self.shared.requests.load(Ordering::Relaxed) as usize % (bases.len() - 1);
+            let spread = rand::random_range(0..bases.len() - 1);
             self.base = bases[(at + 1 + spread) % bases.len()].clone();
         }
     }

@@ -73,7 +73,7 @@ pub(super) async fn report(
     current: &[usize],
     now: Duration,
     matches: u64,
-) {
+) -> u64 {
     let (mut taps, resent, reopened, lost, errors) = {
         let mut tally = shared.tally();
         (
@@ -137,14 +137,19 @@ pub(super) async fn report(
         .map(|(_, kb, _)| kb)
         .sum();
     println!("{line} | instances together {} MB", fleet_kb / 1024);
+    fleet_kb
 }
 
-/// Prints each instance's memory after its first `settle` against its last, and returns the
-/// largest growth among those that lived at least twice `settle`. An instance is compared like
+/// Prints each instance's memory after its first `settle` against its last, and the instances'
+/// memory together (at each report: `together`, (time, kB)) from the first report after
+/// `settle` to the last; returns the latter's growth, the soak's judgement. Players move
+/// between instances as they are replaced (a cut stream reopens on another), and an instance's
+/// memory follows its streams and whether it holds the projector: one instance's growth is
+/// load moving, the sum's is a leak. An instance is compared like
 /// with like: its base is its first sample after `settle` in the role it ended in (holding the
 /// board projector's shards or not: the holder keeps the shards' batches and the trees' nodes
 /// in hand), so an instance that took the projector over midway is not a leak.
-pub(super) fn memory(lives: &[Life], settle: Duration) -> f64 {
+pub(super) fn memory(lives: &[Life], settle: Duration, together: &[(Duration, u64)]) -> f64 {
     let mut worst: f64 = 0.0;
     println!(
         "memory (resident) of each instance's process, from {} (min:s) of its life in the role it ended in, to its end:",
@@ -190,11 +195,25 @@ pub(super) fn memory(lives: &[Life], settle: Duration) -> f64 {
         );
     }
     println!(
-        "memory growth after each instance's first {}, worst: {:+.1} %",
+        "one instance's growth after its first {}, the most: {:+.1} % (load moving between instances, or a leak)",
         clock(settle),
         worst * 100.0
     );
-    worst
+    let base = together.iter().find(|(at, _)| *at >= settle);
+    let (Some(&(since, base)), Some(&(until, last))) = (base, together.last()) else {
+        println!("the instances together: too short to judge");
+        return 0.0;
+    };
+    let growth = (last as f64 - base as f64) / base as f64;
+    println!(
+        "the instances together: {} MB at {}, {} MB at {} ({:+.1} %), the soak's memory growth",
+        base / 1024,
+        clock(since),
+        last / 1024,
+        clock(until),
+        growth * 100.0
+    );
+    growth
 }
 
 impl Lag {
@@ -278,50 +297,4 @@ fn rss_kb(pid: u32) -> Option<u64> {
 /// mm:ss since the soak's start.
 pub(super) fn clock(at: Duration) -> String {
     format!("{:02}:{:02}", at.as_secs() / 60, at.as_secs() % 60)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// What `metrics-exporter-prometheus` renders for a histogram and a gauge.
-    const SCRAPE: &str = "\
-# TYPE udd_projector_lag_seconds histogram
-udd_projector_lag_seconds_bucket{le=\"0.1\"} 2
-udd_projector_lag_seconds_bucket{le=\"0.25\"} 6
-udd_projector_lag_seconds_bucket{le=\"0.5\"} 9
-udd_projector_lag_seconds_bucket{le=\"+Inf\"} 10
-udd_projector_lag_seconds_sum 3.5
-udd_projector_lag_seconds_count 10
-# TYPE udd_live_streams_open gauge
-udd_live_streams_open 27
-udd_live_streams_open_total 99
-";
-
-    #[test]
-    fn the_lag_of_a_window_is_the_difference_of_two_scrapes_of_each_process() {
-        let now = Lag::parse(SCRAPE);
-        assert_eq!((now.sum, now.count), (3.5, 10.0));
-        assert_eq!(now.quantile(0.5), Some(0.25));
-        assert_eq!(now.quantile(0.95), Some(f64::INFINITY));
-        let before = Lag {
-            buckets: vec![(0.1, 2.0), (0.25, 2.0), (0.5, 2.0), (f64::INFINITY, 2.0)],
-            sum: 0.5,
-            count: 2.0,
-        };
-        let mut window = Lag::default();
-        window.add(&now, &before);
-        // Eight lags in the window: none under 0.1 s, four under 0.25 s, seven under 0.5 s.
-        assert_eq!((window.sum, window.count), (3.0, 8.0));
-        assert_eq!(window.quantile(0.5), Some(0.25));
-        assert_eq!(window.quantile(0.8), Some(0.5));
-        assert_eq!(window.quantile(0.9), Some(f64::INFINITY));
-        assert_eq!(Lag::default().quantile(0.95), None);
-    }
-
-    #[test]
-    fn a_series_is_read_by_its_whole_name() {
-        assert_eq!(series(SCRAPE, "udd_live_streams_open"), Some(27.0));
-        assert_eq!(series(SCRAPE, "udd_live_streams"), None);
-    }
 }
