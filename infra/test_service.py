@@ -5,8 +5,13 @@
    itself lists its operations), and every kind of action inside its transactions, mapped to
    IAM actions as the AWS documentation maps them. One missing fails; one more fails.
 2. Item actions are granted on the table, queries on its indexes, stream reads on its stream.
-3. The template's table is infra/udd-table.yaml's (which a Rust test keeps equal to the table
-   the code creates), with point-in-time recovery and deletion protection.
+3. The table is a stack of its own (infra/udd-table.yaml, which a Rust test keeps equal to the
+   table the code creates: point-in-time recovery, deletion protection, kept when deleted); the
+   service imports what it exports and holds no table.
+4. What a first day on AWS needs: the load balancer checks liveness (`/livez`, a route of the
+   server) not the table; the tasks keep idle connections longer than the load balancer; its own
+   5xx alarm; throttle alarms that FILL each metric and count every global index; a certificate
+   and an https:// origin only together; `/internal/*` answered 404 by the load balancer.
 
 Which source the service runs: app/src and server/src, except the commands that run only on a
 developer's machine against the embedded engine (SERVICE_EXCLUDES), `#[cfg(test)]` modules, and
@@ -135,17 +140,36 @@ def load(path):
     return template
 
 
-def granted(template):
-    """The task role's statements: {sid: (actions, resource as the template writes it)}."""
+def granted(template, policy_name="udd-table"):
+    """The task role's statements in one of its policies (the game's, by default):
+    {sid: (actions, resource as the template writes it)}."""
     role = template["Resources"]["TaskRole"]["Properties"]
     statements = {}
     for policy in role["Policies"]:
+        if policy["PolicyName"] != policy_name:
+            continue
         for statement in policy["PolicyDocument"]["Statement"]:
             assert statement["Effect"] == "Allow", statement
             actions = statement["Action"]
             actions = [actions] if isinstance(actions, str) else actions
             statements[statement["Sid"]] = (set(actions), statement["Resource"])
     return statements
+
+
+def imported(name):
+    """The service's reference to one of the table stack's exports."""
+    return {"Fn::ImportValue": {"Fn::Sub": "${TableStack}-" + name}}
+
+
+def imports(node):
+    """Every export name the template imports (as written, `${TableStack}-…`)."""
+    if isinstance(node, dict):
+        if set(node) == {"Fn::ImportValue"}:
+            return [node["Fn::ImportValue"]["Fn::Sub"]]
+        return [name for value in node.values() for name in imports(value)]
+    if isinstance(node, list):
+        return [name for value in node for name in imports(value)]
+    return []
 
 
 def compare(needed, statements, indexes):
@@ -163,14 +187,15 @@ def compare(needed, statements, indexes):
         problems.append(f"stream actions granted on the table: {item_actions & STREAM_ACTIONS}")
     if stream_actions - STREAM_ACTIONS:
         problems.append(f"non-stream actions on the stream: {stream_actions - STREAM_ACTIONS}")
-    if item_actions and item_resource != {"Fn::GetAtt": ["UddTable", "Arn"]}:
+    if item_actions and item_resource != imported("TableArn"):
         problems.append(f"item actions are not on the table's ARN alone: {item_resource}")
-    if stream_actions and stream_resource != {"Fn::GetAtt": ["UddTable", "StreamArn"]}:
+    if stream_actions and stream_resource != imported("StreamArn"):
         problems.append(f"stream actions are not on the stream's ARN alone: {stream_resource}")
     want_index = {"dynamodb:Query"} if indexes and "dynamodb:Query" in needed else set()
     if index_actions != want_index:
         problems.append(f"index actions {sorted(index_actions)}, the code needs {sorted(want_index)}")
-    if index_actions and index_resource != {"Fn::Sub": "${UddTable.Arn}/index/*"}:
+    if index_actions and index_resource != {
+            "Fn::Sub": ["${TableArn}/index/*", {"TableArn": imported("TableArn")}]}:
         problems.append(f"index actions are not on the indexes: {index_resource}")
     return problems
 
@@ -221,16 +246,187 @@ class ThePolicyIsExact(unittest.TestCase):
         self.assertEqual(called(tested, self.operations), {})
 
 
-class TheTableIsTheSame(unittest.TestCase):
-    def test_the_service_table_is_the_table_template_with_recovery_and_protection(self):
-        service = load(TEMPLATE)["Resources"]["UddTable"]
-        table = load(TABLE_TEMPLATE)["Resources"]["UddTable"]
-        properties = dict(service["Properties"])
-        self.assertIs(properties.pop("DeletionProtectionEnabled"), True)
-        self.assertEqual(
-            properties["PointInTimeRecoverySpecification"], {"PointInTimeRecoveryEnabled": True})
-        self.assertEqual(properties, table["Properties"])
-        self.assertEqual(service["DeletionPolicy"], "Retain")
+def series_constants():
+    """Udd's metric names from app/src/store/metrics.rs, and those registered as histograms."""
+    source = (ROOT / "app" / "src" / "store" / "metrics.rs").read_text()
+    names = dict(re.findall(r'pub const (\w+): &str = "(udd_\w+)"', source))
+    described = (ROOT / "app" / "src" / "http" / "metrics.rs").read_text()
+    histograms = {names[c] for c in re.findall(r"describe_histogram!\(\s*(\w+)", described)}
+    return set(names.values()), histograms
+
+
+class TheCollector(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.template = load(TEMPLATE)
+        cls.resources = cls.template["Resources"]
+        task = cls.resources["TaskDefinition"]["Properties"]
+        cls.containers = {c["Name"]: c for c in task["ContainerDefinitions"]}
+        env = {e["Name"]: e["Value"] for e in cls.containers["collector"]["Environment"]}
+        # The configs as the task gets them, the template's ${...} filled with stand-ins.
+        fill = lambda text: re.sub(r"\$\{[^}]+\}", "x", text)
+        cls.scrape = fill(env["PROMETHEUS_CONFIG_CONTENT"]["Fn::Sub"])
+        cls.agent = json.loads(fill(env["CW_CONFIG_CONTENT"]["Fn::Sub"]))
+
+    def test_it_scrapes_the_games_metrics_address_beside_it_and_the_game_does_not_need_it(self):
+        cli = (ROOT / "server" / "src" / "cli.rs").read_text()
+        default = re.search(r'env = "UDD_METRICS_ADDRESS", default_value = "([^"]+)"', cli).group(1)
+        game_env = {e["Name"] for e in self.containers["udd"]["Environment"]}
+        self.assertNotIn("UDD_METRICS_ADDRESS", game_env)
+        self.assertIn(f'targets: ["{default}"]', self.scrape)
+        self.assertIn("job_name: udd", self.scrape)
+        self.assertIs(self.containers["collector"]["Essential"], False)
+        self.assertIs(self.containers["udd"]["Essential"], True)
+
+    def test_every_alarm_on_udds_series_reads_a_series_the_collector_sends(self):
+        names, histograms = series_constants()
+        prometheus = self.agent["logs"]["metrics_collected"]["prometheus"]
+        self.assertEqual(prometheus["prometheus_config_path"], "env:PROMETHEUS_CONFIG_CONTENT")
+        declarations = prometheus["emf_processor"]["metric_declaration"]
+        self.assertEqual(prometheus["emf_processor"]["metric_namespace"], "Udd")
+        alarms = [a["Properties"] for a in self.resources.values()
+                  if a["Type"] == "AWS::CloudWatch::Alarm"
+                  and a["Properties"].get("Namespace") == "Udd"]
+        self.assertGreaterEqual(len(alarms), 5)
+        for alarm in alarms:
+            metric = alarm["MetricName"]
+            self.assertIn(metric, names, f"{metric} is not one of Udd's series")
+            self.assertNotIn(metric, histograms, f"the agent drops histograms: {metric}")
+            dimensions = [d["Name"] for d in alarm["Dimensions"]]
+            sent = [d for d in declarations
+                    if d["source_labels"] == ["job"] and re.search(d["label_matcher"], "udd")
+                    and any(re.search(sel, metric) for sel in d["metric_selectors"])
+                    and dimensions in d["dimensions"]]
+            self.assertTrue(sent, f"no declaration sends {metric} by {dimensions}")
+        # Each declaration's dimensions are labels the scrape or the series carry.
+        self.assertIn("Stack: x", self.scrape)
+
+    def test_the_collector_may_write_its_own_log_group_and_nothing_else(self):
+        statements = granted(self.template, "udd-metrics")
+        self.assertEqual(set(statements), {"Metrics"})
+        actions, resource = statements["Metrics"]
+        self.assertEqual(actions, {"logs:CreateLogStream", "logs:DescribeLogStreams",
+                                   "logs:PutLogEvents"})
+        self.assertEqual(resource, [{"Fn::GetAtt": ["MetricsLogGroup", "Arn"]},
+                                    {"Fn::Sub": "${MetricsLogGroup.Arn}:log-stream:*"}])
+        prometheus = self.agent["logs"]["metrics_collected"]["prometheus"]
+        env = {e["Name"]: e["Value"] for e in self.containers["collector"]["Environment"]}
+        self.assertIn('"log_group_name": "${MetricsLogGroup}"', env["CW_CONFIG_CONTENT"]["Fn::Sub"])
+        self.assertEqual(prometheus["log_group_name"], "x")
+
+
+class TheTableIsItsOwnStack(unittest.TestCase):
+    def test_the_table_stack_keeps_the_data_and_exports_what_the_service_imports(self):
+        table = load(TABLE_TEMPLATE)
+        resource = table["Resources"]["UddTable"]
+        self.assertIs(resource["Properties"]["DeletionProtectionEnabled"], True)
+        self.assertEqual(resource["Properties"]["PointInTimeRecoverySpecification"],
+                         {"PointInTimeRecoveryEnabled": True})
+        self.assertEqual((resource["DeletionPolicy"], resource["UpdateReplacePolicy"]),
+                         ("Retain", "Retain"))
+        exported = {output["Export"]["Name"]["Fn::Sub"].replace("${AWS::StackName}", "${TableStack}")
+                    for output in table["Outputs"].values() if "Export" in output}
+        service = load(TEMPLATE)
+        wanted = set(imports(service["Resources"])) | set(imports(service["Outputs"]))
+        self.assertEqual(wanted, {"${TableStack}-TableName", "${TableStack}-TableArn",
+                                  "${TableStack}-StreamArn"})
+        self.assertLessEqual(wanted, exported)
+
+    def test_the_service_holds_no_table(self):
+        service = load(TEMPLATE)
+        kinds = {r["Type"] for r in service["Resources"].values()}
+        self.assertNotIn("AWS::DynamoDB::Table", kinds)
+
+
+class AFirstDay(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.template = load(TEMPLATE)
+        cls.resources = cls.template["Resources"]
+        cls.router = (ROOT / "app" / "src" / "http" / "router.rs").read_text()
+
+    def of_type(self, kind):
+        return {name: r for name, r in self.resources.items() if r["Type"] == kind}
+
+    def container(self):
+        task = self.resources["TaskDefinition"]["Properties"]
+        return next(c for c in task["ContainerDefinitions"] if c["Name"] == "udd")
+
+    def test_the_load_balancer_checks_liveness_a_route_without_the_table(self):
+        path = self.resources["TargetGroup"]["Properties"]["HealthCheckPath"]
+        self.assertEqual(path, "/livez")
+        self.assertIn(f'.route("{path}", get(health::livez))', self.router)
+
+    def test_tasks_keep_idle_connections_longer_than_the_load_balancer(self):
+        attributes = self.resources["LoadBalancer"]["Properties"]["LoadBalancerAttributes"]
+        idle = int(next(a["Value"] for a in attributes
+                        if a["Key"] == "idle_timeout.timeout_seconds"))
+        parameter = self.template["Parameters"]["KeepAliveSeconds"]
+        self.assertGreater(int(parameter["MinValue"]), idle)
+        self.assertGreater(int(parameter["Default"]), idle)
+        env = {e["Name"]: e["Value"] for e in self.container()["Environment"]}
+        self.assertEqual(env["UDD_KEEP_ALIVE_SECS"], {"Ref": "KeepAliveSeconds"})
+
+    def test_the_load_balancers_own_5xx_has_an_alarm(self):
+        alarms = self.of_type("AWS::CloudWatch::Alarm").values()
+        names = {a["Properties"].get("MetricName") for a in alarms}
+        self.assertIn("HTTPCode_ELB_5XX_Count", names)
+        self.assertIn("HTTPCode_Target_5XX_Count", names)
+
+    def test_the_throttle_alarm_fills_each_metric_and_counts_every_global_index(self):
+        alarm = self.resources["ThrottledRequestsAlarm"]["Properties"]
+        metrics = [m for m in alarm["Metrics"] if "MetricStat" in m]
+        expression = next(m["Expression"] for m in alarm["Metrics"] if "Expression" in m)
+        for metric in metrics:
+            self.assertIn(f"FILL({metric['Id']}, 0)", expression)
+        covered = set()
+        for metric in metrics:
+            stat = metric["MetricStat"]["Metric"]
+            dims = {d["Name"]: d["Value"] for d in stat["Dimensions"]}
+            self.assertEqual(dims["TableName"], imported("TableName"))
+            covered.add((stat["MetricName"], dims.get("GlobalSecondaryIndexName")))
+        table = load(TABLE_TEMPLATE)["Resources"]["UddTable"]["Properties"]
+        for index in [None] + [g["IndexName"] for g in table["GlobalSecondaryIndexes"]]:
+            for name in ("ReadThrottleEvents", "WriteThrottleEvents"):
+                self.assertIn((name, index), covered)
+
+    def test_a_certificate_and_an_https_origin_go_together(self):
+        origin = self.template["Parameters"]["PublicOrigin"]
+        pattern = re.compile(origin["AllowedPattern"])
+        for good in ("", "https://udd.example", "https://play.udd.example:8443"):
+            self.assertTrue(pattern.fullmatch(good), good)
+        for bad in ("http://udd.example", "udd.example", "https://udd.example/path"):
+            self.assertFalse(pattern.fullmatch(bad), bad)
+        rules = self.template["Rules"]
+        with_certificate = rules["CertificateNeedsHttpsOrigin"]
+        self.assertEqual(with_certificate["RuleCondition"],
+                         {"Fn::Not": [{"Fn::Equals": [{"Ref": "CertificateArn"}, ""]}]})
+        self.assertEqual(with_certificate["Assertions"][0]["Assert"],
+                         {"Fn::Not": [{"Fn::Equals": [{"Ref": "PublicOrigin"}, ""]}]})
+        with_origin = rules["HttpsOriginNeedsCertificate"]
+        self.assertEqual(with_origin["RuleCondition"],
+                         {"Fn::Not": [{"Fn::Equals": [{"Ref": "PublicOrigin"}, ""]}]})
+        self.assertEqual(with_origin["Assertions"][0]["Assert"],
+                         {"Fn::Not": [{"Fn::Equals": [{"Ref": "CertificateArn"}, ""]}]})
+
+    def test_internal_paths_are_answered_404_by_the_load_balancer_on_every_listener(self):
+        forwarding = {name for name, r in self.of_type(
+            "AWS::ElasticLoadBalancingV2::Listener").items()
+            if r["Properties"]["DefaultActions"][0]["Type"] == "forward"}
+        guarded = {}
+        for rule in self.of_type("AWS::ElasticLoadBalancingV2::ListenerRule").values():
+            props = rule["Properties"]
+            paths = [v for c in props["Conditions"] if c["Field"] == "path-pattern"
+                     for v in c["PathPatternConfig"]["Values"]]
+            action = props["Actions"][0]
+            if paths == ["/internal/*"] and action["Type"] == "fixed-response":
+                guarded[props["ListenerArn"]["Ref"]] = action["FixedResponseConfig"]["StatusCode"]
+                # Each listener exists under the same condition as its rule.
+                self.assertEqual(rule.get("Condition"),
+                                 self.resources[props["ListenerArn"]["Ref"]].get("Condition"))
+        self.assertEqual(guarded, {name: "404" for name in forwarding})
+        self.assertIn('POKES_PATH: &str = "/internal/', (ROOT / "app" / "src" / "live" /
+                                                        "peers.rs").read_text())
 
 
 if __name__ == "__main__":

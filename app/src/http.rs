@@ -10,6 +10,7 @@ pub mod ecs;
 pub mod engine;
 pub mod form_errors;
 pub mod guard;
+pub mod health;
 pub mod metrics;
 pub mod owner;
 pub mod router;

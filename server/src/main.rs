@@ -292,13 +292,27 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     let bound = listener.local_addr()?;
     // Join the other instances on the table, to pass each other news of rooms.
     // On ECS the task's private address, from its metadata; else the listening address.
+    // A task that cannot say where it is would announce 127.0.0.1 to the others and miss their
+    // news: on ECS it does not start (ECS starts another task) rather than serve half-blind.
     let on_ecs = match (&args.peer_address, std::env::var(ecs::METADATA_VAR)) {
         (None, Ok(uri)) => {
-            let found = ecs::peer_address(&uri, bound.port()).await;
-            if found.is_none() {
-                tracing::warn!("no address in the ECS task metadata; set UDD_PEER_ADDRESS");
+            let mut found = None;
+            for attempt in 1..=ecs::ATTEMPTS {
+                found = ecs::peer_address(&uri, bound.port()).await;
+                if found.is_some() || attempt == ecs::ATTEMPTS {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
             }
-            found
+            let Some(found) = found else {
+                anyhow::bail!(
+                    "on ECS ({} is set) but no address in the task metadata after {} tries: \
+                     the other instances could not reach this one (set UDD_PEER_ADDRESS)",
+                    ecs::METADATA_VAR,
+                    ecs::ATTEMPTS
+                );
+            };
+            Some(found)
         }
         _ => None,
     };

@@ -13,8 +13,9 @@
 //! [`cache`]), so reading a card again draws it only if it changed; its digest is its `ETag`
 //! (a matching `If-None-Match` is a 304). Answers that miss the cache, 404s included, spend
 //! from the client's budget (see [`budget`]), and past it are a 429 with `Retry-After`; what
-//! the cache answers never is. At most two cards are drawn at once per instance, off the async
-//! threads.
+//! the cache answers never is. The instance's own budget bounds every client's misses together
+//! (past it, a 503 with `Retry-After`), and one card is drawn at a time per instance, off the
+//! async threads: many addresses cannot take the cores from the players.
 
 pub mod budget;
 pub mod cache;
@@ -52,7 +53,7 @@ pub const FRESH_FOR: Duration = Duration::from_secs(60);
 pub const NOTHING_FOR: Duration = Duration::from_secs(30);
 
 /// Cards drawn at once, per instance (each takes a core for some milliseconds).
-const DRAWING: usize = 2;
+const DRAWING: usize = 1;
 
 /// One card asked for: its address in the cache, how long what it shows is believed, and the
 /// read that finds what it draws (`None`: nothing to show).
@@ -111,7 +112,15 @@ fn nothing() -> Response {
 }
 
 fn too_many(wait: Duration) -> Response {
-    let mut response = AppError::RateLimited.into_response();
+    retry_after(AppError::RateLimited.into_response(), wait)
+}
+
+/// The instance is past its own budget of misses: a 503, to try again after `wait`.
+fn busy(wait: Duration) -> Response {
+    retry_after(AppError::Unavailable.into_response(), wait)
+}
+
+fn retry_after(mut response: Response, wait: Duration) -> Response {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     response
         .headers_mut()
@@ -151,6 +160,10 @@ where
         tracing::debug!("a client is past its budget of share cards");
         return too_many(wait);
     }
+    if let Err(wait) = cards.instance.spend(None) {
+        tracing::debug!("the instance is past its budget of share cards");
+        return busy(wait);
+    }
     let card = match read.await {
         Ok(Some(card)) => card,
         Ok(None) => {
@@ -168,6 +181,8 @@ where
     if let Some(png) = cards.cache.picture(&digest) {
         return cached(StatusCode::OK, &digest, Some(png));
     }
+    // A queue of fixed width: one card drawn at a time per instance (the budgets bound how many
+    // wait).
     static DRAWERS: OnceLock<tokio::sync::Semaphore> = OnceLock::new();
     let Ok(_turn) = DRAWERS
         .get_or_init(|| tokio::sync::Semaphore::new(DRAWING))

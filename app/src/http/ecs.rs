@@ -11,6 +11,9 @@ use serde::Deserialize;
 /// The variable the ECS agent sets in every container (task metadata endpoint version 4).
 pub const METADATA_VAR: &str = "ECS_CONTAINER_METADATA_URI_V4";
 
+/// How many times a starting task reads its metadata (a second apart) before it gives up.
+pub const ATTEMPTS: u32 = 5;
+
 #[derive(Deserialize)]
 struct Container {
     #[serde(rename = "Networks", default)]

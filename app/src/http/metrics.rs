@@ -56,6 +56,7 @@ pub fn install() -> Option<PrometheusHandle> {
             metrics::counter!(DYNAMODB_ERRORS, "op" => op, "kind" => kind).absolute(0);
         }
     }
+    metrics::counter!(PROJECTOR_LATE).absolute(0);
     // Histograms keep their recent samples until rendered; drain them now and then even when
     // nobody scrapes.
     let upkeep = handle.clone();
@@ -79,6 +80,10 @@ fn describe() {
         Unit::Seconds,
         "Time to answer a request (to its headers), by route template."
     );
+    describe_counter!(
+        SLOW_REQUESTS,
+        "Requests slower than 250 ms to answer (to their headers), by route template."
+    );
     describe_gauge!(STREAMS_OPEN, "Live room streams open on this instance.");
     describe_counter!(TAPS, "Taps answered, by outcome.");
     describe_histogram!(
@@ -98,6 +103,10 @@ fn describe() {
         PROJECTOR_LAG_SECONDS,
         Unit::Seconds,
         "From a match's end to its results counted on the boards."
+    );
+    describe_counter!(
+        PROJECTOR_LATE,
+        "Results counted on the boards more than 60 s after their match ended."
     );
     describe_counter!(
         PROJECTOR_BATCHES,
@@ -146,7 +155,11 @@ pub async fn track(request: Request, next: Next) -> Response {
     let status = response.status();
     metrics::counter!(REQUESTS, "route" => route.clone(), "method" => method, "status" => status.as_str().to_owned())
         .increment(1);
-    metrics::histogram!(REQUEST_SECONDS, "route" => route).record(started.elapsed().as_secs_f64());
+    let took = started.elapsed();
+    if took > SLOW_REQUEST {
+        metrics::counter!(SLOW_REQUESTS, "route" => route.clone()).increment(1);
+    }
+    metrics::histogram!(REQUEST_SECONDS, "route" => route).record(took.as_secs_f64());
     response
 }
 

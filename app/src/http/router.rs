@@ -19,7 +19,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::catalog::model::FlyFilter;
 use crate::http::state::AppState;
-use crate::http::{cards, form_errors, guard, serve};
+use crate::http::{cards, form_errors, guard, health, serve};
 use crate::live::hub::stream::room_events;
 use crate::live::peers;
 use crate::news::RoomNews;
@@ -41,7 +41,8 @@ pub fn router(state: AppState) -> Router {
     let options = state.leptos_options.clone();
     let fallback_db = db.clone();
     Router::new()
-        .route("/healthz", get(healthz))
+        .route("/livez", get(health::livez))
+        .route("/healthz", get(health::healthz))
         .route("/healthz/usage", get(usage))
         .route("/api/things", get(api_things))
         .route("/r/{code}/events", get(live_events))
@@ -220,46 +221,6 @@ fn request_db(state: &AppState, request_recorder: Option<&Recorder>) -> Db {
         Some(recorder) => state.db.recording(recorder.clone()),
         None => state.db.clone(),
     }
-}
-
-/// `GET /healthz`: engine, table status and a one-item Scan round trip; 503 when unhealthy.
-async fn healthz(
-    State(state): State<AppState>,
-    recorder: Option<axum::Extension<Recorder>>,
-) -> Response {
-    let db = request_db(&state, recorder.as_deref());
-    let (status, body) = match db.health_probe().await {
-        Ok(health) => {
-            let healthy = health.status == "ACTIVE";
-            (
-                if healthy {
-                    StatusCode::OK
-                } else {
-                    StatusCode::SERVICE_UNAVAILABLE
-                },
-                serde_json::json!({
-                    "status": if healthy { "ok" } else { "unavailable" },
-                    "engine": state.engine,
-                    "table": db.table_name(),
-                    "table_status": health.status,
-                    "probe_ms": health.probe_ms,
-                }),
-            )
-        }
-        Err(err) => {
-            tracing::warn!(error = ?err, "health probe failed");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                serde_json::json!({
-                    "status": "unavailable",
-                    "engine": state.engine,
-                    "table": db.table_name(),
-                    "error": err.to_string(),
-                }),
-            )
-        }
-    };
-    (status, Json(body)).into_response()
 }
 
 /// `GET /healthz/usage`: the DynamoDB calls and capacity units this process has used since it

@@ -25,6 +25,8 @@ pub struct AppState {
     pub taps: TapThrottle,
     /// This instance's share cards: kept by what they draw, and each client's budget of misses.
     pub cards: crate::http::cards::cache::Cards,
+    /// The last deep health probe, shared by every `/healthz` within a second of it.
+    pub health: crate::http::health::check::HealthCheck,
 }
 
 impl AppState {
@@ -49,6 +51,7 @@ impl AppState {
             security: Arc::new(SecurityConfig::default()),
             taps: TapThrottle::default(),
             cards: crate::http::cards::cache::Cards::default(),
+            health: Default::default(),
         }
     }
 

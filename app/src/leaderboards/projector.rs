@@ -425,6 +425,9 @@ impl Projector {
                 counted = applied.counted;
                 for lag in &applied.lags_ms {
                     metrics::histogram!(series::PROJECTOR_LAG_SECONDS).record(*lag as f64 / 1000.0);
+                    if *lag > series::LATE_AFTER_SECS * 1000 {
+                        metrics::counter!(series::PROJECTOR_LATE).increment(1);
+                    }
                 }
                 if let Ok(mut lags) = self.lags.lock() {
                     lags.extend(applied.lags_ms);

@@ -254,6 +254,11 @@ pub mod series {
     pub const REQUESTS: &str = "udd_http_requests_total";
     /// How long each request took to answer (headers; a stream's body goes on), by route template.
     pub const REQUEST_SECONDS: &str = "udd_http_request_duration_seconds";
+    /// Requests slower than [`SLOW_REQUEST`] to answer, by route template: a counter, which a
+    /// collector that drops histograms (the CloudWatch agent) still carries, for alarms.
+    pub const SLOW_REQUESTS: &str = "udd_http_slow_requests_total";
+    /// What a slow request is: a tap answered slower than this is felt.
+    pub const SLOW_REQUEST: std::time::Duration = std::time::Duration::from_millis(250);
     /// Live streams open on this instance now.
     pub const STREAMS_OPEN: &str = "udd_live_streams_open";
     /// Taps answered, by outcome: `counted`, `repeat` (one counted already), `limited` (the
@@ -269,6 +274,11 @@ pub mod series {
     pub const DYNAMODB_ERRORS: &str = "udd_dynamodb_errors_total";
     /// From a match's end to its results on the boards, per result counted.
     pub const PROJECTOR_LAG_SECONDS: &str = "udd_projector_lag_seconds";
+    /// Results counted on the boards more than [`LATE_AFTER_SECS`] after their match ended (a
+    /// counter, for alarms: see [`SLOW_REQUESTS`]).
+    pub const PROJECTOR_LATE: &str = "udd_projector_late_total";
+    /// A result counted later than this after its match is late: the boards fall behind.
+    pub const LATE_AFTER_SECS: i64 = 60;
     /// Stream batches the projector read, and the records in them.
     pub const PROJECTOR_BATCHES: &str = "udd_projector_batches_total";
     pub const PROJECTOR_RECORDS: &str = "udd_projector_records_total";

@@ -97,6 +97,53 @@ async fn healthz_is_503_when_the_engine_is_unreachable() {
     );
 }
 
+/// The load balancer's check: the process serves, whatever the table does.
+#[tokio::test]
+async fn livez_is_200_while_the_engine_is_unreachable_and_healthz_is_503() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let db = Db::new(endpoint_client(&url).await, "udd");
+    let state = AppState::new(
+        LeptosOptions::builder().output_name("udd").build(),
+        db,
+        "endpoint",
+    );
+    let app = router(state.with_security(timed()));
+    let live = get(&app, "/livez").await;
+    assert_eq!((live.status, live.body.as_str()), (StatusCode::OK, "ok"));
+    assert_eq!(
+        get(&app, "/healthz").await.status,
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+}
+
+/// However many ask at once, the table is probed once a second per instance: every answer
+/// within a second is that probe's.
+#[tokio::test]
+async fn healthz_shares_one_probe_among_everyone_who_asks_within_a_second() {
+    let (app, _engine) = app().await;
+    let probed_at = |reply: &Reply| {
+        let json: serde_json::Value = serde_json::from_str(&reply.body).unwrap();
+        json["probed_at_ms"].as_i64().expect("probed_at_ms")
+    };
+    let replies = futures::future::join_all((0..16).map(|_| get(&app, "/healthz"))).await;
+    assert!(replies.iter().all(|r| r.status == StatusCode::OK));
+    let first = probed_at(&replies[0]);
+    assert!(
+        replies.iter().all(|r| probed_at(r) == first),
+        "{:?}",
+        replies.iter().map(probed_at).collect::<Vec<_>>()
+    );
+    tokio::time::sleep(app::http::health::HEALTH_FRESH + std::time::Duration::from_millis(50))
+        .await;
+    let later = probed_at(&get(&app, "/healthz").await);
+    assert!(
+        later > first,
+        "a new probe after a second: {first} then {later}"
+    );
+}
+
 #[tokio::test]
 async fn things_page_renders_every_thing_on_the_server_in_one_query() {
     let (app, _engine) = app().await;

@@ -186,3 +186,32 @@ fn two_instances_share_one_table_through_the_standalone_engine() {
     stop(engine);
     assert!(dir.path().join("udd.sqlite").exists());
 }
+
+/// On ECS, a task that cannot read its own address from the task metadata would announce
+/// 127.0.0.1 to the others and never hear their news: it does not start (ECS starts another)
+/// and says why.
+#[test]
+fn on_ecs_without_an_address_in_the_task_metadata_it_does_not_start() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let uri = format!("http://{}/v4/task", closed.local_addr().unwrap());
+    drop(closed);
+    let data = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_udd-server"))
+        .env("LEPTOS_SITE_ADDR", "127.0.0.1:0")
+        .env("UDD_DATA_DIR", data.path())
+        .env("ECS_CONTAINER_METADATA_URI_V4", &uri)
+        .env("UDD_METRICS_ADDRESS", "off")
+        .env_remove("UDD_PEER_ADDRESS")
+        .env_remove("UDD_ENGINE")
+        .env_remove("UDD_DYNAMODB_ENDPOINT")
+        .output()
+        .expect("the server binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "it started: {stdout}\n{stderr}");
+    assert!(!stdout.contains("Udd is serving"), "{stdout}");
+    assert!(
+        stderr.contains("no address in the task metadata"),
+        "{stderr}"
+    );
+}

@@ -465,6 +465,10 @@ async fn sigterm_hands_the_lease_over_ends_streams_loses_no_tap_and_the_survivor
     moved("udd_projector_lag_seconds_count", &[]);
     moved("udd_projector_shards_held", &[]);
     moved("udd_live_streams_open", &[]);
+    assert!(
+        sample(&metrics, "udd_projector_late_total", &[]).is_some(),
+        "the late results' counter is there from the start:\n{metrics}"
+    );
     // Throttles and conflicts: present from the start (zero here), so alarms have a series.
     for kind in ["throttled", "conflict"] {
         assert!(

@@ -20,6 +20,13 @@ use std::time::{Duration, Instant};
 pub const BURST: u32 = 30;
 /// Misses one client may make a minute, after its burst.
 pub const PER_MINUTE: u32 = 30;
+/// Misses the whole instance may make at once, every client together: what bounds the cores
+/// the cards take (a miss is at most one card drawn, some 6 ms of a core, and ≤ 3 reads) however
+/// many addresses ask, each within its own budget.
+pub const INSTANCE_BURST: u32 = 60;
+/// Misses the whole instance may make a minute after its burst: 30 a second, some 18 % of one
+/// core at the most.
+pub const INSTANCE_PER_MINUTE: u32 = 1800;
 /// Clients tracked at most; past this, clients whose bucket is full again are forgotten
 /// (forgetting them changes nothing), then, if still too many, everyone.
 const CLIENTS: usize = 65_536;

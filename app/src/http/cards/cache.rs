@@ -13,11 +13,27 @@ use axum::body::Bytes;
 
 use super::budget::MissBudget;
 
-/// An instance's share cards: the cache and each client's budget of misses.
-#[derive(Debug, Clone, Default)]
+/// An instance's share cards: the cache, each client's budget of misses, and the instance's own
+/// budget of misses, all clients together (many addresses, each within its own budget, must
+/// not take the cores from the players).
+#[derive(Debug, Clone)]
 pub struct Cards {
     pub cache: CardCache,
     pub budget: MissBudget,
+    pub instance: MissBudget,
+}
+
+impl Default for Cards {
+    fn default() -> Self {
+        Self {
+            cache: CardCache::default(),
+            budget: MissBudget::default(),
+            instance: MissBudget::new(
+                super::budget::INSTANCE_BURST,
+                super::budget::INSTANCE_PER_MINUTE,
+            ),
+        }
+    }
 }
 
 /// What a card draws: the SHA-256 of its SVG (every text, cut and escaped, and the layout).

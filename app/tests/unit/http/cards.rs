@@ -156,6 +156,78 @@ async fn misses_spend_the_budget_and_hits_and_remembered_nothing_do_not() {
     assert_eq!(theirs.status(), StatusCode::OK);
 }
 
+/// A crowd of addresses, each well within its own budget, cannot take the instance's cores:
+/// the instance's own budget bounds every miss together (a 503 with `Retry-After` past it,
+/// nothing read), and what the cache holds is still answered to anyone.
+#[tokio::test]
+async fn a_crowd_of_addresses_spends_the_instances_budget_and_the_cache_still_answers() {
+    let cards = Cards::default();
+    let none = HeaderMap::new();
+    let reads = AtomicUsize::new(0);
+    let started = std::time::Instant::now();
+    let asks = (0..200u32).map(|i| {
+        let client = Some(format!("198.51.100.{}", i % 100).parse().unwrap());
+        let title = format!("Player {i}");
+        let (cards, none, reads) = (&cards, &none, &reads);
+        async move {
+            let address = format!("p/{i}/en");
+            answer(
+                cards,
+                client,
+                none,
+                source(&address, FRESH_FOR, reads, Some(card(&title))),
+            )
+            .await
+        }
+    });
+    let answers = futures::future::join_all(asks).await;
+    let took = started.elapsed().as_secs_f64();
+    let drawn = answers
+        .iter()
+        .filter(|a| a.status() == StatusCode::OK)
+        .count();
+    let busy: Vec<_> = answers
+        .iter()
+        .filter(|a| a.status() == StatusCode::SERVICE_UNAVAILABLE)
+        .collect();
+    assert_eq!(drawn + busy.len(), 200, "only drawn or busy");
+    let allowed = f64::from(app::http::cards::budget::INSTANCE_BURST)
+        + f64::from(app::http::cards::budget::INSTANCE_PER_MINUTE) / 60.0 * took
+        + 1.0;
+    assert!(
+        drawn as f64 <= allowed,
+        "{drawn} drawn in {took:.2} s, the instance allows {allowed:.0}"
+    );
+    assert!(
+        !busy.is_empty(),
+        "the crowd went past the instance's budget"
+    );
+    assert!(busy
+        .iter()
+        .all(|a| a.headers().contains_key(header::RETRY_AFTER)));
+    assert_eq!(
+        reads.load(Ordering::SeqCst),
+        drawn,
+        "a refused miss reads nothing"
+    );
+    // A card drawn before is answered to a newcomer from the cache, budget or not.
+    let first_drawn = answers
+        .iter()
+        .position(|a| a.status() == StatusCode::OK)
+        .unwrap();
+    let newcomer = Some("203.0.113.9".parse().unwrap());
+    let address = format!("p/{first_drawn}/en");
+    let hit = answer(
+        &cards,
+        newcomer,
+        &none,
+        source(&address, FRESH_FOR, &reads, None),
+    )
+    .await;
+    assert_eq!(hit.status(), StatusCode::OK);
+    assert_eq!(reads.load(Ordering::SeqCst), drawn, "from the cache");
+}
+
 #[test]
 fn if_none_match_is_a_list_of_tags_weak_or_strong() {
     let tag = etag(&[7; 32]);
