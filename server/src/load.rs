@@ -220,11 +220,7 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
     }
 
     let mut tally = std::mem::take(&mut *shared.tally());
-    let statuses = shared
-        .statuses
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
+    let statuses = shared.statuses();
     println!(
         "played: {} matches ({} a room), {} player-matches, {} player-rounds in {wall:.1} s of play; {} rooms failed; {} players never saw a match end",
         tally.matches, args.matches, tally.player_matches, tally.player_rounds, failures, tally.unfinished

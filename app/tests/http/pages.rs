@@ -28,6 +28,20 @@ async fn app() -> (Router, Engine) {
     (apps.remove(0), engine)
 }
 
+/// The app on an engine endpoint where nothing listens.
+async fn unreachable_app() -> Router {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let db = Db::new(endpoint_client(&url).await, "udd");
+    let state = AppState::new(
+        LeptosOptions::builder().output_name("udd").build(),
+        db,
+        "endpoint",
+    );
+    router(state.with_security(timed()))
+}
+
 struct Reply {
     status: StatusCode,
     nosniff: bool,
@@ -71,16 +85,7 @@ async fn healthz_is_200_with_engine_and_table_status() {
 
 #[tokio::test]
 async fn healthz_is_503_when_the_engine_is_unreachable() {
-    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", closed.local_addr().unwrap());
-    drop(closed);
-    let db = Db::new(endpoint_client(&url).await, "udd");
-    let state = AppState::new(
-        LeptosOptions::builder().output_name("udd").build(),
-        db,
-        "endpoint",
-    );
-    let app = router(state.with_security(timed()));
+    let app = unreachable_app().await;
     let reply = get(&app, "/healthz").await;
     assert_eq!(
         reply.status,
@@ -100,16 +105,7 @@ async fn healthz_is_503_when_the_engine_is_unreachable() {
 /// The load balancer's check: the process serves, whatever the table does.
 #[tokio::test]
 async fn livez_is_200_while_the_engine_is_unreachable_and_healthz_is_503() {
-    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", closed.local_addr().unwrap());
-    drop(closed);
-    let db = Db::new(endpoint_client(&url).await, "udd");
-    let state = AppState::new(
-        LeptosOptions::builder().output_name("udd").build(),
-        db,
-        "endpoint",
-    );
-    let app = router(state.with_security(timed()));
+    let app = unreachable_app().await;
     let live = get(&app, "/livez").await;
     assert_eq!((live.status, live.body.as_str()), (StatusCode::OK, "ok"));
     assert_eq!(

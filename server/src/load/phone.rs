@@ -33,6 +33,14 @@ impl Shared {
         self.tally.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The answers' statuses so far, counted by status.
+    pub(super) fn statuses(&self) -> BTreeMap<u16, u64> {
+        self.statuses
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     fn count(&self, status: u16) {
         self.requests.fetch_add(1, Ordering::Relaxed);
         *self

@@ -159,17 +159,7 @@ pub(super) async fn play_room(
             "starting match {} answered {status}: {body}",
             k + 1
         );
-        let playing: Vec<_> = players
-            .drain(..)
-            .map(|player| {
-                tokio::spawn(play(
-                    Arc::clone(&shared),
-                    player,
-                    code.clone(),
-                    flies.clone(),
-                ))
-            })
-            .collect();
+        let playing = spawn_match(&shared, &mut players, &code, &flies);
         for player in playing {
             players.push(player.await??);
         }
@@ -179,10 +169,30 @@ pub(super) async fn play_room(
     Ok(())
 }
 
+/// Every player of a room plays the match just started, each in a task of their own.
+pub(super) fn spawn_match(
+    shared: &Arc<Shared>,
+    players: &mut Vec<Player>,
+    code: &str,
+    flies: &HashMap<&'static str, bool>,
+) -> Vec<tokio::task::JoinHandle<anyhow::Result<Player>>> {
+    players
+        .drain(..)
+        .map(|player| {
+            tokio::spawn(play(
+                Arc::clone(shared),
+                player,
+                code.to_owned(),
+                flies.clone(),
+            ))
+        })
+        .collect()
+}
+
 /// One player's match: taps on reveals, measures pushes, and at the end checks its
 /// acknowledged taps against the results. Messages of the match before (still queued, or
 /// re-sent) are left aside: this match is the first with a later first round.
-pub(super) async fn play(
+async fn play(
     shared: Arc<Shared>,
     mut player: Player,
     code: String,

@@ -23,7 +23,7 @@ use rand::SeedableRng;
 use super::bill::projector_catch_up;
 use super::fleet::{Fleet, Stop};
 use super::phone::{Phone, Player, Shared};
-use super::players::{play, Ready};
+use super::players::{spawn_match, Ready};
 use super::recount::recount;
 use super::tally::percentile;
 use super::watch::{clock, memory, report, sample, Life, SAMPLE};
@@ -199,11 +199,7 @@ pub(super) async fn soak(args: &LoadArgs, fleet: &mut Fleet, minutes: u32) -> an
     );
 
     let mut tally = std::mem::take(&mut *shared.tally());
-    let statuses = shared
-        .statuses
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
+    let statuses = shared.statuses();
     println!(
         "played: {} matches, {} player-matches, {} player-rounds; {failures} rooms failed; {} \
          players never saw a match end",
@@ -395,17 +391,7 @@ async fn soak_room(
     while t0.elapsed() < total {
         start(&mut players, &code).await?;
         in_match.fetch_add(1, Ordering::Relaxed);
-        let playing: Vec<_> = players
-            .drain(..)
-            .map(|player| {
-                tokio::spawn(play(
-                    Arc::clone(&shared),
-                    player,
-                    code.clone(),
-                    flies.clone(),
-                ))
-            })
-            .collect();
+        let playing = spawn_match(&shared, &mut players, &code, &flies);
         let mut outcome = Ok(());
         for player in playing {
             match player.await {
