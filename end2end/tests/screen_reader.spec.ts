@@ -4,7 +4,7 @@
 // with Space from the page and with Enter on the focused Udd! button. The oracles are the seed
 // catalog (names, whether a thing flies), the shipped strings and the standings' scores.
 import { expect, test, type Page } from "./fixtures/test";
-import { roomOfTwo } from "./fixtures/game_page";
+import { HUMANLY, roomOfTwo } from "./fixtures/game_page";
 import { SECOND_INSTANCE } from "./fixtures/instances";
 import { strings, text } from "./fixtures/strings";
 import { thing } from "./fixtures/things";
@@ -33,7 +33,10 @@ for (const lang of ["en", "hi"] as const) {
       const name = lang === "hi" ? shown.hi : shown.en;
       await expect(live).toHaveText(`${heading}: ${name}`);
 
-      // Round 1 by Space with nothing focused, round 2 by Enter on the focused button.
+      // Round 1 by Space with nothing focused, round 2 by Enter on the focused button, each a
+      // human moment after the thing shows (a reaction under 80 ms is refused as inhuman: CI
+      // once pressed Space fast enough to be refused).
+      await page.waitForTimeout(HUMANLY);
       if (n === 1) {
         await page.keyboard.press(" ");
       } else {
@@ -41,6 +44,8 @@ for (const lang of ["en", "hi"] as const) {
         await page.keyboard.press("Enter");
       }
       await expect(friend.udd).toHaveAttribute("aria-pressed", "true");
+      // The server counted it: its answer is the reaction time, not a refusal.
+      await expect(friend.myTap).toContainText(/counted|गिना गया/, { timeout: 5_000 });
 
       // The round closes: the verdict (a tap is right only on a thing that flies), the round's
       // line, and the fastest right tap, which was Kabir's when it flies (Meera never taps).
