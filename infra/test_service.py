@@ -11,7 +11,8 @@
 4. What a first day on AWS needs: the load balancer checks liveness (`/livez`, a route of the
    server) not the table; the tasks keep idle connections longer than the load balancer; its own
    5xx alarm; throttle alarms that FILL each metric and count every global index; a certificate
-   and an https:// origin only together; `/internal/*` answered 404 by the load balancer.
+   and an https:// origin only together; `/internal/*` answered 404 by the load balancer; the
+   task may protect itself from scale-in (the one ECS action it is granted).
 
 Which source the service runs: app/src and server/src, except the commands that run only on a
 developer's machine against the embedded engine (SERVICE_EXCLUDES), `#[cfg(test)]` modules, and
@@ -427,6 +428,28 @@ class AFirstDay(unittest.TestCase):
         self.assertEqual(guarded, {name: "404" for name in forwarding})
         self.assertIn('POKES_PATH: &str = "/internal/', (ROOT / "app" / "src" / "live" /
                                                         "peers.rs").read_text())
+
+    def test_the_task_may_protect_itself_from_scale_in_and_do_nothing_else_in_ecs(self):
+        # The server asks the agent for protection at the documented path...
+        asking = [name for name, text in service_sources().items()
+                  if "task-protection/v1/state" in without_tests(text)]
+        self.assertEqual(asking, ["app/src/http/ecs/protection.rs"])
+        # ...which calls UpdateTaskProtection with the task's role: granted on this cluster's
+        # tasks, and no other ECS action in any of the role's policies.
+        statements = granted(self.template, "udd-task-protection")
+        self.assertEqual(set(statements), {"Protection"})
+        actions, resource = statements["Protection"]
+        self.assertEqual(actions, {"ecs:UpdateTaskProtection"})
+        self.assertEqual(resource, {"Fn::Sub": "arn:${AWS::Partition}:ecs:${AWS::Region}:"
+                                               "${AWS::AccountId}:task/${Cluster}/*"})
+        self.assertEqual(self.resources["Cluster"]["Type"], "AWS::ECS::Cluster")
+        for policy in self.resources["TaskRole"]["Properties"]["Policies"]:
+            if policy["PolicyName"] == "udd-task-protection":
+                continue
+            for statement in policy["PolicyDocument"]["Statement"]:
+                action = statement["Action"]
+                for a in [action] if isinstance(action, str) else action:
+                    self.assertFalse(a.startswith("ecs:"), f"{policy['PolicyName']} grants {a}")
 
 
 if __name__ == "__main__":

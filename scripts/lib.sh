@@ -427,40 +427,62 @@ build_image() {
   say "image $IMAGE: $(as_root buildah images --format '{{.Size}}' "$IMAGE")"
 }
 
+# Pushes the built image to TARGET (REGISTRY/REPOSITORY:TAG, or any transport buildah knows,
+# such as oci-archive:FILE) as the user that built it: root, whose storage holds it. For Amazon
+# ECR (ACCOUNT.dkr.ecr.REGION.amazonaws.com/…) it logs in first with the AWS CLI's operator
+# credentials, the registry's token going to root's buildah on its standard input.
+push_image() {
+  local target=$1 registry region
+  as_root buildah inspect --type image "$IMAGE" >/dev/null 2>&1 || die "no image $IMAGE: run ./udd image first"
+  case "$target" in
+    *:/*|oci:*|oci-archive:*|dir:*|docker-archive:*) ;;
+    *)
+      registry=${target%%/*}
+      if [[ $registry == *.dkr.ecr.*.amazonaws.com ]]; then
+        command -v aws >/dev/null || die "pushing to Amazon ECR needs the AWS CLI v2 (aws)"
+        region=${registry#*.dkr.ecr.}; region=${region%.amazonaws.com}
+        aws ecr get-login-password --region "$region" |
+          as_root buildah login --username AWS --password-stdin "$registry" >&2
+      fi
+      target=docker://$target ;;
+  esac
+  say "pushing $IMAGE to $target"
+  as_root buildah push -q "$IMAGE" "$target"
+}
+
 # The image run as its configuration says (entrypoint, user, environment), its root file system
 # mounted and entered with unshare + chroot (`podman run` cannot start containers on these
-# machines: see ../shared/TOOLCHAIN.md): /healthz 200, a page served, and at most 80 MB.
+# machines: see ../shared/TOOLCHAIN.md): /healthz 200, a page served, and at most 80 MB. Then its
+# TLS: the server reaches a table over HTTPS through a local endpoint whose certificate a test CA
+# signed, trusting it only through SSL_CERT_FILE, and refuses the same endpoint with the image's
+# own CA bundle.
 test_image() {
-  say "the image: its entrypoint, as its user, serves /healthz and a page"
-  local ctr mnt config port pid status=0 size
+  say "the image: its entrypoint, as its user, serves /healthz and a page; its TLS, by a test CA"
+  local ctr size config port status=0
   ctr=$(as_root buildah from -q "$IMAGE")
-  mnt=$(as_root buildah mount "$ctr")
-  size=$(as_root du -sb "$mnt" | cut -f1)
+  IMAGE_ROOT=$(as_root buildah mount "$ctr")
+  size=$(as_root du -sb "$IMAGE_ROOT" | cut -f1)
   config=$(as_root buildah inspect --type image "$IMAGE")
-  port=$(free_port)
-  # env -i: only what the image's configuration sets (and the port to listen on here).
-  mapfile -t run < <(python3 - "$config" "$port" <<'PY'
+  # The configuration: its user, its environment, then "--" and its entrypoint and command.
+  mapfile -t run < <(python3 - "$config" <<'PY'
 import json, sys
-config, port = json.loads(sys.argv[1])["OCIv1"]["config"], sys.argv[2]
-env = [e for e in config.get("Env", []) if not e.startswith("LEPTOS_SITE_ADDR=")]
+config = json.loads(sys.argv[1])["OCIv1"]["config"]
 print(config["User"])
-print(config.get("WorkingDir") or "/")  # chroot starts in /: the image's paths are absolute
-for e in env + [f"LEPTOS_SITE_ADDR=127.0.0.1:{port}"]:
+for e in config.get("Env", []):
     print(e)
 print("--")
 for a in config["Entrypoint"] + config.get("Cmd", []):
     print(a)
 PY
 )
-  local user=${run[0]} envs=() argv=() seen= sudo=
-  for item in "${run[@]:2}"; do
-    if [ "$item" = "--" ]; then seen=1; elif [ -z "$seen" ]; then envs+=("$item"); else argv+=("$item"); fi
+  IMAGE_RUN_USER=${run[0]} IMAGE_ENV=() IMAGE_ARGV=()
+  local item seen=
+  for item in "${run[@]:1}"; do
+    if [ "$item" = "--" ]; then seen=1; elif [ -z "$seen" ]; then IMAGE_ENV+=("$item"); else IMAGE_ARGV+=("$item"); fi
   done
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  # Nothing of this machine's environment: only what the image's configuration sets.
-  $sudo env -i "${envs[@]}" "$(command -v unshare)" --fork --pid --mount --kill-child \
-    "$(command -v chroot)" --userspec="$user" "$mnt" "${argv[@]}" > "$TOOLS/image-run.log" 2>&1 &
-  pid=$!
+
+  port=$(free_port)
+  image_start "$TOOLS/image-run.log" "LEPTOS_SITE_ADDR=127.0.0.1:$port"
   local healthy= base=http://127.0.0.1:$port css
   for _ in $(seq 1 120); do
     if curl -fsS "$base/healthz" >/dev/null 2>&1; then healthy=1; break; fi
@@ -474,14 +496,117 @@ PY
   elif ! curl -fsS "$base/things" | grep -q 'Crow'; then
     echo "the image's server did not serve the things page" >&2; status=1
   fi
-  # The server, as its user (unshare itself ignores SIGTERM while its child runs): a clean stop.
-  $sudo pkill -TERM -u "$IMAGE_USER" -x udd-server || true
-  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-  $sudo pkill -KILL -u "$IMAGE_USER" -x udd-server || true
-  wait "$pid" 2>/dev/null || true
+  image_stop
   if [ $status -ne 0 ]; then cat "$TOOLS/image-run.log" >&2; fi
+  [ $status -ne 0 ] || test_image_tls || status=1
+  # `./udd push`'s way out, to an archive: the image as pushed carries the configuration tested.
+  if [ $status -eq 0 ]; then
+    local archive; archive=$(mktemp -d)/udd.tar
+    if ! (push_image "oci-archive:$archive") || ! tar -xOf "$archive" index.json | grep -q 'application/vnd.oci.image.manifest'; then
+      echo "./udd push did not write the image" >&2; status=1
+    fi
+    as_root rm -rf "$(dirname "$archive")"
+  fi
   as_root buildah umount "$ctr" >/dev/null; as_root buildah rm "$ctr" >/dev/null
-  say "image: $((size / 1000000)) MB unpacked, run as user $user: $([ $status -eq 0 ] && echo served || echo FAILED)"
+  say "image: $((size / 1000000)) MB unpacked, run as user $IMAGE_RUN_USER: $([ $status -eq 0 ] && echo served || echo FAILED)"
   [ "$size" -le 80000000 ] || { echo "the image is $size bytes, over 80 MB" >&2; status=1; }
+  return $status
+}
+
+# Starts the image's entrypoint from its root ($IMAGE_ROOT) as its user, with nothing of this
+# machine's environment: only the image's, each NAME=VALUE of "$@" in place of the image's own.
+# Its output goes to $1; its process id to $image_pid.
+image_start() {
+  local log=$1; shift
+  local kept=() e o mine sudo=
+  for e in "${IMAGE_ENV[@]}"; do
+    mine=
+    for o in "$@"; do [ "${e%%=*}" = "${o%%=*}" ] && mine=1; done
+    [ -n "$mine" ] || kept+=("$e")
+  done
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo env -i "${kept[@]}" "$@" "$(command -v unshare)" --fork --pid --mount --kill-child \
+    "$(command -v chroot)" --userspec="$IMAGE_RUN_USER" "$IMAGE_ROOT" "${IMAGE_ARGV[@]}" > "$log" 2>&1 &
+  image_pid=$!
+}
+
+# Stops the image's server, as its user (unshare itself ignores SIGTERM while its child runs).
+image_stop() {
+  local sudo=
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo pkill -TERM -u "$IMAGE_USER" -x udd-server || true
+  for _ in $(seq 1 50); do kill -0 "$image_pid" 2>/dev/null || break; sleep 0.2; done
+  $sudo pkill -KILL -u "$IMAGE_USER" -x udd-server || true
+  wait "$image_pid" 2>/dev/null || true
+}
+
+# The image's TLS stack and CA configuration, against a local endpoint: a table served by this
+# machine's server (`udd-server engine`) behind a TLS proxy (scripts/tls_proxy.py) whose
+# certificate, for localhost, a CA made here signed. The image's server, pointed at
+# https://localhost:PORT, is healthy when SSL_CERT_FILE names its own bundle with the test CA
+# added, and does not start with the image's bundle alone (it is checking certificates).
+test_image_tls() {
+  local dir key engine_port tls_port port engine proxy status=0 healthy=
+  apt_install openssl
+  dir=$(mktemp -d)
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+    -subj "/CN=Udd image test CA" -addext "basicConstraints=critical,CA:TRUE" \
+    -addext "keyUsage=critical,keyCertSign,cRLSign" -keyout "$dir/ca.key" -out "$dir/ca.crt" 2>/dev/null
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=localhost" \
+    -keyout "$dir/leaf.key" -out "$dir/leaf.csr" 2>/dev/null
+  printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' > "$dir/leaf.ext"
+  openssl x509 -req -in "$dir/leaf.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial \
+    -days 2 -extfile "$dir/leaf.ext" -out "$dir/leaf.crt" 2>/dev/null
+  # The image's own bundle with the test CA after it, inside the image's root; and the
+  # /etc/hosts a container runtime (ECS's included) gives every container, which the image
+  # does not carry: the name is looked up by the image's own C library.
+  as_root sh -c "cat '$IMAGE_ROOT/etc/ssl/certs/ca-certificates.crt' '$dir/ca.crt' > '$IMAGE_ROOT/etc/ssl/certs/with-test-ca.crt'"
+  printf '127.0.0.1 localhost\n' | as_root tee "$IMAGE_ROOT/etc/hosts" >/dev/null
+
+  key=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+  engine_port=$(free_port)
+  UDD_ENGINE_KEY=$key "$SERVER" engine --listen "127.0.0.1:$engine_port" --data-dir "$dir/data" > "$dir/engine.log" 2>&1 &
+  engine=$!
+  tls_port=$(free_port)
+  python3 scripts/tls_proxy.py "$dir/leaf.crt" "$dir/leaf.key" "$tls_port" "$engine_port" > "$dir/proxy.log" 2>&1 &
+  proxy=$!
+  for _ in $(seq 1 40); do
+    curl -s --cacert "$dir/ca.crt" -o /dev/null "https://localhost:$tls_port/" && break
+    sleep 0.25
+  done
+
+  local endpoint=(UDD_ENGINE=endpoint "UDD_DYNAMODB_ENDPOINT=https://localhost:$tls_port" "UDD_ENGINE_KEY=$key")
+  port=$(free_port)
+  image_start "$TOOLS/image-tls.log" "LEPTOS_SITE_ADDR=127.0.0.1:$port" "${endpoint[@]}" \
+    SSL_CERT_FILE=/etc/ssl/certs/with-test-ca.crt
+  for _ in $(seq 1 120); do
+    if curl -fsS "http://127.0.0.1:$port/healthz" 2>/dev/null | grep -q '"endpoint"'; then healthy=1; break; fi
+    kill -0 "$image_pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  image_stop
+  if [ -z "$healthy" ]; then
+    echo "the image's server did not reach the table over HTTPS with the test CA in SSL_CERT_FILE" >&2
+    cat "$TOOLS/image-tls.log" "$dir/proxy.log" >&2; status=1
+  fi
+
+  # The image's bundle alone: the endpoint's certificate is refused, and the server stops.
+  if [ $status -eq 0 ]; then
+    port=$(free_port)
+    image_start "$TOOLS/image-tls-refused.log" "LEPTOS_SITE_ADDR=127.0.0.1:$port" "${endpoint[@]}"
+    for _ in $(seq 1 120); do kill -0 "$image_pid" 2>/dev/null || break; sleep 0.5; done
+    if kill -0 "$image_pid" 2>/dev/null || curl -fsS "http://127.0.0.1:$port/livez" >/dev/null 2>&1; then
+      echo "the image's server started against an endpoint no CA of its bundle signed" >&2; status=1
+    elif ! grep -qi 'certificate\|UnknownIssuer' "$TOOLS/image-tls-refused.log"; then
+      echo "the image's server stopped, but not on the endpoint's certificate:" >&2
+      cat "$TOOLS/image-tls-refused.log" >&2; status=1
+    fi
+    image_stop
+  fi
+  kill "$proxy" "$engine" 2>/dev/null || true
+  wait "$proxy" "$engine" 2>/dev/null || true
+  as_root rm -f "$IMAGE_ROOT/etc/ssl/certs/with-test-ca.crt" "$IMAGE_ROOT/etc/hosts"
+  rm -rf "$dir"
+  [ $status -ne 0 ] || say "image TLS: a table reached over HTTPS by a test CA in SSL_CERT_FILE; refused without it"
   return $status
 }

@@ -22,6 +22,7 @@ use hyper_util::rt::TokioExecutor;
 use leptos::prelude::get_configuration;
 
 pub mod boards;
+pub mod cards;
 pub use boards::{seed, SeedArgs};
 
 /// Targets: the SSR overhead from the foundation issue; the room page's first load (wasm + JS +
@@ -41,6 +42,8 @@ pub struct BenchArgs {
     warmup: usize,
     #[command(flatten)]
     boards: boards::BoardBenchArgs,
+    #[command(flatten)]
+    cards: cards::CardFloodArgs,
 }
 
 struct Stats {
@@ -94,6 +97,11 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
     db.ensure_table().await?;
     let things = catalog::validate(SEED).map_err(|p| anyhow::anyhow!("{p:?}"))?;
     db.catalog().seed_catalog(&things).await?;
+    if args.cards.flood_only {
+        let flood = cards::run(&args.cards, &db).await;
+        engine.stop().await;
+        return flood;
+    }
     // A room, for the room page and its board.
     let code = RoomCode::from_random(*b"bench");
     db.rooms()
@@ -220,7 +228,6 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         pages.push((name, html_br.len() as u64, wasm, js, assets["css"]));
     }
     server.abort();
-    engine.stop().await;
 
     let ratio = ssr.median.as_secs_f64() / bare.median.as_secs_f64();
     let verdict = |ok: bool| if ok { "OK" } else { "OVER TARGET" };
@@ -267,5 +274,8 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         verdict(room_load <= FIRST_LOAD_BUDGET_BYTES),
         if room_load <= FIRST_LOAD_AIM_BYTES { "reached" } else { "not yet" }
     );
+    let flood = cards::run(&args.cards, &db).await;
+    engine.stop().await;
+    flood?;
     boards::run(&args.boards).await
 }

@@ -324,6 +324,14 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
         format!("http://{reachable}")
     });
     hub.join_peers(ulid::Ulid::new().to_string(), peer_address);
+    // On ECS: protected from scale-in and deployments while a match is in play here.
+    if let Ok(agent) = std::env::var(ecs::protection::AGENT_VAR) {
+        tokio::spawn(ecs::protection::run(
+            hub.clone(),
+            agent,
+            ecs::protection::CHECK_EVERY,
+        ));
+    }
     tracing::info!("Udd is serving at http://{bound}");
     println!("Udd is serving at http://{bound}");
     // On SIGTERM: streams end (browsers reconnect elsewhere) and new ones are refused; the

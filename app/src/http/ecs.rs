@@ -1,6 +1,9 @@
 //! Running on Amazon ECS: where the other instances reach this one. A Fargate task's address is
 //! known only once it runs; the ECS agent serves it at `$ECS_CONTAINER_METADATA_URI_V4` (the
-//! container's metadata: `Networks[].IPv4Addresses`).
+//! container's metadata: `Networks[].IPv4Addresses`). And while a match is in play here, the
+//! task protects itself from scale-in (`protection`).
+
+pub mod protection;
 
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;

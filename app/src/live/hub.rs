@@ -458,6 +458,19 @@ impl RoomHub {
         self.rooms().len()
     }
 
+    /// Rooms with a match in play that someone follows through this instance (an open stream
+    /// here): what stopping this instance now would interrupt (see `http::ecs::protection`).
+    pub fn matches_in_play(&self) -> usize {
+        self.rooms()
+            .values()
+            .filter(|watcher| watcher.feed.receiver_count() > 0)
+            .filter(|watcher| {
+                matches!(&*watcher.feed.borrow(), Some(RoomFeed::Room(room))
+                    if room.game.as_ref().is_some_and(|g| !g.is_finished()))
+            })
+            .count()
+    }
+
     /// Polls while the room has listeners here; publishes a snapshot whenever it changed. It
     /// also wakes on the match's clock: at each reveal (to show the thing, never earlier) and
     /// when a round's window and grace are over, when it tries to resolve the round. Watchers

@@ -22,6 +22,7 @@ mod profiles;
 mod refusals;
 mod reuse;
 mod rooms;
+mod scale_in;
 mod streams;
 
 use std::sync::atomic::{AtomicU32, Ordering};
