@@ -233,6 +233,8 @@ package_site() {
     echo "$file ${file%.*}.$hash.${file##*.}" >> "$SITE/pkg/assets.txt"
   done
   cp -r public/. "$SITE/"
+  # The big screen's own stylesheet (the room on a TV; loaded there only), minified in place.
+  "$css_min" --minify public/screen.css -o "$SITE/screen.css"
   # Served as-is to browsers that accept brotli (leptos_axum's static handler looks for .br).
   find "$SITE" -type f \( -name '*.js' -o -name '*.wasm' -o -name '*.css' -o -name '*.svg' -o -name '*.ico' \) \
     -exec brotli -f -q 11 -k {} \;

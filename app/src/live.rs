@@ -1,7 +1,8 @@
 //! The room page and its live channel: a room's lobby and its match together, rendered on the
 //! server, then kept current in the browser by the room's Server-Sent Events (`feed`; served by
 //! this instance's `hub`, with each client's count of open streams across instances in
-//! `streams`). The interactive part of the page is one island (`page`).
+//! `streams`). The interactive part of the page is one island (`room_page`), which the big
+//! screen (`/r/<CODE>/screen`, in the same file) shows to nobody in particular.
 
 pub mod api;
 pub mod feed;

@@ -16,7 +16,7 @@ use game::matches_page::MatchesPage;
 use identity::account_page::AccountPage;
 use inventory::page::{CardPage, InventoryPage, ShopPage, TradesPage};
 use leaderboards::boards_page::{BoardPage, BoardsIndex, RoomBoardPage};
-use live::room_page::RoomPage;
+use live::room_page::{RoomPage, ScreenPage};
 use profiles::profile_page::ProfilePage;
 use rooms::home_page::HomePage;
 use ui::not_found::NotFound;
@@ -114,6 +114,7 @@ pub fn App() -> impl IntoView {
                         <Route path=(StaticSegment("r"), ParamSegment("code")) view=RoomPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("things") view=ThingsPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("lb")) view=RoomBoardPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("screen")) view=ScreenPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("m"), ParamSegment("first")) view=MatchPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("m"), ParamSegment("room"), ParamSegment("first")) view=MatchPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("matches") view=MatchesPage ssr=SsrMode::Async />

@@ -1,6 +1,7 @@
 // The first-load budget, as Chromium downloads it (the encoded bytes of every file under /pkg/,
 // brotli as served): a page with nothing interactive loads no wasm and no script file at all,
-// and a page with an island (the room, the catalog) loads wasm + JS + CSS within the budget.
+// and a page with an island (the room, the catalog) loads wasm + JS + CSS within the budget; the
+// big screen loads the room's and its own small stylesheet.
 // `./udd test` runs this spec, so a bundle that grows past the budget fails the test command.
 import { expect, test, type Page } from "./fixtures/test";
 import { HomePage } from "./fixtures/home_page";
@@ -12,6 +13,9 @@ import { createHash } from "node:crypto";
 const ISLAND_PAGE_BUDGET = 177_650;
 /** A page with nothing interactive downloads only the stylesheet. */
 const STATIC_PAGE_BUDGET = 5_000;
+/** The big screen (a TV, not a phone) loads what the room page does and its own stylesheet,
+ * which must stay small. */
+const SCREEN_CSS_BUDGET = 2_000;
 
 type Load = { wasm: number; js: number; css: number; files: string[] };
 
@@ -19,7 +23,7 @@ async function firstLoad(page: Page, path: string): Promise<Load> {
   const sizes: Promise<[string, number]>[] = [];
   const listener = (request: import("@playwright/test").Request) => {
     const url = new URL(request.url());
-    if (url.pathname.startsWith("/pkg/")) {
+    if (url.pathname.startsWith("/pkg/") || url.pathname === "/screen.css") {
       sizes.push(request.sizes().then((s) => [url.pathname, s.responseBodySize] as [string, number]));
     }
   };
@@ -53,8 +57,10 @@ test("each page's first load is within its budget, and pages without islands loa
     ["boards", "/lb", false],
     ["things", "/things", true],
     ["room", room, true],
+    ["screen", `${room}/screen`, true],
   ];
   const rows: string[] = [];
+  const totals = new Map<string, number>();
   for (const [name, path, islands] of pages) {
     // A fresh cache for each page: what a first visit downloads.
     const context = await page.context().browser()!.newContext({
@@ -67,7 +73,13 @@ test("each page's first load is within its budget, and pages without islands loa
     await context.close();
     const total = load.wasm + load.js + load.css;
     rows.push(`${name.padEnd(8)} wasm ${String(load.wasm).padStart(7)}  js ${String(load.js).padStart(6)}  css ${String(load.css).padStart(5)}  total ${String(total).padStart(7)} B`);
-    if (islands) {
+    totals.set(name, total);
+    if (name === "screen") {
+      // The room's own island and bundle, and the screen's stylesheet.
+      expect(load.files.filter((f) => f === "/screen.css"), "the screen's stylesheet").toHaveLength(1);
+      expect(total - totals.get("room")!, "the screen's own bytes").toBeLessThanOrEqual(SCREEN_CSS_BUDGET);
+    } else if (islands) {
+      expect(load.files, `${name} loads no big-screen stylesheet`).not.toContain("/screen.css");
       expect(load.wasm, `${name} wakes its islands with the wasm`).toBeGreaterThan(0);
       expect(total, `${name}: ${load.files.join(", ")}`).toBeLessThanOrEqual(ISLAND_PAGE_BUDGET);
     } else {

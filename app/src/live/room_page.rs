@@ -1,4 +1,4 @@
-//! `/r/<CODE>`: a room. The lobby (players with avatars and the host's badge, the code in big
+//! `/r/<CODE>`: a room, and `/r/<CODE>/screen`, the same room on a big screen ([`ScreenPage`]). The lobby (players with avatars and the host's badge, the code in big
 //! letters, its link with copy and share buttons and a QR code, host controls, leave, and a join
 //! form for visitors) and the match (see `game::page`).
 //!
@@ -11,7 +11,7 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
-use leptos_meta::Title;
+use leptos_meta::{Link, Title};
 
 use crate::browser;
 use crate::codec::Base64Json;
@@ -32,6 +32,10 @@ use crate::rooms::model::{Lobby, RoomCode, RoomState};
 use crate::ui::code_param;
 use crate::ui::forms::FormError;
 
+/// The big screen's stylesheet (in `public/`): loaded by `/r/<CODE>/screen`
+/// ([`ScreenPage`]) and by this page in its "just the button" view only.
+pub const SCREEN_CSS: &str = "/screen.css";
+
 /// Server functions whose plain-form failures this page shows.
 const FORM_PATHS: &[&str] = &[
     JoinRoom::PATH,
@@ -51,6 +55,9 @@ pub fn RoomPage() -> impl IntoView {
     // The settings form comes back here with `?saved=settings`: say what was saved.
     let query = leptos_router::hooks::use_query_map();
     let saved = move || query.with(|q| q.get("saved").as_deref() == Some("settings"));
+    // `?view=buttons`: with the room on a big screen, the phone shows just the button, the
+    // verdict and the standings (the big screen's stylesheet hides the rest).
+    let buttons = query.with_untracked(|q| q.get("view").as_deref() == Some("buttons"));
     // The title names the room only when the link holds a well-formed code: nothing from the
     // address bar reaches the page unparsed. A plain string, worked out now: the head is
     // rendered after the body has resolved, when a closure over the route's params could find
@@ -64,7 +71,9 @@ pub fn RoomPage() -> impl IntoView {
         <Suspense fallback=move || view! { <p class="muted">{td_string!(l, rooms.room.opening).to_string()}</p> }>
             {move || Suspend::new(async move {
                 match page.await {
-                    Ok(page) => Either::Left(view! {
+                    Ok(page) => Either::Left({
+                        let room_code = page.room.code.to_string();
+                        view! {
                         <FormError paths=FORM_PATHS />
                         {saved().then(|| {
                             let summary = settings_summary(page.room.settings, l);
@@ -79,10 +88,14 @@ pub fn RoomPage() -> impl IntoView {
                         <noscript>
                             <p class="notice" data-testid="needs-js">{td_string!(l, rooms.room.needs_js).to_string()}</p>
                         </noscript>
-                        <LiveRoom page=page.clone()>
-                            <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() />
-                        </LiveRoom>
-                    }),
+                        <div class="room-view" data-view=if buttons { "buttons" } else { "full" }>
+                            {buttons.then(|| view! { <Link rel="stylesheet" href=SCREEN_CSS /> })}
+                            <LiveRoom page=page.clone()>
+                                <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() />
+                            </LiveRoom>
+                            <RoomExtras code=room_code buttons />
+                        </div>
+                    }}),
                     Err(err) => Either::Right(view! {
                         <section class="hero">
                             <h1>{td_string!(l, rooms.room.no_such_room).to_string()}</h1>
@@ -99,6 +112,9 @@ pub fn RoomPage() -> impl IntoView {
 /// The room, live: everything on the room page changes with the room's stream, so the whole
 /// view is the one island. It starts from the snapshot the server rendered (its props), then
 /// redraws from every snapshot the stream sends.
+// The island's name in the page is its name and a hash of its tokens: a change to them, even
+// `pub(crate)` alone, moves the whole optimised bundle (that one moved it 405 B brotli, measured
+// 2026-11-28), which is why the big screen lives in this file instead.
 #[island]
 fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     let RoomPageData {
@@ -201,6 +217,31 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     }
 }
 
+/// Below the room: its big screen (opened in another tab, for the TV), and the phone's view
+/// with the thing on that screen: just the button, or everything.
+#[component]
+fn RoomExtras(code: String, buttons: bool) -> impl IntoView {
+    let l = crate::lang::locale();
+    let (view_href, view_label) = if buttons {
+        (format!("/r/{code}"), td_string!(l, rooms.room.full_view))
+    } else {
+        (
+            format!("/r/{code}?view=buttons"),
+            td_string!(l, rooms.room.buttons_view),
+        )
+    };
+    view! {
+        <ul class="plain room-extras">
+            <li>
+                <a href=format!("/r/{code}/screen") target="_blank" data-testid="screen-link">
+                    {td_string!(l, rooms.room.screen_link).to_string()}
+                </a>
+            </li>
+            <li><a href=view_href data-testid="view-toggle">{view_label.to_string()}</a></li>
+        </ul>
+    }
+}
+
 /// The viewer's part in a room, which decides the forms they see.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -267,5 +308,61 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
         <div class="for-member"><LeaveForm code=code.clone() /></div>
         <div class="for-visitor if-open"><JoinForm code /></div>
         <p class="notice for-visitor if-locked" role="status" data-testid="room-locked">{td_string!(l, rooms.lobby.locked_notice).to_string()}</p>
+    }
+}
+
+/// `/r/<CODE>/screen`: the room on a big screen (a TV, a projector, the laptop on the coffee
+/// table), read from across a room. It is the room page's own island ([`LiveRoom`]) shown to
+/// nobody in particular: no player of its own and no sign-in (the room as a visitor sees it),
+/// none of the forms, and the room's link with its QR code for phones to join by. The stream
+/// draws it as it draws every phone: the players as they arrive, each round's thing with its
+/// countdown, at its close who tapped and was right and the fastest, the standings, the podium.
+///
+/// What makes it big is a stylesheet of its own (`/screen.css`, loaded on this page only), so
+/// the phones' first load pays nothing for it, and the bundle nothing: it is the island the
+/// room page already ships.
+#[component]
+pub fn ScreenPage() -> impl IntoView {
+    let code = code_param();
+    let page = Resource::<_, Base64Json>::new_with_options(code, room_page, false);
+    let l = crate::lang::locale();
+    let title = match RoomCode::parse(&code()) {
+        Ok(code) => around(td_string!(l, rooms.room.screen_title), code.as_str()),
+        Err(_) => td_string!(l, rooms.room.no_such_room).to_string(),
+    };
+    view! {
+        <Title text=title />
+        <Link rel="stylesheet" href=SCREEN_CSS />
+        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, rooms.room.opening).to_string()}</p> }>
+            {move || Suspend::new(async move {
+                match page.await {
+                    Ok(mut page) => {
+                        // Nobody's screen: the room as a visitor sees it, whoever opened it.
+                        page.me = None;
+                        page.badges.clear();
+                        page.my_tap = None;
+                        let room_href = format!("/r/{}", page.room.code);
+                        Either::Left(view! {
+                            <div class="big-screen" data-testid="big-screen">
+                                <p class="screen-join" data-testid="screen-join">
+                                    {td_string!(l, rooms.room.screen_join).to_string()}" "
+                                    <a href=room_href.clone()>{room_href.clone()}</a>
+                                </p>
+                                <LiveRoom page>
+                                    <span></span>
+                                </LiveRoom>
+                            </div>
+                        })
+                    }
+                    Err(err) => Either::Right(view! {
+                        <section class="hero">
+                            <h1>{td_string!(l, rooms.room.no_such_room).to_string()}</h1>
+                            <p class="error" role="alert">{err.localized()}</p>
+                            <p><a href="/">{td_string!(l, rooms.room.other_room).to_string()}</a></p>
+                        </section>
+                    }),
+                }
+            })}
+        </Suspense>
     }
 }

@@ -15,4 +15,5 @@ mod inventory;
 mod lang;
 mod pages;
 mod rooms;
+mod screen;
 mod security;
