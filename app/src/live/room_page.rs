@@ -342,11 +342,18 @@ pub fn ScreenPage() -> impl IntoView {
                         page.badges.clear();
                         page.my_tap = None;
                         let room_href = format!("/r/{}", page.room.code);
+                        // Read from across a room and typed into a phone: the whole address,
+                        // without its scheme.
+                        let address = crate::ui::absolute(&room_href);
+                        let address = address
+                            .split_once("://")
+                            .map_or(address.as_str(), |(_, rest)| rest)
+                            .to_owned();
                         Either::Left(view! {
                             <div class="big-screen" data-testid="big-screen">
                                 <p class="screen-join" data-testid="screen-join">
                                     {td_string!(l, rooms.room.screen_join).to_string()}" "
-                                    <a href=room_href.clone()>{room_href.clone()}</a>
+                                    <a href=room_href>{address}</a>
                                 </p>
                                 <LiveRoom page>
                                     <span></span>
