@@ -4,31 +4,11 @@
 // and the room in each of its states: the lobby as host, guest and visitor, a round showing,
 // after a tap, between rounds and at the podium. And on every page, every stop of the keyboard's
 // Tab shows where focus is.
-import AxeBuilder from "@axe-core/playwright";
+import { violations } from "./fixtures/axe";
 import { expect, test, type Page } from "./fixtures/test";
 import { everyPage, open, openWithoutJavaScript } from "./fixtures/every_page";
 import { roomOfTwo } from "./fixtures/game_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
-
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-
-/** What axe-core finds on the page once its animations have settled (a verdict popping in is
- * half transparent for a moment, and axe would measure its colours mid-fade), one line per
- * element. */
-async function violations(page: Page, where: string): Promise<string[]> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-  const found = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return found.violations.flatMap((v) =>
-    v.nodes.map((n) => `${where}: ${v.id}: ${n.target.join(" ")}: ${n.failureSummary?.replace(/\s+/g, " ")}`),
-  );
-}
 
 /** Tabs through the page (up to 80 stops, or until focus comes round again) and names each
  * stop whose focus cannot be seen: no outline of at least 2 px on it (or, for the avatar

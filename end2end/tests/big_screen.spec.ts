@@ -6,7 +6,7 @@
 // same as the players'. axe-core finds nothing in the lobby, mid-round, between rounds and at the
 // podium. A phone can switch to just the button. The oracles: the seed catalog (names, whether a
 // thing flies), the shipped strings, and the players' own pages.
-import AxeBuilder from "@axe-core/playwright";
+import { violations } from "./fixtures/axe";
 import { expect, test, type Page } from "./fixtures/test";
 import { GamePage, HUMANLY, roomOfTwo } from "./fixtures/game_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
@@ -14,21 +14,6 @@ import { strings, text } from "./fixtures/strings";
 import { thing } from "./fixtures/things";
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the big screen is drawn live by the room's island");
-
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-
-async function violations(page: Page, where: string): Promise<string[]> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-  const found = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  return found.violations.flatMap((v) => v.nodes.map((n) => `${where}: ${v.id}: ${n.target.join(" ")}`));
-}
 
 /** Waits for round `n` of `total` to show on `page`; the thing's id and when it showed. */
 async function shown(page: Page, heading: string): Promise<[string, number]> {
