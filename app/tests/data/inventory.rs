@@ -18,25 +18,25 @@ use tokio::sync::Mutex;
 
 use super::{player, test_table, TestTable};
 
-fn thing(raw: &str) -> ThingId {
+pub(super) fn thing(raw: &str) -> ThingId {
     ThingId::parse(raw).unwrap()
 }
 
-fn cards(list: &[&str]) -> Rewards {
+pub(super) fn cards(list: &[&str]) -> Rewards {
     Rewards {
         cards: list.iter().map(|t| thing(t)).collect(),
         ..Rewards::default()
     }
 }
 
-fn feathers(n: u64) -> Rewards {
+pub(super) fn feathers(n: u64) -> Rewards {
     Rewards {
         feathers: n,
         ..Rewards::default()
     }
 }
 
-async fn qty(db: &Db, user: &UserId, place: Place, raw: &str) -> u32 {
+pub(super) async fn qty(db: &Db, user: &UserId, place: Place, raw: &str) -> u32 {
     db.inventory()
         .stack(user, place, &thing(raw))
         .await

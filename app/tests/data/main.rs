@@ -17,6 +17,7 @@ mod identity;
 mod inventory;
 mod live;
 mod lost;
+mod lost_paths;
 mod oracle;
 mod profiles;
 mod refusals;

@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::config::http::{HttpRequest, HttpResponse};
 use aws_sdk_dynamodb::config::interceptors::{
-    BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
+    BeforeDeserializationInterceptorContextMut, BeforeSerializationInterceptorContextRef,
+    BeforeTransmitInterceptorContextMut,
 };
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
@@ -326,4 +327,100 @@ pub fn lose_answers(
         remaining: remaining.clone(),
     };
     (intercepted(client, interceptor), remaining)
+}
+
+/// Every write a product call makes, single or in a transaction.
+pub const EVERY_WRITE: &[&str] = &[
+    "PutItem",
+    "UpdateItem",
+    "DeleteItem",
+    "BatchWriteItem",
+    "TransactWriteItems",
+];
+
+/// Which attempt of its call this one is (1 for the first), carried across the SDK's retries.
+#[derive(Debug, Clone, Copy)]
+struct Attempt(u32);
+
+impl Storable for Attempt {
+    type Storer = StoreReplace<Self>;
+}
+
+/// Every write's first attempt, when the engine applies it, has its answer lost (a 500): each
+/// call is then sent again by the SDK, as on AWS after a cut connection or a timeout, and its
+/// copy meets the write already applied. The copies' own answers come back.
+#[derive(Debug)]
+struct LoseFirstAnswers {
+    lost: Arc<AtomicU32>,
+}
+
+impl Intercept for LoseFirstAnswers {
+    fn name(&self) -> &'static str {
+        "LoseFirstAnswers"
+    }
+
+    fn read_before_execution(
+        &self,
+        _context: &BeforeSerializationInterceptorContextRef<'_>,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        cfg.interceptor_state().store_put(Attempt(0));
+        Ok(())
+    }
+
+    fn modify_before_signing(
+        &self,
+        context: &mut BeforeTransmitInterceptorContextMut<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let attempt = cfg.load::<Attempt>().map_or(0, |a| a.0) + 1;
+        cfg.interceptor_state().store_put(Attempt(attempt));
+        let write = operation_of(context.request_mut()).is_some_and(|op| EVERY_WRITE.contains(&op));
+        cfg.interceptor_state()
+            .store_put(Injected(write && attempt == 1));
+        Ok(())
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+        _components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let first_write = cfg.load::<Injected>().is_some_and(|i| i.0);
+        if first_write && context.response().status().is_success() {
+            self.lost.fetch_add(1, Ordering::SeqCst);
+            return answer_with(context, 500, INTERNAL_ERROR);
+        }
+        Ok(())
+    }
+}
+
+/// `client` on which every write's first applied answer is lost (see [`LoseFirstAnswers`]),
+/// with the product's own retry mode and attempts; the counter says how many answers were lost.
+///
+/// Its retry quota is a deep one of its own. The SDK's default (a bucket of 500 tokens per
+/// partition, shared by every client of the process) takes 14 for each retry of a server error
+/// and gives them back only when the retry succeeds: a copy refused by its own write's condition
+/// never does, and each success puts back one. Losing every answer, with nothing but refused
+/// copies in between, empties it within a few dozen calls; then the SDK stops retrying and the
+/// caller gets the error (`docs/table.md`). No network loses answers that densely; the test
+/// asks what each write does with its copy, so every copy is sent.
+pub fn lose_every_first_answer(
+    client: &aws_sdk_dynamodb::Client,
+) -> (aws_sdk_dynamodb::Client, Arc<AtomicU32>) {
+    use aws_sdk_dynamodb::config::retry::{RetryPartition, TokenBucket};
+    let lost = Arc::new(AtomicU32::new(0));
+    let interceptor = LoseFirstAnswers { lost: lost.clone() };
+    let quota = RetryPartition::custom("lose-every-first-answer")
+        .token_bucket(TokenBucket::builder().capacity(10_000_000).build())
+        .build();
+    let config = client
+        .config()
+        .to_builder()
+        .retry_partition(quota)
+        .interceptor(interceptor)
+        .build();
+    (aws_sdk_dynamodb::Client::from_conf(config), lost)
 }

@@ -7,17 +7,18 @@
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
-//! | close a round | a consistent GetItem of `ROUND#<n>` (its tap count); UpdateItem of it, conditioned on its not being closed and on that count (a tap that lands in between makes the close read again) | GetItem + UpdateItem |
+//! | close a round | a consistent GetItem of `ROUND#<n>` (its tap count); UpdateItem of it, conditioned on its not being closed and on that count (a tap that lands in between makes the close read again; its own copy, sent again after a lost answer, is recognised by the name it wrote, `closed_by`) | GetItem + UpdateItem |
 //! | finish a match | the match records put (same keys and content whoever writes them, so a repeat changes nothing) while the summary and rounds are put, each only over nothing or the same match; META back to the lobby, conditioned on the match still being on | BatchWriteItem and 2 PutItems at once, then UpdateItem |
 
 use super::Game;
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::game::model::{Match, MatchRecord, Room};
 use crate::game::store::Resolution;
 use crate::rooms::items::{open_index, state_value};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::store::keys::{self, Key};
+use crate::store::retry::{holds, Written};
 use crate::store::tx::{n, put_request, s};
 use crate::store::{epoch_millis, key_map, Conflict, DataError, Item};
 
@@ -64,26 +65,34 @@ impl Game<'_> {
             .and_then(|v| v.as_n().ok())
             .cloned()
             .unwrap_or_else(|| "0".into());
-        let closed = self
-            .update_item(
-                self.client
-                    .update_item()
-                    .set_key(Some(key_map(key)))
-                    .update_expression("SET resolved_at_ms = :now")
-                    .condition_expression(
-                        "attribute_not_exists(resolved_at_ms) AND match_first = :first \
-                         AND tap_count = :seen",
-                    )
-                    .expression_attribute_values(":now", n(now_ms))
-                    .expression_attribute_values(":first", n(game.first_round))
-                    .expression_attribute_values(":seen", AttributeValue::N(seen)),
+        // The close names itself (64 random bits): resolvers on many instances may close at
+        // the same millisecond, and only the one whose write applied may take it as its own.
+        let closer = n(rand::random::<u64>());
+        let close = self
+            .client
+            .update_item()
+            .set_key(Some(key_map(key)))
+            .update_expression("SET resolved_at_ms = :now, closed_by = :closer")
+            .expression_attribute_values(":closer", closer.clone())
+            .condition_expression(
+                "attribute_not_exists(resolved_at_ms) AND match_first = :first \
+                 AND tap_count = :seen",
             )
-            .await;
-        match closed {
-            Ok(()) => {}
+            .expression_attribute_values(":now", n(now_ms))
+            .expression_attribute_values(":first", n(game.first_round))
+            .expression_attribute_values(":seen", AttributeValue::N(seen));
+        match self.update_written(close, ReturnValue::None).await? {
+            Written::Applied(_) => {}
+            // This close's own copy, sent again after its answer was lost (the round holds its
+            // name): it closed the round, so it also ends the match at once, not a reader after
+            // the finish grace.
+            Written::Refused(round)
+                if holds(
+                    &round,
+                    &[("closed_by", closer), ("match_first", n(game.first_round))],
+                ) => {}
             // Closed by another resolver, or a tap landed since the read: read again.
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => return Ok(Resolution::Stale),
-            Err(err) => return Err(err),
+            Written::Refused(_) => return Ok(Resolution::Stale),
         }
         let finished = index + 1 >= game.rounds.len();
         if finished {

@@ -27,8 +27,10 @@ use crate::leaderboards::store::RecentRoom;
 use crate::leaderboards::store::{decode_entries, node_key};
 use crate::leaderboards::tree::{self, Deltas};
 use crate::store::keys::{self, Key};
+use crate::store::retry::{holds, Written};
 use crate::store::tx::{delete_request, n, put_request, s};
 use crate::store::{epoch_millis, key_map, sort_key, Conflict, DataError, Item};
+use aws_sdk_dynamodb::types::ReturnValue;
 
 /// The boards' layout this code writes.
 pub const SHAPE: u64 = 2;
@@ -71,25 +73,30 @@ impl Boards<'_> {
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                 continue;
             }
+            // The take names itself, so that its own copy (sent again by the SDK after the
+            // answer was lost) is recognised rather than waited out as another server's lease.
+            let me = ulid::Ulid::new().to_string();
+            let until = now + CONVERT_LEASE_MS;
             let take = self
                 .client
                 .update_item()
-                .table_name(self.table_name())
                 .set_key(Some(key_map(keys::boards_shape())))
-                .update_expression("SET #until = :until")
+                .update_expression("SET #until = :until, holder = :me")
                 .condition_expression(
                     "(attribute_not_exists(#until) OR #until <= :now) \
                      AND (attribute_not_exists(#version) OR #version < :shape)",
                 )
                 .expression_attribute_names("#until", "until")
                 .expression_attribute_names("#version", "version")
-                .expression_attribute_values(":until", n(now + CONVERT_LEASE_MS))
+                .expression_attribute_values(":until", n(until))
+                .expression_attribute_values(":me", s(me.clone()))
                 .expression_attribute_values(":now", n(now))
                 .expression_attribute_values(":shape", n(SHAPE));
-            match crate::store::send_recorded!(self, "UpdateItem", take) {
-                Ok(_) => {}
-                Err(DataError::Conflict(Conflict::ConditionFailed)) => continue,
-                Err(err) => return Err(err),
+            match self.update_written(take, ReturnValue::None).await? {
+                Written::Applied(_) => {}
+                Written::Refused(item)
+                    if holds(&item, &[("holder", s(me)), ("until", n(until))]) => {}
+                Written::Refused(_) => continue,
             }
             let converted = self.convert_boards_now().await?;
             let mut done = Item::new();

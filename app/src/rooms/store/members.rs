@@ -137,6 +137,11 @@ impl Rooms<'_> {
             if lobby.players.len() > usize::from(settings.max_players) {
                 return Err(RoomConflict::TooManyForSettings);
             }
+            // Already so: nothing to write. (Also how this call's own write is recognised
+            // when its answer was lost: the SDK's copy is refused by the version it moved.)
+            if lobby.settings == settings {
+                return Ok(lobby);
+            }
             let (gsi2pk, gsi2sk) = open_index(settings, lobby.state, lobby.created_at_ms, code);
             let mut update = self
                 .client
