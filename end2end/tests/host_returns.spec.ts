@@ -1,9 +1,10 @@
 // A host who comes back keeps hosting. Rooms across two instances on one table, each with its
 // host on the first instance and a friend on the second whose page stays open (so the friend's
-// watcher polls and hands an away host's room on, as it should):
+// watcher, which hears of the host only through the first instance's news, hands an away host's
+// room on, as it should):
 // - a host whose tab was closed opens the room again after 25, 32, 40 or 48 s (before, around
 //   and after the moment the friend's watcher hands the room on: it is unseen for 30 s after
-//   its last heartbeat, which came up to 10 s before the tab closed): in every room the host
+//   the last news of it, which came up to 10 s before the tab closed): in every room the host
 //   has it, with Start and "You host this room", and the friend is told who hosts;
 // - a host away during a match is handed on as before, and told who hosts on coming back; the
 //   room is theirs again when that match ends (their page open, no reload);
@@ -16,8 +17,9 @@ import { HomePage } from "./fixtures/home_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 
 const LIVE = 2_000;
-/// The server hands on a host unseen for 30 s (HOST_AWAY_MS). In play a watcher looks at every
-/// round's close; in the lobby at its next poll of the room (every 30 s): up to a minute.
+/// The server hands on a host unseen for 30 s (HOST_AWAY_MS): a watcher wakes when that time
+/// comes (before 2026-11-28, in the lobby only at its next poll, up to a minute; the margin
+/// stays).
 const AWAY_IN_PLAY = 35_000;
 const AWAY_IN_LOBBY = 65_000;
 /// When each host of the first test opens the room again, in ms after closing it.

@@ -315,7 +315,7 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
     }
     println!(
         "  (requests: players' requests; watchers: each instance's room watchers (polls, reads, \
-         closes, the host's heartbeat); receipts: the match receipts' adds and reads; streams: \
+         closes, away hosts' hand-overs); receipts: the match receipts' adds and reads; streams: \
          counting open live streams, by time not rounds; peers: the instances announcing themselves \
          to each other, by time not rounds; projector: counting matches on the boards (entries, counters, markers, the reads), trees: the boards' counting trees, rewards: the inventory's rewards; \
          RefusedWrite: writes refused by their condition, 1 WCU each, 2 per action of a \

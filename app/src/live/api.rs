@@ -88,8 +88,8 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             .await?
             .ok_or_else(|| AppError::from(RoomConflict::NotFound))?;
         let me = session::current_user(&db).await?;
-        // Nobody may be watching the room: look after its host (see `host_on_page_load`), and
-        // bring a match up to date before showing it (on the match's receipt).
+        // An away host back takes the room back (see `host_on_page_load`); a match is brought
+        // up to date before it is shown (on the match's receipt): nobody may be watching it.
         let now = epoch_millis();
         if host_on_page_load(&db, &room.lobby, me.as_ref(), now).await? {
             announce(&code);
@@ -145,11 +145,12 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
     .await
 }
 
-/// What a load of the room page does for its host, before anything is shown: the host's own
-/// load says they are here (one conditional write of `host_seen`), so no watcher hands the room
-/// on as they arrive; the host the room was handed on from while away takes it back when
-/// [`Lobby::may_take_back`] allows; anyone else's load hands the room on if its host is away
-/// (nobody may be watching the room). Whether the room changed (it must be read again).
+/// What a load of the room page does for its host, before anything is shown: the host the room
+/// was handed on from while away takes it back when [`Lobby::may_take_back`] allows. Nothing
+/// else is written: whether the host is here travels between the instances with their live
+/// streams (`live::hub`), so a page load neither notes the host as here nor judges them away
+/// (an instance not watching the room cannot know). Whether the room changed (it must be read
+/// again).
 #[cfg(feature = "ssr")]
 async fn host_on_page_load(
     db: &Db,
@@ -157,30 +158,10 @@ async fn host_on_page_load(
     me: Option<&UserId>,
     now_ms: i64,
 ) -> Result<bool, AppError> {
-    let rooms = db.rooms();
-    if me == Some(&lobby.host_id) {
-        if rooms.host_beat(&lobby.code, &lobby.host_id).await? {
-            return Ok(false);
-        }
-        // Handed on a moment ago: read it again, and take it back if this load may.
-        let Some(now) = db.rooms().lobby(&lobby.code).await? else {
-            return Ok(true);
-        };
-        if let Some(me) = me {
-            rooms.take_back(&now, me, now_ms).await?;
-        }
-        return Ok(true);
-    }
-    if let Some(me) = me.filter(|me| lobby.may_take_back(me, now_ms)) {
-        let back = rooms.take_back(lobby, me, now_ms).await?;
-        tracing::debug!(code = %lobby.code, %me, back, "the away host came back");
-        return Ok(back);
-    }
-    match rooms.hand_over_if_host_away(lobby, now_ms).await? {
-        Some(next) => {
-            tracing::debug!(code = %lobby.code, %next, "the host was away; handed the room on");
-            Ok(true)
-        }
-        None => Ok(false),
-    }
+    let Some(me) = me.filter(|me| lobby.may_take_back(me, now_ms)) else {
+        return Ok(false);
+    };
+    let back = db.rooms().take_back(lobby, me, now_ms).await?;
+    tracing::debug!(code = %lobby.code, %me, back, "the away host came back");
+    Ok(back)
 }

@@ -10,9 +10,11 @@
 //! safety net: a watcher that has not heard of a close by its turn reads the room. The match's
 //! clock (reveals, closes) needs no read at all otherwise.
 //!
-//! A watcher also looks after its room's host: while the host has a stream open here it notes
-//! so on the room every [`HOST_BEAT_MS`] and tells the other instances; a host unseen for
-//! longer than the grace is handed on by the first watcher (on any instance) to see it.
+//! A watcher also looks after its room's host: while the host has a stream open here it tells
+//! the other instances so every [`HOST_BEAT_MS`] (news only: presence is never written to the
+//! table); a host unseen for longer than the grace, by what a watcher has heard and seen since it
+//! began, is handed on by the first watcher (on any instance) to see it, once (the hand-over's
+//! condition on the table decides).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -34,7 +36,7 @@ use crate::live::feed::RoomFeed;
 use crate::live::peers::{PeerLink, PeerNews, Refused};
 use crate::live::store::streams::{stream_window, STREAM_WINDOW_SECS};
 use crate::request::ClientAddress;
-use crate::rooms::model::{RoomCode, RoomState, HOST_BEAT_MS};
+use crate::rooms::model::{RoomCode, RoomState, HOST_AWAY_MS, HOST_BEAT_MS};
 use crate::store::{epoch_millis, epoch_seconds, DataError, Db};
 
 /// How often a watcher asks the table whether its room changed, while no match is in play: the
@@ -101,16 +103,24 @@ struct Wake {
 /// What a watcher did for its room's host.
 enum HostCare {
     Nothing,
-    /// Noted that the host is here, at this time.
+    /// The host listens here, at this time: to be told to the other instances.
     Beat(i64),
     /// Handed the room on: it changed.
     HandedOn,
 }
 
+/// A watcher's clock for its room's host: when it last told the others the host listens here,
+/// and when it began (a watcher judges a host away only after a whole grace of its own: until
+/// then, the host may be listening on an instance whose news it has not had time to hear).
+struct HostClock {
+    beat_ms: i64,
+    since_ms: i64,
+}
+
 /// A room's current snapshot (`None` until the first read), the bell that wakes its watcher,
 /// what woke it (a write through this instance; news from another), and who listens here (open
-/// streams per signed-in player): while the host is among them, the watcher tells the table
-/// the host is here.
+/// streams per signed-in player): while the host is among them, the watcher tells the other
+/// instances the host is here.
 struct Watcher {
     feed: watch::Sender<Option<RoomFeed>>,
     wake: Notify,
@@ -172,7 +182,7 @@ impl Drop for Listening {
 struct Inner {
     /// For the requests that open streams.
     db: Db,
-    /// For the watchers: their calls (polls, reads, closes, host heartbeats) count as
+    /// For the watchers: their calls (polls, reads, closes, away hosts' hand-overs) count as
     /// [`WATCHERS`] in the process's usage.
     watchers: Db,
     poll: Duration,
@@ -183,6 +193,9 @@ struct Inner {
     /// Each next instance's wait in a room's order before it closes a round (ms; see
     /// [`CLOSE_STEP_MS`]).
     close_step: std::sync::atomic::AtomicI64,
+    /// How long a host goes unseen before a watcher here hands their room on (ms;
+    /// [`HOST_AWAY_MS`] but in tests).
+    host_away: std::sync::atomic::AtomicI64,
     /// Set once, on shutdown: open streams end (their browsers reconnect, through the load
     /// balancer, to another instance) and new ones are refused.
     draining: watch::Sender<bool>,
@@ -220,6 +233,7 @@ impl RoomHub {
                 streams: Arc::new(Semaphore::new(max_streams)),
                 peers: OnceLock::new(),
                 close_step: std::sync::atomic::AtomicI64::new(CLOSE_STEP_MS),
+                host_away: std::sync::atomic::AtomicI64::new(HOST_AWAY_MS),
                 draining: watch::Sender::new(false),
                 on_released: OnceLock::new(),
             }),
@@ -272,7 +286,7 @@ impl RoomHub {
 
     /// [`RoomHub::subscribe`] for a player (`None`: a visitor): while the returned [`Listening`]
     /// lives, the room's watcher counts them among its listeners, and if they host the room it
-    /// says so to the table every [`HOST_BEAT_MS`].
+    /// tells the other instances so every [`HOST_BEAT_MS`].
     pub fn subscribe_as(
         &self,
         code: &RoomCode,
@@ -431,6 +445,23 @@ impl RoomHub {
         if let Some(peers) = self.inner.peers.get() {
             peers.tell(news);
         }
+    }
+
+    /// How long a host goes unseen before a watcher here hands their room on; the news that a
+    /// host listens here go every third of it (at most every [`HOST_BEAT_MS`]). For tests: it
+    /// is [`HOST_AWAY_MS`] otherwise.
+    pub fn set_host_away(&self, after: Duration) {
+        self.inner
+            .host_away
+            .store(after.as_millis() as i64, Ordering::Relaxed);
+    }
+
+    fn host_away_ms(&self) -> i64 {
+        self.inner.host_away.load(Ordering::Relaxed)
+    }
+
+    fn host_beat_ms(&self) -> i64 {
+        (self.host_away_ms() / 3).min(HOST_BEAT_MS)
     }
 
     /// How long after a round of `code` falls due this instance closes it: at once when it is

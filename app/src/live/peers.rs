@@ -158,7 +158,7 @@ pub struct PeerNews {
     /// The room is gone.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ended: bool,
-    /// When the host was last seen (a heartbeat, which moves no version).
+    /// When the host was last seen listening on the sending instance (news only: never written, and it moves no version).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_seen_ms: Option<i64>,
     /// The receipt of the match that starts at round `.0`, as added up so far.

@@ -86,9 +86,10 @@ pub struct Lobby {
     /// The host locked the room: nobody new may join (players in it stay, and may rejoin).
     #[serde(default)]
     pub locked: bool,
-    /// When the host was last seen (epoch ms: a live stream of theirs open on some instance, or
-    /// hosting passing to them); `None` for a room from before hosts were seen. Server-side
-    /// only: it changes every [`HOST_BEAT_MS`] without a new version, so it is not sent.
+    /// When the host was last seen (epoch ms): in the table, when hosting last passed to them
+    /// (written only then); on an instance, moved on by the instances' news while a live stream
+    /// of theirs is open on any of them (every [`HOST_BEAT_MS`], never written). `None` for a
+    /// room from before hosts were seen. Server-side only, and not sent to browsers.
     #[serde(skip)]
     pub host_seen_ms: Option<i64>,
     /// The host the room was last handed on from because they were away: told who hosts now
@@ -107,22 +108,23 @@ pub struct Lobby {
     pub away_until_ms: Option<i64>,
 }
 
-/// A host unseen for longer than this (no live stream of theirs open on any instance) hands the
-/// room on to the longest-present other player.
+/// A host unseen for longer than this (no live stream of theirs open on any instance, as the
+/// instances tell each other) hands the room on to the longest-present other player.
 pub const HOST_AWAY_MS: i64 = 30_000;
 /// A host handed away from comes back within this long, and no match was started meanwhile:
 /// the room is theirs again, on their own page load or live stream.
 pub const HOST_RETURN_MS: i64 = 10 * 60_000;
-/// How often an instance holding one of the host's live streams notes on the room that the host
-/// is here (one small write, no redraw).
+/// How often an instance holding one of the host's live streams tells the other instances that
+/// the host is here (news between instances: no write, no redraw).
 pub const HOST_BEAT_MS: i64 = 10_000;
-// A host whose beats all land is never judged away: three fit in the grace, so two may fail.
+// A host whose beats all arrive is never judged away: three fit in the grace, so two may be lost.
 const _: () = assert!(HOST_BEAT_MS * 3 <= HOST_AWAY_MS);
 
-/// Whether a host last seen at `seen_ms` is away at `now_ms`. A room with no `host_seen` (made
-/// before hosts were seen) is never judged away: its first heartbeat starts the clock.
-pub fn host_is_away(seen_ms: Option<i64>, now_ms: i64) -> bool {
-    seen_ms.is_some_and(|seen| now_ms - seen > HOST_AWAY_MS)
+/// Whether a host last seen at `seen_ms` is away at `now_ms`, after `away_ms` unseen
+/// ([`HOST_AWAY_MS`] but in tests). A room with no `host_seen` (made before hosts were seen) is
+/// never judged away by it alone.
+pub fn host_is_away(seen_ms: Option<i64>, now_ms: i64, away_ms: i64) -> bool {
+    seen_ms.is_some_and(|seen| now_ms - seen > away_ms)
 }
 
 impl Lobby {
@@ -135,9 +137,10 @@ impl Lobby {
         self.players.iter().find(|p| p.user_id != self.host_id)
     }
 
-    /// The player hosting should pass to at `now_ms` because the host is away, if any.
-    pub fn successor_if_host_away(&self, now_ms: i64) -> Option<&RoomPlayer> {
-        host_is_away(self.host_seen_ms, now_ms)
+    /// The player hosting should pass to at `now_ms` because the host is away (unseen for
+    /// `away_ms`), if any.
+    pub fn successor_if_host_away(&self, now_ms: i64, away_ms: i64) -> Option<&RoomPlayer> {
+        host_is_away(self.host_seen_ms, now_ms, away_ms)
             .then(|| self.next_host())
             .flatten()
     }

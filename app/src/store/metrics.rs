@@ -106,7 +106,7 @@ pub struct OpUsage {
 ///
 /// - `requests`: players' requests (the game and its pages; the default);
 /// - `watchers`: the rooms' watchers in the live hub (their polls and reads of each room, the
-///   rounds they close, the host's heartbeat);
+///   rounds they close, the away hosts' hand-overs);
 /// - `receipts`: adding each instance's tally to its match's receipt, and reading receipts;
 /// - `streams`: counting each client's open live streams (by time, not by rounds);
 /// - `projector`: the boards' projector counting matches (entries, lifetime counters, markers,

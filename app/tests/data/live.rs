@@ -316,7 +316,7 @@ async fn serve_news(hub: RoomHub) -> String {
 /// Two instances on the table that know each other, each serving its news endpoint, with
 /// polls so slow (10 minutes) that only news can explain hearing a change in time. Their
 /// announcements go through handles of their own, apart from the watchers' `recorders`.
-async fn two_peers(t: &TestTable, recorders: [&Recorder; 2]) -> [RoomHub; 2] {
+pub(super) async fn two_peers(t: &TestTable, recorders: [&Recorder; 2]) -> [RoomHub; 2] {
     let hubs = recorders.map(|calls| RoomHub::new(instance(t, calls), Duration::from_secs(600), 8));
     for (hub, id) in hubs.iter().zip(["a", "b"]) {
         let address = serve_news(hub.clone()).await;

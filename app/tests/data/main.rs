@@ -19,6 +19,7 @@ mod live;
 mod lost;
 mod lost_paths;
 mod oracle;
+mod presence;
 mod profiles;
 mod refusals;
 mod reuse;

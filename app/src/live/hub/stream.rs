@@ -201,7 +201,7 @@ pub async fn room_events(
         Some(token) => match db.accounts().session(&token.hash()).await {
             Ok(session) => session.map(|s| s.user_id),
             Err(err) => {
-                // The stream still serves; only the host's heartbeat waits for the next one.
+                // The stream still serves; only the news that the host is here waits for the next one.
                 tracing::debug!(error = ?err, "reading a live stream's session failed");
                 None
             }

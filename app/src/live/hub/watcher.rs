@@ -8,8 +8,11 @@ impl RoomHub {
         let mut room: Option<Room> = None;
         let mut receipt = ReceiptView::default();
         let mut failures = 0u32;
-        // When this watcher last told the table the host is here.
-        let mut beat_ms = i64::MIN / 2;
+        // When this watcher last told the others the host listens here, and when it began.
+        let mut host = HostClock {
+            beat_ms: i64::MIN / 2,
+            since_ms: epoch_millis(),
+        };
         // When the safety-net poll is next due (the first pass reads the room).
         let mut poll_at = i64::MIN;
         loop {
@@ -27,7 +30,7 @@ impl RoomHub {
                 poll_at = now + self.inner.poll.as_millis() as i64;
             }
             match self
-                .refresh(&code, &watcher, wake, &mut room, &mut receipt, &mut beat_ms)
+                .refresh(&code, &watcher, wake, &mut room, &mut receipt, &mut host)
                 .await
             {
                 Ok(feed) => {
@@ -61,13 +64,23 @@ impl RoomHub {
                 let until = Duration::from_millis((at - now).max(25) as u64);
                 pause = pause.min(until);
             }
-            // The host's next heartbeat, when they listen here (the poll is far shorter anyway).
-            if room
-                .as_ref()
-                .is_some_and(|room| watcher.hears(&room.host_id))
-            {
-                let until = Duration::from_millis((beat_ms + HOST_BEAT_MS - now).max(25) as u64);
-                pause = pause.min(until);
+            if let Some(room) = room.as_ref() {
+                let next = if watcher.hears(&room.host_id) {
+                    // The next news that the host listens here.
+                    Some((host.beat_ms + self.host_beat_ms()).max(now + 25))
+                } else {
+                    // The moment the host would be judged away here, if no news moves it on
+                    // (once past, the poll and the rounds wake the watcher as before).
+                    let seen = room
+                        .lobby
+                        .host_seen_ms
+                        .unwrap_or(i64::MIN)
+                        .max(host.since_ms);
+                    Some(seen + self.host_away_ms() + 1).filter(|at| *at > now)
+                };
+                if let Some(at) = next {
+                    pause = pause.min(Duration::from_millis((at - now) as u64));
+                }
             }
             tokio::select! {
                 () = tokio::time::sleep(pause) => {}
@@ -88,10 +101,10 @@ impl RoomHub {
     }
 
     /// Brings `room` up to date (from news, or reading it after a write here, or when the
-    /// safety-net poll finds its version moved), looks after its host (a heartbeat while the
-    /// host listens here; else hands the room on if the host is away), resolves what is due,
-    /// tells the other instances what changed through this one, and returns what browsers may
-    /// see now.
+    /// safety-net poll finds its version moved), looks after its host (news that the host
+    /// listens here, while they do; else hands the room on if the host is away), resolves what
+    /// is due, tells the other instances what changed through this one, and returns what
+    /// browsers may see now.
     pub(super) async fn refresh(
         &self,
         code: &RoomCode,
@@ -99,7 +112,7 @@ impl RoomHub {
         wake: Wake,
         room: &mut Option<Room>,
         receipt: &mut ReceiptView,
-        beat_ms: &mut i64,
+        host: &mut HostClock,
     ) -> Result<RoomFeed, DataError> {
         // What the watcher does for a match in play is on that match's receipt.
         let in_play = room
@@ -142,6 +155,12 @@ impl RoomHub {
                 }
             }
         }
+        // When the host was last seen as this instance knows it (its own streams, the others'
+        // news, just taken in): kept across a read of the table, which holds only when hosting
+        // last passed.
+        let known_seen = room
+            .as_ref()
+            .map(|room| (room.host_id.clone(), room.lobby.host_seen_ms));
         let before = version(room);
         if read {
             *room = db.game().room(code).await?;
@@ -154,25 +173,30 @@ impl RoomHub {
                         *room = db.game().room(code).await?;
                     }
                     if let Some(room) = room.as_mut().filter(|room| room.host_id == pulse.host_id) {
-                        // Heartbeats move `host_seen` without a new version. (A stale read
-                        // may set it back a moment: a hand-over is conditioned on the table's
-                        // own value, so that costs at most a refused write.)
-                        room.lobby.host_seen_ms = pulse.host_seen_ms;
+                        // Hosting passing moves `host_seen` with a new version; news of the
+                        // host moves it here only, so the later of the two stands.
+                        room.lobby.host_seen_ms = room.lobby.host_seen_ms.max(pulse.host_seen_ms);
                     }
                 }
             }
         }
+        keep_seen(room, &known_seen);
         // What changed through this instance, the others hear of.
         let mut tell = wake.written;
         match self
-            .look_after_host(code, watcher, room.as_ref(), beat_ms)
+            .look_after_host(code, watcher, room.as_ref(), host)
             .await
         {
             HostCare::Nothing => {}
-            HostCare::Beat(seen) => self.tell(PeerNews {
-                host_seen_ms: Some(seen),
-                ..PeerNews::of(code)
-            }),
+            HostCare::Beat(seen) => {
+                if let Some(room) = room.as_mut() {
+                    room.lobby.host_seen_ms = room.lobby.host_seen_ms.max(Some(seen));
+                }
+                self.tell(PeerNews {
+                    host_seen_ms: Some(seen),
+                    ..PeerNews::of(code)
+                });
+            }
             HostCare::HandedOn => {
                 *room = db.game().room(code).await?;
                 tell = true;
@@ -186,6 +210,8 @@ impl RoomHub {
             if let Some(now) = room.take() {
                 let was = crate::live::peers::progress(&now);
                 *room = db.game().advance(code, now).await?;
+                // `advance` reads the room from the table again.
+                keep_seen(room, &known_seen);
                 tell |= progress(room) != Some(was);
             }
         }
@@ -218,15 +244,17 @@ impl RoomHub {
     }
 
     /// Gives the room back to the host it was handed on from while away, when they listen here
-    /// again in time; while the host listens on this instance, notes every [`HOST_BEAT_MS`] that
-    /// they are here; otherwise, if they have been away longer than the grace, hands the room on
-    /// (each exactly once across instances: the write's condition decides).
+    /// again in time; while the host listens on this instance, says every [`HOST_BEAT_MS`] that
+    /// they are here (for the other instances: nothing is written); otherwise, if they have been
+    /// unseen longer than the grace (by the table's `host_seen`, the others' news, and this
+    /// watcher's own time), hands the room on (each exactly once across instances: the write's
+    /// condition decides).
     pub(super) async fn look_after_host(
         &self,
         code: &RoomCode,
         watcher: &Watcher,
         room: Option<&Room>,
-        beat_ms: &mut i64,
+        host: &mut HostClock,
     ) -> HostCare {
         let Some(room) = room else {
             return HostCare::Nothing;
@@ -252,18 +280,23 @@ impl RoomHub {
             }
         }
         if watcher.hears(&room.host_id) {
-            if now - *beat_ms >= HOST_BEAT_MS {
-                match db.rooms().host_beat(code, &room.host_id).await {
-                    Ok(_) => {
-                        *beat_ms = now;
-                        return HostCare::Beat(now);
-                    }
-                    Err(err) => tracing::debug!(%code, error = ?err, "host heartbeat failed"),
-                }
+            if now - host.beat_ms >= self.host_beat_ms() {
+                host.beat_ms = now;
+                return HostCare::Beat(now);
             }
             return HostCare::Nothing;
         }
-        match db.rooms().hand_over_if_host_away(&room.lobby, now).await {
+        // Unseen by what this watcher knows, and for a whole grace of its own.
+        let seen = room.lobby.host_seen_ms.max(Some(host.since_ms));
+        let away = self.host_away_ms();
+        if !crate::rooms::model::host_is_away(seen, now, away) {
+            return HostCare::Nothing;
+        }
+        let lobby = crate::rooms::model::Lobby {
+            host_seen_ms: seen,
+            ..room.lobby.clone()
+        };
+        match db.rooms().hand_over_if_host_away(&lobby, now, away).await {
             Ok(Some(next)) => {
                 tracing::debug!(%code, %next, "the host was away; handed the room on");
                 HostCare::HandedOn
@@ -323,6 +356,17 @@ impl RoomHub {
                 view.receipt = receipt;
             }
             Err(err) => tracing::debug!(%code, error = ?err, "reading the receipt failed"),
+        }
+    }
+}
+
+/// Puts back on `room`, read again from the table, when its host was last seen as this instance
+/// knew it (`known`: the host then, and when), if the host is the same: the table holds only when
+/// hosting last passed; what this instance saw and heard of the host since is in memory alone.
+fn keep_seen(room: &mut Option<Room>, known: &Option<(UserId, Option<i64>)>) {
+    if let (Some(room), Some((host_id, seen))) = (room.as_mut(), known) {
+        if &room.host_id == host_id {
+            room.lobby.host_seen_ms = room.lobby.host_seen_ms.max(*seen);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Room control: the host's lock, handing hosting on (by the host's choice, when the host is
-//! away, when the host signs out), giving it back to an away host who returns, and the
-//! heartbeat that says the host is here.
+//! away, when the host signs out), and giving it back to an away host who returns. Whether the
+//! host is here is not written: the instances tell each other (`live::hub`); the table's
+//! `host_seen` moves only when hosting passes.
 //!
 //! Every write that changes the host also moves the sparse GSI1 entry `HOSTING#<id>` / `<code>`
 //! from the old host's PLAYER item to the new host's, in the same transaction, so the rooms a
@@ -13,7 +14,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::identity::model::UserId;
 use crate::rooms::items::{state_value, AWAY_UNTIL};
-use crate::rooms::model::{Lobby, RoomCode, RoomState, HOST_AWAY_MS, HOST_RETURN_MS};
+use crate::rooms::model::{Lobby, RoomCode, RoomState, HOST_RETURN_MS};
 use crate::rooms::store::{RoomConflict, MAX_ATTEMPTS};
 use crate::store::keys;
 use crate::store::tx::{n, s, update};
@@ -91,19 +92,21 @@ impl Rooms<'_> {
         Err(DataError::Conflict(Conflict::ConditionFailed).into())
     }
 
-    /// Hands the room on if its host is away (unseen for longer than
-    /// [`HOST_AWAY_MS`](crate::rooms::model::HOST_AWAY_MS) at `now_ms`, by `lobby`'s
-    /// `host_seen_ms`) and someone else is in it: to the longest-present other player, in one
-    /// transaction conditioned on the host being the same and still unseen since
-    /// `now_ms − HOST_AWAY_MS`. Watchers on several instances may try at once: one succeeds, the
-    /// others find the condition false and change nothing. The new host, if this call made one.
+    /// Hands the room on if its host is away (unseen for longer than `away_ms`, normally
+    /// [`HOST_AWAY_MS`](crate::rooms::model::HOST_AWAY_MS), at `now_ms` by `lobby`'s
+    /// `host_seen_ms`: what the calling instance knows, from its own streams and the others'
+    /// news) and someone else is in it: to the longest-present other player, in one transaction
+    /// conditioned on the host being the same and hosting not having passed within `away_ms`.
+    /// Watchers on several instances may try at once: one succeeds, the others find the
+    /// condition false and change nothing. The new host, if this call made one.
     #[tracing::instrument(skip(self, lobby), fields(code = %lobby.code), err(level = "debug"))]
     pub async fn hand_over_if_host_away(
         self,
         lobby: &Lobby,
         now_ms: i64,
+        away_ms: i64,
     ) -> Result<Option<UserId>, DataError> {
-        let Some(next) = lobby.successor_if_host_away(now_ms) else {
+        let Some(next) = lobby.successor_if_host_away(now_ms, away_ms) else {
             return Ok(None);
         };
         match self
@@ -111,7 +114,7 @@ impl Rooms<'_> {
                 &lobby.code,
                 &lobby.host_id,
                 &next.user_id,
-                Passing::Away,
+                Passing::Away { after_ms: away_ms },
                 now_ms,
             )
             .await
@@ -146,29 +149,6 @@ impl Rooms<'_> {
             Ok(()) => Ok(true),
             // The room changed: a match started, it was handed on again, or `user` left.
             Err(DataError::Conflict(_)) => Ok(false),
-            Err(err) => Err(err),
-        }
-    }
-
-    /// Notes that the host is here (one UpdateItem of META, `SET host_seen`, conditioned on
-    /// `host_id = :host`; no new version, so nobody redraws): what an instance holding one of
-    /// the host's live streams does every [`HOST_BEAT_MS`](crate::rooms::model::HOST_BEAT_MS).
-    /// `false` when `host` no longer hosts (or the room is gone).
-    #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn host_beat(self, code: &RoomCode, host: &UserId) -> Result<bool, DataError> {
-        let request = self
-            .client
-            .update_item()
-            .set_key(Some(key_map(keys::room_meta(code))))
-            .update_expression("SET host_seen = :seen")
-            .condition_expression("host_id = :host AND #ttl > :now")
-            .expression_attribute_names("#ttl", keys::TTL)
-            .expression_attribute_values(":seen", n(epoch_millis()))
-            .expression_attribute_values(":now", n(epoch_seconds()))
-            .expression_attribute_values(":host", s(host.as_str()));
-        match self.update_item(request).await {
-            Ok(()) => Ok(true),
-            Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),
             Err(err) => Err(err),
         }
     }
@@ -253,10 +233,10 @@ impl Rooms<'_> {
             Passing::Chosen => {
                 meta.update_expression(format!("{set} REMOVE away_host, #away_until"))
             }
-            Passing::Away => {
+            Passing::Away { after_ms } => {
                 condition.push_str(" AND host_seen < :stale");
                 meta.update_expression(format!("{set}, away_host = :from, #away_until = :until"))
-                    .expression_attribute_values(":stale", n(now_ms - HOST_AWAY_MS))
+                    .expression_attribute_values(":stale", n(now_ms - after_ms))
                     .expression_attribute_values(":until", n(now_ms + HOST_RETURN_MS))
             }
             Passing::Back => {
@@ -316,9 +296,10 @@ impl Rooms<'_> {
 enum Passing {
     /// The host chose (handing it on, signing out): nothing to give back.
     Chosen,
-    /// The host is away (unseen since `now − HOST_AWAY_MS`): the room remembers them as its
-    /// away host, who may take it back within [`HOST_RETURN_MS`].
-    Away,
+    /// The host is away (unseen for `after_ms`, by what the instance knows; hosting, written
+    /// as `host_seen`, did not pass within it): the room remembers them as its away host, who
+    /// may take it back within [`HOST_RETURN_MS`].
+    Away { after_ms: i64 },
     /// The away host is back in time, in the lobby: forgotten as away.
     Back,
 }

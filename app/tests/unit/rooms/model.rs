@@ -71,18 +71,24 @@ fn an_away_host_passes_to_the_longest_present_other_player() {
     // The host joined second; the first other player in join order is next.
     let room = lobby(&ids[1], &[&ids[0], &ids[1], &ids[2]], Some(1_000));
     assert_eq!(room.next_host().unwrap().user_id, ids[0]);
-    assert!(room.successor_if_host_away(1_000 + HOST_AWAY_MS).is_none());
+    assert!(room
+        .successor_if_host_away(1_000 + HOST_AWAY_MS, HOST_AWAY_MS)
+        .is_none());
     assert_eq!(
-        room.successor_if_host_away(1_001 + HOST_AWAY_MS)
+        room.successor_if_host_away(1_001 + HOST_AWAY_MS, HOST_AWAY_MS)
             .unwrap()
             .user_id,
         ids[0]
     );
     // Alone, or never seen: nobody to pass to, or no clock started.
     let alone = lobby(&ids[1], &[&ids[1]], Some(0));
-    assert!(alone.successor_if_host_away(i64::MAX / 2).is_none());
+    assert!(alone
+        .successor_if_host_away(i64::MAX / 2, HOST_AWAY_MS)
+        .is_none());
     let legacy = lobby(&ids[1], &[&ids[0], &ids[1]], None);
-    assert!(legacy.successor_if_host_away(i64::MAX / 2).is_none());
+    assert!(legacy
+        .successor_if_host_away(i64::MAX / 2, HOST_AWAY_MS)
+        .is_none());
 }
 
 #[test]
