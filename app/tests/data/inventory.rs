@@ -44,6 +44,29 @@ pub(super) async fn qty(db: &Db, user: &UserId, place: Place, raw: &str) -> u32 
         .map_or(0, |s| s.qty)
 }
 
+/// Asha offers Ravi one crow for 30 feathers, through `db`.
+pub(super) async fn crow_for_thirty(
+    db: &Db,
+    asha: &UserId,
+    ravi: &UserId,
+) -> Result<app::inventory::Offer, InventoryError> {
+    db.inventory()
+        .make_offer(
+            (asha, "Asha"),
+            (ravi, "Ravi"),
+            Side {
+                cards: vec![(thing("crow"), 1)],
+                feathers: 0,
+            },
+            Side {
+                cards: Vec::new(),
+                feathers: 30,
+            },
+            3_600,
+        )
+        .await
+}
+
 /// Every stack item in a player's inventory partition, read raw: (SK, qty).
 async fn raw_stacks(t: &TestTable, user: &UserId) -> Vec<(String, i64)> {
     t.partition(&keys::inventory_partition(user))
@@ -419,23 +442,7 @@ async fn a_hundred_racing_accepts_of_one_offer_make_exactly_one_trade() {
         .grant_rewards(&ravi, &feathers(100))
         .await
         .unwrap();
-    let offer =
-        t.db.inventory()
-            .make_offer(
-                (&asha, "Asha"),
-                (&ravi, "Ravi"),
-                Side {
-                    cards: vec![(thing("crow"), 1)],
-                    feathers: 0,
-                },
-                Side {
-                    cards: Vec::new(),
-                    feathers: 30,
-                },
-                3_600,
-            )
-            .await
-            .unwrap();
+    let offer = crow_for_thirty(&t.db, &asha, &ravi).await.unwrap();
     let other = Db::new(t.engine.client.clone(), t.db.table_name());
     let start = Arc::new(tokio::sync::Barrier::new(100));
     let tasks: Vec<_> = (0..100)

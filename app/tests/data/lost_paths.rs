@@ -15,7 +15,7 @@ use app::game::Room;
 use app::identity::auth::SessionToken;
 use app::identity::{Avatar, Email, UserId, Username};
 use app::ids::Look;
-use app::inventory::{OfferStatus, Place, ShopKind, Side};
+use app::inventory::{OfferStatus, Place, ShopKind};
 use app::leaderboards::projector::Projector;
 use app::rooms::store::{Joined, RoomConflict};
 use app::rooms::{RoomCode, RoomSettings, RoomState};
@@ -24,7 +24,7 @@ use app::store::Db;
 
 use super::faults::lose_every_first_answer;
 use super::game::{game, settings, tap_at, SEED};
-use super::inventory::{cards, feathers, qty, thing};
+use super::inventory::{cards, crow_for_thirty, feathers, qty, thing};
 use super::{name, player, room, seeded_table, test_table, TestTable};
 
 /// A handle on the test's table on which every write's first applied answer is lost, and the
@@ -407,23 +407,7 @@ async fn an_offer_and_its_acceptance_whose_answers_were_lost_trade_once() {
         .await
         .unwrap();
     let (db, lost) = losing(&t);
-    let offer = db
-        .inventory()
-        .make_offer(
-            (&asha, "Asha"),
-            (&ravi, "Ravi"),
-            Side {
-                cards: vec![(thing("crow"), 1)],
-                feathers: 0,
-            },
-            Side {
-                cards: Vec::new(),
-                feathers: 30,
-            },
-            3_600,
-        )
-        .await
-        .expect("offered");
+    let offer = crow_for_thirty(&db, &asha, &ravi).await.expect("offered");
     let seen = lost_since(&lost, 0, 1);
     assert_eq!(t.db.inventory().offers_waiting(&ravi).await.unwrap(), 1);
     let accepted = db.inventory().accept_offer(&offer.id, &ravi).await;
