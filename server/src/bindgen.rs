@@ -17,7 +17,9 @@ fn main() -> anyhow::Result<()> {
         .input_path(&input)
         .web(true)?
         .typescript(false)
-        .remove_name_section(true)
+        // `UDD_BINDGEN_KEEP_NAMES=1` keeps the functions' names, to see what the bundle spends its
+        // bytes on (wasm-opt without `--strip-debug` keeps them through its passes).
+        .remove_name_section(std::env::var_os("UDD_BINDGEN_KEEP_NAMES").is_none())
         .remove_producers_section(true)
         .out_name("udd")
         .generate(PathBuf::from(out_dir))
