@@ -128,6 +128,7 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
         let plan = RoomPlan {
             room,
             players: args.players,
+            audience: args.audience,
             rounds: args.rounds,
             matches: args.matches,
             lobby_changes: args.lobby_changes,
@@ -280,6 +281,12 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
         "acknowledged taps missing from the results: {}   HTTP 5xx: {}   answers {:?}",
         tally.lost, tally.server_errors, statuses
     );
+    if args.audience > 0 {
+        println!(
+            "audience: {} calls acknowledged, {} missing from their seats, {} audience-rounds",
+            tally.audience_acked, tally.audience_lost, tally.audience_rounds
+        );
+    }
     for (i, used) in cpu_used.iter().enumerate() {
         println!(
             "instance {i}: {used:.1} CPU s in {wall:.1} s of play ({:.0}% of one core)",

@@ -9,7 +9,7 @@ use crate::game::sheet::{MatchDetail, MatchList};
 
 #[cfg(feature = "ssr")]
 use crate::{
-    game::store::{GameConflict, Tapped},
+    game::store::{audience::AUDIENCE, GameConflict, Tapped},
     game::throttle::TapThrottle,
     game::timing::TapRejected,
     i18n::td_string,
@@ -34,6 +34,21 @@ impl From<GameConflict> for AppError {
             }
             GameConflict::Spectating => {
                 AppError::Forbidden(td_string!(l, game.board.spectating).to_string())
+            }
+            GameConflict::AudienceFull => {
+                AppError::Conflict(td_string!(l, game.errors.audience_full).to_string())
+            }
+            GameConflict::NotInAudience => {
+                AppError::Forbidden(td_string!(l, game.errors.not_in_audience).to_string())
+            }
+            GameConflict::InTheMatch => {
+                AppError::Conflict(td_string!(l, game.errors.in_the_match).to_string())
+            }
+            GameConflict::Locked => {
+                AppError::Forbidden(td_string!(l, rooms.errors.locked).to_string())
+            }
+            GameConflict::Removed => {
+                AppError::Forbidden(td_string!(l, rooms.errors.removed).to_string())
             }
             GameConflict::Tap(rejected) => AppError::BadRequest(
                 match rejected {
@@ -101,48 +116,164 @@ pub async fn tap(
     crate::error::answer("tap", async move {
         // The receive time is taken before anything else.
         let received_ms = epoch_millis();
-        let db = expect_context::<Db>();
-        let code = RoomCode::parse(&code)?;
-        // A flood of taps is turned away before it costs the table anything.
-        let token = session::token_from_request().ok_or(AppError::SignInRequired)?;
-        let allowed =
-            use_context::<TapThrottle>().is_none_or(|taps| taps.0.allow(token.hash().as_str()));
-        let taps = crate::store::metrics::series::TAPS;
-        if !allowed {
-            metrics::counter!(taps, "outcome" => "limited").increment(1);
-            return Err(AppError::RateLimited);
-        }
-        let player = session::require_player(&db).await?;
+        let (db, code, player) = tapper(&code, expect_context::<Db>()).await?;
         let tapped = db
             .game()
             .for_round(&code, round)
             .game()
             .tap(
                 &code,
-                &player.id,
+                &player,
                 round,
                 reveal_ms,
                 window_ms,
                 reaction_ms,
                 received_ms,
             )
-            .await
-            .inspect_err(|_| metrics::counter!(taps, "outcome" => "refused").increment(1))?;
-        let outcome = match tapped {
-            Tapped::Counted { .. } => "counted",
-            Tapped::AlreadyCounted => "repeat",
+            .await;
+        acknowledge(tapped)
+    })
+    .await
+}
+
+/// A member of the room's audience taps along in a round (see
+/// [`crate::game::store::audience`]): timed and limited as a player's tap, written into their
+/// own seat, never into the players' round. Answered as a player's tap is.
+#[server(endpoint = "rooms/tap-along")]
+pub async fn tap_along(
+    code: String,
+    round: u32,
+    reveal_ms: i64,
+    window_ms: u32,
+    reaction_ms: u32,
+) -> Result<TapAck, AppError> {
+    crate::error::answer("tap_along", async move {
+        let received_ms = epoch_millis();
+        // Everything an audience member's call asks of the table is the audience's work.
+        let db = expect_context::<Db>().counted_as(AUDIENCE);
+        let (db, code, member) = tapper(&code, db).await?;
+        let tapped = db
+            .game()
+            .for_round(&code, round)
+            .game()
+            .tap_along(
+                &code,
+                &member,
+                round,
+                reveal_ms,
+                window_ms,
+                reaction_ms,
+                received_ms,
+            )
+            .await;
+        acknowledge(tapped)
+    })
+    .await
+}
+
+/// Who taps, in which room: a flood of taps is turned away before it costs the table anything
+/// (the session's own tap limit, counted in memory), then the session is read.
+#[cfg(feature = "ssr")]
+async fn tapper(
+    code: &str,
+    db: Db,
+) -> Result<(Db, RoomCode, crate::identity::model::UserId), AppError> {
+    let code = RoomCode::parse(code)?;
+    let token = session::token_from_request().ok_or(AppError::SignInRequired)?;
+    let allowed =
+        use_context::<TapThrottle>().is_none_or(|taps| taps.0.allow(token.hash().as_str()));
+    if !allowed {
+        metrics::counter!(crate::store::metrics::series::TAPS, "outcome" => "limited").increment(1);
+        return Err(AppError::RateLimited);
+    }
+    let player = session::require_player(&db).await?;
+    Ok((db, code, player.id))
+}
+
+/// A tap's answer, counted in the taps' metrics by how it ended.
+#[cfg(feature = "ssr")]
+fn acknowledge(tapped: Result<Tapped, GameConflict>) -> Result<TapAck, AppError> {
+    let taps = crate::store::metrics::series::TAPS;
+    let tapped =
+        tapped.inspect_err(|_| metrics::counter!(taps, "outcome" => "refused").increment(1))?;
+    let outcome = match tapped {
+        Tapped::Counted { .. } => "counted",
+        Tapped::AlreadyCounted => "repeat",
+    };
+    metrics::counter!(taps, "outcome" => outcome).increment(1);
+    Ok(match tapped {
+        Tapped::Counted { reaction_ms } => TapAck {
+            reaction_ms: Some(reaction_ms),
+            first: true,
+        },
+        Tapped::AlreadyCounted => TapAck {
+            reaction_ms: None,
+            first: false,
+        },
+    })
+}
+
+/// Joins the room's audience (a visitor who has no session becomes a guest called `name` in the
+/// same transaction), and goes back to the room, where they tap along from the next round on.
+#[server(endpoint = "rooms/audience")]
+pub async fn join_audience(code: String, name: Option<String>) -> Result<(), AppError> {
+    crate::error::answer("join_audience", async move {
+        use crate::identity::model::{Avatar, DisplayName};
+        use crate::rooms::api::ssr::{JOINS_PER_ADDRESS, JOINS_PER_PLAYER, ROOM_WINDOW_SECS};
+        use crate::store::keys::Limited;
+        let db = expect_context::<Db>().counted_as(AUDIENCE);
+        let code = RoomCode::parse(&code)?;
+        // Joining the audience is limited as joining the room is: per address, then per player.
+        session::rate_limit(
+            &db,
+            Limited::JoinsFrom(&session::client_address()),
+            ROOM_WINDOW_SECS,
+            JOINS_PER_ADDRESS,
+        )
+        .await?;
+        let (member, guest) = match session::current_player(&db).await? {
+            Some(player) => (player, None),
+            None => {
+                let name = DisplayName::parse(name.as_deref().unwrap_or_default())?;
+                if db.rooms().room_version(&code).await?.is_none() {
+                    return Err(GameConflict::NotFound.into());
+                }
+                let guest =
+                    crate::identity::api::pending_guest(&db, &name, Avatar::default()).await?;
+                (guest.profile.clone(), Some(guest))
+            }
         };
-        metrics::counter!(taps, "outcome" => outcome).increment(1);
-        Ok(match tapped {
-            Tapped::Counted { reaction_ms } => TapAck {
-                reaction_ms: Some(reaction_ms),
-                first: true,
-            },
-            Tapped::AlreadyCounted => TapAck {
-                reaction_ms: None,
-                first: false,
-            },
-        })
+        session::rate_limit(&db, Limited::Joins(&member.id), 60, JOINS_PER_PLAYER).await?;
+        // A player of the match in play taps as a player.
+        let playing = db
+            .game()
+            .room(&code)
+            .await?
+            .ok_or(GameConflict::NotFound)?
+            .game
+            .is_some_and(|g| !g.is_finished() && g.player(&member.id).is_some());
+        if playing {
+            return Err(GameConflict::InTheMatch.into());
+        }
+        let extra = guest
+            .as_ref()
+            .map(|g| g.actions.clone())
+            .unwrap_or_default();
+        db.game()
+            .join_audience(
+                &code,
+                &member.id,
+                &member.display_name,
+                member.avatar,
+                extra,
+            )
+            .await?;
+        if let Some(guest) = guest {
+            guest.made();
+        }
+        announce(&code);
+        leptos_axum::redirect(&format!("/r/{code}"));
+        Ok(())
     })
     .await
 }

@@ -20,9 +20,9 @@ use leptos::server_fn::ServerFn;
 use leptos::wasm_bindgen::JsCast;
 
 use crate::browser;
-use crate::game::api::{ServerTime, Tap, TapAck};
+use crate::game::api::{ServerTime, Tap, TapAck, TapAlong};
 use crate::game::match_page::thing_names;
-use crate::game::model::{Match, Room, Round, ThingCard};
+use crate::game::model::{Match, Room, Round, RoundResult, ThingCard};
 use crate::game::podium::{badge_key, new_badges, Podium, Standings};
 use crate::game::timing::GRACE_MS;
 use crate::game::words::*;
@@ -68,15 +68,21 @@ struct MyTap {
 /// player had when the page loaded, with when each was earned ([`Badge::list`]): a badge a match
 /// earns is announced only if the player did not have it before that match began. `tapped` is
 /// the reaction time of the player's counted tap in the round open in `room` as first drawn,
-/// as the server had it (a reload keeps the button pressed).
+/// as the server had it (a reload keeps the button pressed). `along` is set when the viewer is in
+/// the room's audience: the rounds they said fly (bit `i` for round `i` of the match); they tap
+/// along, scored for themselves alone.
 #[component]
 pub fn GameBoard(
     room: RwSignal<Room>,
     me: Option<UserId>,
     held: String,
     tapped: Option<u32>,
+    along: Option<u32>,
 ) -> impl IntoView {
     let l = crate::lang::locale();
+    let audience = along.is_some();
+    let calls = StoredValue::new(along.unwrap_or_default());
+    let called = move |g: &Match, n: u32| calls.get_value() >> (n - g.first_round) & 1 == 1;
     let offset = RwSignal::new(0.0f64);
     let now = RwSignal::new(browser::now_ms() as i64);
     let open_round = room.with_untracked(|r| {
@@ -139,9 +145,31 @@ pub fn GameBoard(
             g.rounds.get(index).cloned().map(|r| (g.clone(), index, r))
         })
     };
-    let playing = move || {
-        let id = me.get_value();
-        game().is_some_and(|g| id.is_some_and(|id| g.player(&id).is_some()))
+    let plays = move |g: &Match| me.get_value().is_some_and(|id| g.player(&id).is_some());
+    // Whether the viewer taps in this match: as a player, or along with the audience.
+    let playing = move || game().is_some_and(|g| audience || plays(&g));
+    // The viewer's result in the last closed round: a player's from the round's results, an
+    // audience member's from their own calls (right or wrong, and no points).
+    let mine = move |g: &Match| -> Option<(Round, RoundResult)> {
+        let id = me.get_value()?;
+        if let Some((round, result)) = g.last_result(&id) {
+            return Some((round.clone(), result.clone()));
+        }
+        let round = g
+            .rounds
+            .get(g.resolved.checked_sub(1)? as usize)
+            .filter(|_| audience)?;
+        let called = called(g, round.n);
+        Some((
+            round.clone(),
+            RoundResult {
+                user_id: id,
+                reaction_ms: called.then_some(0),
+                points: 0,
+                correct: round.flies == Some(called),
+                fastest: false,
+            },
+        ))
     };
 
     // Note when a thing first appears, and beep for it.
@@ -165,10 +193,7 @@ pub fn GameBoard(
         if before.is_none_or(|b| b == now || b.0 != now.0 && now.1 == 0) {
             return;
         }
-        let mine = me
-            .get_value()
-            .and_then(|id| g.last_result(&id).map(|(_, r)| r.correct));
-        let mut notes = match mine {
+        let mut notes = match mine(&g).map(|(_, r)| r.correct) {
             Some(true) => sounds::RIGHT.to_vec(),
             Some(false) => {
                 browser::vibrate(120);
@@ -211,6 +236,7 @@ pub fn GameBoard(
         browser::vibrate(30);
         play(sounds::TAP);
         let code = room.with_untracked(|r| r.code.to_string());
+        let player = plays(&g);
         leptos::task::spawn_local(async move {
             let fields = [
                 ("code", code),
@@ -219,9 +245,13 @@ pub fn GameBoard(
                 ("window_ms", g.window_ms.to_string()),
                 ("reaction_ms", reaction.to_string()),
             ];
-            let note = match browser::call_server::<TapAck>(Tap::PATH, &fields).await {
+            let path = if player { Tap::PATH } else { TapAlong::PATH };
+            let note = match browser::call_server::<TapAck>(path, &fields).await {
                 Ok(ack) => match ack.reaction_ms {
-                    Some(ms) => counted(l, ms),
+                    Some(ms) => {
+                        calls.update_value(|c| *c |= 1 << (round.n - g.first_round));
+                        counted(l, ms)
+                    }
                     None => td_string!(l, game.board.first_counted).to_string(),
                 },
                 Err(err) => err.localized(),
@@ -313,7 +343,7 @@ pub fn GameBoard(
         if current().is_some_and(|(_, _, r)| r.thing.is_some()) {
             return None;
         }
-        let (round, result) = g.last_result(&id)?;
+        let (round, result) = mine(&g)?;
         // A round that closed while this browser's page was closed: the player was away.
         let away = result.reaction_ms.is_none() && awake.get() && round.n < first_seen;
         let streak = g.player(&id).map_or(0, |p| p.streak);
@@ -375,11 +405,14 @@ pub fn GameBoard(
             .results
             .as_ref()?;
         let mut text = String::new();
-        if let Some(r) = me
-            .get_value()
-            .and_then(|id| results.iter().find(|r| r.user_id == id))
-        {
-            text = format!("{} {}. ", verdict_word(l, r.correct), points(r.points));
+        if let Some((_, r)) = mine(&g) {
+            // The audience's calls score no points.
+            let scored = if plays(&g) {
+                points(r.points)
+            } else {
+                String::new()
+            };
+            text = format!("{} {scored}. ", verdict_word(l, r.correct));
         }
         text.push_str(&round_line(&g, l)?);
         for r in results.iter().filter(|r| r.fastest) {
@@ -412,7 +445,16 @@ pub fn GameBoard(
             <div data-testid="verdict-area">{verdict}</div>
             {move || game().filter(Match::is_finished).map(|g| {
                 let badges = me.get_value().map(|id| new_badges(&g, &id, held)).unwrap_or_default();
-                view! { <Podium game=g room=room.with(|r| r.id.clone()) badges awake l /> }
+                // An audience member's own score: their calls that were right.
+                let called = (audience && !plays(&g)).then(|| {
+                    let (mut right, mut of) = (0, 0);
+                    for r in g.rounds.iter().filter(|r| r.flies.is_some()) {
+                        of += 1;
+                        right += u32::from(r.flies == Some(called(&g, r.n)));
+                    }
+                    view! { <p class="notice ok" data-testid="your-calls">{around(td_string!(l, game.podium.you_called), &format!("{right}/{of}"))}</p> }
+                });
+                view! { {called} <Podium game=g room=room.with(|r| r.id.clone()) badges awake l /> }
             })}
             <div data-testid="round-results">
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}

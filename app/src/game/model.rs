@@ -24,6 +24,9 @@ pub const ROUND_BLOCK: u32 = 32;
 /// How long after a match's last round closed any reader ends the match, if the instance that
 /// closed it has not (see [`Room::finish_due`]).
 pub const FINISH_GRACE_MS: i64 = 2000;
+/// How long after a match's last round closed its audience is counted once more: a call taken
+/// at the very end of its window may be written just after the close.
+pub const AUDIENCE_SETTLE_MS: i64 = 1000;
 
 /// A thing as a round shows it. Whether it flies is told only with the round's results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,6 +72,12 @@ pub struct Round {
     pub flies: Option<bool>,
     /// `None` until the round is resolved.
     pub results: Option<Vec<RoundResult>>,
+    /// Once resolved, how many of the room's audience it counted (those who had joined by its
+    /// close), and how many of them said it flies (tapped along): 0 and 0 without an audience.
+    #[serde(default)]
+    pub crowd: u32,
+    #[serde(default)]
+    pub crowd_flies: u32,
     /// How many taps the read saw (the server's: a round's close is conditioned on it).
     #[serde(skip)]
     pub tap_count: u32,
@@ -206,6 +215,7 @@ impl From<RoomWire> for Room {
                 version: wire.version,
                 created_at_ms: wire.created_at_ms,
                 locked: wire.locked,
+                audience: 0,
                 host_seen_ms: None,
                 #[cfg(feature = "ssr")]
                 away_host: None,
@@ -229,6 +239,7 @@ impl From<Room> for RoomWire {
             version,
             created_at_ms,
             locked,
+            audience: _,
             host_seen_ms: _,
             #[cfg(feature = "ssr")]
                 away_host: _,

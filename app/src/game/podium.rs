@@ -109,6 +109,20 @@ pub fn Podium(
     l: Locale,
 ) -> impl IntoView {
     let wins = wins_line(&game, l);
+    // How often the room's audience was right, over the rounds it called.
+    let (mut called, mut right) = (0, 0);
+    for r in &game.rounds {
+        called += r.crowd;
+        right += if r.flies == Some(true) {
+            r.crowd_flies
+        } else {
+            r.crowd - r.crowd_flies
+        };
+    }
+    let crowd = (called > 0).then(|| {
+        let share = (right * 100 / called).to_string();
+        view! { <p data-testid="crowd-right">"👥 "{around(td_string!(l, game.podium.crowd), &share)}</p> }
+    });
     let standings = game.standings();
     let places = standings
         .into_iter()
@@ -162,6 +176,7 @@ pub fn Podium(
             <h2>{td_string!(l, game.podium.over).to_string()}</h2>
             <p class="winner" data-testid="winner">"🏆 "{wins}</p>
             <ol class="podium">{places}</ol>
+            {crowd}
             {badges.into_iter().map(|b| view! {
                 <p class="notice ok" data-testid="new-badge">"🏅 "{around(td_string!(l, game.podium.new_badge), b.name(l))}</p>
             }).collect_view()}

@@ -25,11 +25,15 @@ use crate::store::tx::{delete_request, n, s};
 use crate::store::{epoch_millis, epoch_seconds, key_map, sort_key, Conflict, DataError, Item};
 use aws_sdk_dynamodb::types::ReturnValue;
 
+pub mod audience;
 pub mod detail;
 pub mod receipts;
 pub mod records;
 pub mod resolve;
 pub mod taps;
+
+pub(crate) use taps::TapEntry;
+pub use taps::Tapped;
 
 crate::store::handle!(
     /// The access patterns of matches: rounds, taps, resolution, receipts, records.
@@ -57,17 +61,18 @@ pub enum GameConflict {
     RoundClosed,
     #[error("You are watching this match; you will play in the next one.")]
     Spectating,
+    #[error("The room's audience is full.")]
+    AudienceFull,
+    #[error("Join the audience to tap along.")]
+    NotInAudience,
+    #[error("You play in this match: tap as a player.")]
+    InTheMatch,
+    #[error("The host has locked this room.")]
+    Locked,
+    #[error("The host removed you from this room.")]
+    Removed,
     #[error(transparent)]
     Data(#[from] DataError),
-}
-
-/// How a tap ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tapped {
-    /// Counted, with this reaction time.
-    Counted { reaction_ms: u32 },
-    /// The player had tapped this round already: the first tap stands.
-    AlreadyCounted,
 }
 
 /// How an attempt to resolve a round ended.
@@ -81,18 +86,6 @@ pub enum Resolution {
     AlreadyResolved,
     /// The room changed since it was read (a player left): read it again and retry.
     Stale,
-}
-
-/// One tap as its round holds it (short attribute names: every byte of the round is paid by
-/// each later tap's write).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct TapEntry {
-    /// When the server received it (its clock).
-    pub(crate) r: i64,
-    /// What the browser measured, as sent.
-    pub(crate) c: u32,
-    /// The reaction that counts (see [`crate::game::timing::check_tap`]).
-    pub(crate) m: u32,
 }
 
 /// A round as stored: `ROOM#<code>` / `ROUND#<n>`. Its taps are in it, so a tap and the
@@ -140,6 +133,8 @@ impl RoundItem {
                 emoji: self.emoji.clone(),
             }),
             flies: Some(self.flies),
+            crowd: 0,
+            crowd_flies: 0,
             results: None,
             tap_count: 0,
             closed_at_ms: None,
@@ -251,6 +246,8 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
             }),
             flies: Some(round.flies),
             results,
+            crowd: 0,
+            crowd_flies: 0,
             tap_count: round.tap_count,
             closed_at_ms: round.resolved_at_ms,
             taps,

@@ -69,11 +69,20 @@ pub(crate) fn round_line(game: &Match, l: Locale) -> Option<String> {
     let round = game.rounds.get(game.resolved.checked_sub(1)? as usize)?;
     let thing = round.thing.as_ref()?;
     let (n, name) = (game.resolved, thing.name(l));
-    Some(if round.flies.unwrap_or(false) {
+    let mut line = if round.flies.unwrap_or(false) {
         td_string!(l, game.results.flies, n = n, thing = name).to_string()
     } else {
         td_string!(l, game.results.grounded, n = n, thing = name).to_string()
-    })
+    };
+    // What the room's audience said, when it has one: "62 % of the audience said it flies."
+    if round.crowd > 0 {
+        let share = (round.crowd_flies * 100 / round.crowd).to_string();
+        line = format!(
+            "{line} {}",
+            around(td_string!(l, game.results.crowd), &share)
+        );
+    }
+    Some(line)
 }
 
 /// "Asha wins!" (the first places' names, "Asha & Ravi" when they tie).

@@ -12,6 +12,7 @@ use crate::identity::model::UserId;
 
 #[cfg(feature = "ssr")]
 use crate::{
+    game::store::audience::count_calls,
     identity::session,
     inventory::model::Badge,
     news::announce,
@@ -41,6 +42,11 @@ pub struct RoomPageData {
     /// server's copy: a page drawn again after a reload shows the tap as counted.
     #[serde(default)]
     pub my_tap: Option<u32>,
+    /// When the viewer is in the room's audience: the rounds of the match they said fly (their
+    /// calls, scored for them alone), bit `i` for the match's round `i` (a match has at most 30;
+    /// a number decodes with the code the bundle has anyway, a list of them would not).
+    #[serde(default)]
+    pub along: Option<u32>,
 }
 
 /// The room link's QR code as SVG. The link comes from the request's Host header when it has a
@@ -126,10 +132,31 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             Some(me) => Badge::list(&db.inventory().badges(me).await?),
             None => String::new(),
         };
-        let my_tap = me
+        let mut my_tap = me
             .as_ref()
             .and_then(|me| room.my_open_tap(me))
             .map(|(_, ms)| ms);
+        // The audience: counted into the resolved rounds (one Query, only when there is one),
+        // and the viewer's own calls if they are in it.
+        let mut along = None;
+        if room.lobby.audience > 0 {
+            let seats = db.game().audience(&code).await?;
+            count_calls(&mut room, &seats);
+            let mine = me
+                .as_ref()
+                .and_then(|me| seats.iter().find(|s| &s.user_id == me));
+            if let Some(seat) = mine {
+                let game = room.game.as_ref();
+                let rounds = game.map_or(&[][..], |g| &g.rounds[..]);
+                along = Some(rounds.iter().enumerate().fold(0, |calls, (i, r)| {
+                    calls | u32::from(seat.call(r.n).is_some()) << i
+                }));
+                if let Some(game) = game.filter(|g| g.player(&seat.user_id).is_none()) {
+                    let open = game.rounds.get(game.resolved as usize).map(|r| r.n);
+                    my_tap = open.and_then(|n| seat.call(n));
+                }
+            }
+        }
         let mut room = room.visible_at(epoch_millis());
         if let Some(game) = room.game.as_mut() {
             game.receipt = receipt.map(Box::new);
@@ -140,6 +167,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             me,
             badges,
             my_tap,
+            along,
         })
     })
     .await

@@ -28,6 +28,9 @@ pub enum RoomFeed {
     Room(Room),
     /// The room is gone (its last player left, or it expired). The stream ends after this.
     Ended,
+    /// This page's player opened the room on another device (another session), on any
+    /// instance: their seat follows them there. This stream ends after this.
+    Moved,
 }
 
 /// Where a room's stream is served.

@@ -77,7 +77,15 @@ fn next_event(room: &Room, now: i64, close_after: i64) -> Option<i64> {
     let due = game
         .closes_at(game.resolved as usize)
         .map(|at| (at + close_after).max(now));
-    reveal.into_iter().chain(due).min()
+    // A match with an audience is counted once more a moment after its last close.
+    let settle = game
+        .rounds
+        .last()
+        .and_then(|r| r.closed_at_ms)
+        .filter(|_| room.lobby.audience > 0 && game.is_finished())
+        .map(|closed| closed + crate::game::model::AUDIENCE_SETTLE_MS + 1)
+        .filter(|at| *at > now);
+    reveal.into_iter().chain(due).chain(settle).min()
 }
 
 /// How long the browser waits before reconnecting a dropped stream.
@@ -91,6 +99,12 @@ struct ReceiptView {
     receipt: Option<MatchReceipt>,
     /// The match this watcher saw in play (its first round; 0 for none).
     played: u32,
+    /// The room's audience with their calls, as last read: at which match and round count
+    /// (read again at each round's close, since only then is a round counted).
+    audience: Option<(
+        (u32, u32, bool),
+        Vec<crate::game::store::audience::AudienceSeat>,
+    )>,
 }
 
 /// What woke a watcher: a write made through this instance, news from others, the poll's time.
@@ -115,6 +129,35 @@ enum HostCare {
 struct HostClock {
     beat_ms: i64,
     since_ms: i64,
+    /// When this watcher last told the others who listens here (the host's beat carries it too).
+    told_ms: i64,
+    /// When each player was last heard listening, here or (by news) on another instance.
+    seen: HashMap<UserId, i64>,
+}
+
+impl HostClock {
+    /// When `player` was last known here or elsewhere: heard listening, or joining, or (for a
+    /// watcher that just began, which has heard nothing yet) its own start.
+    fn last_seen(&self, player: &crate::rooms::model::RoomPlayer) -> i64 {
+        let heard = self.seen.get(&player.user_id).copied().unwrap_or(i64::MIN);
+        heard.max(player.joined_at_ms).max(self.since_ms)
+    }
+
+    /// Marks on `room` the players unseen for longer than `away_ms` at `now`.
+    fn mark_away(&self, room: &mut Room, now: i64, away_ms: i64) {
+        for player in &mut room.lobby.players {
+            player.away = now - self.last_seen(player) > away_ms;
+        }
+    }
+
+    /// The next moment a player still seen would be marked away.
+    fn next_away(&self, room: &Room, now: i64, away_ms: i64) -> Option<i64> {
+        room.players
+            .iter()
+            .map(|player| self.last_seen(player) + away_ms + 1)
+            .filter(|at| *at > now)
+            .min()
+    }
 }
 
 /// A room's current snapshot (`None` until the first read), the bell that wakes its watcher,
@@ -129,6 +172,18 @@ struct Watcher {
     /// News from other instances not taken in yet, folded together.
     heard: Mutex<Option<PeerNews>>,
     listeners: Mutex<HashMap<UserId, usize>>,
+    /// Each signed-in player's streams here by device: the stream's number, its session's
+    /// digest, when it opened, and how it is told its seat moved to another device.
+    devices: Mutex<Vec<Device>>,
+}
+
+/// One stream of a signed-in player, on one device (session).
+struct Device {
+    stream: u64,
+    user: UserId,
+    session: String,
+    opened_ms: i64,
+    moved: watch::Sender<bool>,
 }
 
 impl Watcher {
@@ -139,6 +194,21 @@ impl Watcher {
             written: AtomicBool::new(false),
             heard: Mutex::new(None),
             listeners: Mutex::new(HashMap::new()),
+            devices: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn devices(&self) -> std::sync::MutexGuard<'_, Vec<Device>> {
+        self.devices.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `user` opened the room on the device `session` at `opened_ms`: their streams here from
+    /// other devices, opened before, are told their seat moved.
+    fn moved_to(&self, user: &UserId, session: &str, opened_ms: i64) {
+        for device in self.devices().iter() {
+            if &device.user == user && device.session != session && device.opened_ms <= opened_ms {
+                device.moved.send_replace(true);
+            }
         }
     }
 
@@ -165,10 +235,17 @@ impl Watcher {
 pub struct Listening {
     watcher: Arc<Watcher>,
     user: UserId,
+    /// The stream's number among its room's devices, when its device is known.
+    stream: Option<u64>,
 }
 
 impl Drop for Listening {
     fn drop(&mut self) {
+        if let Some(stream) = self.stream {
+            self.watcher
+                .devices()
+                .retain(|device| device.stream != stream);
+        }
         let mut listeners = self.watcher.listeners();
         if let Some(n) = listeners.get_mut(&self.user) {
             *n -= 1;
@@ -307,9 +384,49 @@ impl RoomHub {
             *watcher.listeners().entry(user.clone()).or_insert(0) += 1;
             // A host arriving is noted at once, not at the next beat.
             watcher.wake.notify_one();
-            Listening { watcher, user }
+            Listening {
+                watcher,
+                user,
+                stream: None,
+            }
         });
         (receiver, listening)
+    }
+
+    /// [`RoomHub::subscribe_as`] for a signed-in player on a device (`session`, a digest of
+    /// their session): their streams from other devices, here and (through the news) on every
+    /// other instance, are told their seat moved here. The receiver says when this stream's
+    /// seat moves on in turn.
+    pub fn subscribe_from(
+        &self,
+        code: &RoomCode,
+        user: UserId,
+        session: String,
+    ) -> (
+        watch::Receiver<Option<RoomFeed>>,
+        Listening,
+        watch::Receiver<bool>,
+    ) {
+        static STREAMS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let (receiver, listening) = self.subscribe_as(code, Some(user.clone()));
+        let mut listening = listening.expect("a listener for a player");
+        let now = epoch_millis();
+        let (moved, moved_rx) = watch::channel(false);
+        let stream = STREAMS.fetch_add(1, Ordering::Relaxed);
+        listening.watcher.moved_to(&user, &session, now);
+        listening.watcher.devices().push(Device {
+            stream,
+            user: user.clone(),
+            session: session.clone(),
+            opened_ms: now,
+            moved,
+        });
+        listening.stream = Some(stream);
+        self.tell(PeerNews {
+            opened: vec![(user, session, now)],
+            ..PeerNews::of(code)
+        });
+        (receiver, listening, moved_rx)
     }
 
     /// Called after every write to a room made through this instance: the room's watcher here
@@ -427,6 +544,14 @@ impl RoomHub {
     /// Takes in news from another instance: handed to the room's watcher, if this instance
     /// watches the room (else there is nobody here to tell).
     pub fn hear(&self, news: PeerNews) {
+        // A player's seat moving to another device is told to their streams here at once.
+        if !news.opened.is_empty() {
+            if let Some(watcher) = self.rooms().get(&news.code).cloned() {
+                for (user, session, at) in &news.opened {
+                    watcher.moved_to(user, session, *at);
+                }
+            }
+        }
         let Some(watcher) = self.rooms().get(&news.code).cloned() else {
             return;
         };
@@ -462,6 +587,12 @@ impl RoomHub {
 
     fn host_beat_ms(&self) -> i64 {
         (self.host_away_ms() / 3).min(HOST_BEAT_MS)
+    }
+
+    /// How long a player goes unheard before they are shown away: two beats
+    /// ([`crate::rooms::model::PRESENCE_AWAY_MS`], but in tests).
+    fn presence_away_ms(&self) -> i64 {
+        (self.host_away_ms() * 2 / 3).min(crate::rooms::model::PRESENCE_AWAY_MS)
     }
 
     /// How long after a round of `code` falls due this instance closes it: at once when it is

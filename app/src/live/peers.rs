@@ -90,6 +90,8 @@ pub struct PeerRoom {
     away_host: Option<crate::identity::model::UserId>,
     #[serde(default)]
     away_until_ms: Option<i64>,
+    #[serde(default)]
+    audience: u32,
     planned: u32,
     /// Each round's tap count and close time, in order.
     rounds: Vec<(u32, Option<i64>)>,
@@ -103,6 +105,7 @@ impl PeerRoom {
             host_seen_ms: room.lobby.host_seen_ms,
             away_host: room.lobby.away_host.clone(),
             away_until_ms: room.lobby.away_until_ms,
+            audience: room.lobby.audience,
             planned: game.map_or(0, |g| g.planned),
             rounds: game.map_or_else(Vec::new, |g| {
                 g.rounds
@@ -123,6 +126,7 @@ impl PeerRoom {
         room.lobby.host_seen_ms = self.host_seen_ms;
         room.lobby.away_host = self.away_host;
         room.lobby.away_until_ms = self.away_until_ms;
+        room.lobby.audience = self.audience;
         if let Some(game) = room.game.as_mut() {
             game.planned = self.planned;
             for (round, (taps, closed)) in game.rounds.iter_mut().zip(self.rounds) {
@@ -164,6 +168,14 @@ pub struct PeerNews {
     /// The receipt of the match that starts at round `.0`, as added up so far.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt: Option<(u32, MatchReceipt)>,
+    /// The players listening to the room on the sending instance (every beat while any do;
+    /// news only, never written): how the others tell who is away.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub here: Vec<crate::identity::model::UserId>,
+    /// Players who just opened the room on a device (the session it is, as a short digest),
+    /// and when: their streams from other devices, on any instance, are told their seat moved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opened: Vec<(crate::identity::model::UserId, String, i64)>,
 }
 
 impl PeerNews {
@@ -177,6 +189,8 @@ impl PeerNews {
             ended: false,
             host_seen_ms: None,
             receipt: None,
+            here: Vec::new(),
+            opened: Vec::new(),
         }
     }
 
@@ -206,6 +220,12 @@ impl PeerNews {
         }
         self.ended |= later.ended;
         self.host_seen_ms = self.host_seen_ms.max(later.host_seen_ms);
+        for user in later.here {
+            if !self.here.contains(&user) {
+                self.here.push(user);
+            }
+        }
+        self.opened.extend(later.opened);
         self.receipt = match (self.receipt, later.receipt) {
             (Some(a), Some(b)) => Some(if (b.0, b.1.calls) >= (a.0, a.1.calls) {
                 b

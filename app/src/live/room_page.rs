@@ -15,7 +15,7 @@ use leptos_meta::{Link, Title};
 
 use crate::browser;
 use crate::codec::Base64Json;
-use crate::game::api::StartMatch;
+use crate::game::api::{JoinAudience, StartMatch};
 use crate::game::board::GameBoard;
 use crate::game::podium::{AfterMatch, StartForm};
 use crate::game::words::around;
@@ -45,6 +45,7 @@ const FORM_PATHS: &[&str] = &[
     StartMatch::PATH,
     LockRoom::PATH,
     HandOver::PATH,
+    JoinAudience::PATH,
 ];
 
 #[component]
@@ -91,7 +92,7 @@ pub fn RoomPage() -> impl IntoView {
                         <div class="room-view" data-view=if buttons { "buttons" } else { "full" }>
                             {buttons.then(|| view! { <Link rel="stylesheet" href=SCREEN_CSS /> })}
                             <LiveRoom page=page.clone()>
-                                <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() />
+                                <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() along=page.along.is_some() />
                             </LiveRoom>
                             <RoomExtras code=room_code buttons />
                         </div>
@@ -123,6 +124,7 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
         qr_svg,
         badges,
         my_tap,
+        along,
     } = page;
     let l = crate::lang::locale();
     let code = first.code.to_string();
@@ -130,6 +132,8 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     let code_value = StoredValue::new(first.code.clone());
     let room = RwSignal::new(first.clone());
     let ended = RwSignal::new(false);
+    // This seat moved to the player's other device: this page stops listening.
+    let moved = RwSignal::new(false);
     let me_for_game = me.clone();
     let me_for_forms = StoredValue::new(me.clone());
     let code_text = StoredValue::new(code.clone());
@@ -157,8 +161,12 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
                     }
                     room.set(now)
                 }
-                Ok(RoomFeed::Ended) => {
-                    ended.set(true);
+                Ok(feed @ (RoomFeed::Ended | RoomFeed::Moved)) => {
+                    if feed == RoomFeed::Ended {
+                        ended.set(true);
+                    } else {
+                        moved.set(true);
+                    }
                     listener.try_with_value(|l| l.as_ref().map(browser::Listener::close));
                 }
                 Err(_) => {}
@@ -173,7 +181,7 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
             // The match comes first: on a phone the thing and the button must not be below the
             // fold. While it runs, the invitation shrinks to the code.
             <Show when=move || room.with(|r| r.game.is_some())>
-                <GameBoard room me=me_for_game.clone() held=badges.clone() tapped=my_tap />
+                <GameBoard room me=me_for_game.clone() held=badges.clone() tapped=my_tap along />
             </Show>
             <Show
                 when=move || lobby.with(|l| l.state != RoomState::Playing)
@@ -183,6 +191,12 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
                 <h1 class="room-code" data-testid="room-code">{code_text.get_value()}</h1>
                 <ShareBox code=code_text.get_value() qr_svg=qr.get_value() />
             </Show>
+            {move || moved.get().then(|| view! {
+                <p class="notice" role="status" data-testid="seat-moved">
+                    {td_string!(l, rooms.room.moved).to_string()}" "
+                    <a href="">{td_string!(l, rooms.room.play_here).to_string()}</a>
+                </p>
+            })}
             {move || ended.get().then(|| view! {
                 <p class="notice" role="status" data-testid="room-ended">
                     {td_string!(l, rooms.room.ended).to_string()}
@@ -276,7 +290,7 @@ impl Role {
 /// joins (or is told the room is locked); after a match, everyone gets the room board's link.
 /// Every form is a plain post that comes back to the room.
 #[component]
-fn RoomForms(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
+fn RoomForms(lobby: Lobby, me: Option<UserId>, along: bool) -> impl IntoView {
     let l = crate::lang::locale();
     // The host the room was handed on from while they were away, back: who hosts now (shown
     // while they are a player and not the host; taking the room back makes them host).
@@ -308,6 +322,32 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
         <div class="for-member"><LeaveForm code=code.clone() /></div>
         <div class="for-visitor if-open"><JoinForm code /></div>
         <p class="notice for-visitor if-locked" role="status" data-testid="room-locked">{td_string!(l, rooms.lobby.locked_notice).to_string()}</p>
+        {if along {
+            Either::Left(view! {
+                <p class="notice top" data-testid="along-note">{td_string!(l, rooms.room.along_note).to_string()}</p>
+            })
+        } else {
+            Either::Right(view! { <div class="for-visitor if-open"><AudienceForm code=lobby.code.to_string() named=me.is_some() /></div> })
+        }}
+    }
+}
+
+/// Joining the room's audience, for a visitor (the room may be full, or its match under way, or
+/// they came to watch): one without a session gives a name (they become a guest); anyone signed
+/// in just presses the button.
+#[component]
+fn AudienceForm(code: String, named: bool) -> impl IntoView {
+    let l = crate::lang::locale();
+    view! {
+        <form method="post" action=JoinAudience::PATH class="card" data-testid="join-audience">
+            <h2>{td_string!(l, rooms.room.along_heading).to_string()}</h2>
+            <p class="muted">{td_string!(l, rooms.room.along_why).to_string()}</p>
+            <input type="hidden" name="code" value=code />
+            {(!named).then(|| view! {
+                <label>{td_string!(l, rooms.home.your_name).to_string()} <input name="name" required maxlength="24" autocomplete="nickname" /></label>
+            })}
+            <button type="submit">{td_string!(l, rooms.room.along_button).to_string()}</button>
+        </form>
     }
 }
 
@@ -341,6 +381,7 @@ pub fn ScreenPage() -> impl IntoView {
                         page.me = None;
                         page.badges.clear();
                         page.my_tap = None;
+                        page.along = None;
                         let room_href = format!("/r/{}", page.room.code);
                         // Read from across a room and typed into a phone: the whole address,
                         // without its scheme.

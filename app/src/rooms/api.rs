@@ -216,7 +216,7 @@ pub async fn open_rooms() -> Result<Vec<OpenRoom>, AppError> {
 
 /// What only the server needs: the server functions' helpers and limits.
 #[cfg(feature = "ssr")]
-mod ssr {
+pub(crate) mod ssr {
     use super::*;
     pub(super) use crate::{
         identity::api::{new_guest, pending_guest},
@@ -237,13 +237,13 @@ mod ssr {
 
     pub(super) const PUBLIC_ROOMS_PER_ADDRESS: u32 = 5;
 
-    pub(super) const ROOM_WINDOW_SECS: i64 = 600;
+    pub(crate) const ROOM_WINDOW_SECS: i64 = 600;
 
     /// Joins one player may make per minute, and one address in ten minutes: a few guests cannot
     /// take every seat of every public room.
-    pub(super) const JOINS_PER_PLAYER: u32 = 10;
+    pub(crate) const JOINS_PER_PLAYER: u32 = 10;
 
-    pub(super) const JOINS_PER_ADDRESS: u32 = 30;
+    pub(crate) const JOINS_PER_ADDRESS: u32 = 30;
 
     impl From<RoomConflict> for AppError {
         fn from(conflict: RoomConflict) -> Self {

@@ -53,6 +53,9 @@ pub(crate) struct MetaItem {
     /// See [`Lobby::away_until_ms`]; a match's start removes it ([`AWAY_UNTIL`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) away_until: Option<i64>,
+    /// See [`Lobby::audience`]; absent is none.
+    #[serde(default)]
+    pub(crate) audience: u32,
 }
 
 /// META's attribute that lets an away host take the room back: a match's start removes it.
@@ -153,11 +156,13 @@ pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
                 avatar: player.avatar,
                 look: player.look.as_deref().and_then(Look::parse),
                 joined_at_ms: player.joined_at_ms,
+                away: false,
             })
             .collect(),
         version: meta.version,
         created_at_ms: meta.created_at_ms,
         locked: meta.locked,
+        audience: meta.audience,
         host_seen_ms: meta.host_seen,
         away_host: meta.away_host,
         away_until_ms: meta.away_until,

@@ -87,9 +87,10 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 // The avatar is decoration beside the name (its label in two languages would be
                 // in the bundle for nothing a screen reader needs).
                 view! {
-                    <li class="player" data-testid="player">
+                    <li class="player" class:away=player.away data-testid="player">
                         <span class=crate::ids::Look::avatar_class(player.look) aria-hidden="true" data-look=player.look.map(|look| look.id())>{player.avatar.emoji()}</span>
                         <span class="nickname">{player.nickname.to_string()}</span>
+                        {player.away.then(|| view! { <span class="muted" data-testid="away">{td_string!(l, rooms.lobby.away).to_string()}</span> })}
                         {mine.then(|| view! { <span class="muted">{td_string!(l, rooms.lobby.you).to_string()}</span> })}
                         {hosting.then(|| view! { <span class="badge">{td_string!(l, rooms.lobby.host).to_string()}</span> })}
                         {kickable.then(move || view! {

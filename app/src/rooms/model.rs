@@ -66,6 +66,10 @@ pub struct RoomPlayer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub look: Option<crate::ids::Look>,
     pub joined_at_ms: i64,
+    /// Shown as away: no live page of theirs has been heard from lately, on any instance (see
+    /// [`PRESENCE_AWAY_MS`]). Set on the snapshots the live stream sends; never stored.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub away: bool,
 }
 
 /// Everything the lobby shows: one Query of the room partition.
@@ -86,6 +90,11 @@ pub struct Lobby {
     /// The host locked the room: nobody new may join (players in it stay, and may rejoin).
     #[serde(default)]
     pub locked: bool,
+    /// How many joined the room's audience ([`AUDIENCE_LIMIT`] at most): people who tap along
+    /// in its matches without a seat in them, scored for themselves alone. Server-side only
+    /// (browsers are sent each round's counts), passed between instances by `live::peers`.
+    #[serde(skip)]
+    pub audience: u32,
     /// When the host was last seen (epoch ms): in the table, when hosting last passed to them
     /// (written only then); on an instance, moved on by the instances' news while a live stream
     /// of theirs is open on any of them (every [`HOST_BEAT_MS`], never written). `None` for a
@@ -111,6 +120,15 @@ pub struct Lobby {
 /// A host unseen for longer than this (no live stream of theirs open on any instance, as the
 /// instances tell each other) hands the room on to the longest-present other player.
 pub const HOST_AWAY_MS: i64 = 30_000;
+
+/// A player none of whose live pages has been heard from for this long (the instances tell each
+/// other who listens every [`HOST_BEAT_MS`]) is shown away, greyed, until one is back.
+pub const PRESENCE_AWAY_MS: i64 = 20_000;
+
+/// The most people a room's audience takes (a classroom, a hall): past it, joining the audience
+/// is refused. Each one's calls are one item, read once at each round's close.
+pub const AUDIENCE_LIMIT: u32 = 1_000;
+
 /// A host handed away from comes back within this long, and no match was started meanwhile:
 /// the room is theirs again, on their own page load or live stream.
 pub const HOST_RETURN_MS: i64 = 10 * 60_000;

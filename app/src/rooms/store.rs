@@ -130,6 +130,7 @@ impl Rooms<'_> {
             host_seen: Some(now_ms),
             away_host: None,
             away_until: None,
+            audience: 0,
         };
         let actions = vec![
             self.put_new(serde_dynamo::to_item(&meta).map_err(DataError::from)?)?,
@@ -163,10 +164,12 @@ impl Rooms<'_> {
                 avatar,
                 look,
                 joined_at_ms: now_ms,
+                away: false,
             }],
             version: 1,
             created_at_ms: now_ms,
             locked: false,
+            audience: 0,
             host_seen_ms: Some(now_ms),
             away_host: None,
             away_until_ms: None,
@@ -423,7 +426,11 @@ impl Rooms<'_> {
 
     /// Whether the host removed `user` from the room (one GetItem of META, projected to the set
     /// of removed players); read only to explain a refused join.
-    async fn was_removed(self, code: &RoomCode, user: &UserId) -> Result<bool, DataError> {
+    pub(crate) async fn was_removed(
+        self,
+        code: &RoomCode,
+        user: &UserId,
+    ) -> Result<bool, DataError> {
         let item = self
             .get(
                 self.client

@@ -3,6 +3,7 @@
 //! `UDD_TEST_DYNAMODB_ENDPOINT` (the test command points it at Amazon DynamoDB Local). Each test
 //! creates its own table, so tests never see each other's items.
 
+mod audience;
 mod boards;
 mod cards;
 mod catalog;

@@ -165,3 +165,116 @@ async fn a_watcher_that_just_began_waits_a_whole_grace_before_judging_a_host_awa
         began.elapsed()
     );
 }
+
+/// The players a feed's latest snapshot shows away.
+fn away_on(
+    feed: &tokio::sync::watch::Receiver<Option<app::live::feed::RoomFeed>>,
+) -> Vec<app::identity::UserId> {
+    match &*feed.borrow() {
+        Some(app::live::feed::RoomFeed::Room(room)) => room
+            .players
+            .iter()
+            .filter(|p| p.away)
+            .map(|p| p.user_id.clone())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Waits (at most `within`) until `feed` shows exactly `away` away.
+async fn wait_for_away(
+    feed: &tokio::sync::watch::Receiver<Option<app::live::feed::RoomFeed>>,
+    away: &[app::identity::UserId],
+    within: Duration,
+    what: &str,
+) -> Duration {
+    let began = std::time::Instant::now();
+    while away_on(feed) != away {
+        assert!(began.elapsed() < within, "{what}: away {:?}", away_on(feed));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    began.elapsed()
+}
+
+#[tokio::test]
+async fn a_player_heard_on_either_instance_shows_present_on_both_goes_grey_once_gone_and_is_back_at_once(
+) {
+    let t = test_table().await;
+    let (code, host, ids) = room_with(&t, "PRSG2", &["Asha"]).await;
+    let asha = ids[0].clone();
+    let calls = [Recorder::new(), Recorder::new()];
+    let [a, b] = two_peers(&t, [&calls[0], &calls[1]]).await;
+    for hub in [&a, &b] {
+        hub.set_host_away(AWAY);
+    }
+    // Shown away after two thirds of the host's grace (20 of 30 s in play).
+    let grey = AWAY * 2 / 3;
+    // The host and Asha listen on A; the big screen (nobody signed in) on B.
+    let _host = a.subscribe_as(&code, Some(host.clone()));
+    let (asha_feed, asha_listening) = a.subscribe_as(&code, Some(asha.clone()));
+    let (screen, _) = b.subscribe_as(&code, None);
+    // Past B's own grace, B knows both only from A's news: nobody is away.
+    tokio::time::sleep(AWAY + grey).await;
+    assert_eq!(
+        away_on(&screen),
+        Vec::new(),
+        "both present on the other instance"
+    );
+    for calls in &calls {
+        calls.reset();
+    }
+
+    // Asha's page closes: grey on B once unheard for the grace, the host not.
+    drop((asha_feed, asha_listening));
+    let took = wait_for_away(&screen, &[asha.clone()], grey * 3, "Asha shown away").await;
+    assert!(took >= grey / 3, "not long before the grace: {took:?}");
+    // Back, on B itself: present at once.
+    let _back = b.subscribe_as(&code, Some(asha.clone()));
+    let took = wait_for_away(&screen, &[], Duration::from_secs(1), "Asha back").await;
+    assert!(took < Duration::from_millis(500), "back at once: {took:?}");
+    for (instance, calls) in ["A", "B"].iter().zip(&calls) {
+        assert_eq!(
+            writes(calls),
+            Vec::<&str>::new(),
+            "{instance} wrote nothing for presence"
+        );
+    }
+}
+
+#[tokio::test]
+async fn opening_the_room_on_another_device_moves_the_seat_there_and_tells_the_first_on_either_instance(
+) {
+    let t = test_table().await;
+    let (code, _host, ids) = room_with(&t, "PRSM2", &["Asha"]).await;
+    let asha = ids[0].clone();
+    let calls = [Recorder::new(), Recorder::new()];
+    let [a, b] = two_peers(&t, [&calls[0], &calls[1]]).await;
+    let told = |mut moved: tokio::sync::watch::Receiver<bool>, what: &'static str| async move {
+        tokio::time::timeout(Duration::from_secs(2), moved.wait_for(|moved| *moved))
+            .await
+            .unwrap_or_else(|_| panic!("{what} was told its seat moved"))
+            .unwrap();
+    };
+    let (_phone_feed, _phone, phone) = a.subscribe_from(&code, asha.clone(), "phone".into());
+    // A second tab on the same device: nothing moves.
+    let (_tab_feed, _tab, tab) = a.subscribe_from(&code, asha.clone(), "phone".into());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !*phone.borrow() && !*tab.borrow(),
+        "the same device keeps its seat"
+    );
+    // The laptop, through the other instance: both of the phone's streams are told.
+    let (_laptop_feed, _laptop, laptop) = b.subscribe_from(&code, asha.clone(), "laptop".into());
+    told(phone, "the phone").await;
+    told(tab, "the phone's other tab").await;
+    assert!(!*laptop.borrow(), "the newest device keeps the seat");
+    // Back on the phone, through the first instance: the laptop is told in turn.
+    let (_back_feed, _back, back) = a.subscribe_from(&code, asha.clone(), "phone".into());
+    told(laptop, "the laptop").await;
+    assert!(!*back.borrow());
+    // Someone else's device moves nobody's seat.
+    let other = player(&t, "Ravi").await;
+    let (_ravi_feed, _ravi, _) = b.subscribe_from(&code, other, "ravi".into());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!*back.borrow());
+}

@@ -343,3 +343,246 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
         assert_eq!(page(path.clone()).await.status, status, "{path}");
     }
 }
+
+/// The round's fields a tap sends, as `code=..&round=..&reveal_ms=..&window_ms=..`.
+fn round_form(code: &str, lobby: &serde_json::Value, index: usize) -> (String, i64) {
+    let game = &lobby["lobby"]["game"];
+    let round = &game["rounds"][index];
+    let reveal = round["reveal_ms"].as_i64().unwrap();
+    (
+        format!(
+            "code={code}&round={}&reveal_ms={reveal}&window_ms={}",
+            round["n"], game["window_ms"]
+        ),
+        reveal,
+    )
+}
+
+#[tokio::test]
+async fn the_audience_joins_by_form_taps_along_once_and_every_bad_call_is_a_clear_refusal() {
+    let (app, engine) = app_with_catalog().await;
+    let (code, host, friend) = room_with_friend(&app).await;
+    post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}&seed=7"),
+        Some(&host),
+    )
+    .await;
+
+    // A visitor without a name is refused, and becomes nobody.
+    let nameless = post(&app, "/api/rooms/audience", &format!("code={code}"), None).await;
+    assert_eq!(
+        nameless.status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        nameless.json
+    );
+    assert!(nameless.cookie.is_none());
+    // A visitor with a name joins, as a guest.
+    let joined = post(
+        &app,
+        "/api/rooms/audience",
+        &format!("code={code}&name=Fan"),
+        None,
+    )
+    .await;
+    assert!(
+        joined.status.is_success(),
+        "{:?} {}",
+        joined.status,
+        joined.json
+    );
+    let fan = cookie_pair(&joined.cookie.expect("a guest session"));
+    let again = post(
+        &app,
+        "/api/rooms/audience",
+        &format!("code={code}"),
+        Some(&fan),
+    )
+    .await;
+    assert!(
+        again.status.is_success(),
+        "joining twice is joining once: {}",
+        again.json
+    );
+    // A player of the match in play is a player, not audience.
+    let player = post(
+        &app,
+        "/api/rooms/audience",
+        &format!("code={code}"),
+        Some(&host),
+    )
+    .await;
+    assert_eq!(player.status, StatusCode::CONFLICT, "{}", player.json);
+    // An unknown room.
+    let unknown = post(&app, "/api/rooms/audience", "code=ZZZZZ&name=Fan", None).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND, "{}", unknown.json);
+
+    // The page tells the audience member they are in it (no calls yet), and nobody else.
+    let page = |cookie: String| {
+        let app = app.clone();
+        let code = code.clone();
+        async move {
+            post(
+                &app,
+                "/api/rooms/lobby",
+                &format!("code={code}"),
+                Some(&cookie),
+            )
+            .await
+        }
+    };
+    let fans_page = page(fan.clone()).await;
+    assert_eq!(
+        fans_page.json["along"],
+        serde_json::json!(0),
+        "{}",
+        fans_page.json
+    );
+    assert!(page(friend.clone()).await.json["along"].is_null());
+
+    let (round, reveal) = round_form(&code, &fans_page.json, 0);
+    let tap = |path: &'static str, cookie: Option<String>, fields: String| {
+        let app = app.clone();
+        async move { post(&app, path, &fields, cookie.as_deref()).await }
+    };
+    // Before the reveal.
+    let early = tap(
+        "/api/rooms/tap-along",
+        Some(fan.clone()),
+        format!("{round}&reaction_ms=300"),
+    )
+    .await;
+    assert_eq!(early.status, StatusCode::BAD_REQUEST, "{}", early.json);
+    // A forged reveal time: refused, not an overflow.
+    let forged = tap(
+        "/api/rooms/tap-along",
+        Some(fan.clone()),
+        format!(
+            "code={code}&round=1&reveal_ms={}&window_ms=3000&reaction_ms=300",
+            i64::MIN
+        ),
+    )
+    .await;
+    assert_eq!(forged.status, StatusCode::BAD_REQUEST, "{}", forged.json);
+    let anonymous = tap(
+        "/api/rooms/tap-along",
+        None,
+        format!("{round}&reaction_ms=300"),
+    )
+    .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+
+    // Once the round shows: a stranger (a player of another room) is not in this audience, a
+    // player taps as a player, and a reveal the round does not have is refused.
+    let other = post(&app, "/api/rooms/create", "name=Stranger", None).await;
+    let stranger = cookie_pair(&other.cookie.unwrap());
+    let wait = reveal + 400 - app::store::epoch_millis();
+    tokio::time::sleep(std::time::Duration::from_millis(wait.max(0) as u64)).await;
+    let outsider = tap(
+        "/api/rooms/tap-along",
+        Some(stranger),
+        format!("{round}&reaction_ms=300"),
+    )
+    .await;
+    assert_eq!(outsider.status, StatusCode::FORBIDDEN, "{}", outsider.json);
+    let by_player = tap(
+        "/api/rooms/tap-along",
+        Some(host.clone()),
+        format!("{round}&reaction_ms=300"),
+    )
+    .await;
+    assert_eq!(by_player.status, StatusCode::CONFLICT, "{}", by_player.json);
+    let shifted = round.replace(
+        &format!("reveal_ms={reveal}"),
+        &format!("reveal_ms={}", reveal - 50),
+    );
+    let wrong_reveal = tap(
+        "/api/rooms/tap-along",
+        Some(fan.clone()),
+        format!("{shifted}&reaction_ms=300"),
+    )
+    .await;
+    assert_eq!(
+        wrong_reveal.status,
+        StatusCode::CONFLICT,
+        "{}",
+        wrong_reveal.json
+    );
+    // The audience member's tap as a player's: they are not in the match.
+    let as_player = tap(
+        "/api/rooms/tap",
+        Some(fan.clone()),
+        format!("{round}&reaction_ms=300"),
+    )
+    .await;
+    assert_eq!(
+        as_player.status,
+        StatusCode::FORBIDDEN,
+        "{}",
+        as_player.json
+    );
+
+    // Their call counts, once.
+    let first = tap(
+        "/api/rooms/tap-along",
+        Some(fan.clone()),
+        format!("{round}&reaction_ms=320"),
+    )
+    .await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.json);
+    assert_eq!(first.json["first"], serde_json::json!(true));
+    let second = tap(
+        "/api/rooms/tap-along",
+        Some(fan.clone()),
+        format!("{round}&reaction_ms=500"),
+    )
+    .await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.json);
+    assert_eq!(second.json["first"], serde_json::json!(false));
+    assert_eq!(
+        page(fan.clone()).await.json["along"],
+        serde_json::json!(1),
+        "bit 0: round 1 called"
+    );
+
+    // The audience past its limit (the count set in the table, as a thousand joins would leave
+    // it): a clear refusal, and the refused visitor becomes nobody.
+    engine
+        .client
+        .update_item()
+        .table_name("udd")
+        .key(
+            "PK",
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("ROOM#{code}")),
+        )
+        .key(
+            "SK",
+            aws_sdk_dynamodb::types::AttributeValue::S("META".into()),
+        )
+        .update_expression("SET audience = :limit")
+        .expression_attribute_values(
+            ":limit",
+            aws_sdk_dynamodb::types::AttributeValue::N(
+                app::rooms::model::AUDIENCE_LIMIT.to_string(),
+            ),
+        )
+        .send()
+        .await
+        .unwrap();
+    let full = post(
+        &app,
+        "/api/rooms/audience",
+        &format!("code={code}&name=Late"),
+        None,
+    )
+    .await;
+    assert_eq!(full.status, StatusCode::CONFLICT, "{}", full.json);
+    assert!(
+        full.json.to_string().contains("audience is full"),
+        "{}",
+        full.json
+    );
+    assert!(full.cookie.is_none(), "a refused join makes no guest");
+}

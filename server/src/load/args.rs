@@ -11,6 +11,10 @@ pub struct LoadArgs {
     /// Players per room (the host included).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=12))]
     pub(super) players: u32,
+    /// Audience members per room: each joins the room's audience (on an instance of its own
+    /// choosing, as a visitor with a name) and taps along in every round, as a player would.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=200))]
+    pub(super) audience: u32,
     /// Server instances sharing the engine.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub(super) instances: u32,

@@ -50,6 +50,7 @@ pub(super) struct Snapshot {
     player_rounds: u64,
     player_matches: u64,
     matches: u64,
+    audience_rounds: u64,
 }
 
 impl Snapshot {
@@ -61,6 +62,7 @@ impl Snapshot {
             player_rounds: tally.player_rounds,
             player_matches: tally.player_matches,
             matches: tally.matches,
+            audience_rounds: tally.audience_rounds,
         }
     }
 }
@@ -194,6 +196,18 @@ pub(super) fn print_bill(title: &str, from: &Snapshot, to: &Snapshot, pricing: P
         "  the game's own writes (requests + watchers): {:.3} WCU per player-round (target <= 1.5)",
         game_writes / pr
     );
+    let audience_rounds = to.audience_rounds - from.audience_rounds;
+    if let Some(audience) = works.get("audience").filter(|_| audience_rounds > 0) {
+        let ar = audience_rounds as f64;
+        println!(
+            "  the audience (joins, calls and their counting): {:.3} WCU, {:.3} RCU and {:.3} calls \
+             per audience-round, beside the players' {:.3} WCU per player-round ({audience_rounds} audience-rounds)",
+            audience.write / ar,
+            audience.read / ar,
+            audience.calls / ar,
+            game_writes / pr
+        );
+    }
     let projector: Bill = ["projector", "trees", "rewards"]
         .iter()
         .filter_map(|work| works.get(work))

@@ -105,7 +105,7 @@ pub(super) async fn lobby(
                             .iter()
                             .find(|p| p.nickname.as_str() == visitor_name)
                             .map(|p| p.user_id.to_string()),
-                        RoomFeed::Ended => None,
+                        RoomFeed::Ended | RoomFeed::Moved => None,
                     })
                     .context("the host's stream never showed the visitor")?;
                 let answer = players[0]

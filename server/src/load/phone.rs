@@ -212,4 +212,6 @@ pub(super) struct Player {
     pub(super) played: Option<u32>,
     /// The lobby's last message and when it came (only the lobby's changes use it).
     pub(super) last: Option<(Instant, RoomFeed)>,
+    /// In the room's audience: taps along, and is checked against their own seat.
+    pub(super) along: bool,
 }

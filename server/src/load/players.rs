@@ -28,6 +28,7 @@ impl Drop for Ready {
 pub(super) struct RoomPlan {
     pub(super) room: u32,
     pub(super) players: u32,
+    pub(super) audience: u32,
     pub(super) rounds: u8,
     pub(super) matches: u32,
     pub(super) lobby_changes: u32,
@@ -52,6 +53,7 @@ pub(super) async fn play_room(
     let RoomPlan {
         room,
         players: args_players,
+        audience,
         rounds,
         matches,
         lobby_changes,
@@ -99,11 +101,32 @@ pub(super) async fn play_room(
         )
         .await?;
     ensure!(status == 200, "settings answered {status}: {body}");
+    // The audience: visitors who join it by name, each on an instance of their own.
+    let fans = (0..audience).map(|a| Phone {
+        shared: Arc::clone(&shared),
+        base: bases[((room + args_players + a) as usize) % bases.len()].clone(),
+        address: format!("10.{}.{}.{}", 128 + room / 250, room % 250, a + 1),
+        cookie: None,
+    });
+    let mut phones: Vec<(Phone, bool)> = phones.into_iter().map(|p| (p, false)).collect();
+    for (a, mut fan) in fans.enumerate() {
+        let (status, body) = fan
+            .post(
+                "/api/rooms/audience",
+                &format!("code={code}&name=R{room}A{a}"),
+            )
+            .await?;
+        ensure!(
+            status == 200,
+            "joining the audience answered {status}: {body}"
+        );
+        phones.push((fan, true));
+    }
 
     // Everyone listens, each on their own instance, for every match.
     let mut players = Vec::new();
     let mut listeners = tokio::task::JoinSet::new();
-    for (p, phone) in phones.into_iter().enumerate() {
+    for (p, (phone, along)) in phones.into_iter().enumerate() {
         let (send, receive) = tokio::sync::mpsc::unbounded_channel();
         let listener = Phone {
             shared: Arc::clone(&shared),
@@ -124,6 +147,7 @@ pub(super) async fn play_room(
             rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ (u64::from(room) << 8) ^ p as u64),
             played: None,
             last: None,
+            along,
         });
     }
     lobby(
@@ -204,8 +228,15 @@ async fn play(
         nickname,
         rng,
         played,
+        along,
         ..
     } = &mut player;
+    let along = *along;
+    let path = if along {
+        "/api/rooms/tap-along"
+    } else {
+        "/api/rooms/tap"
+    };
     let mut seen_reveal = HashSet::new();
     let mut seen_results = HashSet::new();
     let mut acked: HashSet<u32> = HashSet::new();
@@ -260,7 +291,7 @@ async fn play(
                         taps.spawn(async move {
                             tokio::time::sleep_until(at.into()).await;
                             let sent = Instant::now();
-                            let answer = tapper.post("/api/rooms/tap", &form).await;
+                            let answer = tapper.post(path, &form).await;
                             (n, sent.elapsed(), answer.map(|(status, _)| status))
                         });
                     }
@@ -286,7 +317,10 @@ async fn play(
         let mut tally = shared.tally();
         tally.tap_ack_ms.push(took.as_secs_f64() * 1e3);
         tally.window_tap_ms.push(took.as_secs_f64() * 1e3);
-        if status == 200 {
+        if status == 200 && along {
+            tally.audience_acked += 1;
+            acked.insert(n);
+        } else if status == 200 {
             tally.acked += 1;
             acked.insert(n);
         } else {
@@ -294,6 +328,31 @@ async fn play(
         }
     }
     *played = first_round.or(*played);
+    if along {
+        // An audience member's calls: their seat must hold every one acknowledged (the room
+        // page's `along`, bit i for the match's round i).
+        let game = last.filter(Match::is_finished);
+        let (status, body) = phone
+            .post("/api/rooms/lobby", &format!("code={code}"))
+            .await?;
+        ensure!(status == 200, "the room page answered {status}: {body}");
+        let page: serde_json::Value = serde_json::from_str(&body)?;
+        let held = page["along"].as_u64().unwrap_or(0);
+        let mut tally = shared.tally();
+        match game {
+            Some(game) => {
+                tally.audience_rounds += u64::from(game.len());
+                for round in &game.rounds {
+                    let bit = round.n - game.first_round;
+                    if acked.contains(&round.n) && held >> bit & 1 == 0 {
+                        tally.audience_lost += 1;
+                    }
+                }
+            }
+            None => tally.unfinished += 1,
+        }
+        return Ok(player);
+    }
     {
         let mut tally = shared.tally();
         match last.filter(Match::is_finished) {

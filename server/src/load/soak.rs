@@ -365,6 +365,7 @@ async fn soak_room(
                     ),
                     played,
                     last: None,
+                    along: false,
                 },
                 stream,
             ))

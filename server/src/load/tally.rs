@@ -21,6 +21,11 @@ pub(super) struct Tally {
     pub(super) refused_taps: BTreeMap<u16, u64>,
     pub(super) server_errors: u64,
     pub(super) player_rounds: u64,
+    /// One audience member's one round each, of finished matches.
+    pub(super) audience_rounds: u64,
+    /// Audience calls acknowledged, and those of them their seat does not hold.
+    pub(super) audience_acked: u64,
+    pub(super) audience_lost: u64,
     /// One player's one finished match each.
     pub(super) player_matches: u64,
     pub(super) matches: u64,

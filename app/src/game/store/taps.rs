@@ -9,19 +9,41 @@ use std::collections::HashMap;
 use super::Game;
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::game::store::{GameConflict, TapEntry, Tapped};
+use crate::game::store::GameConflict;
 use crate::game::timing::check_tap;
 use crate::identity::model::UserId;
 use crate::rooms::model::RoomCode;
 use crate::store::keys;
 use crate::store::tx::{n, s};
 use crate::store::{key_map, Conflict, DataError};
+use serde::{Deserialize, Serialize};
 
 /// The counted reaction of each player who tapped in an open round, from the round's `taps`.
 pub(super) fn counted(taps: &HashMap<String, TapEntry>) -> Vec<(UserId, u32)> {
     taps.iter()
         .filter_map(|(id, tap)| Some((UserId::parse(id).ok()?, tap.m)))
         .collect()
+}
+
+/// How a tap ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tapped {
+    /// Counted, with this reaction time.
+    Counted { reaction_ms: u32 },
+    /// The player had tapped this round already: the first tap stands.
+    AlreadyCounted,
+}
+
+/// One tap as its round holds it (short attribute names: every byte of the round is paid by
+/// each later tap's write).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct TapEntry {
+    /// When the server received it (its clock).
+    pub(crate) r: i64,
+    /// What the browser measured, as sent.
+    pub(crate) c: u32,
+    /// The reaction that counts (see [`crate::game::timing::check_tap`]).
+    pub(crate) m: u32,
 }
 
 impl Game<'_> {

@@ -77,6 +77,7 @@ fn feed_stream(
     permit: OwnedSemaphorePermit,
     lease: StreamLease,
     listening: Option<Listening>,
+    moved: Option<watch::Receiver<bool>>,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     /// Counts the stream among those open while it lives.
     struct Open;
@@ -89,6 +90,8 @@ fn feed_stream(
     struct State {
         receiver: watch::Receiver<Option<RoomFeed>>,
         draining: watch::Receiver<bool>,
+        /// Told when this stream's player opens the room on another device.
+        moved: Option<watch::Receiver<bool>>,
         ended: bool,
         first: bool,
         _open: Open,
@@ -99,6 +102,7 @@ fn feed_stream(
     let state = State {
         receiver,
         draining,
+        moved,
         ended: false,
         first: true,
         _open: Open,
@@ -114,18 +118,30 @@ fn feed_stream(
             if *state.draining.borrow() {
                 return None;
             }
+            let mut moved = false;
             if !state.first {
+                let seat_moved = async {
+                    match state.moved.as_mut() {
+                        Some(moved) => moved.wait_for(|moved| *moved).await.is_ok(),
+                        None => std::future::pending().await,
+                    }
+                };
                 tokio::select! {
                     changed = state.receiver.changed() => if changed.is_err() {
                         return None;
                     },
                     _ = state.draining.wait_for(|draining| *draining) => return None,
+                    told = seat_moved => if told { moved = true } else { return None },
                 }
             }
-            let feed = state.receiver.borrow_and_update().clone();
+            let feed = if moved {
+                Some(RoomFeed::Moved)
+            } else {
+                state.receiver.borrow_and_update().clone()
+            };
             let first = std::mem::take(&mut state.first);
             let Some(feed) = feed else { continue };
-            state.ended = feed == RoomFeed::Ended;
+            state.ended = matches!(feed, RoomFeed::Ended | RoomFeed::Moved);
             let event = match Event::default().json_data(&feed) {
                 Ok(event) => event,
                 Err(err) => {
@@ -199,7 +215,9 @@ pub async fn room_events(
     };
     let listener = match session {
         Some(token) => match db.accounts().session(&token.hash()).await {
-            Ok(session) => session.map(|s| s.user_id),
+            // The device: a digest of the session (never the session itself), to tell one
+            // device's streams from another's.
+            Ok(session) => session.map(|s| (s.user_id, token.hash().as_str()[..16].to_owned())),
             Err(err) => {
                 // The stream still serves; only the news that the host is here waits for the next one.
                 tracing::debug!(error = ?err, "reading a live stream's session failed");
@@ -208,13 +226,20 @@ pub async fn room_events(
         },
         None => None,
     };
-    let (receiver, listening) = hub.subscribe_as(&code, listener);
+    let (receiver, listening, moved) = match listener {
+        Some((user, device)) => {
+            let (receiver, listening, moved) = hub.subscribe_from(&code, user, device);
+            (receiver, Some(listening), Some(moved))
+        }
+        None => (hub.subscribe(&code), None, None),
+    };
     Sse::new(feed_stream(
         receiver,
         hub.inner.draining.subscribe(),
         permit,
         lease,
         listening,
+        moved,
     ))
     .keep_alive(KeepAlive::default())
     .into_response()

@@ -2,6 +2,7 @@
 //! after the room's host, and follows the match's receipt.
 
 use super::*;
+use crate::game::store::audience::count_calls;
 
 impl RoomHub {
     pub(super) async fn watch(self, code: RoomCode, watcher: Arc<Watcher>) {
@@ -12,6 +13,8 @@ impl RoomHub {
         let mut host = HostClock {
             beat_ms: i64::MIN / 2,
             since_ms: epoch_millis(),
+            told_ms: i64::MIN / 2,
+            seen: HashMap::new(),
         };
         // When the safety-net poll is next due (the first pass reads the room).
         let mut poll_at = i64::MIN;
@@ -63,6 +66,18 @@ impl RoomHub {
                 // Never spin: a round still due after an attempt waits a little.
                 let until = Duration::from_millis((at - now).max(25) as u64);
                 pause = pause.min(until);
+            }
+            if let Some(at) = room
+                .as_ref()
+                .and_then(|room| host.next_away(room, now, self.presence_away_ms()))
+            {
+                // A player goes grey the moment they have been unheard long enough.
+                pause = pause.min(Duration::from_millis((at - now) as u64));
+            }
+            if !watcher.listeners().is_empty() {
+                // The next news of who listens here.
+                let at = (host.told_ms + self.host_beat_ms()).max(now + 25);
+                pause = pause.min(Duration::from_millis((at - now) as u64));
             }
             if let Some(room) = room.as_ref() {
                 let next = if watcher.hears(&room.host_id) {
@@ -127,6 +142,15 @@ impl RoomHub {
         let version = |room: &Option<Room>| room.as_ref().map(|room| room.version);
         let progress = |room: &Option<Room>| room.as_ref().map(crate::live::peers::progress);
         let mut read = wake.written || (wake.poll && room.is_none());
+        // Who listens: here, now; elsewhere, as the others' news said.
+        let heard_at = epoch_millis();
+        let here: Vec<UserId> = watcher.listeners().keys().cloned().collect();
+        for user in here
+            .iter()
+            .chain(wake.heard.iter().flat_map(|heard| &heard.here))
+        {
+            host.seen.insert(user.clone(), heard_at);
+        }
         if let Some(heard) = wake.heard {
             if heard.ended {
                 // Another instance saw the room end: one read, and this stream ends too.
@@ -187,13 +211,25 @@ impl RoomHub {
             .look_after_host(code, watcher, room.as_ref(), host)
             .await
         {
-            HostCare::Nothing => {}
+            HostCare::Nothing => {
+                // Who listens here, told every beat while anyone does (the host's beat below
+                // carries it when the host is among them).
+                if !here.is_empty() && heard_at - host.told_ms >= self.host_beat_ms() {
+                    host.told_ms = heard_at;
+                    self.tell(PeerNews {
+                        here: here.clone(),
+                        ..PeerNews::of(code)
+                    });
+                }
+            }
             HostCare::Beat(seen) => {
                 if let Some(room) = room.as_mut() {
                     room.lobby.host_seen_ms = room.lobby.host_seen_ms.max(Some(seen));
                 }
+                host.told_ms = seen;
                 self.tell(PeerNews {
                     host_seen_ms: Some(seen),
+                    here: here.clone(),
                     ..PeerNews::of(code)
                 });
             }
@@ -226,12 +262,14 @@ impl RoomHub {
         } else if before.is_some() && room.is_none() {
             tracing::debug!(%code, "the room ended");
         }
-        if let Some(room) = room.as_ref() {
+        if let Some(room) = room.as_mut() {
             self.follow_receipt(code, room, receipt).await;
+            self.count_audience(code, room, receipt).await;
         }
         Ok(match room {
             Some(room) => {
                 let mut shown = room.visible_at(epoch_millis());
+                host.mark_away(&mut shown, epoch_millis(), self.presence_away_ms());
                 if let Some(game) = shown.game.as_mut() {
                     if game.first_round == receipt.first {
                         game.receipt = receipt.receipt.map(Box::new);
@@ -356,6 +394,39 @@ impl RoomHub {
                 view.receipt = receipt;
             }
             Err(err) => tracing::debug!(%code, error = ?err, "reading the receipt failed"),
+        }
+    }
+}
+
+impl RoomHub {
+    /// Counts the room's audience into its match's resolved rounds ([`count_calls`]): their
+    /// seats are read at each round's close (one Query, only for a room with an audience) and
+    /// counted into every resolved round again, so a call written just after a close is
+    /// counted at the next; and once more a second after the last close, so the podium's counts
+    /// hold every call the window took.
+    async fn count_audience(&self, code: &RoomCode, room: &mut Room, view: &mut ReceiptView) {
+        let Some(game) = room.game.as_ref().filter(|_| room.lobby.audience > 0) else {
+            return;
+        };
+        let settled = game.is_finished()
+            && game
+                .rounds
+                .last()
+                .and_then(|r| r.closed_at_ms)
+                .is_some_and(|closed| {
+                    closed + crate::game::model::AUDIENCE_SETTLE_MS <= epoch_millis()
+                });
+        let at = (game.first_round, game.resolved, settled);
+        if view.audience.as_ref().is_none_or(|(read, _)| *read != at) && at.1 > 0 {
+            match self.inner.watchers.game().audience(code).await {
+                Ok(seats) => view.audience = Some((at, seats)),
+                Err(err) => {
+                    tracing::debug!(%code, error = ?err, "reading the audience failed; later")
+                }
+            }
+        }
+        if let Some((_, seats)) = view.audience.as_ref() {
+            count_calls(room, seats);
         }
     }
 }

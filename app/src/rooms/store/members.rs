@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
 
 use crate::identity::model::UserId;
 use crate::rooms::items::open_index;
-use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState};
+use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState, AUDIENCE_LIMIT};
 use crate::rooms::store::{RoomConflict, MAX_ATTEMPTS};
 use crate::store::keys;
 use crate::store::tx::internal;
@@ -191,5 +191,41 @@ impl Rooms<'_> {
             }
         }
         Err(DataError::Unavailable("the room kept changing; try again".into()).into())
+    }
+}
+
+impl Rooms<'_> {
+    /// The transaction action that counts one more in the room's audience (the game's
+    /// [`crate::game::store::audience`] puts their seat beside it): only into a live room
+    /// that is not locked, whose host did not remove them, and whose audience is under
+    /// [`AUDIENCE_LIMIT`]. The room's version moves, so every instance draws the new count.
+    pub fn audience_joined(
+        &self,
+        code: &RoomCode,
+        user: &UserId,
+    ) -> Result<TransactWriteItem, DataError> {
+        let now = epoch_millis() / 1000;
+        self.update_action(
+            crate::store::tx::update(keys::room_meta(code))
+                .update_expression(
+                    "SET audience = if_not_exists(audience, :zero) + :one, version = version + :one",
+                )
+                .condition_expression(
+                    "attribute_exists(#pk) AND #ttl > :now AND NOT contains(removed, :user) \
+                     AND (attribute_not_exists(locked) OR locked = :unlocked) \
+                     AND (attribute_not_exists(audience) OR audience < :limit)",
+                )
+                .expression_attribute_names("#pk", keys::PK)
+                .expression_attribute_names("#ttl", keys::TTL)
+                .expression_attribute_values(":zero", AttributeValue::N("0".into()))
+                .expression_attribute_values(":one", AttributeValue::N("1".into()))
+                .expression_attribute_values(":now", AttributeValue::N(now.to_string()))
+                .expression_attribute_values(":user", AttributeValue::S(user.to_string()))
+                .expression_attribute_values(":unlocked", AttributeValue::Bool(false))
+                .expression_attribute_values(
+                    ":limit",
+                    AttributeValue::N(AUDIENCE_LIMIT.to_string()),
+                ),
+        )
     }
 }

@@ -63,3 +63,16 @@ pub const OPEN_ROOMS: &str = "ROOMS#OPEN";
 pub fn open_room_sort(created_ms: i64, code: &RoomCode) -> String {
     format!("{created_ms:013}#{}", code.as_str())
 }
+
+/// Someone in a room's audience: `ROOM#<code>` / `AUD#<id>`, with their calls (the rounds they
+/// tapped along in, by room-wide round number). Before `META` in the partition, so the room's
+/// own Query ([`super::ROOM_READ_FROM`] on) never reads the audience.
+pub fn audience_seat(code: &RoomCode, user: &UserId) -> Key {
+    Key {
+        pk: room_partition(code),
+        sk: format!("{AUDIENCE_PREFIX}{}", user.as_str()),
+    }
+}
+
+/// Sort-key prefix of the audience in a room partition.
+pub const AUDIENCE_PREFIX: &str = "AUD#";

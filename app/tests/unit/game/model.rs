@@ -44,6 +44,8 @@ fn a_match(rounds: usize, resolved: u32) -> Match {
                 }),
                 flies: Some(true),
                 results: (i < resolved as usize).then(Vec::new),
+                crowd: 0,
+                crowd_flies: 0,
                 tap_count: 0,
                 closed_at_ms: None,
                 taps: Vec::new(),

@@ -19,6 +19,7 @@ fn state_values_are_what_a_stored_room_holds() {
             version: 1,
             created_at_ms: 0,
             locked: false,
+            audience: 0,
             host_seen_ms: None,
             away_host: None,
             away_until_ms: None,

@@ -52,11 +52,13 @@ fn lobby(host: &UserId, players: &[&UserId], seen: Option<i64>) -> Lobby {
                 avatar: Avatar::default(),
                 look: None,
                 joined_at_ms: i as i64,
+                away: false,
             })
             .collect(),
         version: 1,
         created_at_ms: 0,
         locked: false,
+        audience: 0,
         host_seen_ms: seen,
         away_host: None,
         away_until_ms: None,
