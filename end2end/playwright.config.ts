@@ -89,7 +89,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread|instance_killed|cross_instance/ },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread|instance_killed|cross_instance|audience/ },
     {
       name: "no-js",
       use: { javaScriptEnabled: false },
@@ -118,6 +118,14 @@ export default defineConfig({
       use: { javaScriptEnabled: true },
       testMatch: /cross_instance/,
       dependencies: ["timing"],
+    },
+    {
+      // The big screen with an audience asserts the screen's spread behind the phones: alone,
+      // after the other timings.
+      name: "timing-audience",
+      use: { javaScriptEnabled: true },
+      testMatch: /audience/,
+      dependencies: ["timing-cross"],
     },
   ],
   // Started in order: the engine, then the instances (the first creates the table and seeds it).

@@ -83,7 +83,8 @@ test("a seat follows its player to another device mid-match, and back from 10 s 
   const kabirOnScreen = screen.page.getByTestId("player").filter({ hasText: "Kabir" });
   await expect(kabirOnScreen).toHaveClass(/away/, { timeout: 30_000 });
   await expect(kabirOnScreen.getByTestId("away")).toHaveText(text(rooms, "lobby.away"));
-  await expect(host.page.getByTestId("player").filter({ hasText: "Kabir" })).toHaveClass(/away/, { timeout: 5_000 });
+  // Each instance judges by what it heard: the one that held his stream up to a beat later.
+  await expect(host.page.getByTestId("player").filter({ hasText: "Kabir" })).toHaveClass(/away/, { timeout: 15_000 });
   await friend.goto(code);
   await friend.waitForHydration();
   await expect(kabirOnScreen).not.toHaveClass(/away/, { timeout: 5_000 });

@@ -215,6 +215,8 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
         );
         snapshots.push(Snapshot::new(&shared, figures));
     }
+    // The bill is read: the rooms check their audience's seats (reads outside the bill), then end.
+    starts_tx.send_replace(Some((args.matches, Instant::now())));
     // The rooms end after their last match.
     while let Some(done) = rooms.join_next_with_id().await {
         room_ended(done, &mut failed);

@@ -119,8 +119,8 @@ pub fn Podium(
             r.crowd - r.crowd_flies
         };
     }
-    let crowd = (called > 0).then(|| {
-        let share = (right * 100 / called).to_string();
+    let crowd = (right * 100).checked_div(called).map(|share| {
+        let share = share.to_string();
         view! { <p data-testid="crowd-right">"👥 "{around(td_string!(l, game.podium.crowd), &share)}</p> }
     });
     let standings = game.standings();

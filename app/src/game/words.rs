@@ -75,8 +75,8 @@ pub(crate) fn round_line(game: &Match, l: Locale) -> Option<String> {
         td_string!(l, game.results.grounded, n = n, thing = name).to_string()
     };
     // What the room's audience said, when it has one: "62 % of the audience said it flies."
-    if round.crowd > 0 {
-        let share = (round.crowd_flies * 100 / round.crowd).to_string();
+    if let Some(share) = (round.crowd_flies * 100).checked_div(round.crowd) {
+        let share = share.to_string();
         line = format!(
             "{line} {}",
             around(td_string!(l, game.results.crowd), &share)

@@ -226,7 +226,13 @@ async fn a_player_heard_on_either_instance_shows_present_on_both_goes_grey_once_
 
     // Asha's page closes: grey on B once unheard for the grace, the host not.
     drop((asha_feed, asha_listening));
-    let took = wait_for_away(&screen, &[asha.clone()], grey * 3, "Asha shown away").await;
+    let took = wait_for_away(
+        &screen,
+        std::slice::from_ref(&asha),
+        grey * 3,
+        "Asha shown away",
+    )
+    .await;
     assert!(took >= grey / 3, "not long before the grace: {took:?}");
     // Back, on B itself: present at once.
     let _back = b.subscribe_as(&code, Some(asha.clone()));

@@ -214,4 +214,7 @@ pub(super) struct Player {
     pub(super) last: Option<(Instant, RoomFeed)>,
     /// In the room's audience: taps along, and is checked against their own seat.
     pub(super) along: bool,
+    /// An audience member's acknowledged calls in their last match: its first round, and the
+    /// rounds called (checked against their seat once the bill is read).
+    pub(super) called: (u32, Vec<u32>),
 }

@@ -148,6 +148,7 @@ pub(super) async fn play_room(
             played: None,
             last: None,
             along,
+            called: (0, Vec::new()),
         });
     }
     lobby(
@@ -188,6 +189,26 @@ pub(super) async fn play_room(
             players.push(player.await??);
         }
         let _ = finished.send((room, k));
+    }
+    // Once the bill is read, each audience member's seat must hold every call acknowledged
+    // (the room page's `along`: bit i for the last match's round i).
+    while !matches!(*starts.borrow_and_update(), Some((m, _)) if m == matches) {
+        starts.changed().await?;
+    }
+    for player in players.iter_mut().filter(|p| p.along) {
+        let (first, calls) = std::mem::take(&mut player.called);
+        let (status, body) = player
+            .phone
+            .post("/api/rooms/lobby", &format!("code={code}"))
+            .await?;
+        ensure!(status == 200, "the room page answered {status}: {body}");
+        let page: serde_json::Value = serde_json::from_str(&body)?;
+        let held = page["along"].as_u64().unwrap_or(0);
+        let lost = calls
+            .iter()
+            .filter(|&&n| held >> (n - first) & 1 == 0)
+            .count();
+        shared.tally().audience_lost += lost as u64;
     }
     listeners.shutdown().await;
     Ok(())
@@ -329,25 +350,15 @@ async fn play(
     }
     *played = first_round.or(*played);
     if along {
-        // An audience member's calls: their seat must hold every one acknowledged (the room
-        // page's `along`, bit i for the match's round i).
-        let game = last.filter(Match::is_finished);
-        let (status, body) = phone
-            .post("/api/rooms/lobby", &format!("code={code}"))
-            .await?;
-        ensure!(status == 200, "the room page answered {status}: {body}");
-        let page: serde_json::Value = serde_json::from_str(&body)?;
-        let held = page["along"].as_u64().unwrap_or(0);
+        // An audience member's calls, checked against their seat once the bill is read.
         let mut tally = shared.tally();
-        match game {
+        match last.filter(Match::is_finished) {
             Some(game) => {
                 tally.audience_rounds += u64::from(game.len());
-                for round in &game.rounds {
-                    let bit = round.n - game.first_round;
-                    if acked.contains(&round.n) && held >> bit & 1 == 0 {
-                        tally.audience_lost += 1;
-                    }
-                }
+                let mut calls: Vec<u32> = acked.iter().copied().collect();
+                calls.sort_unstable();
+                drop(tally);
+                player.called = (game.first_round, calls);
             }
             None => tally.unfinished += 1,
         }

@@ -366,6 +366,7 @@ async fn soak_room(
                     played,
                     last: None,
                     along: false,
+                    called: (0, Vec::new()),
                 },
                 stream,
             ))
