@@ -558,7 +558,7 @@ async fn a_rooms_stream_stays_open_through_a_quiet_minute_behind_a_proxy_that_cu
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     let (app, _engine) = app().await;
-    let (code, _host) = create(&app, "Host", false).await;
+    let (code, host) = create(&app, "Host", false).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let upstream = listener.local_addr().unwrap();
     tokio::spawn(app::http::serve::serve(
@@ -573,7 +573,8 @@ async fn a_rooms_stream_stays_open_through_a_quiet_minute_behind_a_proxy_that_cu
     stream
         .write_all(
             format!(
-                "GET /r/{code}/events HTTP/1.1\r\nHost: udd.test\r\nAccept: text/event-stream\r\n\r\n"
+                // The host's own page: with them listening, nobody shows away, and the room is quiet.
+                "GET /r/{code}/events HTTP/1.1\r\nHost: udd.test\r\nAccept: text/event-stream\r\nCookie: {host}\r\n\r\n"
             )
             .as_bytes(),
         )
