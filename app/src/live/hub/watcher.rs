@@ -270,6 +270,16 @@ impl RoomHub {
             Some(room) => {
                 let mut shown = room.visible_at(epoch_millis());
                 host.mark_away(&mut shown, epoch_millis(), self.presence_away_ms());
+                // What browsers are sent, and nothing else: a change to the server's own fields
+                // alone (each beat of a listening host moves `host_seen`) is no news to them,
+                // and must not send every stream the same snapshot again.
+                shown.lobby.host_seen_ms = None;
+                shown.lobby.away_host = None;
+                shown.lobby.away_until_ms = None;
+                shown.lobby.audience = 0;
+                for round in shown.game.iter_mut().flat_map(|g| g.rounds.iter_mut()) {
+                    round.taps.clear();
+                }
                 if let Some(game) = shown.game.as_mut() {
                     if game.first_round == receipt.first {
                         game.receipt = receipt.receipt.map(Box::new);
