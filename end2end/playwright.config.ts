@@ -89,7 +89,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread|instance_killed|cross_instance|audience/ },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread|instance_killed|cross_instance|audience|seat_follows/ },
     {
       name: "no-js",
       use: { javaScriptEnabled: false },
@@ -126,6 +126,14 @@ export default defineConfig({
       use: { javaScriptEnabled: true },
       testMatch: /audience/,
       dependencies: ["timing-cross"],
+    },
+    {
+      // Four contexts, one of them offline for 10 s, two instances: alone at the end, so that
+      // its browsers do not crowd the timed specs on two cores.
+      name: "seat",
+      use: { javaScriptEnabled: true },
+      testMatch: /seat_follows/,
+      dependencies: ["timing-audience"],
     },
   ],
   // Started in order: the engine, then the instances (the first creates the table and seeds it).
