@@ -172,7 +172,8 @@ pub async fn tap_along(
 }
 
 /// Who taps, in which room: a flood of taps is turned away before it costs the table anything
-/// (the session's own tap limit, counted in memory), then the session is read.
+/// (the session's own tap limit, counted in memory), then the session is read (one GetItem: a
+/// tap needs the player's id, not their profile).
 #[cfg(feature = "ssr")]
 async fn tapper(
     code: &str,
@@ -186,8 +187,10 @@ async fn tapper(
         metrics::counter!(crate::store::metrics::series::TAPS, "outcome" => "limited").increment(1);
         return Err(AppError::RateLimited);
     }
-    let player = session::require_player(&db).await?;
-    Ok((db, code, player.id))
+    let player = session::current_user(&db)
+        .await?
+        .ok_or(AppError::SignInRequired)?;
+    Ok((db, code, player))
 }
 
 /// A tap's answer, counted in the taps' metrics by how it ended.

@@ -135,12 +135,38 @@ struct HostClock {
     seen: HashMap<UserId, i64>,
 }
 
+/// A snapshot as every stream of the room on this instance sends it: made once by the room's
+/// watcher and its JSON written once, then shared (a stream clones a pointer, not the room, and
+/// serialises nothing: a room with hundreds of listeners costs one serialisation a change).
+#[derive(Debug)]
+pub struct Snapshot {
+    pub feed: RoomFeed,
+    json: String,
+}
+
+impl Snapshot {
+    pub fn new(feed: RoomFeed) -> Arc<Self> {
+        // A feed is plain data (strings, numbers, lists): it always serialises.
+        let json = serde_json::to_string(&feed).unwrap_or_default();
+        Arc::new(Self { feed, json })
+    }
+
+    /// The feed as the stream's message carries it.
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+}
+
+/// What a listener holds: the room's latest snapshot (`None` until the first read), told of
+/// each new one.
+pub type FeedReceiver = watch::Receiver<Option<Arc<Snapshot>>>;
+
 /// A room's current snapshot (`None` until the first read), the bell that wakes its watcher,
 /// what woke it (a write through this instance; news from another), and who listens here (open
 /// streams per signed-in player): while the host is among them, the watcher tells the other
 /// instances the host is here.
 struct Watcher {
-    feed: watch::Sender<Option<RoomFeed>>,
+    feed: watch::Sender<Option<Arc<Snapshot>>>,
     wake: Notify,
     /// A write to the room was made through this instance: read it, and tell the others.
     written: AtomicBool,
@@ -153,7 +179,7 @@ struct Watcher {
 }
 
 impl Watcher {
-    fn new(feed: watch::Sender<Option<RoomFeed>>) -> Self {
+    fn new(feed: watch::Sender<Option<Arc<Snapshot>>>) -> Self {
         Self {
             feed,
             wake: Notify::new(),
@@ -309,7 +335,7 @@ impl RoomHub {
 
     /// Listens to a room: the receiver holds the latest snapshot and is told of each new one.
     /// Starts the room's watcher if this instance had none. Call inside a Tokio runtime.
-    pub fn subscribe(&self, code: &RoomCode) -> watch::Receiver<Option<RoomFeed>> {
+    pub fn subscribe(&self, code: &RoomCode) -> FeedReceiver {
         self.subscribe_as(code, None).0
     }
 
@@ -320,7 +346,7 @@ impl RoomHub {
         &self,
         code: &RoomCode,
         user: Option<UserId>,
-    ) -> (watch::Receiver<Option<RoomFeed>>, Option<Listening>) {
+    ) -> (FeedReceiver, Option<Listening>) {
         let mut rooms = self.rooms();
         let (watcher, receiver) = match rooms.get(code) {
             Some(watcher) => (Arc::clone(watcher), watcher.feed.subscribe()),
@@ -543,8 +569,8 @@ impl RoomHub {
             .values()
             .filter(|watcher| watcher.feed.receiver_count() > 0)
             .filter(|watcher| {
-                matches!(&*watcher.feed.borrow(), Some(RoomFeed::Room(room))
-                    if room.game.as_ref().is_some_and(|g| !g.is_finished()))
+                matches!(watcher.feed.borrow().as_deref().map(|s| &s.feed),
+                    Some(RoomFeed::Room(room)) if room.game.as_ref().is_some_and(|g| !g.is_finished()))
             })
             .count()
     }

@@ -261,6 +261,14 @@ pub mod series {
     pub const SLOW_REQUEST: std::time::Duration = std::time::Duration::from_millis(250);
     /// Live streams open on this instance now.
     pub const STREAMS_OPEN: &str = "udd_live_streams_open";
+    /// Snapshots a room's watcher made for its streams (one serialisation each, shared by
+    /// every stream of the room on the instance).
+    pub const SNAPSHOTS: &str = "udd_live_snapshots_total";
+    /// Passes of the rooms' watchers (each brings its room up to date and decides what is due).
+    pub const WATCHER_PASSES: &str = "udd_live_watcher_passes_total";
+    /// What woke the rooms' watchers (`by`: `bell` for a write here or news from another
+    /// instance; else the timer it waited for: `poll`, `round`, `away`, `here`, `host`).
+    pub const WATCHER_WAKES: &str = "udd_live_watcher_wakes_total";
     /// Taps answered, by outcome: `counted`, `repeat` (one counted already), `limited` (the
     /// throttle), `refused` (late, early, inhuman, not a player, no such round).
     pub const TAPS: &str = "udd_taps_total";

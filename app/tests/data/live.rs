@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use app::game::Room;
 use app::identity::Avatar;
+use app::live::hub::Snapshot;
 use app::live::{RoomFeed, RoomHub};
 use app::rooms::{RoomCode, RoomSettings};
 use app::store::{epoch_seconds, Db, Recorder};
@@ -28,12 +29,13 @@ fn instance(t: &TestTable, recorder: &Recorder) -> Db {
 
 /// Waits for a snapshot that satisfies `wanted`.
 async fn hear(
-    feed: &mut watch::Receiver<Option<RoomFeed>>,
+    feed: &mut watch::Receiver<Option<std::sync::Arc<Snapshot>>>,
     wanted: impl Fn(&RoomFeed) -> bool,
 ) -> Option<RoomFeed> {
     timeout(PATIENCE, async {
         loop {
-            if let Some(now) = feed.borrow_and_update().clone() {
+            let now = feed.borrow_and_update().as_ref().map(|s| s.feed.clone());
+            if let Some(now) = now {
                 if wanted(&now) {
                     return now;
                 }
@@ -475,7 +477,10 @@ async fn news_not_signed_under_the_tables_secret_or_not_sent_now_is_refused_and_
             .is_err(),
         "nothing refused reached the listeners"
     );
-    assert_eq!(lobby_of(feed.borrow().clone()), real);
+    assert_eq!(
+        lobby_of(feed.borrow().as_ref().map(|s| s.feed.clone())),
+        real
+    );
 
     // The same batch signed under the table's secret is taken in.
     let good = tag(&t.db, &body).await.unwrap();
@@ -559,7 +564,11 @@ async fn a_rounds_close_is_paid_for_by_one_instance_and_heard_by_the_other() {
     for feed in [&mut on_a, &mut on_b] {
         let over = timeout(patient, async {
             loop {
-                if feed.borrow_and_update().as_ref().is_some_and(finished) {
+                if feed
+                    .borrow_and_update()
+                    .as_ref()
+                    .is_some_and(|s| finished(&s.feed))
+                {
                     return;
                 }
                 feed.changed().await.unwrap();

@@ -167,10 +167,8 @@ async fn a_watcher_that_just_began_waits_a_whole_grace_before_judging_a_host_awa
 }
 
 /// The players a feed's latest snapshot shows away.
-fn away_on(
-    feed: &tokio::sync::watch::Receiver<Option<app::live::feed::RoomFeed>>,
-) -> Vec<app::identity::UserId> {
-    match &*feed.borrow() {
+fn away_on(feed: &app::live::hub::FeedReceiver) -> Vec<app::identity::UserId> {
+    match feed.borrow().as_deref().map(|s| &s.feed) {
         Some(app::live::feed::RoomFeed::Room(room)) => room
             .players
             .iter()
@@ -183,7 +181,7 @@ fn away_on(
 
 /// Waits (at most `within`) until `feed` shows exactly `away` away.
 async fn wait_for_away(
-    feed: &tokio::sync::watch::Receiver<Option<app::live::feed::RoomFeed>>,
+    feed: &app::live::hub::FeedReceiver,
     away: &[app::identity::UserId],
     within: Duration,
     what: &str,

@@ -71,7 +71,7 @@ async fn a_task_is_protected_from_scale_in_while_a_match_it_serves_is_in_play() 
         .await
         .unwrap();
     hub.poke(&code);
-    let in_play = |f: &Option<RoomFeed>| matches!(f, Some(RoomFeed::Room(room)) if room.game.as_ref().is_some_and(|g| !g.is_finished()));
+    let in_play = |f: &Option<std::sync::Arc<app::live::hub::Snapshot>>| matches!(f.as_deref().map(|s| &s.feed), Some(RoomFeed::Room(room)) if room.game.as_ref().is_some_and(|g| !g.is_finished()));
     timeout(Duration::from_secs(5), feed.wait_for(in_play))
         .await
         .expect("the start heard")
@@ -93,7 +93,7 @@ async fn a_task_is_protected_from_scale_in_while_a_match_it_serves_is_in_play() 
     assert_eq!(asked(), [true], "held, not released, while in play");
 
     // One round (3 s countdown, 1 s window, grace): over, and let go.
-    let over = |f: &Option<RoomFeed>| matches!(f, Some(RoomFeed::Room(room)) if room.game.as_ref().is_some_and(|g| g.is_finished()));
+    let over = |f: &Option<std::sync::Arc<app::live::hub::Snapshot>>| matches!(f.as_deref().map(|s| &s.feed), Some(RoomFeed::Room(room)) if room.game.as_ref().is_some_and(|g| g.is_finished()));
     timeout(Duration::from_secs(15), feed.wait_for(over))
         .await
         .expect("the match ends")

@@ -71,15 +71,23 @@ pub fn count_calls(room: &mut Room, seats: &[AudienceSeat]) {
         return;
     };
     let window = i64::from(game.window_ms);
+    // Each seat's rounds called, read once (a watcher counts at every pass it makes).
+    let called: Vec<(i64, Vec<u32>)> = seats
+        .iter()
+        .map(|seat| {
+            let rounds = seat.calls.keys().filter_map(|n| n.parse().ok()).collect();
+            (seat.joined_ms, rounds)
+        })
+        .collect();
     for round in game.rounds.iter_mut().filter(|r| r.results.is_some()) {
         let ends = round.reveal_ms + window;
-        let present = seats
-            .iter()
-            .filter(|seat| seat.joined_ms <= ends || seat.call(round.n).is_some());
         let (mut crowd, mut flies) = (0, 0);
-        for seat in present {
-            crowd += 1;
-            flies += u32::from(seat.call(round.n).is_some());
+        for (joined_ms, rounds) in &called {
+            let flew = rounds.contains(&round.n);
+            if *joined_ms <= ends || flew {
+                crowd += 1;
+                flies += u32::from(flew);
+            }
         }
         round.crowd = crowd;
         round.crowd_flies = flies;

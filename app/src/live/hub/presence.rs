@@ -64,11 +64,7 @@ impl RoomHub {
         code: &RoomCode,
         user: UserId,
         session: String,
-    ) -> (
-        watch::Receiver<Option<RoomFeed>>,
-        Listening,
-        watch::Receiver<bool>,
-    ) {
+    ) -> (FeedReceiver, Listening, watch::Receiver<bool>) {
         static STREAMS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let (receiver, listening) = self.subscribe_as(code, Some(user.clone()));
         let mut listening = listening.expect("a listener for a player");

@@ -72,7 +72,7 @@ impl Drop for StreamLease {
 
 /// The stream a browser reads: every snapshot from the first, ending after `Ended`.
 fn feed_stream(
-    receiver: watch::Receiver<Option<RoomFeed>>,
+    receiver: FeedReceiver,
     draining: watch::Receiver<bool>,
     permit: OwnedSemaphorePermit,
     lease: StreamLease,
@@ -88,7 +88,7 @@ fn feed_stream(
     }
     metrics::gauge!(crate::store::metrics::series::STREAMS_OPEN).increment(1.0);
     struct State {
-        receiver: watch::Receiver<Option<RoomFeed>>,
+        receiver: FeedReceiver,
         draining: watch::Receiver<bool>,
         /// Told when this stream's player opens the room on another device.
         moved: Option<watch::Receiver<bool>>,
@@ -134,21 +134,17 @@ fn feed_stream(
                     told = seat_moved => if told { moved = true } else { return None },
                 }
             }
-            let feed = if moved {
-                Some(RoomFeed::Moved)
+            let snapshot = if moved {
+                Some(Snapshot::new(RoomFeed::Moved))
             } else {
                 state.receiver.borrow_and_update().clone()
             };
             let first = std::mem::take(&mut state.first);
-            let Some(feed) = feed else { continue };
-            state.ended = matches!(feed, RoomFeed::Ended | RoomFeed::Moved);
-            let event = match Event::default().json_data(&feed) {
-                Ok(event) => event,
-                Err(err) => {
-                    tracing::error!(error = ?err, "room snapshot did not serialise");
-                    return None;
-                }
-            };
+            let Some(snapshot) = snapshot else { continue };
+            state.ended = matches!(snapshot.feed, RoomFeed::Ended | RoomFeed::Moved);
+            // The watcher's JSON, shared by every stream of the room (one line: no newline
+            // to split).
+            let event = Event::default().data(snapshot.json());
             let event = if first {
                 event.retry(RECONNECT_AFTER)
             } else {

@@ -32,15 +32,17 @@ impl RoomHub {
             if wake.poll {
                 poll_at = now + self.inner.poll.as_millis() as i64;
             }
+            metrics::counter!(crate::store::metrics::series::WATCHER_PASSES).increment(1);
             match self
                 .refresh(&code, &watcher, wake, &mut room, &mut receipt, &mut host)
                 .await
             {
                 Ok(feed) => {
                     failures = 0;
-                    let news = watcher.feed.borrow().as_ref() != Some(&feed);
+                    let news = watcher.feed.borrow().as_deref().map(|s| &s.feed) != Some(&feed);
                     if news {
-                        watcher.feed.send_replace(Some(feed));
+                        metrics::counter!(crate::store::metrics::series::SNAPSHOTS).increment(1);
+                        watcher.feed.send_replace(Some(Snapshot::new(feed)));
                     }
                 }
                 Err(err) => {
@@ -55,7 +57,16 @@ impl RoomHub {
                 }
             }
             let now = epoch_millis();
-            let mut pause = Duration::from_millis((poll_at - now).max(25) as u64);
+            // In play the poll waits (the rounds are the safety net): its time, long past, must
+            // not wake the watcher every 25 ms for the whole match.
+            let in_play = room.as_ref().is_some_and(|r| r.state == RoomState::Playing);
+            let mut pause = if in_play {
+                self.inner.poll
+            } else {
+                Duration::from_millis((poll_at - now).max(25) as u64)
+            };
+            // What the pause waits for (the wakes' metric says why watchers run).
+            let mut cause = "poll";
             // While failing, still wake for the next reveal (one attempt each, so no spin): a
             // transient error must not push this instance's reveal back by a whole backoff.
             let event = room.as_ref().and_then(|room| match failures {
@@ -65,19 +76,27 @@ impl RoomHub {
             if let Some(at) = event {
                 // Never spin: a round still due after an attempt waits a little.
                 let until = Duration::from_millis((at - now).max(25) as u64);
-                pause = pause.min(until);
+                if until < pause {
+                    (pause, cause) = (until, "round");
+                }
             }
             if let Some(at) = room
                 .as_ref()
                 .and_then(|room| host.next_away(room, now, self.presence_away_ms()))
             {
                 // A player goes grey the moment they have been unheard long enough.
-                pause = pause.min(Duration::from_millis((at - now) as u64));
+                let until = Duration::from_millis((at - now) as u64);
+                if until < pause {
+                    (pause, cause) = (until, "away");
+                }
             }
             if !watcher.listeners().is_empty() {
                 // The next news of who listens here.
                 let at = (host.told_ms + self.host_beat_ms()).max(now + 25);
-                pause = pause.min(Duration::from_millis((at - now) as u64));
+                let until = Duration::from_millis((at - now) as u64);
+                if until < pause {
+                    (pause, cause) = (until, "here");
+                }
             }
             if let Some(room) = room.as_ref() {
                 let next = if watcher.hears(&room.host_id) {
@@ -94,12 +113,16 @@ impl RoomHub {
                     Some(seen + self.host_away_ms() + 1).filter(|at| *at > now)
                 };
                 if let Some(at) = next {
-                    pause = pause.min(Duration::from_millis((at - now) as u64));
+                    let until = Duration::from_millis((at - now) as u64);
+                    if until < pause {
+                        (pause, cause) = (until, "host");
+                    }
                 }
             }
+            let wakes = crate::store::metrics::series::WATCHER_WAKES;
             tokio::select! {
-                () = tokio::time::sleep(pause) => {}
-                () = watcher.wake.notified() => {}
+                () = tokio::time::sleep(pause) => metrics::counter!(wakes, "by" => cause).increment(1),
+                () = watcher.wake.notified() => metrics::counter!(wakes, "by" => "bell").increment(1),
                 () = watcher.feed.closed() => {}
             }
             let mut rooms = self.rooms();
