@@ -127,6 +127,12 @@ pub const CODE_LEN: usize = 5;
 pub struct RoomCode(String);
 
 impl RoomCode {
+    /// What a daily flight's record names where a match's names its room: never a room's code
+    /// (a code has no `I` and no `L`).
+    pub fn daily() -> Self {
+        Self("DAILY".to_owned())
+    }
+
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let code = raw.trim().to_ascii_uppercase();
         if code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b)) {

@@ -15,6 +15,7 @@ pub mod i18n;
 
 // The features, lowest first: each may use the ones above it in this list, never one below.
 pub mod catalog;
+pub mod daily;
 pub mod game;
 pub mod identity;
 pub mod inventory;

@@ -3,7 +3,8 @@
 
 use crate::i18n::td_string;
 use crate::{
-    bundle, catalog, game, identity, inventory, lang, leaderboards, live, profiles, rooms, ui,
+    bundle, catalog, daily, game, identity, inventory, lang, leaderboards, live, profiles, rooms,
+    ui,
 };
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Title};
@@ -11,6 +12,7 @@ use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 use catalog::things_page::ThingsPage;
+use daily::page::{DailyPage, DayPage};
 use game::match_page::MatchPage;
 use game::matches_page::MatchesPage;
 use identity::account_page::AccountPage;
@@ -118,6 +120,8 @@ pub fn App() -> impl IntoView {
                         <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("m"), ParamSegment("first")) view=MatchPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("m"), ParamSegment("room"), ParamSegment("first")) view=MatchPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("matches") view=MatchesPage ssr=SsrMode::Async />
+                        <Route path=StaticSegment("daily") view=DailyPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("daily"), ParamSegment("day")) view=DayPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("lb") view=BoardsIndex ssr=SsrMode::Async />
                         <Route path=(StaticSegment("lb"), ParamSegment("metric"), ParamSegment("period"), ParamSegment("scope")) view=BoardPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("me") view=AccountPage ssr=SsrMode::Async />

@@ -356,6 +356,9 @@ pub struct MatchRecord {
     /// `MATCH#<room id>#<first_round>` / `RECEIPT`). 0 on records from before receipts.
     #[serde(default)]
     pub first_round: u32,
+    /// A daily flight's result (its day), counted on the daily's boards only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily: Option<crate::ids::Day>,
 }
 
 impl MatchRecord {

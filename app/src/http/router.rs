@@ -38,6 +38,7 @@ pub fn router(state: AppState) -> Router {
     let hub = state.hub.clone();
     let news = RoomNews::new(move |code| hub.poke(code));
     let taps = state.taps.clone();
+    let daily = state.daily.clone();
     let options = state.leptos_options.clone();
     let fallback_db = db.clone();
     Router::new()
@@ -58,6 +59,7 @@ pub fn router(state: AppState) -> Router {
                 provide_request_context(&db);
                 provide_context(news.clone());
                 provide_context(taps.clone());
+                provide_context(daily.clone());
             },
             move || shell(options.clone()),
         )

@@ -27,6 +27,8 @@ pub struct AppState {
     pub cards: crate::http::cards::cache::Cards,
     /// The last deep health probe, shared by every `/healthz` within a second of it.
     pub health: crate::http::health::check::HealthCheck,
+    /// The daily flight's clock: the system's, which tests move.
+    pub daily: crate::daily::clock::DailyClock,
 }
 
 impl AppState {
@@ -52,6 +54,7 @@ impl AppState {
             taps: TapThrottle::default(),
             cards: crate::http::cards::cache::Cards::default(),
             health: Default::default(),
+            daily: Default::default(),
         }
     }
 

@@ -70,6 +70,20 @@ impl Day {
     }
 }
 
+impl Day {
+    /// Days since 1970-01-01 (negative before it), by the proleptic Gregorian calendar
+    /// (Howard Hinnant's `days_from_civil`).
+    pub fn index(self) -> i64 {
+        let y = i64::from(self.year) - i64::from(self.month <= 2);
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let m = i64::from(self.month);
+        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(self.day) - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+}
+
 impl fmt::Display for Day {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
@@ -212,12 +226,15 @@ impl PeriodKind {
 pub enum Scope {
     Global,
     Room(RoomId),
+    /// Everyone's daily flights (a board of best scores: today's, the week's, all time).
+    Daily,
 }
 
 impl Scope {
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         match raw {
             "global" => Ok(Scope::Global),
+            "daily" => Ok(Scope::Daily),
             _ => match raw.strip_prefix("room-") {
                 // A room's id; or a code (typed in any case), the board of a room from before
                 // rooms had ids.
@@ -236,6 +253,7 @@ impl fmt::Display for Scope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Scope::Global => f.write_str("global"),
+            Scope::Daily => f.write_str("daily"),
             Scope::Room(room) => write!(f, "room-{}", room.as_str()),
         }
     }

@@ -92,16 +92,28 @@ pub enum Badge {
     PerfectMatch,
     /// Ten right in a row within one match.
     Streak10,
+    /// The daily flight flown seven days in a row.
+    Days7,
+    /// The daily flight flown thirty days in a row.
+    Days30,
 }
 
 impl Badge {
-    pub const ALL: [Badge; 3] = [Badge::FirstWin, Badge::PerfectMatch, Badge::Streak10];
+    pub const ALL: [Badge; 5] = [
+        Badge::FirstWin,
+        Badge::PerfectMatch,
+        Badge::Streak10,
+        Badge::Days7,
+        Badge::Days30,
+    ];
 
     pub fn slug(self) -> &'static str {
         match self {
             Badge::FirstWin => "first-win",
             Badge::PerfectMatch => "perfect-match",
             Badge::Streak10 => "streak-10",
+            Badge::Days7 => "days-7",
+            Badge::Days30 => "days-30",
         }
     }
 
@@ -132,6 +144,8 @@ impl Badge {
             Badge::FirstWin => td_string!(l, inventory.badge.first_win),
             Badge::PerfectMatch => td_string!(l, inventory.badge.perfect_match),
             Badge::Streak10 => td_string!(l, inventory.badge.streak_10),
+            Badge::Days7 => td_string!(l, inventory.badge.days_7),
+            Badge::Days30 => td_string!(l, inventory.badge.days_30),
         }
     }
 }

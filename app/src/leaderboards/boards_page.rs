@@ -200,7 +200,12 @@ fn picker(l: Locale, board: &BoardId) -> impl IntoView {
         };
         format!("/lb?metric={}&period={period}&scope={s}", m.as_str())
     };
-    let allowed = |m: Metric, k: PeriodKind, global: bool| {
+    // The daily's boards are best flights by day, week or all time.
+    let daily = board.scope == Scope::Daily;
+    let allowed = move |m: Metric, k: PeriodKind, global: bool| {
+        if daily {
+            return m == Metric::Best && k != PeriodKind::Season;
+        }
         m == Metric::Best || (global && k != PeriodKind::Day)
     };
     let global = board.scope == Scope::Global;
@@ -230,16 +235,45 @@ fn picker(l: Locale, board: &BoardId) -> impl IntoView {
             view! { <a href=link(metric, k, &scope) aria-current=current>{period_label(l, k)}</a> }
         })
         .collect_view();
+    // Everyone's boards beside the daily flight's (best scores, by day, week or all time), or
+    // beside the room's.
+    let everyone = (
+        link(metric, kind, "global"),
+        td_string!(l, leaderboards.everyone).to_string(),
+        board.scope == Scope::Global,
+    );
     let scopes = match &board.scope {
-        Scope::Global => None,
+        Scope::Global | Scope::Daily if metric == Metric::Best && kind != PeriodKind::Season => {
+            vec![
+                everyone,
+                (
+                    link(metric, kind, "daily"),
+                    td_string!(l, leaderboards.daily).to_string(),
+                    board.scope == Scope::Daily,
+                ),
+            ]
+        }
+        Scope::Global | Scope::Daily => Vec::new(),
         Scope::Room(room) => {
             let code = room.code();
-            Some(view! {
-                <a href=link(metric, kind, "global")>{td_string!(l, leaderboards.everyone).to_string()}</a>
-                <a href=link(metric, kind, &format!("room-{room}")) aria-current="page">{td_string!(l, leaderboards.room, code = code.as_str()).to_string()}</a>
-            })
+            vec![
+                everyone,
+                (
+                    link(metric, kind, &format!("room-{room}")),
+                    td_string!(l, leaderboards.room, code = code.as_str()).to_string(),
+                    true,
+                ),
+            ]
         }
     };
+    let scopes = (!scopes.is_empty()).then(|| {
+        scopes
+            .into_iter()
+            .map(|(href, label, current)| {
+                view! { <a href=href aria-current=current.then_some("page")>{label}</a> }
+            })
+            .collect_view()
+    });
     view! {
         <nav class="board-picker" aria-label=td_string!(l, leaderboards.picker_label).to_string()>
             <div class="tabs" data-testid="metric-links">{metrics}</div>
@@ -378,7 +412,7 @@ fn Board(board: BoardView) -> impl IntoView {
         Scope::Room(room) => Some(view! {
             <p><a href=format!("/r/{}", room.code())>{td_string!(l, leaderboards.back_to_room).to_string()}</a></p>
         }),
-        Scope::Global => None,
+        Scope::Global | Scope::Daily => None,
     };
     let next_link = next.map(|cursor| {
         view! { <p><a href=format!("{href}?after={cursor}") rel="next" data-testid="next-page">{td_string!(l, leaderboards.next_page).to_string()}</a></p> }

@@ -157,6 +157,20 @@ pub fn boards_for(finished_ms: i64, room: &RoomId, seasons: &[Season]) -> Vec<Bo
     boards_in(finished_ms, Some(room), seasons)
 }
 
+/// The daily's boards a flight of `day` counts on: that day's, its ISO week's and all time's
+/// best flights (by the day the flight belongs to, whenever it is counted).
+pub fn daily_boards_for(day: Day) -> Vec<BoardId> {
+    let week = week_of(day.index() * DAY_MS);
+    [Period::Day(day), week, Period::AllTime]
+        .into_iter()
+        .map(|period| BoardId {
+            metric: Metric::Best,
+            period,
+            scope: Scope::Daily,
+        })
+        .collect()
+}
+
 /// The global boards among [`boards_for`]'s (a player's boards wherever they played).
 pub fn global_boards_for(finished_ms: i64, seasons: &[Season]) -> Vec<BoardId> {
     boards_in(finished_ms, None, seasons)
@@ -228,6 +242,7 @@ pub fn board_parts_in(l: Locale, board: &BoardId, seasons: &[Season]) -> (String
     };
     let scope = match &board.scope {
         Scope::Global => td_string!(l, leaderboards.name.everyone).to_string(),
+        Scope::Daily => td_string!(l, leaderboards.name.daily).to_string(),
         Scope::Room(room) => {
             let code = room.code();
             td_string!(l, leaderboards.name.room, code = code.as_str()).to_string()

@@ -5,13 +5,14 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::game::model::MatchRecord;
 use crate::identity::model::UserId;
+use crate::ids::Day;
 use crate::inventory::model::{Badge, Outcome, Place, ThingId};
 use crate::inventory::rules;
 use crate::inventory::store::changes::Folded;
 use crate::inventory::store::{card, stack_key};
 use crate::leaderboards::model::{BoardId, Metric, PeriodKind};
-use crate::leaderboards::period::{boards_for, bounds, Season};
-use crate::leaderboards::store::{EntryItem, RecentRoom, StatsItem, TREE_VERSION};
+use crate::leaderboards::period::{boards_for, bounds, daily_boards_for, Season};
+use crate::leaderboards::store::{DaysItem, EntryItem, RecentRoom, StatsItem, TREE_VERSION};
 use crate::store::keys::{self, Key};
 
 /// How long a day's or a week's board stays live after its period ends (entries and tree expire
@@ -46,6 +47,8 @@ pub struct Read {
     pub folded: HashMap<Key, Folded>,
     /// Badges held, by key.
     pub badges: BTreeSet<Key>,
+    /// Days in a row, by player (of those with a daily flight in the slice).
+    pub days: HashMap<UserId, DaysItem>,
 }
 
 /// The writes one slice needs, as data.
@@ -60,6 +63,8 @@ pub struct Plan {
     /// (player, card, count, stack as read, records after).
     pub stacks: Vec<(UserId, ThingId, u32, Folded, Vec<String>)>,
     pub badges: Vec<(UserId, Badge)>,
+    /// (player, days in a row as read, after).
+    pub days: Vec<(UserId, Option<DaysItem>, DaysItem)>,
     /// Results counted now: (player, record, finished).
     pub markers: Vec<(UserId, String, i64)>,
 }
@@ -72,6 +77,7 @@ impl Plan {
             + self.wallets.len()
             + self.stacks.len()
             + self.badges.len()
+            + self.days.len()
             + self.markers.len()
     }
 }
@@ -99,7 +105,11 @@ pub fn slices(results: &[MatchRecord]) -> Vec<&[MatchRecord]> {
 
 /// The boards a result counts on that are still live at `now_ms`.
 pub fn live_boards(result: &MatchRecord, seasons: &[Season], now_ms: i64) -> Vec<BoardId> {
-    boards_for(result.finished_at_ms, &result.room_id(), seasons)
+    let boards = match result.daily {
+        Some(day) => daily_boards_for(day),
+        None => boards_for(result.finished_at_ms, &result.room_id(), seasons),
+    };
+    boards
         .into_iter()
         .filter(|board| match expiry(board, seasons) {
             Some(ttl) => ttl * 1000 > now_ms,
@@ -122,6 +132,10 @@ pub fn expiry(board: &BoardId, seasons: &[Season]) -> Option<i64> {
 
 /// What a result earns in the inventory.
 pub(crate) fn earned(result: &MatchRecord) -> crate::inventory::model::Rewards {
+    if result.daily.is_some() {
+        // A daily flight earns days in a row (and their badges), not a match's rewards.
+        return Default::default();
+    }
     rules::rewards(&Outcome {
         placement: result.placement,
         players: result.players,
@@ -151,6 +165,18 @@ pub(crate) fn wanted(results: &[MatchRecord], seasons: &[Season], now_ms: i64) -
     let mut wanted = Vec::new();
     for result in results {
         wanted.push(keys::counted_match(&result.user_id, &result.record_id));
+        if result.daily.is_some() {
+            wanted.push(keys::days_in_a_row(&result.user_id));
+            for badge in [Badge::Days7, Badge::Days30] {
+                wanted.push(keys::badge(&result.user_id, badge.slug()));
+            }
+            wanted.extend(
+                live_boards(result, seasons, now_ms)
+                    .iter()
+                    .map(|board| keys::board_entry(board, &result.user_id)),
+            );
+            continue;
+        }
         wanted.push(keys::user_stats(&result.user_id));
         wanted.push(keys::wallet(&result.user_id));
         let rewards = earned(result);
@@ -246,6 +272,19 @@ pub fn plan(results: &[MatchRecord], seasons: &[Season], read: &Read, now_ms: i6
     }
 
     for (user, results) in fresh {
+        let (dailies, results): (Vec<&MatchRecord>, Vec<&MatchRecord>) =
+            results.into_iter().partition(|r| r.daily.is_some());
+        plan_days(&mut plan, read, &user, &dailies);
+        for result in dailies {
+            plan.markers.push((
+                user.clone(),
+                result.record_id.clone(),
+                result.finished_at_ms,
+            ));
+        }
+        if results.is_empty() {
+            continue;
+        }
         let stats_read = read.stats.get(&user).cloned().unwrap_or_default();
         let mut delta = StatsDelta::default();
         let mut added = Vec::new();
@@ -345,4 +384,50 @@ pub fn plan(results: &[MatchRecord], seasons: &[Season], read: &Read, now_ms: i6
         }
     }
     plan
+}
+
+/// Days in a row that earn a badge ([`Badge::Days7`], [`Badge::Days30`]).
+pub const RUN_BADGES: [u32; 2] = [7, 30];
+
+/// Days in a row after playing on `day`, from the run as it stood (`last` day played and its
+/// run): the same day again changes nothing, the next day adds one, a later day starts again.
+/// `None` when `day` is before the last one counted (a record counted late changes nothing).
+pub fn run_after(last: Option<(Day, u32)>, day: Day) -> Option<u32> {
+    match last {
+        None => Some(1),
+        Some((last, run)) => match day.index() - last.index() {
+            0 => Some(run),
+            1 => Some(run + 1),
+            d if d > 1 => Some(1),
+            _ => None,
+        },
+    }
+}
+
+/// Days in a row after a player's daily flights counted now, and the badges the run earns that
+/// they do not hold. A day counted again, or earlier than the last one counted, changes nothing.
+fn plan_days(plan: &mut Plan, read: &Read, user: &UserId, dailies: &[&MatchRecord]) {
+    let before = read.days.get(user).cloned();
+    let mut after = before.clone().unwrap_or_default();
+    let mut moved = false;
+    for day in dailies.iter().filter_map(|r| r.daily) {
+        let last = after.last.map(|last| (last, after.run));
+        if let Some(run) = run_after(last, day) {
+            moved |= Some(day) != after.last;
+            after.last = Some(day);
+            after.run = run;
+            after.best = after.best.max(run);
+        }
+    }
+    if !moved {
+        return;
+    }
+    for (days, badge) in RUN_BADGES.into_iter().zip([Badge::Days7, Badge::Days30]) {
+        let held = read.badges.contains(&keys::badge(user, badge.slug()))
+            || plan.badges.contains(&(user.clone(), badge));
+        if after.run >= days && !held {
+            plan.badges.push((user.clone(), badge));
+        }
+    }
+    plan.days.push((user.clone(), before, after));
 }

@@ -41,6 +41,9 @@ use crate::store::keys;
 use crate::store::metrics::series;
 use crate::store::{epoch_millis, DataError, Db};
 
+mod flights;
+use flights::flight_from_stream;
+
 /// How long a lease lasts without renewal.
 pub const LEASE_MS: i64 = 10_000;
 /// How often a projector looks for closed boards to archive.
@@ -400,7 +403,13 @@ impl Projector {
                         continue;
                     }
                 }
-                Some(OperationType::Modify) => {}
+                Some(OperationType::Modify) => {
+                    // A daily flight's result is written into the flight once it is over.
+                    if let Some(result) = flight_from_stream(image) {
+                        results.push(result);
+                        continue;
+                    }
+                }
                 _ => continue,
             }
             if let Some(change) = entry_move(image, data.sequence_number().unwrap_or_default()) {

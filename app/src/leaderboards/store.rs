@@ -63,6 +63,20 @@ pub struct StatsItem {
     pub last_ms: Option<i64>,
 }
 
+/// A player's days in a row of the daily flight (`USER#<id>` / `DAYS`), kept by the projector:
+/// the last day counted, the run then, the best run, and the item's version.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DaysItem {
+    #[serde(default)]
+    pub last: Option<crate::ids::Day>,
+    #[serde(default)]
+    pub run: u32,
+    #[serde(default)]
+    pub best: u32,
+    #[serde(default)]
+    pub v: u64,
+}
+
 /// Entries counted per page by [`Boards::rank_by_counting`]: above what a 1 MB page holds.
 const COUNT_PAGE: i32 = 10_000;
 

@@ -8,6 +8,7 @@
 
 mod boards;
 mod catalog;
+mod daily;
 mod game;
 mod identity;
 mod inventory;
@@ -18,6 +19,7 @@ mod table;
 
 pub use boards::*;
 pub use catalog::*;
+pub use daily::*;
 pub use game::*;
 pub use identity::*;
 pub use inventory::*;

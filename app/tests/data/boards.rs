@@ -53,6 +53,7 @@ pub(super) fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> Mat
         right: Vec::new(),
         best_streak: 3,
         first_round: 1,
+        daily: None,
     }
 }
 

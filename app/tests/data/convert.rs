@@ -248,6 +248,7 @@ async fn old_boards_are_converted_and_count_on() {
         right: Vec::new(),
         best_streak: 3,
         first_round: 1,
+        daily: None,
     };
     assert!(old_score < 9_999);
     t.engine

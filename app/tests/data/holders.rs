@@ -79,6 +79,7 @@ fn records(players: &[UserId], rooms: &[RoomCode], count: usize) -> Vec<MatchRec
                 right,
                 best_streak: correct,
                 first_round: 1,
+                daily: None,
             }
         })
         .collect();

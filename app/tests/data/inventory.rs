@@ -969,6 +969,7 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
                 .collect(),
             best_streak: 4,
             first_round: 1,
+            daily: None,
         };
         t.engine
             .client
@@ -1155,6 +1156,7 @@ async fn play_together(t: &TestTable, players: &[&UserId], code: &str) {
             right: Vec::new(),
             best_streak: 1,
             first_round: 1,
+            daily: None,
         };
         t.engine
             .client

@@ -10,6 +10,7 @@ mod catalog;
 mod conflicts;
 mod control;
 mod convert;
+mod daily;
 #[path = "../support/faults.rs"]
 mod faults;
 mod game;

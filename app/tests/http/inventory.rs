@@ -63,6 +63,7 @@ async fn play_together(db: &Db, client: &aws_sdk_dynamodb::Client, players: &[&U
             right: Vec::new(),
             best_streak: 1,
             first_round: 1,
+            daily: None,
         };
         client
             .put_item()

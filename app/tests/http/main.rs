@@ -6,6 +6,7 @@
 mod support;
 
 mod boards;
+mod daily;
 mod engine;
 mod faults;
 mod fuzz;

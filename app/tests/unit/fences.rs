@@ -412,6 +412,7 @@ fn every_access_pattern_in_the_docs_is_a_method() {
         "Boards",
         "Live",
         "Profiles",
+        "Daily",
     ];
     let mut checked = 0;
     let mut missing = Vec::new();

@@ -19,6 +19,11 @@ mod catalog {
     mod things_page;
 }
 
+mod daily {
+    mod clock;
+    mod model;
+}
+
 mod game {
     mod draw;
     mod model;
@@ -60,6 +65,7 @@ mod leaderboards {
     mod boards_page;
     mod model;
     mod period;
+    mod plan;
     mod store {
         mod apply;
     }

@@ -285,6 +285,7 @@ async fn lag(db: &Db, engine: &Engine, matches: usize) -> anyhow::Result<()> {
             right: Vec::new(),
             best_streak: 1,
             first_round: 1,
+            daily: None,
         };
         // Written apart from the recorded handle: the bench counts the projector's calls alone.
         Db::new(engine.client.clone(), db.table_name())

@@ -204,6 +204,7 @@ impl Game<'_> {
                 right: outcome.right,
                 best_streak: outcome.best_streak,
                 first_round: done.first_round,
+                daily: None,
             });
         }
         Ok(records)

@@ -33,7 +33,7 @@ use crate::leaderboards::model::BoardId;
 use crate::leaderboards::period::Season;
 use crate::leaderboards::plan::{expiry, plan, slices, wanted, Plan, Read, StatsDelta};
 pub use crate::leaderboards::plan::{LIVE_GRACE_SECS, PER_PLAYER, RECENT_ROOMS, REMEMBERED, SLICE};
-use crate::leaderboards::store::{entries_by_key, EntryItem, StatsItem};
+use crate::leaderboards::store::{entries_by_key, DaysItem, EntryItem, StatsItem};
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, sort_key, Conflict, DataError, Item};
@@ -89,6 +89,10 @@ fn sort_read(items: Vec<Item>) -> Result<Read, DataError> {
         } else if key.sk == keys::user_stats(&UserId::nobody()).sk {
             if let Some(user) = keys::user_of_partition(&key.pk) {
                 read.stats.insert(user, serde_dynamo::from_item(item)?);
+            }
+        } else if key.sk == keys::DAYS {
+            if let Some(user) = keys::user_of_partition(&key.pk) {
+                read.days.insert(user, serde_dynamo::from_item(item)?);
             }
         } else if key.sk.starts_with(keys::BADGE_PREFIX) {
             read.badges.insert(key);
@@ -222,6 +226,9 @@ impl Boards<'_> {
         for (user, badge) in &plan.badges {
             actions.push((true, self.inventory().badge_action(user, badge)?));
         }
+        for (user, before, after) in &plan.days {
+            actions.push((false, days_action(self.db(), user, before.as_ref(), after)?));
+        }
         Ok(actions)
     }
 
@@ -309,3 +316,33 @@ pub fn result_from_item(item: &HashMap<String, AttributeValue>) -> Option<MatchR
 }
 
 pub mod tree_pass;
+
+/// The write of a player's days in a row, conditioned on the version read.
+fn days_action(
+    db: &crate::store::Db,
+    user: &UserId,
+    before: Option<&DaysItem>,
+    after: &DaysItem,
+) -> Result<TransactWriteItem, DataError> {
+    let key = keys::days_in_a_row(user);
+    let mut item: Item = serde_dynamo::to_item(DaysItem {
+        v: before.map_or(1, |b| b.v + 1),
+        ..after.clone()
+    })?;
+    item.insert(keys::PK.into(), s(key.pk));
+    item.insert(keys::SK.into(), s(key.sk));
+    let put = aws_sdk_dynamodb::types::Put::builder()
+        .table_name(db.table_name())
+        .set_item(Some(item));
+    let put = match before {
+        None => put
+            .condition_expression("attribute_not_exists(#pk)")
+            .expression_attribute_names("#pk", keys::PK),
+        Some(before) => put
+            .condition_expression("v = :v")
+            .expression_attribute_values(":v", n(before.v)),
+    };
+    Ok(TransactWriteItem::builder()
+        .put(put.build().map_err(|e| DataError::Internal(e.into()))?)
+        .build())
+}

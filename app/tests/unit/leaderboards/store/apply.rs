@@ -36,6 +36,7 @@ fn result(who: u8, record: &str, score: i32, at: i64) -> MatchRecord {
         best_streak: 3,
         average_reaction_ms: None,
         first_round: 0,
+        daily: None,
     }
 }
 
