@@ -160,13 +160,6 @@ mod imp {
         js_sys::Date::now()
     }
 
-    /// Loads the page again (its server-rendered state is the truth).
-    pub fn reload() {
-        if let Some(window) = web_sys::window() {
-            let _ = window.location().reload();
-        }
-    }
-
     fn call(target: &wasm_bindgen::JsValue, method: &str) -> Option<Function> {
         Reflect::get(target, &method.into()).ok()?.dyn_into().ok()
     }
@@ -337,8 +330,6 @@ mod imp {
 
     pub fn vibrate(_ms: u32) {}
 
-    pub fn reload() {}
-
     pub async fn post_form(_path: &str, _fields: &[(&str, String)]) -> Option<(u16, String)> {
         None
     }
@@ -359,7 +350,7 @@ mod imp {
 }
 
 pub use imp::{
-    absolute, can_share, copy_text, listen, now_ms, post_form, push_address, query_params, reload,
+    absolute, can_share, copy_text, listen, now_ms, post_form, push_address, query_params,
     remember, remembered, share, tones, vibrate, Listener,
 };
 

@@ -65,6 +65,8 @@ pub struct FlightDone {
     pub counted: bool,
     /// What "Share" copies: no thing named, and a link to the day's page.
     pub share: String,
+    /// Days in a row with this one (as the projector will count it, if it has not yet).
+    pub days: u32,
 }
 
 /// A day's page: before the day is over only its number; after it, its ten things with their
@@ -159,23 +161,54 @@ pub async fn start_flight(name: Option<String>) -> Result<FlightView, AppError> 
     .await
 }
 
-/// What the server made of a tap in a flight.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FlightTap {
-    /// The round's place in the flight (0–9).
-    pub round: u32,
-    /// The reaction that counts.
-    pub reaction_ms: u32,
+/// The thing of round `round` (0–9) of the caller's flight that started at `started_ms`, as
+/// `emoji|name` in the request's language: only once its reveal time has passed on the
+/// server's clock (400 before). Plain text, so the island decodes it without a decoder of its
+/// own.
+#[server(endpoint = "daily/thing")]
+pub async fn flight_thing(started_ms: i64, round: u32) -> Result<String, AppError> {
+    crate::error::answer("flight_thing", async move {
+        let (db, clock) = daily_context();
+        let now = clock.now_ms();
+        let user = session::current_user(&db)
+            .await?
+            .ok_or(AppError::SignInRequired)?;
+        let round = round as usize;
+        let revealed = round < crate::daily::model::FLIGHT_ROUNDS
+            && now >= crate::daily::model::reveal_ms(started_ms, round);
+        if !revealed {
+            return Err(DailyConflict::Tap(crate::game::timing::TapRejected::TooEarly).into());
+        }
+        let day = day_of(started_ms);
+        let flight = db
+            .daily()
+            .flight(&user, day)
+            .await?
+            .filter(|f| f.started_ms == started_ms)
+            .ok_or(DailyConflict::NotThisRound)?;
+        let draw = db.daily().day_draw(day, now).await?;
+        let thing = things_in_order(&draw, &flight.user_id)
+            .get(round)
+            .and_then(|id| draw.card_of(id))
+            .map(|(card, _)| {
+                let name = card.name(crate::lang::locale()).to_owned();
+                format!("{}|{name}", card.emoji)
+            })
+            .ok_or(AppError::Internal)?;
+        Ok(thing)
+    })
+    .await
 }
 
 /// A tap in the flight that started at `started_ms` (as the page was told), in the round shown
 /// at `reveal_ms`, after `reaction_ms` by the browser's measure. Checked as a room's tap is.
+/// Answers the reaction that counts.
 #[server(endpoint = "daily/tap")]
 pub async fn tap_flight(
     started_ms: i64,
     reveal_ms: i64,
     reaction_ms: u32,
-) -> Result<FlightTap, AppError> {
+) -> Result<u32, AppError> {
     crate::error::answer("tap_flight", async move {
         let (db, clock) = daily_context();
         let received_ms = clock.now_ms();
@@ -188,7 +221,7 @@ pub async fn tap_flight(
             .await?
             .ok_or(AppError::SignInRequired)?;
         // The flight belongs to the day it started: a tap names no day of its own.
-        let (round, reaction_ms) = db
+        let (_, reaction_ms) = db
             .daily()
             .tap(
                 &player,
@@ -199,10 +232,7 @@ pub async fn tap_flight(
                 received_ms,
             )
             .await?;
-        Ok(FlightTap {
-            round: round as u32,
-            reaction_ms,
-        })
+        Ok(reaction_ms)
     })
     .await
 }
@@ -345,6 +375,11 @@ pub(crate) mod ssr {
                     .map(|c| if c == '1' { '✅' } else { '❌' })
                     .collect();
                 let link = crate::ui::absolute(&format!("/daily/{}", flight.day));
+                let run = db.boards().days_in_a_row(&flight.user_id).await?;
+                let last = run.and_then(|r| r.last.map(|last| (last, r.run)));
+                let days = crate::leaderboards::plan::run_after(last, flight.day)
+                    .or(last.map(|(_, run)| run))
+                    .unwrap_or(1);
                 Some(FlightDone {
                     score: result.score,
                     correct: result.correct,
@@ -355,6 +390,7 @@ pub(crate) mod ssr {
                     rank,
                     entries,
                     counted,
+                    days,
                 })
             }
         };

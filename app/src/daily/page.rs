@@ -5,12 +5,11 @@
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-use crate::browser;
 use crate::codec::Base64Json;
 use crate::daily::api::{
     daily_day, my_flight, DayView, FlightDone, FlightNow, FlightView, StartFlight,
 };
-use crate::daily::model::{reveal_ms, FLIGHT_ROUNDS, WINDOW_MS};
+use crate::daily::model::{FLIGHT_ROUNDS, LEAD_MS, SLOT_MS, WINDOW_MS};
 use crate::i18n::td_string;
 use crate::lang::Locale;
 use crate::ui::forms::FormError;
@@ -91,7 +90,7 @@ fn day_page(l: Locale, view: DayView) -> impl IntoView {
         <section class="daily" data-testid="daily-day">
             <h1>{heading}</h1>
             {body}
-            <p><a href=format!("/lb/best/day-{}/daily", view.day)>{td_string!(l, daily.board).to_string()}</a></p>
+            <p><a href=format!("/lb/best/day-{}/daily", view.day)>{td_string!(l, daily.day_board).to_string()}</a></p>
             <p><a href="/daily">{td_string!(l, daily.title).to_string()}</a></p>
         </section>
     }
@@ -119,8 +118,21 @@ fn flight_page(l: Locale, view: FlightView) -> impl IntoView {
             ..
         }) => finished(l, done).into_any(),
         Some(flight) => view! {
-            <DailyFlight started_ms=flight.started_ms server_ms=view.now_ms />
+            <div id="daily-air" data-started=flight.started_ms data-server=view.now_ms
+                data-window=WINDOW_MS data-lead=LEAD_MS data-slot=SLOT_MS data-rounds=FLIGHT_ROUNDS
+                data-next=td_string!(l, daily.countdown).to_string()
+                data-round=td_string!(l, daily.round, n = "{n}", total = FLIGHT_ROUNDS).to_string()>
+                <div class="stage daily-stage" id="daily-stage" hidden>
+                    <p class="muted" id="daily-label">{td_string!(l, daily.countdown).to_string()}</p>
+                    <p id="daily-shown" class="count-num" data-testid="flight-countdown">
+                        <span class="emoji" id="daily-big"></span>" "<span class="call" id="daily-name"></span>
+                    </p>
+                </div>
+                <button type="button" hidden class="udd" data-testid="flight-udd" id="daily-udd">"Udd!"</button>
+                <p role="status" aria-live="polite" data-testid="flight-note" id="daily-note"></p>
+            </div>
             <noscript><p class="notice">{td_string!(l, daily.needs_script).to_string()}</p></noscript>
+            <FlightScript />
         }
         .into_any(),
     };
@@ -147,158 +159,23 @@ fn finished(l: Locale, done: FlightDone) -> impl IntoView {
             <p data-testid="flight-score">{td_string!(l, daily.score, score = done.score, correct = done.correct, rounds = done.rounds).to_string()}</p>
             {done.average_ms.map(|ms| view! { <p>{td_string!(l, daily.speed, ms = ms).to_string()}</p> })}
             <p data-testid="flight-place">{place}</p>
+            <p data-testid="flight-days">{td_string!(l, daily.days_in_a_row, n = done.days).to_string()}</p>
             <label>{td_string!(l, daily.share).to_string()}
                 <textarea readonly rows="3" data-testid="share-text">{share.clone()}</textarea>
             </label>
-            <ShareFlight text=share />
+            <button type="button" hidden data-testid="share" data-share=share data-copied=td_string!(l, daily.copied).to_string()>{td_string!(l, daily.share).to_string()}</button>
+            <p role="status" class="muted"></p>
+            <FlightScript />
             <p><a href="/lb?metric=best&period=day&scope=daily">{td_string!(l, daily.board).to_string()}</a></p>
             <p class="muted">{td_string!(l, daily.come_back).to_string()}</p>
         </div>
     }
 }
 
-/// Copies the share text (the text area shows it without JavaScript).
-#[island]
-fn ShareFlight(text: String) -> impl IntoView {
-    let l = crate::lang::locale();
-    let said = RwSignal::new(String::new());
-    let text = StoredValue::new(text);
-    view! {
-        <button type="button" data-testid="share" on:click=move |_| {
-            leptos::task::spawn_local(async move {
-                if browser::copy_text(&text.get_value()).await {
-                    said.set(td_string!(l, daily.copied).to_string());
-                }
-            });
-        }>{td_string!(l, daily.share).to_string()}</button>
-        <p role="status" class="muted">{move || said.get()}</p>
-    }
-}
-
-/// The flight in the air: a countdown, each thing when its time comes (asked of the server,
-/// which shows nothing before its reveal), the Udd! button (Space or Enter too), and each
-/// round's verdict once its window is over; the page is loaded again when the flight is over.
-#[island]
-fn DailyFlight(started_ms: i64, server_ms: i64) -> impl IntoView {
-    let l = crate::lang::locale();
-    let offset = server_ms as f64 - browser::now_ms();
-    let now = RwSignal::new(server_ms);
-    let rounds = RwSignal::new(Vec::<crate::daily::api::RoundNow>::new());
-    let asked = StoredValue::new(0usize);
-    let shown_at = StoredValue::new(None::<(usize, f64)>);
-    let note = RwSignal::new(String::new());
-    let over = reveal_ms(started_ms, FLIGHT_ROUNDS - 1) + i64::from(WINDOW_MS) + 600;
-    Effect::new(move |_| {
-        let tick = set_interval_with_handle(
-            move || now.set((browser::now_ms() + offset) as i64),
-            std::time::Duration::from_millis(100),
-        );
-        on_cleanup(move || {
-            if let Ok(tick) = tick {
-                tick.clear();
-            }
-        });
-    });
-    // Ask for the next thing once its time has come (and once more after the last window).
-    Effect::new(move |_| {
-        let t = now.get();
-        let next = asked.get_value();
-        let due = if next < FLIGHT_ROUNDS {
-            reveal_ms(started_ms, next)
-        } else {
-            over
-        };
-        if t < due || next > FLIGHT_ROUNDS {
-            return;
-        }
-        asked.set_value(next + 1);
-        leptos::task::spawn_local(async move {
-            match browser::call_server::<FlightView>("/api/daily/now", &[]).await {
-                Ok(view) => match view.flight {
-                    Some(flight) if flight.result.is_none() => rounds.set(flight.rounds),
-                    _ => browser::reload(),
-                },
-                Err(err) => note.set(err.localized()),
-            }
-        });
-    });
-    let current = move || {
-        let t = now.get();
-        rounds.with(|r| {
-            r.iter()
-                .enumerate()
-                .rev()
-                .find(|(_, round)| round.reveal_ms <= t)
-                .map(|(i, round)| (i, round.clone()))
-        })
-    };
-    let send_tap = move || {
-        let Some((i, round)) = current() else { return };
-        let t = now.get_untracked();
-        if t > round.reveal_ms + i64::from(WINDOW_MS) || round.tap_ms.is_some() {
-            return;
-        }
-        let Some((_, shown)) = shown_at.get_value().filter(|(at, _)| *at == i) else {
-            return;
-        };
-        let reaction = (browser::now_ms() - shown).max(0.0) as u32;
-        browser::vibrate(30);
-        rounds.update(|r| r[i].tap_ms = Some(reaction));
-        leptos::task::spawn_local(async move {
-            let fields = [
-                ("started_ms", started_ms.to_string()),
-                ("reveal_ms", round.reveal_ms.to_string()),
-                ("reaction_ms", reaction.to_string()),
-            ];
-            let said = match browser::call_server::<crate::daily::api::FlightTap>(
-                "/api/daily/tap",
-                &fields,
-            )
-            .await
-            {
-                Ok(tap) => format!("Udd! {} ms", tap.reaction_ms),
-                Err(err) => err.localized(),
-            };
-            note.set(said);
-        });
-    };
-    let keys = window_event_listener(leptos::ev::keydown, move |event| {
-        let key = event.key();
-        if key == " " || key == "Enter" {
-            event.prevent_default();
-            send_tap();
-        }
-    });
-    on_cleanup(move || keys.remove());
-    let stage = move || {
-        let t = now.get();
-        let total = FLIGHT_ROUNDS;
-        match current() {
-            Some((i, round)) if t <= round.reveal_ms + i64::from(WINDOW_MS) => {
-                if shown_at.get_value().is_none_or(|(at, _)| at != i) {
-                    shown_at.set_value(Some((i, browser::now_ms())));
-                    note.set(String::new());
-                }
-                let name = round.thing.name(l).to_owned();
-                view! {
-                    <p class="muted">{td_string!(l, daily.round, n = i + 1, total = total).to_string()}</p>
-                    <p class="thing" data-testid="flight-thing"><span aria-hidden="true">{round.thing.emoji.clone()}</span> {name}</p>
-                }
-                .into_any()
-            }
-            _ => {
-                let next = (0..FLIGHT_ROUNDS)
-                    .map(|i| reveal_ms(started_ms, i))
-                    .find(|at| *at > t)
-                    .unwrap_or(over);
-                let left = ((next - t).max(0) + 999) / 1000;
-                view! { <p class="count-num" data-testid="flight-countdown">{td_string!(l, daily.countdown, s = left).to_string()}</p> }.into_any()
-            }
-        }
-    };
-    view! {
-        <div class="stage daily-stage">{stage}</div>
-        <button type="button" class="udd" data-testid="flight-udd" on:click=move |_| send_tap()>"Udd!"</button>
-        <p role="status" aria-live="polite" data-testid="flight-note">{move || note.get()}</p>
-    }
+/// The daily's script (`flight.js`), inline with the page's nonce: only the daily's pages carry
+/// it, and no island page's bundle pays for it.
+#[component]
+fn FlightScript() -> impl IntoView {
+    let nonce = leptos::nonce::use_nonce();
+    view! { <script type="module" nonce=nonce>{include_str!("flight.js")}</script> }
 }

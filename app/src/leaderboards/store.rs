@@ -268,6 +268,20 @@ impl Boards<'_> {
         Ok(stats)
     }
 
+    /// A player's days in a row of the daily flight as the projector last counted them (one
+    /// GetItem, eventually consistent); `None` before their first counted flight.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn days_in_a_row(self, user: &UserId) -> Result<Option<DaysItem>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::days_in_a_row(user)))),
+            )
+            .await?;
+        Ok(item.map(serde_dynamo::from_item).transpose()?)
+    }
+
     /// A board's entry count (AP9: one GetItem of its root); 0 for a board nobody is on.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn board_entries(self, board: &BoardId) -> Result<u64, DataError> {

@@ -147,7 +147,33 @@ async fn a_flight_shows_each_thing_only_at_its_reveal_refuses_bad_taps_and_flies
     };
     let took = post(&app, "/api/daily/tap", &tap(r0, started_ms), Some(&asha)).await;
     assert_eq!(took.status, StatusCode::OK, "{}", took.json);
-    assert_eq!(took.json["reaction_ms"], 150);
+    assert_eq!(took.json, 150);
+    // The island's thing: round 0's, and not round 1's before its reveal.
+    let thing = post(
+        &app,
+        "/api/daily/thing",
+        &format!("started_ms={started_ms}&round=0"),
+        Some(&asha),
+    )
+    .await;
+    let card = &draw.cards[index(0)].0;
+    assert_eq!(thing.json, format!("{}|{}", card.emoji, card.en));
+    let early = post(
+        &app,
+        "/api/daily/thing",
+        &format!("started_ms={started_ms}&round=1"),
+        Some(&asha),
+    )
+    .await;
+    assert_eq!(early.status, StatusCode::BAD_REQUEST, "{}", early.json);
+    let forged = post(
+        &app,
+        "/api/daily/thing",
+        &format!("started_ms={}&round=0", started_ms - 1),
+        Some(&asha),
+    )
+    .await;
+    assert!(forged.status.is_client_error(), "{}", forged.json);
     let again = post(&app, "/api/daily/tap", &tap(r0, started_ms), Some(&asha)).await;
     assert_eq!(
         again.status,
