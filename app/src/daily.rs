@@ -9,6 +9,8 @@ pub mod model;
 pub mod page;
 
 #[cfg(feature = "ssr")]
+pub mod card;
+#[cfg(feature = "ssr")]
 pub mod clock;
 #[cfg(feature = "ssr")]
 pub mod store;

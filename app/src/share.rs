@@ -19,14 +19,67 @@ pub mod text;
 
 use text::{Line, Place, Weight, FONTS};
 
-/// What a card says: a small line on top, a big title, up to five rows (a label on the left, a
-/// figure on the right), and a footer.
+/// What a card says: a small line on top, a big title, an optional grid of right and wrong
+/// calls, up to five rows (three under a grid; a label on the left, a figure on the right), and
+/// a footer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ShareImage {
     pub kicker: String,
     pub title: String,
+    /// A square a call, in order: a tick on green for a right one, a cross on red for a wrong
+    /// one (shapes, not emoji: the cards' fonts have none). Empty: no grid.
+    pub grid: Vec<bool>,
     pub rows: Vec<(String, String)>,
     pub footer: String,
+}
+
+/// The grid's squares: their side, the gap between them, and their top.
+const CELL: u32 = 84;
+const CELL_GAP: u32 = 16;
+const GRID_TOP: u32 = 224;
+/// How far a grid moves the rows down.
+const GRID_ROOM: u32 = CELL + 40;
+
+/// The grid's squares (at most ten, on one line from the left margin): each a rounded square,
+/// green with a tick or red with a cross, so the picture says it without its colours too.
+fn grid(out: &mut String, calls: &[bool]) {
+    for (i, right) in calls.iter().take(10).enumerate() {
+        let x = LEFT as u32 + i as u32 * (CELL + CELL_GAP);
+        let y = GRID_TOP;
+        let (fill, mark) = if *right {
+            // A tick: down to the lower third, then up to the top right.
+            (
+                "#2a9d8f",
+                format!(
+                    "M{} {} L{} {} L{} {}",
+                    x + 22,
+                    y + 44,
+                    x + 37,
+                    y + 60,
+                    x + 63,
+                    y + 26
+                ),
+            )
+        } else {
+            (
+                "#c1121f",
+                format!(
+                    "M{} {} L{} {} M{} {} L{} {}",
+                    x + 25,
+                    y + 25,
+                    x + 59,
+                    y + 59,
+                    x + 59,
+                    y + 25,
+                    x + 25,
+                    y + 59
+                ),
+            )
+        };
+        out.push_str(&format!(
+            r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" rx="12" fill="{fill}"/><path d="{mark}" stroke="#ffffff" stroke-width="10" stroke-linecap="round" stroke-linejoin="round" fill="none"/>"##
+        ));
+    }
 }
 
 /// The card's places: where each text starts (or, for a row's figure, ends) and how wide it may
@@ -126,8 +179,14 @@ pub fn svg(card: &ShareImage) -> String {
     text(&mut out, &kicker, KICKER_AT, 92, KICKER.weight, "#a8dadc");
     let title = text::fit(&card.title, TITLE);
     text(&mut out, &title, LEFT, 190, TITLE.weight, "#ffffff");
-    for (i, (left, right)) in card.rows.iter().take(5).enumerate() {
-        let y = 270 + 62 * i as u32;
+    let (rows_top, most_rows) = if card.grid.is_empty() {
+        (270, 5)
+    } else {
+        grid(&mut out, &card.grid);
+        (270 + GRID_ROOM, 3)
+    };
+    for (i, (left, right)) in card.rows.iter().take(most_rows).enumerate() {
+        let y = rows_top + 62 * i as u32;
         if i % 2 == 0 {
             out.push_str(&format!(
                 r##"<rect x="48" y="{}" width="1104" height="58" rx="10" fill="#274b73"/>"##,

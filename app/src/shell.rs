@@ -12,7 +12,7 @@ use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 use catalog::things_page::ThingsPage;
-use daily::page::{DailyPage, DayPage};
+use daily::page::{DailyPage, DayPage, FlownPage};
 use game::match_page::MatchPage;
 use game::matches_page::MatchesPage;
 use identity::account_page::AccountPage;
@@ -122,6 +122,7 @@ pub fn App() -> impl IntoView {
                         <Route path=StaticSegment("matches") view=MatchesPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("daily") view=DailyPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("daily"), ParamSegment("day")) view=DayPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("daily"), ParamSegment("day"), ParamSegment("id")) view=FlownPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("lb") view=BoardsIndex ssr=SsrMode::Async />
                         <Route path=(StaticSegment("lb"), ParamSegment("metric"), ParamSegment("period"), ParamSegment("scope")) view=BoardPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("me") view=AccountPage ssr=SsrMode::Async />

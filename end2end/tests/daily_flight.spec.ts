@@ -1,7 +1,9 @@
 // The daily flight: two players fly today's flight at once, each meets the same ten things in
 // an order of their own; a reload mid-flight continues where the clock is and cannot replay a
 // round; a second try is refused; their places on the day's board agree with their scores; the
-// share text names no thing. The real clock: a flight takes about 56 s.
+// share text names no thing; its link opens the flight for a stranger, naming no thing, and its
+// preview card is a PNG in both languages. The real clock: a flight takes about 56 s.
+import * as fs from "node:fs";
 import { expect, test, type Page } from "./fixtures/test";
 import { violations } from "./fixtures/axe";
 
@@ -99,6 +101,41 @@ test("two players fly today's flight: same things, own orders, one try, ranks by
   else if (raviScore > ashaScore) expect([ashaPlace, raviPlace]).toEqual([2, 1]);
   else expect([ashaPlace, raviPlace]).toEqual([1, 1]);
   await checkA11y(asha, "the daily's result");
+  // The share's link opens the flight's page (a stranger's view: no cookie), which names no
+  // thing, and whose preview card renders in both languages.
+  const link = (await asha.getByTestId("share-text").inputValue()).split("\n").pop()!;
+  expect(link).toMatch(/\/daily\/\d{4}-\d{2}-\d{2}\/[0-9A-Z]{26}$/);
+  const stranger = await browser.newContext();
+  contexts.push(stranger);
+  const shared = await stranger.newPage();
+  await shared.goto(new URL(link).pathname);
+  await expect(shared.getByTestId("daily-flown")).toContainText(/\d+\/10/);
+  const sharedText = await shared.locator("main").innerText();
+  for (const name of union) expect(sharedText).not.toContain(name.replace(/^\P{L}+/u, "").trim());
+  await checkA11y(shared, "a shared flight");
+  for (const lang of ["en", "hi"]) {
+    const image = await shared.request.get(`/og${new URL(link).pathname}?lang=${lang}`);
+    expect(image.status()).toBe(200);
+    expect(image.headers()["content-type"]).toBe("image/png");
+    expect((await image.body()).subarray(1, 4).toString()).toBe("PNG");
+    if (process.env.UDD_SHOTS) fs.writeFileSync(`${process.env.UDD_SHOTS}/daily-card-${lang}.png`, await image.body());
+  }
+  if (process.env.UDD_SHOTS) {
+    for (const lang of ["en", "hi"]) {
+      for (const javaScriptEnabled of [true, false]) {
+        const context = await browser.newContext({ javaScriptEnabled, baseURL: info.project.use.baseURL });
+        await context.addCookies([{ name: "udd_lang", value: lang, url: new URL(link).origin }]);
+        const view = await context.newPage();
+        await view.goto(new URL(link).pathname);
+        for (const width of [360, 1280]) {
+          await view.setViewportSize({ width, height: 740 });
+          const js = javaScriptEnabled ? "js" : "nojs";
+          await view.screenshot({ path: `${process.env.UDD_SHOTS}/daily-flown-${lang}-${js}-${width}.png`, fullPage: true });
+        }
+        await context.close();
+      }
+    }
+  }
   if (process.env.UDD_SHOTS) {
     for (const width of [360, 1280]) {
       await asha.setViewportSize({ width, height: 900 });

@@ -90,13 +90,7 @@ pub async fn daily_day(day: String) -> Result<DayView, AppError> {
         let bad = || {
             AppError::BadRequest(td_string!(crate::lang::locale(), daily.errors.no_day).to_string())
         };
-        let day = crate::ids::Period::parse(&format!("day-{day}"))
-            .ok()
-            .and_then(|p| match p {
-                crate::ids::Period::Day(day) => Some(day),
-                _ => None,
-            })
-            .ok_or_else(bad)?;
+        let day = Day::parse(&day).map_err(|_| bad())?;
         let over = crate::daily::clock::is_over(day, clock.now_ms());
         let mut view = DayView {
             day,
@@ -119,6 +113,51 @@ pub async fn daily_day(day: String) -> Result<DayView, AppError> {
             }
         }
         Ok(view)
+    })
+    .await
+}
+
+/// A player's finished flight of a day, as its share link shows it to anyone: who flew, the
+/// grid of right and wrong calls, the points and the mean reaction; no thing named.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlownView {
+    pub day: Day,
+    pub number: i64,
+    /// Whether the day is over (its things may then be shown, on the day's page).
+    pub over: bool,
+    pub nickname: String,
+    pub score: i32,
+    pub correct: u32,
+    pub rounds: u32,
+    pub average_ms: Option<u32>,
+    /// ✅/❌ per round, in the player's order.
+    pub grid: String,
+}
+
+/// The finished flight of player `user` on `day` (`yyyy-mm-dd`), for its share link: 404 for
+/// one not flown or not finished, 400 for a malformed day or id.
+#[server(endpoint = "daily/flown")]
+pub async fn flown(day: String, user: String) -> Result<FlownView, AppError> {
+    crate::error::answer("flown", async move {
+        let (db, clock) = daily_context();
+        let l = crate::lang::locale();
+        let day = Day::parse(&day)
+            .map_err(|_| AppError::BadRequest(td_string!(l, daily.errors.no_day).to_string()))?;
+        let user = UserId::parse(&user)?;
+        let none = || AppError::NotFound(td_string!(l, daily.flown.none).to_string());
+        let flight = db.daily().flight(&user, day).await?.ok_or_else(none)?;
+        let result = flight.result.as_ref().ok_or_else(none)?;
+        Ok(FlownView {
+            day,
+            number: crate::daily::model::number(day),
+            over: crate::daily::clock::is_over(day, clock.now_ms()),
+            nickname: flight.nickname.to_string(),
+            score: result.score,
+            correct: result.correct,
+            rounds: result.grid.chars().count() as u32,
+            average_ms: result.average_ms,
+            grid: grid_of(&result.grid),
+        })
     })
     .await
 }
@@ -242,6 +281,7 @@ pub(crate) mod ssr {
     pub use crate::daily::clock::DailyClock;
     pub use crate::daily::store::{things_in_order, DailyConflict, Flight, DAILY};
     pub use crate::game::throttle::TapThrottle;
+    pub use crate::identity::model::UserId;
     pub use crate::identity::session;
     pub use crate::leaderboards::period::day_of;
     pub use crate::store::Db;
@@ -252,11 +292,23 @@ pub(crate) mod ssr {
         number, over_ms, reveal_ms, round_at, share_text, FLIGHT_ROUNDS, WINDOW_MS,
     };
     use crate::error::AppError;
-    use crate::game::timing::{TapRejected, GRACE_MS};
+    use crate::game::timing::GRACE_MS;
     use crate::i18n::td_string;
-    use crate::identity::model::UserId;
     use crate::leaderboards::period::daily_boards_for;
     use leptos::prelude::*;
+
+    /// A result's grid as shared: ✅ for a right call, ❌ for a wrong one.
+    pub fn grid_of(stored: &str) -> String {
+        stored
+            .chars()
+            .map(|c| if c == '1' { '✅' } else { '❌' })
+            .collect()
+    }
+
+    /// A finished flight's share link: its page, whose preview is its card.
+    pub fn flown_path(day: crate::ids::Day, user: &UserId) -> String {
+        format!("/daily/{day}/{}", user.as_str())
+    }
 
     /// The table (its calls counted as the daily's) and the daily's clock of this request.
     pub fn daily_context() -> (Db, DailyClock) {
@@ -285,14 +337,7 @@ pub(crate) mod ssr {
                 DailyConflict::AlreadyCalled => {
                     AppError::Conflict(td_string!(l, daily.errors.already_called).to_string())
                 }
-                DailyConflict::Tap(rejected) => AppError::BadRequest(
-                    match rejected {
-                        TapRejected::TooEarly => td_string!(l, game.errors.too_early),
-                        TapRejected::TooLate => td_string!(l, game.errors.too_late),
-                        TapRejected::TooFast => td_string!(l, game.errors.too_fast),
-                    }
-                    .to_string(),
-                ),
+                DailyConflict::Tap(rejected) => AppError::BadRequest(rejected.words(l)),
             }
         }
     }
@@ -369,12 +414,8 @@ pub(crate) mod ssr {
                         (rank, total + 1)
                     }
                 };
-                let grid: String = result
-                    .grid
-                    .chars()
-                    .map(|c| if c == '1' { '✅' } else { '❌' })
-                    .collect();
-                let link = crate::ui::absolute(&format!("/daily/{}", flight.day));
+                let grid = grid_of(&result.grid);
+                let link = crate::ui::absolute(&flown_path(flight.day, &flight.user_id));
                 let run = db.boards().days_in_a_row(&flight.user_id).await?;
                 let last = run.and_then(|r| r.last.map(|last| (last, r.run)));
                 let days = crate::leaderboards::plan::run_after(last, flight.day)

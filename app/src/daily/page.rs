@@ -7,7 +7,7 @@ use leptos_meta::Title;
 
 use crate::codec::Base64Json;
 use crate::daily::api::{
-    daily_day, my_flight, DayView, FlightDone, FlightNow, FlightView, StartFlight,
+    daily_day, flown, my_flight, DayView, FlightDone, FlightNow, FlightView, FlownView, StartFlight,
 };
 use crate::daily::model::{FLIGHT_ROUNDS, LEAD_MS, SLOT_MS, WINDOW_MS};
 use crate::i18n::td_string;
@@ -51,6 +51,77 @@ pub fn DayPage() -> impl IntoView {
                 }
             })}
         </Suspense>
+    }
+}
+
+/// `/daily/<yyyy-mm-dd>/<id>`: a player's finished flight, the page a shared link opens (its
+/// preview is the flight's card): the grid, the points and the mean reaction; the day's things
+/// only once the day is over, on the day's page.
+#[component]
+pub fn FlownPage() -> impl IntoView {
+    let l = crate::lang::locale();
+    let params = leptos_router::hooks::use_params_map();
+    let key = move || {
+        let params = params.read();
+        (
+            params.get("day").unwrap_or_default(),
+            params.get("id").unwrap_or_default(),
+        )
+    };
+    let view = Resource::<_, Base64Json>::new_with_options(
+        key,
+        |(day, id)| async move { flown(day.clone(), id.clone()).await.map(|v| (v, day, id)) },
+        false,
+    );
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                match view.await {
+                    Ok((view, day, id)) => flown_page(l, view, format!("/daily/{day}/{id}")).into_any(),
+                    Err(err) => view! {
+                        <crate::ui::Missing
+                            title=td_string!(l, daily.title).to_string()
+                            err
+                            href="/daily"
+                            link=td_string!(l, daily.flown.play).to_string()
+                        />
+                    }
+                    .into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+fn flown_page(l: Locale, view: FlownView, path: String) -> impl IntoView {
+    let name = view.nickname.as_str();
+    let title = td_string!(l, daily.flown.title, name = name, n = view.number).to_string();
+    let right = td_string!(
+        l,
+        daily.flown.grid,
+        correct = view.correct,
+        rounds = view.rounds
+    )
+    .to_string();
+    let description = format!("{right} {}", view.grid);
+    let things = if view.over {
+        view! { <p><a href=format!("/daily/{}", view.day)>{td_string!(l, daily.flown.things).to_string()}</a></p> }.into_any()
+    } else {
+        view! { <p class="muted">{td_string!(l, daily.flown.things_later).to_string()}</p> }
+            .into_any()
+    };
+    view! {
+        <crate::ui::ShareTags path title=title.clone() description />
+        <section class="daily" data-testid="daily-flown">
+            <h1>{title}</h1>
+            <div class="card daily-done">
+                <p class="daily-grid" role="img" aria-label=right.clone()>{view.grid.clone()}</p>
+                <p data-testid="flown-score">{td_string!(l, daily.score, score = view.score, correct = view.correct, rounds = view.rounds).to_string()}</p>
+                {view.average_ms.map(|ms| view! { <p>{td_string!(l, daily.speed, ms = ms).to_string()}</p> })}
+            </div>
+            {things}
+            <p><a class="button" href="/daily">{td_string!(l, daily.flown.play).to_string()}</a></p>
+        </section>
     }
 }
 

@@ -11,7 +11,6 @@ use crate::game::sheet::{MatchDetail, MatchList};
 use crate::{
     game::store::{audience::AUDIENCE, GameConflict, Tapped},
     game::throttle::TapThrottle,
-    game::timing::TapRejected,
     i18n::td_string,
     identity::session,
     news::announce,
@@ -50,14 +49,7 @@ impl From<GameConflict> for AppError {
             GameConflict::Removed => {
                 AppError::Forbidden(td_string!(l, rooms.errors.removed).to_string())
             }
-            GameConflict::Tap(rejected) => AppError::BadRequest(
-                match rejected {
-                    TapRejected::TooEarly => td_string!(l, game.errors.too_early),
-                    TapRejected::TooLate => td_string!(l, game.errors.too_late),
-                    TapRejected::TooFast => td_string!(l, game.errors.too_fast),
-                }
-                .to_string(),
-            ),
+            GameConflict::Tap(rejected) => AppError::BadRequest(rejected.words(l)),
             GameConflict::NoThings => AppError::Internal,
             GameConflict::AlreadyPlaying => {
                 AppError::Conflict(td_string!(l, game.errors.already_playing).to_string())

@@ -35,6 +35,19 @@ pub enum TapRejected {
     TooFast,
 }
 
+impl TapRejected {
+    /// The refusal in `l`'s language, as a room's tap and a daily's tap both say it (the
+    /// `Display` above stays English, for the logs).
+    pub fn words(self, l: crate::lang::Locale) -> String {
+        match self {
+            TapRejected::TooEarly => crate::i18n::td_string!(l, game.errors.too_early),
+            TapRejected::TooLate => crate::i18n::td_string!(l, game.errors.too_late),
+            TapRejected::TooFast => crate::i18n::td_string!(l, game.errors.too_fast),
+        }
+        .to_string()
+    }
+}
+
 /// Checks a tap received at `received_ms` (server clock) for a thing revealed at `reveal_ms`
 /// with a window of `window_ms`, and returns the reaction time that counts.
 pub fn check_tap(

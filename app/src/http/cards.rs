@@ -364,3 +364,33 @@ pub async fn board_image(
     };
     answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
 }
+
+/// `GET /og/daily/<yyyy-mm-dd>/<id>`: a player's finished flight of that day (one GetItem). A
+/// flight not finished (or not flown) has nothing to show. Its result never changes once
+/// written, but a flight in the air becomes finished, so what the address showed is believed
+/// for [`FRESH_FOR`].
+pub async fn flight_image(
+    State(state): State<AppState>,
+    client: Option<Extension<ClientAddress>>,
+    recorder: Option<Extension<Recorder>>,
+    headers: HeaderMap,
+    Path((day, id)): Path<(String, String)>,
+    Query(query): Query<CardQuery>,
+) -> Response {
+    let (Ok(day), Ok(id)) = (crate::ids::Day::parse(&day), UserId::parse(&id)) else {
+        return not_a_card();
+    };
+    let Some(l) = query.locale() else {
+        return not_our_language();
+    };
+    let db = request_db(&state, recorder).counted_as(crate::daily::store::DAILY);
+    let source = Source {
+        address: format!("daily/{day}/{}/{l}", id.as_str()),
+        fresh_for: FRESH_FOR,
+        read: async move {
+            let flight = db.daily().flight(&id, day).await?;
+            Ok(flight.and_then(|f| crate::daily::card::flight_card(&f, l)))
+        },
+    };
+    answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
+}

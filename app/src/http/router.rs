@@ -52,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         .route("/og/r/{code}/m/{first}", get(cards::legacy_match_image))
         .route("/og/p/{id}", get(cards::profile_image))
         .route("/og/lb/{metric}/{period}/{scope}", get(cards::board_image))
+        .route("/og/daily/{day}/{id}", get(cards::flight_image))
         .leptos_routes_with_context(
             &state,
             routes,

@@ -71,6 +71,16 @@ impl Day {
 }
 
 impl Day {
+    /// A date as `yyyy-mm-dd` (as a day's board names it).
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        match Period::parse(&format!("day-{raw}"))? {
+            Period::Day(day) => Ok(day),
+            _ => Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.day).to_string(),
+            )),
+        }
+    }
+
     /// Days since 1970-01-01 (negative before it), by the proleptic Gregorian calendar
     /// (Howard Hinnant's `days_from_civil`).
     pub fn index(self) -> i64 {

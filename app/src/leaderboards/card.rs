@@ -67,6 +67,7 @@ pub fn board_card(
         return ShareImage {
             kicker,
             title,
+            grid: Vec::new(),
             rows: vec![(
                 td_string!(l, leaderboards.card.empty).to_string(),
                 String::new(),
@@ -77,6 +78,7 @@ pub fn board_card(
     ShareImage {
         kicker,
         title,
+        grid: Vec::new(),
         rows: lines
             .iter()
             .map(|l| (format!("{}. {}", l.rank, l.nickname), l.score.to_string()))

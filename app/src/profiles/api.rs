@@ -28,6 +28,12 @@ pub async fn read_profile(id: String, after: Option<String>) -> Result<ProfileVi
                 err => AppError::from(err),
             })?
             .ok_or_else(missing)
+            .map(|mut view| {
+                // The run as it stands today by the daily's clock: 0 once a day was missed.
+                let clock = use_context::<crate::daily::clock::DailyClock>().unwrap_or_default();
+                view.days.run = view.days.on(clock.today());
+                view
+            })
     })
     .await
 }

@@ -89,6 +89,7 @@ impl CardFacts {
             )
             .to_string(),
             title: self.nickname.to_string(),
+            grid: Vec::new(),
             rows,
             footer: td_string!(l, profiles.card.footer).to_string(),
         }

@@ -26,6 +26,27 @@ pub struct ProfileView {
     pub next: Option<String>,
     /// Whether the reader is this player.
     pub mine: bool,
+    /// Their days in a row of the daily flight.
+    pub days: DaysInARow,
+}
+
+/// Days in a row of the daily flight, as the projector counted them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DaysInARow {
+    /// The run that ended on `last`: still going only if `last` is today or yesterday.
+    pub run: u32,
+    pub best: u32,
+    pub last: Option<crate::ids::Day>,
+}
+
+impl DaysInARow {
+    /// The run as it stands on `today`: 0 once a day has been missed.
+    pub fn on(&self, today: crate::ids::Day) -> u32 {
+        match self.last {
+            Some(last) if (0..=1).contains(&(today.index() - last.index())) => self.run,
+            _ => 0,
+        }
+    }
 }
 
 /// One board the player is on.

@@ -62,6 +62,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         matches,
         next,
         mine,
+        days,
     } = profile;
     let l = crate::lang::locale();
     let name = nickname.to_string();
@@ -72,6 +73,19 @@ fn Profile(profile: ProfileView) -> impl IntoView {
     // When they joined is a moment like every other on a page (`Moment`).
     let joined =
         td_string!(l, profiles.joined, kind = kind.as_str(), date = MOMENT_MARK).to_string();
+    // The run as the server saw it today (see `read_profile`).
+    let days_in_a_row = {
+        let run = days.run;
+        if days.best > run {
+            format!(
+                "{run} · {} {}",
+                td_string!(l, profiles.stat.best),
+                days.best
+            )
+        } else {
+            run.to_string()
+        }
+    };
     let average = (stats.matches > 0).then(|| stats.lifetime_score / stats.matches as i64);
     let best = stats
         .best_score
@@ -205,6 +219,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
                 <div><dt>{td_string!(l, profiles.stat.points).to_string()}</dt><dd>{stats.lifetime_score}</dd></div>
                 <div><dt>{td_string!(l, profiles.stat.average).to_string()}</dt><dd>{average.map_or_else(|| "–".to_owned(), |a| a.to_string())}</dd></div>
                 <div><dt>{td_string!(l, profiles.stat.right_calls).to_string()}</dt><dd>{format!("{}/{}", stats.correct, stats.rounds)}</dd></div>
+                <div><dt>{td_string!(l, profiles.stat.days).to_string()}</dt><dd data-testid="stat-days">{days_in_a_row}</dd></div>
             </dl>
             <h2>{td_string!(l, profiles.boards).to_string()}</h2>
             {no_boards.then(|| view! { <p class="empty">{td_string!(l, profiles.no_boards).to_string()}</p> })}

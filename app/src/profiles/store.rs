@@ -1,17 +1,18 @@
-//! Reading a profile: eight calls, sent at once (so about three round trips' time, the boards'
+//! Reading a profile: nine calls, sent at once (so about three round trips' time, the boards'
 //! chain being the longest):
 //!
 //! | what | how |
 //! |---|---|
 //! | who | GetItem `USER#<id>` / `PROFILE` |
 //! | lifetime stats and best score | BatchGetItem |
+//! | days in a row of the daily flight | GetItem `USER#<id>` / `DAYS` |
 //! | every board with rank, and the boards' names | `Boards::my_entries` (GetItem `STATS` and Query `SEASONS`, then a BatchGetItem of the entries), then a BatchGetItem of the tree paths |
 //! | the collection | Query of the inventory's keys |
 //! | a page of matches, newest first | Query `USER#<id>` begins_with `MATCH#` |
 
 use crate::identity::UserId;
 use crate::lang::Locale;
-use crate::profiles::model::{ProfileBoard, ProfileView};
+use crate::profiles::model::{DaysInARow, ProfileBoard, ProfileView};
 use crate::store::DataError;
 
 crate::store::handle!(
@@ -35,9 +36,10 @@ impl Profiles<'_> {
         cursor: Option<&str>,
         locale: Locale,
     ) -> Result<Option<ProfileView>, DataError> {
-        let (profile, stats, (boards, seasons), sets, matches) = tokio::try_join!(
+        let (profile, stats, days, (boards, seasons), sets, matches) = tokio::try_join!(
             self.accounts().profile(user),
             self.boards().stats(user),
+            self.boards().days_in_a_row(user),
             self.boards().my_boards_named(user, 20),
             self.inventory().set_progress(user),
             self.game().my_matches(user, MATCHES_PER_PAGE, cursor),
@@ -68,6 +70,11 @@ impl Profiles<'_> {
             sets,
             matches: matches.items,
             next: matches.next,
+            days: days.map_or_else(DaysInARow::default, |d| DaysInARow {
+                run: d.run,
+                best: d.best,
+                last: d.last,
+            }),
         }))
     }
 }

@@ -287,6 +287,18 @@ async fn the_projector_counts_flights_on_the_daily_boards_and_days_in_a_row_once
     );
     assert!(!badges.iter().any(|(b, _)| *b == Badge::Days30));
     assert!(t.db.inventory().badges(&ravi).await.unwrap().is_empty());
+    // The profile shows the run while it lasts: on its last day and the day after, not later.
+    let profile =
+        t.db.profiles()
+            .profile_page(&asha, None, None, app::lang::Locale::en)
+            .await
+            .unwrap()
+            .unwrap();
+    assert_eq!((profile.days.run, profile.days.best), (7, 7));
+    assert_eq!(profile.days.last, Some(day(14)));
+    assert_eq!(profile.days.on(day(14)), 7);
+    assert_eq!(profile.days.on(day(15)), 7, "today's flight not flown yet");
+    assert_eq!(profile.days.on(day(16)), 0, "a day missed");
 
     // The day's board ranks both; Ravi's score is his flight's.
     let board = &daily_boards_for(day(14))[0];

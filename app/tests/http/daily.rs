@@ -232,6 +232,65 @@ async fn a_flight_shows_each_thing_only_at_its_reveal_refuses_bad_taps_and_flies
             card.id
         );
     }
+    // The share's link: a page anyone opens (no thing named), whose preview is the flight's
+    // card, drawn in either language; a malformed address is a 400, a flight nobody flew a 404.
+    let flown = format!("/daily/2026-11-05/{}", user.as_str());
+    assert!(share.ends_with(&flown), "{share}");
+    let answer = send(&app, get_page(&flown).header("host", "udd.test")).await;
+    let flown_page = answer.body;
+    assert_eq!(answer.status, StatusCode::OK, "{flown_page}");
+    assert_eq!(
+        names_a_thing(&flown_page, &draw, &[]),
+        None,
+        "the shared page"
+    );
+    let card = format!("/og{flown}");
+    assert!(
+        flown_page.contains(&format!(
+            r#"<meta property="og:image" content="http://udd.test{card}""#
+        )),
+        "{flown_page}"
+    );
+    for path in [card.clone(), format!("{card}?lang=hi")] {
+        let image = send(&app, get_page(&path)).await;
+        assert_eq!(image.status, StatusCode::OK, "{path}: {}", image.body);
+        assert_eq!(image.header("content-type"), Some("image/png"), "{path}");
+    }
+    for (path, status) in [
+        (
+            "/og/daily/2026-11-31/01ARZ3NDEKTSV4RRFFQ69G5FAV".to_owned(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/og/daily/2026-11-05/nope".to_owned(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/og/daily/2026-11-05/01ARZ3NDEKTSV4RRFFQ69G5FAV".to_owned(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/og/daily/2026-11-06/".to_owned() + user.as_str(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/og/daily/2026-11-05/".to_owned() + user.as_str() + "?lang=xx",
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        let answer = send(&app, get_page(&path)).await;
+        assert_eq!(answer.status, status, "{path}: {}", answer.body);
+    }
+    let nobody = post(
+        &app,
+        "/api/daily/flown",
+        "day=2026-11-05&user=01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        None,
+    )
+    .await;
+    assert_eq!(nobody.status, StatusCode::NOT_FOUND, "{}", nobody.json);
+    let forged = post(&app, "/api/daily/flown", "day=2026-11-5&user=x", None).await;
+    assert_eq!(forged.status, StatusCode::BAD_REQUEST, "{}", forged.json);
     let (status, day_page) = page(&app, "/daily/2026-11-05", Some(&asha)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(

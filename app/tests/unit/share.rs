@@ -16,6 +16,7 @@ fn a_card_is_a_1200_by_630_png_with_latin_and_devanagari_drawn() {
     let card = ShareImage {
         kicker: "Match · room K7QX2".into(),
         title: "Asha won".into(),
+        grid: Vec::new(),
         rows: vec![
             ("1. Asha".into(), "3200".into()),
             ("2. कौआ".into(), "2900".into()),

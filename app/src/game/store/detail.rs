@@ -214,6 +214,7 @@ pub fn match_card(summary: &MatchSummary, l: crate::lang::Locale) -> crate::shar
                 .to_string()
             },
         ),
+        grid: Vec::new(),
         rows: summary
             .players
             .iter()

@@ -18,6 +18,7 @@ fn card(title: &str) -> ShareImage {
     ShareImage {
         kicker: "Player".into(),
         title: title.into(),
+        grid: Vec::new(),
         rows: vec![("Matches".into(), "3".into())],
         footer: "udd".into(),
     }

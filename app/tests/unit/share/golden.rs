@@ -15,10 +15,12 @@ use std::path::{Path, PathBuf};
 
 use resvg::{tiny_skia, usvg};
 
+use app::daily::card::flight_card;
+use app::daily::store::{Flight, FlightResult};
 use app::game::sheet::{MatchSummary, SummaryPlayer};
 use app::game::store::detail::match_card;
 use app::identity::{Avatar, DisplayName, UserId, Username};
-use app::ids::SeasonId;
+use app::ids::{Day, SeasonId};
 use app::lang::Locale;
 use app::leaderboards::card::board_card;
 use app::leaderboards::model::{BoardId, Line, PlayerStats};
@@ -135,6 +137,28 @@ fn profile_card_in(l: Locale) -> ShareImage {
     .card(l)
 }
 
+/// A finished daily flight of a player with a name in both scripts: seven right of ten, the
+/// wrong ones spread over the grid.
+fn daily_card_in(l: Locale) -> ShareImage {
+    let flight = Flight {
+        user_id: user(2),
+        nickname: name(2),
+        avatar: Avatar::default(),
+        day: Day::new(2026, 11, 28).unwrap(),
+        started_ms: NOV_23_2026_NOON,
+        taps: Default::default(),
+        result: Some(FlightResult {
+            score: 5_870,
+            correct: 7,
+            best_streak: 4,
+            average_ms: Some(412),
+            grid: "1101111001".into(),
+            finished_ms: NOV_23_2026_NOON + 60_000,
+        }),
+    };
+    flight_card(&flight, l).expect("a finished flight has a card")
+}
+
 /// The cards checked, each with its golden's name.
 fn cards() -> Vec<(String, ShareImage)> {
     let mut cards = Vec::new();
@@ -142,6 +166,7 @@ fn cards() -> Vec<(String, ShareImage)> {
         cards.push((format!("board-{l}"), board_card_in(l)));
         cards.push((format!("match-{l}"), match_card_in(l)));
         cards.push((format!("profile-{l}"), profile_card_in(l)));
+        cards.push((format!("daily-{l}"), daily_card_in(l)));
     }
     cards
 }
@@ -309,4 +334,38 @@ fn cards_look_as_their_golden_images() {
     }
     println!("{}", reports.join("\n"));
     assert!(!failed, "{}", reports.join("\n"));
+}
+
+/// The daily card's grid says each call by its square's colour, in the flight's order: the
+/// square's corner (clear of its mark) is green for a right call and red for a wrong one, the
+/// oracle being the stored grid, not the drawing code.
+#[test]
+fn the_daily_cards_grid_shows_each_call_in_order() {
+    let card = daily_card_in(Locale::en);
+    let png = render(&card).unwrap();
+    let picture = tiny_skia::Pixmap::decode_png(&png).unwrap();
+    let calls: Vec<char> = "1101111001".chars().collect();
+    assert_eq!(card.grid.len(), calls.len());
+    let (first_x, top, step) = (60, 224, 100);
+    for (i, call) in calls.iter().enumerate() {
+        let (x, y) = (first_x + step * i as u32 + 10, top + 10);
+        let pixel = picture.pixel(x, y).unwrap();
+        let (r, g) = (pixel.red(), pixel.green());
+        match call {
+            '1' => assert!(
+                g > 140 && r < 80,
+                "square {i} at ({x}, {y}) is not green: {pixel:?}"
+            ),
+            _ => assert!(
+                r > 150 && g < 60,
+                "square {i} at ({x}, {y}) is not red: {pixel:?}"
+            ),
+        }
+    }
+    // Beyond the tenth square, the card's background.
+    let after = picture.pixel(first_x + step * 10 + 10, top + 10).unwrap();
+    assert_eq!(
+        (after.red(), after.green(), after.blue()),
+        (0x1d, 0x35, 0x57)
+    );
 }
