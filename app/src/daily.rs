@@ -13,4 +13,6 @@ pub mod card;
 #[cfg(feature = "ssr")]
 pub mod clock;
 #[cfg(feature = "ssr")]
+pub mod draws;
+#[cfg(feature = "ssr")]
 pub mod store;

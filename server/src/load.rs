@@ -15,9 +15,14 @@
 //! `/healthz/usage`) by kind of work, per player-round and per player-match, and dollars per
 //! 1,000 matches at on-demand prices, for the first match (fresh players), the next ones
 //! (returning players) and all together.
+//!
+//! With `--daily N`, N players then fly today's daily over HTTP, and a burst of finished
+//! flights is written straight into the table for the projector to count (see [`daily`]); the
+//! daily's bill is printed beside the rooms' player-match.
 
 mod args;
 mod bill;
+mod daily;
 mod fleet;
 mod lobby;
 mod phone;
@@ -64,6 +69,21 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
         args.rounds,
         args.instances
     );
+    if args.daily > 0 {
+        println!(
+            "then: {} players fly today's daily over HTTP, and a burst of {} finished flights is \
+             written at once for the projector to count",
+            args.daily, args.daily_burst
+        );
+    }
+    ensure!(
+        args.rooms > 0 || args.daily > 0,
+        "nothing to play: --rooms 0 and no --daily"
+    );
+    ensure!(
+        args.minutes.is_none() || (args.daily == 0 && args.rooms > 0),
+        "a soak (--minutes) plays rooms only: no --daily, no --rooms 0"
+    );
     let mut fleet = Fleet::start(&args, &table).await?;
     let outcome = match args.minutes {
         // A soak's time is its own, and an hour for what follows it.
@@ -75,7 +95,11 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
             .await
         }
         None => {
-            tokio::time::timeout(Duration::from_secs(args.timeout_secs), drive(&args, &fleet)).await
+            tokio::time::timeout(
+                Duration::from_secs(args.timeout_secs),
+                drive_all(&args, &fleet),
+            )
+            .await
         }
     };
     fleet.stop().await;
@@ -111,7 +135,23 @@ fn shared(failover: Option<Vec<String>>) -> Arc<Shared> {
     })
 }
 
-async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
+/// The rooms, then the daily: the daily's bill is read from usage snapshotted after the rooms'
+/// projector caught up, so the two are apart.
+async fn drive_all(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
+    let rooms = if args.rooms > 0 {
+        Some(drive(args, fleet).await?)
+    } else {
+        None
+    };
+    if args.daily > 0 {
+        daily::run(args, fleet, rooms.as_ref()).await?;
+    }
+    Ok(())
+}
+
+/// Plays the rooms and prints their figures and bill; returns the usage before and after
+/// match 1 (fresh players), for the daily's bill to be set beside.
+async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<(Snapshot, Snapshot)> {
     let shared = shared(None);
     let bases = Arc::new(fleet.bases.clone());
     let setup = Instant::now();
@@ -332,5 +372,5 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<()> {
     );
     print_live_reads(first, last, args.rooms);
     ensure!(failures == 0, "{failures} rooms failed");
-    Ok(())
+    Ok((first.clone(), after_one.clone()))
 }

@@ -193,7 +193,7 @@ pub async fn start_flight(name: Option<String>) -> Result<FlightView, AppError> 
             .start(&player.id, &player.display_name, player.avatar, day, now)
             .await?;
         // The draw is made (or read) now: the first reveal needs it.
-        db.daily().day_draw(day, now).await?;
+        draws().get(&db, day, now).await?;
         leptos_axum::redirect("/daily");
         view_for(&db, &clock, Some(&player.id)).await
     })
@@ -221,11 +221,10 @@ pub async fn flight_thing(started_ms: i64, round: u32) -> Result<String, AppErro
         let day = day_of(started_ms);
         let flight = db
             .daily()
-            .flight(&user, day)
+            .flight_started_at(&user, day, started_ms)
             .await?
-            .filter(|f| f.started_ms == started_ms)
             .ok_or(DailyConflict::NotThisRound)?;
-        let draw = db.daily().day_draw(day, now).await?;
+        let draw = draws().get(&db, day, now).await?;
         let thing = things_in_order(&draw, &flight.user_id)
             .get(round)
             .and_then(|id| draw.card_of(id))
@@ -310,6 +309,11 @@ pub(crate) mod ssr {
         format!("/daily/{day}/{}", user.as_str())
     }
 
+    /// The days' draws as this instance has read them.
+    pub fn draws() -> crate::daily::draws::DayDraws {
+        use_context::<crate::daily::draws::DayDraws>().unwrap_or_default()
+    }
+
     /// The table (its calls counted as the daily's) and the daily's clock of this request.
     pub fn daily_context() -> (Db, DailyClock) {
         (
@@ -380,7 +384,7 @@ pub(crate) mod ssr {
 
     /// A started flight as its player may see it at `now`: finished first if it is over.
     async fn flight_state(db: &Db, flight: Flight, now: i64) -> Result<FlightNow, AppError> {
-        let draw = db.daily().day_draw(flight.day, now).await?;
+        let draw = draws().get(db, flight.day, now).await?;
         let flight = db.daily().finish(flight, &draw, now).await?;
         let things = things_in_order(&draw, &flight.user_id);
         let taps = flight.taps_by_round();

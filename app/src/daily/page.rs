@@ -232,7 +232,7 @@ fn finished(l: Locale, done: FlightDone) -> impl IntoView {
             <p data-testid="flight-place">{place}</p>
             <p data-testid="flight-days">{td_string!(l, daily.days_in_a_row, n = done.days).to_string()}</p>
             <label>{td_string!(l, daily.share).to_string()}
-                <textarea readonly rows="3" data-testid="share-text">{share.clone()}</textarea>
+                <textarea readonly rows="4" data-testid="share-text">{share.clone()}</textarea>
             </label>
             <button type="button" hidden data-testid="share" data-share=share data-copied=td_string!(l, daily.copied).to_string()>{td_string!(l, daily.share).to_string()}</button>
             <p role="status" class="muted"></p>

@@ -6,6 +6,7 @@
 //! | the day's draw | GetItem `DAILY#<day>` / `DRAW` (consistent); the day's first player draws it: the catalog's Query, then a PutItem conditioned on being first (a second drawer reads the winner's) | GetItem (+ Query + PutItem, once a day) |
 //! | start the day's flight | PutItem `USER#<id>` / `FLIGHT#<day>` only if absent: a second try, tab or device finds the first | PutItem (+ GetItem when refused) |
 //! | a player's flight | GetItem `USER#<id>` / `FLIGHT#<day>` (consistent) | GetItem |
+//! | a player's flight by its start (a round's thing) | GetItem (eventually consistent; consistent again only when it does not show that start) | GetItem |
 //! | tap | one conditional UpdateItem: the flight started when the claimed reveal says, the round holds no tap, the flight not over; timing checked before any call | UpdateItem (+ GetItem when refused) |
 //! | finish | once the last window is over: the result written into the flight once (`attribute_not_exists(result)`); the board projector counts it from the stream | UpdateItem |
 //!
@@ -247,6 +248,34 @@ impl Daily<'_> {
             )
             .await?;
         Ok(item.map(serde_dynamo::from_item).transpose()?)
+    }
+
+    /// `user`'s flight of `day` if it started at `started_ms` (as a round's `daily/thing` asks):
+    /// one eventually consistent GetItem, since a flight's start never changes once written and
+    /// a round's thing is asked for seconds after it; read again consistently only when that
+    /// read does not show the start (a read that lagged behind the start).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn flight_started_at(
+        self,
+        user: &UserId,
+        day: Day,
+        started_ms: i64,
+    ) -> Result<Option<Flight>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::flight(user, &day)))),
+            )
+            .await?;
+        let flight: Option<Flight> = item.map(serde_dynamo::from_item).transpose()?;
+        if flight.as_ref().is_some_and(|f| f.started_ms == started_ms) {
+            return Ok(flight);
+        }
+        Ok(self
+            .flight(user, day)
+            .await?
+            .filter(|f| f.started_ms == started_ms))
     }
 
     /// A tap in the round the browser was shown at `reveal_ms`, received at `received_ms`,

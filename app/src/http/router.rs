@@ -39,6 +39,7 @@ pub fn router(state: AppState) -> Router {
     let news = RoomNews::new(move |code| hub.poke(code));
     let taps = state.taps.clone();
     let daily = state.daily.clone();
+    let draws = state.draws.clone();
     let options = state.leptos_options.clone();
     let fallback_db = db.clone();
     Router::new()
@@ -61,6 +62,7 @@ pub fn router(state: AppState) -> Router {
                 provide_context(news.clone());
                 provide_context(taps.clone());
                 provide_context(daily.clone());
+                provide_context(draws.clone());
             },
             move || shell(options.clone()),
         )

@@ -29,6 +29,8 @@ pub struct AppState {
     pub health: crate::http::health::check::HealthCheck,
     /// The daily flight's clock: the system's, which tests move.
     pub daily: crate::daily::clock::DailyClock,
+    /// The days' draws as this instance has read them (a draw never changes once made).
+    pub draws: crate::daily::draws::DayDraws,
 }
 
 impl AppState {
@@ -55,6 +57,7 @@ impl AppState {
             cards: crate::http::cards::cache::Cards::default(),
             health: Default::default(),
             daily: Default::default(),
+            draws: Default::default(),
         }
     }
 

@@ -248,24 +248,45 @@ impl Boards<'_> {
     /// score, which is their entry on the all-time board of best scores: one BatchGetItem.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn stats(self, user: &UserId) -> Result<PlayerStats, DataError> {
+        Ok(self.read_stats(user, false).await?.0)
+    }
+
+    /// [`Boards::stats`] and the player's days in a row of the daily flight, in the same
+    /// BatchGetItem (a profile shows both).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn stats_and_days(
+        self,
+        user: &UserId,
+    ) -> Result<(PlayerStats, Option<DaysItem>), DataError> {
+        self.read_stats(user, true).await
+    }
+
+    async fn read_stats(
+        self,
+        user: &UserId,
+        with_days: bool,
+    ) -> Result<(PlayerStats, Option<DaysItem>), DataError> {
         let best = BoardId::all_time_best();
-        let items = self
-            .batch_get(
-                vec![keys::user_stats(user), keys::board_entry(&best, user)],
-                false,
-            )
-            .await?;
+        let mut wanted = vec![keys::user_stats(user), keys::board_entry(&best, user)];
+        if with_days {
+            wanted.push(keys::days_in_a_row(user));
+        }
+        let items = self.batch_get(wanted, false).await?;
         let mut stats = PlayerStats::default();
         let mut best_score = None;
+        let mut days = None;
         for item in items {
-            if sort_key(&item).starts_with(keys::BOARD_ENTRY_PREFIX) {
+            let sk = sort_key(&item);
+            if sk.starts_with(keys::BOARD_ENTRY_PREFIX) {
                 best_score = Some(serde_dynamo::from_item::<_, EntryItem>(item)?.score);
+            } else if sk == keys::DAYS {
+                days = Some(serde_dynamo::from_item(item)?);
             } else {
                 stats = serde_dynamo::from_item(item)?;
             }
         }
         stats.best_score = best_score;
-        Ok(stats)
+        Ok((stats, days))
     }
 
     /// A player's days in a row of the daily flight as the projector last counted them (one

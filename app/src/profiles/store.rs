@@ -1,11 +1,10 @@
-//! Reading a profile: nine calls, sent at once (so about three round trips' time, the boards'
+//! Reading a profile: eight calls, sent at once (so about three round trips' time, the boards'
 //! chain being the longest):
 //!
 //! | what | how |
 //! |---|---|
 //! | who | GetItem `USER#<id>` / `PROFILE` |
-//! | lifetime stats and best score | BatchGetItem |
-//! | days in a row of the daily flight | GetItem `USER#<id>` / `DAYS` |
+//! | lifetime stats, best score and days in a row of the daily flight | BatchGetItem (`Boards::stats_and_days`) |
 //! | every board with rank, and the boards' names | `Boards::my_entries` (GetItem `STATS` and Query `SEASONS`, then a BatchGetItem of the entries), then a BatchGetItem of the tree paths |
 //! | the collection | Query of the inventory's keys |
 //! | a page of matches, newest first | Query `USER#<id>` begins_with `MATCH#` |
@@ -36,10 +35,9 @@ impl Profiles<'_> {
         cursor: Option<&str>,
         locale: Locale,
     ) -> Result<Option<ProfileView>, DataError> {
-        let (profile, stats, days, (boards, seasons), sets, matches) = tokio::try_join!(
+        let (profile, (stats, days), (boards, seasons), sets, matches) = tokio::try_join!(
             self.accounts().profile(user),
-            self.boards().stats(user),
-            self.boards().days_in_a_row(user),
+            self.boards().stats_and_days(user),
             self.boards().my_boards_named(user, 20),
             self.inventory().set_progress(user),
             self.game().my_matches(user, MATCHES_PER_PAGE, cursor),

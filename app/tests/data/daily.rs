@@ -100,6 +100,22 @@ async fn the_days_draw_is_made_once_reproduces_from_its_seed_and_each_player_has
             .await
             .unwrap();
     assert_ne!(other.seed, a.seed);
+
+    // An instance reads a day's draw from the table once: the same draw, no call after.
+    let calls = app::store::Recorder::new();
+    let db =
+        app::store::Db::new(t.engine.client.clone(), t.db.table_name()).recording(calls.clone());
+    let draws = app::daily::draws::DayDraws::default();
+    let first = draws.get(&db, d, day_start_ms(d)).await.unwrap();
+    assert_eq!(*first, a, "the day's draw as made");
+    assert_eq!(calls.ops().len(), 1, "{:?}", calls.ops());
+    for _ in 0..3 {
+        assert_eq!(*draws.get(&db, d, day_start_ms(d)).await.unwrap(), a);
+    }
+    assert_eq!(calls.ops().len(), 1, "read once: {:?}", calls.ops());
+    let second = draws.get(&db, day(2), day_start_ms(day(2))).await.unwrap();
+    assert_eq!(*second, other, "another day is its own draw");
+    assert_eq!(calls.ops().len(), 2);
 }
 
 #[tokio::test]
@@ -120,6 +136,19 @@ async fn one_flight_a_day_and_every_bad_tap_is_refused_and_changes_nothing() {
     );
     let stored = t.db.daily().flight(&asha, d).await.unwrap().unwrap();
     assert_eq!(stored, flight);
+    // Found by its start; another start (a second try's, a forged one) finds nothing.
+    let by_start =
+        t.db.daily()
+            .flight_started_at(&asha, d, started)
+            .await
+            .unwrap();
+    assert_eq!(by_start, Some(flight.clone()));
+    let other =
+        t.db.daily()
+            .flight_started_at(&asha, d, started + 5_000)
+            .await
+            .unwrap();
+    assert_eq!(other, None);
 
     let r2 = reveal_ms(started, 2);
     // Before the reveal, after the window and grace, faster than a human: refused before any

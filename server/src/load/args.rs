@@ -5,8 +5,8 @@ use app::store::Pricing;
 
 #[derive(Debug, clap::Args)]
 pub struct LoadArgs {
-    /// Rooms played at once.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    /// Rooms played at once (0: none, for a run of the daily alone).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub(super) rooms: u32,
     /// Players per room (the host included).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=12))]
@@ -60,6 +60,15 @@ pub struct LoadArgs {
     /// change's answer to every listener's stream showing it.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=60))]
     pub(super) lobby_changes: u32,
+    /// Players who fly today's daily over HTTP, after the rooms (0: none). Each becomes a
+    /// guest, starts, plays the ten rounds and reads the result, the starts spread over 10 s;
+    /// the bill per daily is printed beside a player-match's of the same run.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub(super) daily: u32,
+    /// With `--daily`: after the players, this many finished flights written straight into the
+    /// table at once (fresh players, today), timed until the projector has counted them all.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    pub(super) daily_burst: u32,
     /// A soak of this many minutes instead of a fixed number of matches: rooms play match after
     /// match, a player leaving and another joining between matches, while instances are
     /// replaced under them (see `--deploy-every-mins`, `--kill-at-mins`). `--matches`,

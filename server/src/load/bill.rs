@@ -11,7 +11,7 @@ use super::fleet::get_json;
 use super::phone::Shared;
 
 /// Usage of every instance, summed: `(work, op) -> (calls, capacity)`.
-type Figures = BTreeMap<(String, String), (f64, f64)>;
+pub(super) type Figures = BTreeMap<(String, String), (f64, f64)>;
 
 /// Usage of every instance, summed.
 pub(super) async fn usage(bases: &[String]) -> anyhow::Result<Figures> {
@@ -33,7 +33,7 @@ pub(super) async fn usage(bases: &[String]) -> anyhow::Result<Figures> {
     Ok(sum)
 }
 
-fn is_write(op: &str) -> bool {
+pub(super) fn is_write(op: &str) -> bool {
     app::store::metrics::is_write(op)
 }
 
@@ -43,12 +43,13 @@ pub(super) const SETTLED: Duration = Duration::from_secs(3);
 const CATCH_UP_CAP: Duration = Duration::from_secs(90);
 
 /// What the table had been asked (every instance's usage) and the work done, at one moment.
+#[derive(Clone)]
 pub(super) struct Snapshot {
-    figures: Figures,
+    pub(super) figures: Figures,
     /// When the usage was read.
     at: Instant,
     player_rounds: u64,
-    player_matches: u64,
+    pub(super) player_matches: u64,
     matches: u64,
     audience_rounds: u64,
 }
@@ -104,18 +105,67 @@ pub(super) async fn projector_catch_up(
 
 /// Calls, read units and write units.
 #[derive(Default, Clone, Copy)]
-struct Bill {
-    calls: f64,
-    read: f64,
-    write: f64,
+pub(super) struct Bill {
+    pub(super) calls: f64,
+    pub(super) read: f64,
+    pub(super) write: f64,
 }
 
 impl Bill {
-    fn add(&mut self, other: Bill) {
+    pub(super) fn add(&mut self, other: Bill) {
         self.calls += other.calls;
         self.read += other.read;
         self.write += other.write;
     }
+
+    /// The same bill divided by `n` (per daily, per player-match).
+    pub(super) fn per(self, n: f64) -> Bill {
+        Bill {
+            calls: self.calls / n,
+            read: self.read / n,
+            write: self.write / n,
+        }
+    }
+}
+
+/// What the table was asked between two usage readings, by work and operation (the calls
+/// made in between).
+pub(super) fn between(from: &Figures, to: &Figures) -> Figures {
+    to.iter()
+        .filter_map(|(key, &(calls, capacity))| {
+            let (calls0, capacity0) = from.get(key).copied().unwrap_or_default();
+            let made = (calls - calls0, capacity - capacity0);
+            (made.0 > 0.0).then(|| (key.clone(), made))
+        })
+        .collect()
+}
+
+/// Calls and units by kind of work.
+pub(super) fn by_work(figures: &Figures) -> BTreeMap<String, Bill> {
+    let mut works: BTreeMap<String, Bill> = BTreeMap::new();
+    for ((work, op), &(calls, capacity)) in figures {
+        let (read, write) = if is_write(op) {
+            (0.0, capacity)
+        } else {
+            (capacity, 0.0)
+        };
+        works
+            .entry(work.clone())
+            .or_default()
+            .add(Bill { calls, read, write });
+    }
+    works
+}
+
+/// The sum of some works' bills (the projector's three, the game's own two).
+pub(super) fn sum_of(works: &BTreeMap<String, Bill>, names: &[&str]) -> Bill {
+    names
+        .iter()
+        .filter_map(|work| works.get(*work))
+        .fold(Bill::default(), |mut sum, bill| {
+            sum.add(*bill);
+            sum
+        })
 }
 
 /// Prints what the table was asked between two snapshots, by kind of work and operation, per

@@ -76,7 +76,12 @@ impl Fleet {
                     .arg(format!("127.0.0.1:{engine_port}"))
                     .env("UDD_DATA_DIR", data.path())
                     .env("UDD_ENGINE_KEY", &key)
-                    .env("RUST_LOG", "warn")
+                    // UDD_LOAD_ENGINE_LOG=app::http::engine=debug shows its chores (the TTL
+                    // sweep, the stream's trim), on stderr.
+                    .env(
+                        "RUST_LOG",
+                        std::env::var("UDD_LOAD_ENGINE_LOG").unwrap_or_else(|_| "warn".into()),
+                    )
                     .stdout(Stdio::null())
                     .kill_on_drop(true)
                     .spawn()
