@@ -169,9 +169,8 @@ fn day_page(l: Locale, view: DayView) -> impl IntoView {
 
 fn flight_page(l: Locale, view: FlightView) -> impl IntoView {
     let heading = view! {
-        <h1>{td_string!(l, daily.title).to_string()}
-            " " <span class="muted">{td_string!(l, daily.number, n = view.number).to_string()}</span>
-        </h1>
+        <p class="muted daily-number">{td_string!(l, daily.number, n = view.number).to_string()}</p>
+        <h1>{td_string!(l, daily.title).to_string()}</h1>
     };
     let body = match view.flight {
         None => view! {
@@ -232,7 +231,7 @@ fn finished(l: Locale, done: FlightDone) -> impl IntoView {
             <p data-testid="flight-place">{place}</p>
             <p data-testid="flight-days">{td_string!(l, daily.days_in_a_row, n = done.days).to_string()}</p>
             <label>{td_string!(l, daily.share).to_string()}
-                <textarea readonly rows="4" data-testid="share-text">{share.clone()}</textarea>
+                <textarea readonly rows="5" data-testid="share-text">{share.clone()}</textarea>
             </label>
             <button type="button" hidden data-testid="share" data-share=share data-copied=td_string!(l, daily.copied).to_string()>{td_string!(l, daily.share).to_string()}</button>
             <p role="status" class="muted"></p>
