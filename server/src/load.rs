@@ -44,7 +44,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 
 pub use args::LoadArgs;
-use bill::{print_bill, print_live_reads, projector_catch_up, usage, Snapshot, SETTLED};
+use bill::{catch_up_and_say, print_bill, print_live_reads, usage, Snapshot};
 use fleet::{cpu_seconds, Fleet};
 use phone::Shared;
 use players::{play_room, RoomPlan};
@@ -238,21 +238,8 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<(Snapshot, Snap
             *used += cpu_seconds(pid) - before;
         }
         // The boards' projector counts the match in the measured window, not after it.
-        let waited = Instant::now();
-        let (figures, caught_up, settled) = projector_catch_up(&fleet.bases).await?;
-        println!(
-            "match {}: every room done in {played:.1} s; the projector caught up {:.1} s after \
-             (then quiet for {} s; waited {:.1} s{})",
-            k + 1,
-            caught_up.as_secs_f64(),
-            SETTLED.as_secs(),
-            waited.elapsed().as_secs_f64(),
-            if settled {
-                ""
-            } else {
-                ": it was still writing, and the bill misses the rest"
-            }
-        );
+        let match_k = format!("match {}", k + 1);
+        let figures = catch_up_and_say(&fleet.bases, &match_k, "room done", played).await?;
         snapshots.push(Snapshot::new(&shared, figures));
     }
     // The bill is read: the rooms check their audience's seats (reads outside the bill), then end.

@@ -103,6 +103,31 @@ pub(super) async fn projector_catch_up(
     }
 }
 
+/// [`projector_catch_up`], then says so: "<what>: every <done> in <played> s; the projector
+/// caught up …", and whether the bill misses writes still coming. The usage as last read.
+pub(super) async fn catch_up_and_say(
+    bases: &[String],
+    what: &str,
+    done: &str,
+    played: f64,
+) -> anyhow::Result<Figures> {
+    let waited = Instant::now();
+    let (figures, caught_up, settled) = projector_catch_up(bases).await?;
+    println!(
+        "{what}: every {done} in {played:.1} s; the projector caught up {:.1} s after (then \
+         quiet for {} s; waited {:.1} s{})",
+        caught_up.as_secs_f64(),
+        SETTLED.as_secs(),
+        waited.elapsed().as_secs_f64(),
+        if settled {
+            ""
+        } else {
+            ": it was still writing, and the bill misses the rest"
+        }
+    );
+    Ok(figures)
+}
+
 /// Calls, read units and write units.
 #[derive(Default, Clone, Copy)]
 pub(super) struct Bill {

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use anyhow::{ensure, Context};
 use rand::SeedableRng;
 
-use super::bill::{projector_catch_up, usage, Snapshot, SETTLED};
+use super::bill::{catch_up_and_say, usage, Snapshot};
 use super::fleet::{cpu_seconds, Fleet};
 use super::phone::{Phone, Shared};
 use super::tally::percentile;
@@ -43,20 +43,7 @@ pub(super) async fn run(
     let phones = guests(&shared, &fleet.bases, args.daily).await?;
     let before_flights = Snapshot::new(&shared, usage(&fleet.bases).await?);
     let (played, cpu) = fly_all(&shared, fleet, phones, args.seed).await?;
-    let waited = Instant::now();
-    let (figures, caught_up, settled) = projector_catch_up(&fleet.bases).await?;
-    println!(
-        "daily: every flight done in {played:.1} s; the projector caught up {:.1} s after (then \
-         quiet for {} s; waited {:.1} s{})",
-        caught_up.as_secs_f64(),
-        SETTLED.as_secs(),
-        waited.elapsed().as_secs_f64(),
-        if settled {
-            ""
-        } else {
-            ": it was still writing, and the bill misses the rest"
-        }
-    );
+    let figures = catch_up_and_say(&fleet.bases, "daily", "flight done", played).await?;
     let after_flights = Snapshot::new(&shared, figures);
     print_flights(&shared, &cpu, played);
     cost::print(
