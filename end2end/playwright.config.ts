@@ -13,6 +13,10 @@ import { FIRST_PORT, SECOND_PORT } from "./tests/fixtures/instances";
 const root = path.resolve(__dirname, "..");
 const server = process.env.UDD_SERVER ?? path.join(root, "target/release/udd-server");
 const enginePort = FIRST_PORT + 2;
+// The site the instances serve: `UDD_E2E_SITE` runs a spec against another packaged build (with
+// `UDD_E2E_PORT`, beside a suite already running), each engine with a data directory of its own.
+const site = process.env.UDD_E2E_SITE ?? "target/site";
+const engineData = `target/e2e-data-${enginePort}`;
 const endpoint = process.env.UDD_E2E_DYNAMODB_ENDPOINT ?? `http://127.0.0.1:${enginePort}`;
 // The shared engine answers only clients with its key (DynamoDB Local ignores it). Chosen once
 // by the runner and kept in its environment, which the workers inherit, so a spec can run an
@@ -32,7 +36,7 @@ const instance = (port: number) => ({
   env: {
     LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
     LEPTOS_OUTPUT_NAME: "udd",
-    LEPTOS_SITE_ROOT: "target/site",
+    LEPTOS_SITE_ROOT: site,
     LEPTOS_SITE_PKG_DIR: "pkg",
     LEPTOS_ENV: "PROD",
     UDD_DYNAMODB_ENDPOINT: endpoint,
@@ -45,14 +49,14 @@ const instance = (port: number) => ({
 });
 
 const engine = {
-  command: `rm -rf "${root}/target/e2e-data" && exec "${server}" engine --listen 127.0.0.1:${enginePort}`,
+  command: `rm -rf "${root}/${engineData}" && exec "${server}" engine --listen 127.0.0.1:${enginePort}`,
   cwd: root,
   port: enginePort,
   reuseExistingServer: false,
   timeout: 60_000,
   stdout: "ignore" as const,
   stderr: "pipe" as const,
-  env: { UDD_DATA_DIR: "target/e2e-data", UDD_ENGINE_KEY: engineKey, RUST_LOG: "warn" },
+  env: { UDD_DATA_DIR: engineData, UDD_ENGINE_KEY: engineKey, RUST_LOG: "warn" },
 };
 
 export default defineConfig({

@@ -395,6 +395,108 @@ run_pages_on_dynamodb_local() {
   return $status
 }
 
+# The tools the README and docs tell people to run, each once with the smallest settings that
+# take its whole path, so a change that breaks one fails `./udd test`: each must exit 0 and print
+# its headline figures (and its own correctness lines: no acknowledged tap lost, no 5xx). Times
+# are printed, never judged (the benchmark's --smoke). Each tool's time goes in the stage table.
+# The loads wait on the game's clock (the daily's ten rounds take a minute whatever the settings)
+# at about 1 % of a core each, so they run side by side, the soak's shortest run (`--minutes 1`)
+# with them. Not here: `./udd fuzz` (its cases run in the http suite), `./udd image` (its own
+# stages).
+SMOKE_PORT=${UDD_SMOKE_PORT:-3460}
+run_tool_smoke() {
+  say "smoke: every udd-server command the README and docs name, with tiny settings"
+  local scratch; scratch=$(mktemp -d)
+  local -a store=(env UDD_DATA_DIR="$scratch/data" UDD_METRICS_ADDRESS=off)
+  mkdir -p "$TOOLS/smoke"
+  : > "$TOOLS/smoke-times"
+  smoke_tool bench 'SSR overhead \(b\)/\(a\), medians: [0-9.]+x' 'room page: [0-9]+ B \(budget <= [0-9]+ B' \
+    'cards drawn: [1-9]' 'Boards lag, .*p50 [0-9]+ ms' 'tree median at 200 / at 100' -- \
+    "$SERVER" bench --smoke --warmup 0 --iterations 3 --board-sizes 100,200 --rank-iterations 3 \
+    --count-iterations 1 --lag-matches 2 --flood-addresses 2 --flood-secs 1 --bystander-loads 3
+  smoke_tool 'bench --flood-only' 'bystander GET /things p95: idle [0-9.]+ ms' -- \
+    "$SERVER" bench --smoke --flood-only --flood-addresses 2 --flood-secs 1 --bystander-loads 3
+  # The loads, side by side, each on ports of its own: rooms with an audience, two matches
+  # (fresh and returning players' bills) and the lobby's changes; the daily and its burst; the
+  # same rooms on Amazon DynamoDB Local, as docs/load-and-cost.md runs them; the soak's minute.
+  start_dynamodb_local
+  local -a loads=()
+  smoke_tool load 'played: 4 matches \(2 a room\)' 'tap ack +p50 +[0-9.]+ ms' \
+    'acknowledged taps missing from the results: 0 +HTTP 5xx: 0 ' \
+    'audience: [1-9][0-9]* calls acknowledged, 0 missing from their seats' \
+    'matches 2-2 \(returning players\)' -- \
+    "$SERVER" load --rooms 2 --players 2 --rounds 2 --matches 2 --audience 1 --lobby-changes 3 \
+    --port "$SMOKE_PORT" --timeout-secs 240 &
+  loads+=($!)
+  smoke_tool 'load --daily' '^daily: 2 flights finished \(20 player-rounds\), 0 never' \
+    '^daily: acknowledged taps missing from the flights. results: 0 +HTTP 5xx: 0 ' \
+    '^burst: 10 finished dailies written .* \(lag; 10 of 10 on the day.s board' -- \
+    "$SERVER" load --rooms 0 --daily 2 --daily-burst 10 --port $((SMOKE_PORT + 10)) --timeout-secs 240 &
+  loads+=($!)
+  smoke_tool 'load --dynamodb' 'played: 2 matches \(1 a room\)' \
+    'acknowledged taps missing from the results: 0 +HTTP 5xx: 0 ' -- \
+    "$SERVER" load --dynamodb "$DDB_LOCAL_URL" --rooms 2 --players 2 --rounds 2 --lobby-changes 1 \
+    --port $((SMOKE_PORT + 20)) --timeout-secs 240 &
+  loads+=($!)
+  smoke_tool 'load --minutes 1' '^played: [1-9][0-9]* matches, .* 0 rooms failed; 0 players never' \
+    'acknowledged taps missing from the results: 0 +HTTP 5xx: 0 ' \
+    '^recount: [0-9]+ players, [1-9][0-9]* match records, 0 mismatches' -- \
+    "$SERVER" load --minutes 1 --rooms 2 --players 2 --rounds 2 --port $((SMOKE_PORT + 30)) &
+  loads+=($!)
+  local pid failed=0
+  for pid in "${loads[@]}"; do wait "$pid" || failed=1; done
+  stop_dynamodb_locals
+  [ "$failed" = 0 ] || die "smoke: a load failed (its output above)"
+  # The operator's commands against a scratch table on the embedded engine.
+  smoke_tool create-table 'table udd: Created' -- "${store[@]}" "$SERVER" create-table
+  smoke_tool template 'AWS::DynamoDB::Table' -- "$SERVER" template
+  smoke_tool 'season start' '^season smoke-1 \(Smoke\) starts' -- "${store[@]}" "$SERVER" season start smoke-1 "Smoke" --days 1
+  smoke_tool 'season list' '^smoke-1	Smoke	' -- "${store[@]}" "$SERVER" season list
+  smoke_tool 'boards seed' '^seeded .* with 50 players' -- \
+    "${store[@]}" "$SERVER" boards seed best.all.global --players 50
+  smoke_tool 'boards rebuild' '^rebuilt the boards: [0-9]+ match results counted' -- "${store[@]}" "$SERVER" boards rebuild
+  smoke_tool 'boards convert' '^converted [0-9]+ boards' -- "${store[@]}" "$SERVER" boards convert
+  smoke_tool grant '^gave [0-9A-Z]{26} 2 cards and 5 feathers' -- \
+    "${store[@]}" "$SERVER" grant 01J000000000000000000SMK00 --feathers 5 --cards crow,kite
+  # The embedded engine alone, shared by endpoint with the key it prints.
+  local port; port=$(free_port)
+  "${store[@]}" UDD_DATA_DIR="$scratch/shared" "$SERVER" engine --listen "127.0.0.1:$port" \
+    > "$scratch/engine.log" 2>&1 &
+  local engine=$!
+  local key=
+  for _ in $(seq 1 100); do
+    key=$(sed -n 's/^Engine key: \([A-Za-z0-9]*\) .*/\1/p' "$scratch/engine.log")
+    if [ -n "$key" ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  smoke_tool 'engine, shared by endpoint' 'table udd: Created' -- env UDD_METRICS_ADDRESS=off \
+    UDD_DYNAMODB_ENDPOINT="http://127.0.0.1:$port" UDD_ENGINE_KEY="$key" "$SERVER" create-table
+  kill -TERM "$engine"; wait "$engine" || true
+  rm -rf "$scratch"
+  mapfile -t -O "${#STAGE_TIMES[@]}" STAGE_TIMES < "$TOOLS/smoke-times"
+}
+
+# smoke_tool NAME PATTERN... -- COMMAND...: runs COMMAND (its output in .tools/smoke/), fails
+# unless it exits 0 and prints a line matching each pattern (extended regex); notes its time.
+smoke_tool() {
+  local name=$1; shift
+  local -a patterns=()
+  while [ "$1" != -- ]; do patterns+=("$1"); shift; done
+  shift
+  mkdir -p "$TOOLS/smoke"
+  local log="$TOOLS/smoke/${name// /_}.log" started=$SECONDS pattern
+  if ! "$@" > "$log" 2>&1; then
+    cat "$log" >&2
+    die "smoke: '$name' failed: $*"
+  fi
+  for pattern in "${patterns[@]}"; do
+    grep -qE -- "$pattern" "$log" || { cat "$log" >&2; die "smoke: '$name' printed no line matching /$pattern/"; }
+  done
+  printf '  %-28s %4d s  exit 0, %d headline(s) seen\n' "$name" $((SECONDS - started)) ${#patterns[@]} >&2
+  # Through a file: the loads run in subshells of their own.
+  printf '%6d s    smoke: %s\n' $((SECONDS - started)) "$name" >> "$TOOLS/smoke-times"
+}
+
 run_browser_tests() {
   say "browser tests (Playwright on Debian's Chromium, with and without JavaScript)"
   (cd end2end && UDD_SERVER="$PWD/../$SERVER" npx playwright test)

@@ -25,12 +25,20 @@ pub mod boards;
 pub mod cards;
 pub use boards::{seed, SeedArgs};
 
-/// Targets: the SSR overhead from the foundation issue; the room page's first load (wasm + JS +
-/// CSS) from the house issue, which the browser tests enforce (`first_load.spec.ts`), and the
-/// figure it aims for.
+/// The SSR overhead's target, from the foundation issue.
 const SSR_OVERHEAD_TARGET: f64 = 1.5;
-const FIRST_LOAD_BUDGET_BYTES: u64 = 200 * 1000;
-const FIRST_LOAD_AIM_BYTES: u64 = 150 * 1000;
+
+/// The first-load budgets, in the one file the browser test that enforces them reads too
+/// (`end2end/tests/first_load.spec.ts`): the room page's wasm + JS + CSS, and what it aims for.
+#[derive(serde::Deserialize)]
+struct Budgets {
+    island_page_bytes: u64,
+    island_page_aim_bytes: u64,
+}
+
+fn budgets() -> anyhow::Result<Budgets> {
+    serde_json::from_str(include_str!("../../end2end/budgets.json")).context("end2end/budgets.json")
+}
 
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
@@ -44,6 +52,10 @@ pub struct BenchArgs {
     boards: boards::BoardBenchArgs,
     #[command(flatten)]
     cards: cards::CardFloodArgs,
+    /// Run every part without judging its times: a figure past its target is printed, not a
+    /// failure (what `./udd test` runs, with tiny settings, so that the tool keeps working).
+    #[arg(long)]
+    smoke: bool,
 }
 
 struct Stats {
@@ -98,7 +110,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
     let things = catalog::validate(SEED).map_err(|p| anyhow::anyhow!("{p:?}"))?;
     db.catalog().seed_catalog(&things).await?;
     if args.cards.flood_only {
-        let flood = cards::run(&args.cards, &db).await;
+        let flood = cards::run(&args.cards, &db, !args.smoke).await;
         engine.stop().await;
         return flood;
     }
@@ -232,10 +244,15 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
     let ratio = ssr.median.as_secs_f64() / bare.median.as_secs_f64();
     let verdict = |ok: bool| if ok { "OK" } else { "OVER TARGET" };
     println!(
-        "Udd benchmark: embedded engine, {} things, {} timed runs after {} warm-up\n",
+        "Udd benchmark: embedded engine, {} things, {} timed runs after {} warm-up{}\n",
         things.len(),
         args.iterations,
-        args.warmup
+        args.warmup,
+        if args.smoke {
+            " (smoke: times printed, not judged)"
+        } else {
+            ""
+        }
     );
     println!("{:<44}{:>12}{:>12}", "", "median", "p99");
     for (label, stats) in [
@@ -268,14 +285,22 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
         .iter()
         .find(|(name, ..)| *name == "room")
         .map_or(0, |(_, _, wasm, js, css)| wasm + js + css);
+    let Budgets {
+        island_page_bytes: budget,
+        island_page_aim_bytes: aim,
+    } = budgets()?;
     println!(
-        "  room page: {room_load} B (budget <= {FIRST_LOAD_BUDGET_BYTES} B, enforced by the tests) {}; \
-         aim <= {FIRST_LOAD_AIM_BYTES} B {}",
-        verdict(room_load <= FIRST_LOAD_BUDGET_BYTES),
-        if room_load <= FIRST_LOAD_AIM_BYTES { "reached" } else { "not yet" }
+        "  room page: {room_load} B (budget <= {budget} B, enforced by the tests) {}; \
+         aim <= {aim} B {}",
+        verdict(room_load <= budget),
+        if room_load <= aim {
+            "reached"
+        } else {
+            "not yet"
+        }
     );
-    let flood = cards::run(&args.cards, &db).await;
+    let flood = cards::run(&args.cards, &db, !args.smoke).await;
     engine.stop().await;
     flood?;
-    boards::run(&args.boards).await
+    boards::run(&args.boards, !args.smoke).await
 }

@@ -347,7 +347,9 @@ impl Db {
     }
 
     /// A Query of the items of one partition whose sort key begins with `prefix`, on the table
-    /// or one of its indexes (the caller adds order, limits, projections and paging).
+    /// or one of its indexes (the caller adds order, limits, projections and paging). Addressed
+    /// to this handle's table, as every builder the store makes: one handed out unsent (the
+    /// benchmark's) is whole.
     pub(crate) fn query_prefix(
         &self,
         on: keys::Keyed,
@@ -357,6 +359,7 @@ impl Db {
         let (index, pk_name, sk_name) = on.attributes();
         self.client
             .query()
+            .table_name(self.table_name())
             .set_index_name(index.map(str::to_owned))
             .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
             .expression_attribute_names("#pk", pk_name)
@@ -375,6 +378,7 @@ impl Db {
         let (index, pk_name, _) = on.attributes();
         self.client
             .query()
+            .table_name(self.table_name())
             .set_index_name(index.map(str::to_owned))
             .key_condition_expression("#pk = :pk")
             .expression_attribute_names("#pk", pk_name)
