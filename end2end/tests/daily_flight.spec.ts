@@ -79,7 +79,7 @@ test("two players fly today's flight: same things, own orders, one try, ranks by
   // The share names no thing it showed.
   for (const page of [asha, ravi]) {
     const share = await page.getByTestId("share-text").inputValue();
-    expect(share).toMatch(/^Udd daily #\d+ 🐦 \d+\/10/);
+    expect(share).toMatch(/^Udd Daily #\d+ 🐦 \d+\/10/);
     for (const name of union) {
       const words = name.replace(/^\P{L}+/u, "").trim();
       expect(share).not.toContain(words);

@@ -9,6 +9,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, test, type Page } from "./fixtures/test";
 import { everyPage, open } from "./fixtures/every_page";
+import { HomePage } from "./fixtures/home_page";
+import { RoomPage } from "./fixtures/room_page";
+import { FIRST_INSTANCE } from "./fixtures/instances";
 
 const SCREENS = path.resolve(__dirname, "../../target/screens");
 const WIDTHS = [360, 1280];
@@ -84,6 +87,37 @@ async function clashes(page: Page): Promise<Clash[]> {
         found.push({ kind: `overflows its box (${el.scrollWidth} > ${el.clientWidth} px)`, a: `${where} ${name(el).split(" ").slice(1).join(" ")}` });
       }
     }
+    // Words broken across lines ("Sanja/y Kuma/r" in a name column 52 px wide) and text boxes
+    // narrower than a few letters: every run of letters between spaces, hyphens and slashes sits
+    // on one line, and a box of its own text (a flex item, a cell) that wraps it is at least
+    // three letters wide. Addresses meant to break anywhere (word-break: break-all) are left out.
+    const where = (el: Element) => `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(" ").join(".")}` : ""}`;
+    const hiddenText = "script, style, noscript, textarea, .visually-hidden, [hidden], svg, details:not([open]) > :not(summary)";
+    const range = document.createRange();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const narrow = new Set<Element>();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      if (!el || el.closest(hiddenText)) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden" || style.wordBreak === "break-all") continue;
+      const text = node.textContent || "";
+      for (const m of text.matchAll(/[^\s\-\/\u2010-\u2014]{2,}/g)) {
+        range.setStart(node, m.index!);
+        range.setEnd(node, m.index! + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
+        if (lines.size > 1) found.push({ kind: "a word broken across lines", a: `${where(el)} "${m[0].slice(0, 30)}"` });
+      }
+      // A box of its own text that wraps it into a column under three letters wide.
+      const box = el.getBoundingClientRect();
+      const fontSize = parseFloat(style.fontSize);
+      range.selectNodeContents(node);
+      const wraps = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size > 1;
+      if (wraps && !style.display.startsWith("inline") && box.width > 0 && box.width < 3 * fontSize && !narrow.has(el)) {
+        narrow.add(el);
+        found.push({ kind: `a text box narrower than three letters (${Math.round(box.width)} px)`, a: `${where(el)} "${text.trim().slice(0, 30)}"` });
+      }
+    }
     return found;
   });
 }
@@ -111,3 +145,62 @@ for (const lang of ["en", "hi"] as const) {
     expect(problems, problems.join("\n")).toEqual([]);
   });
 }
+
+// The lobby as the host and as a player see it, with names of 24 letters and long words in
+// Latin and Devanagari, and players away (they joined without JavaScript and never listened):
+// each name keeps its line, no word broken letter by letter, the host's buttons beside or
+// under it (lobby-names-broken-360.png of 2026-11-29: "Sanja/y Kuma/r", a 24-letter name one
+// letter a line once away).
+const LONG_NAMES = ["Bartholomew Fitzgerald", "Wolfeschlegelsteinhausen", "सुब्रह्मण्यमचन्द्रशेखर", "Ana"];
+test("the lobby with long names and players away fits, as the host and as a player sees it", async ({ browser }, info) => {
+  test.setTimeout(150_000);
+  const javaScriptEnabled = info.project.use.javaScriptEnabled;
+  const dir = path.join(SCREENS, info.project.name);
+  fs.mkdirSync(dir, { recursive: true });
+  const hostContext = await browser.newContext({ baseURL: FIRST_INSTANCE, javaScriptEnabled });
+  const host = await hostContext.newPage();
+  await new HomePage(host).goto();
+  await new HomePage(host).createRoom("Maximiliana Wolfeschlege");
+  const code = await new RoomPage(host).roomCode();
+  const others = [];
+  for (const name of LONG_NAMES) {
+    const context = await browser.newContext({ baseURL: FIRST_INSTANCE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await new RoomPage(page).goto(code);
+    await new RoomPage(page).join(name);
+    others.push(context);
+  }
+  // A player who stays, with the room open: the player's view.
+  const playerContext = await browser.newContext({ baseURL: FIRST_INSTANCE, javaScriptEnabled });
+  const player = await playerContext.newPage();
+  await new RoomPage(player).goto(code);
+  await new RoomPage(player).join("चन्द्रशेखर वेंकटरमन");
+  for (const context of others) await context.close();
+  // Unheard for the presence grace, the players who left are shown away.
+  await expect
+    .poll(async () => {
+      await host.reload();
+      return host.getByTestId("away").count();
+    }, { timeout: 60_000, intervals: [2_000] })
+    .toBeGreaterThanOrEqual(LONG_NAMES.length);
+
+  const problems: string[] = [];
+  for (const lang of ["en", "hi"] as const) {
+    for (const [who, page] of [["host", host], ["player", player]] as const) {
+      await page.context().addCookies([{ name: "udd_lang", value: lang, url: FIRST_INSTANCE }]);
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 800 });
+        await open(page, info, `/r/${code}`, lang);
+        await expect(page.getByTestId("player")).toHaveCount(LONG_NAMES.length + 2);
+        if (who === "host") await expect(page.getByTestId("make-host").first()).toBeVisible();
+        await page.screenshot({ path: path.join(dir, `lobby-long-names-${who}-${lang}-${width}.png`), fullPage: true });
+        for (const clash of await clashes(page)) {
+          problems.push(`${who}'s lobby at ${width} px (${lang}): ${clash.kind}: ${clash.a}${clash.b ? ` and ${clash.b}` : ""}`);
+        }
+      }
+    }
+  }
+  await hostContext.close();
+  await playerContext.close();
+  expect(problems, problems.join("\n")).toEqual([]);
+});

@@ -230,7 +230,7 @@ pub async fn flight_thing(started_ms: i64, round: u32) -> Result<String, AppErro
             .and_then(|id| draw.card_of(id))
             .map(|(card, _)| {
                 let name = card.name(crate::lang::locale()).to_owned();
-                format!("{}|{name}", card.emoji)
+                format!("{}|{name}|{} udd!", card.emoji, card.hi_latin)
             })
             .ok_or(AppError::Internal)?;
         Ok(thing)
@@ -430,7 +430,14 @@ pub(crate) mod ssr {
                     correct: result.correct,
                     rounds: result.grid.len() as u32,
                     average_ms: result.average_ms,
-                    share: share_text(flight.day, result.correct, result.average_ms, &grid, &link),
+                    share: share_text(
+                        crate::lang::locale(),
+                        flight.day,
+                        result.correct,
+                        result.average_ms,
+                        &grid,
+                        &link,
+                    ),
                     grid,
                     rank,
                     entries,

@@ -1,7 +1,9 @@
 // The daily flight in the browser, inlined on /daily only (with the page's nonce): no wasm, so
 // no island page's bundle pays for it. A countdown, each thing when its time comes (asked of the
-// server, which sends nothing before its reveal: `daily/thing` answers `emoji|name`), the Udd!
-// button (Space or Enter too) and the tap's counted reaction; the page is loaded again once the
+// server, which sends nothing before its reveal: `daily/thing` answers `emoji|name|call`) with
+// its call ("Kauwa udd!") and the window's timer bar, as a room shows it, the Udd! button
+// (Space or Enter too; greyed but while a thing is shown, pressed once tapped) and the tap's
+// counted reaction; the page is loaded again once the
 // flight is over. The result's share button copies the text its text box shows.
 const air = document.getElementById("daily-air");
 const post = async (path, fields) => {
@@ -21,7 +23,7 @@ if (air) {
   const reveal = (i) => started + lead + i * slot;
   const over = reveal(rounds - 1) + window_ + 600;
   const $ = (id) => document.getElementById(id);
-  const [label, shownEl, big, name, note, udd] = ["label", "shown", "big", "name", "note", "udd"].map((id) => $("daily-" + id));
+  const [label, shownEl, big, call, name, note, udd, timerEl] = ["label", "shown", "big", "call", "name", "note", "udd", "timer"].map((id) => $("daily-" + id));
   let asked = 0, shown = null, shownAt = 0, tapped = -1;
   const tick = () => {
     const t = Date.now() + offset;
@@ -30,8 +32,8 @@ if (air) {
       // A page back late skips the rounds whose windows are over.
       if (t <= reveal(i) + window_) {
         post("/api/daily/thing", { started_ms: started, round: i }).then((thing) => {
-          const [emoji, nm] = String(thing).split("|");
-          shown = { i, at: reveal(i), emoji, nm };
+          const [emoji, nm, said] = String(thing).split("|");
+          shown = { i, at: reveal(i), emoji, nm, said };
           shownAt = performance.now();
           note.textContent = "";
         }, (e) => (note.textContent = e.message));
@@ -48,8 +50,13 @@ if (air) {
     label.textContent = open ? d.round.replace("{n}", shown.i + 1) : d.next;
     big.textContent = open ? shown.emoji : Math.ceil(Math.max(0, next - t) / 1000);
     name.textContent = open ? shown.nm : "";
+    call.textContent = open ? shown.said || "" : "";
     shownEl.dataset.testid = open ? "flight-thing" : "flight-countdown";
     shownEl.className = open ? "shown-thing" : "count-num";
+    timerEl.hidden = !open;
+    if (open) timerEl.firstChild.style.width = `${(100 * Math.max(0, shown.at + window_ - t)) / window_}%`;
+    udd.disabled = !open;
+    udd.classList.toggle("pressed", Boolean(open && tapped === shown.i));
   };
   const tap = () => {
     if (!shown || Date.now() + offset > shown.at + window_ || tapped === shown.i) return;

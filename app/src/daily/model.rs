@@ -125,9 +125,11 @@ pub fn grid(rounds: &[FlightRound]) -> String {
         .collect()
 }
 
-/// The text "Share" copies: the day's number, the right calls, the mean reaction and the grid
-/// (✅/❌ a round); no thing named.
+/// The text "Share" copies: the day's number as the page says it in the player's language
+/// ("Daily #29", "डेली #29"), the right calls, the mean reaction and the grid (✅/❌ a round);
+/// no thing named.
 pub fn share_text(
+    l: crate::lang::Locale,
     day: Day,
     correct: u32,
     average_ms: Option<u32>,
@@ -135,9 +137,10 @@ pub fn share_text(
     link: &str,
 ) -> String {
     let speed = average_ms.map_or_else(String::new, |ms| format!(" ⚡ {ms} ms"));
+    let n = number(day);
     format!(
-        "Udd daily #{} 🐦 {correct}/{}{speed}\n{grid}\n{link}",
-        number(day),
+        "Udd {} 🐦 {correct}/{}{speed}\n{grid}\n{link}",
+        crate::i18n::td_string!(l, daily.number, n = n),
         grid.chars().count(),
     )
 }

@@ -195,8 +195,9 @@ fn flight_page(l: Locale, view: FlightView) -> impl IntoView {
                 <div class="stage daily-stage" id="daily-stage" hidden>
                     <p class="muted" id="daily-label">{td_string!(l, daily.countdown).to_string()}</p>
                     <p id="daily-shown" class="count-num" data-testid="flight-countdown">
-                        <span class="emoji" id="daily-big"></span>" "<span class="call" id="daily-name"></span>
+                        <span class="emoji" id="daily-big"></span>" "<strong class="call" id="daily-call"></strong>" "<span class="names" id="daily-name"></span>
                     </p>
+                    <div class="timer" role="presentation" id="daily-timer" hidden><span></span></div>
                 </div>
                 <button type="button" hidden class="udd" data-testid="flight-udd" id="daily-udd">"Udd!"</button>
                 <p role="status" aria-live="polite" data-testid="flight-note" id="daily-note"></p>

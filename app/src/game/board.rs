@@ -70,7 +70,8 @@ struct MyTap {
 /// the reaction time of the player's counted tap in the round open in `room` as first drawn,
 /// as the server had it (a reload keeps the button pressed). `along` is set when the viewer is in
 /// the room's audience: the rounds they said fly (bit `i` for round `i` of the match); they tap
-/// along, scored for themselves alone.
+/// along, scored for themselves alone, over the rounds from `along_from` (the first they could
+/// play, by the rule the room's audience figure counts them) and any earlier one they called.
 #[component]
 pub fn GameBoard(
     room: RwSignal<Room>,
@@ -78,11 +79,14 @@ pub fn GameBoard(
     held: String,
     tapped: Option<u32>,
     along: Option<u32>,
+    along_from: u32,
 ) -> impl IntoView {
     let l = crate::lang::locale();
     let audience = along.is_some();
     let calls = StoredValue::new(along.unwrap_or_default());
     let called = move |g: &Match, n: u32| calls.get_value() >> (n - g.first_round) & 1 == 1;
+    // Whether an audience member's call in round `n` counts: a round they could play, or called.
+    let counts = move |g: &Match, n: u32| n - g.first_round >= along_from || called(g, n);
     let offset = RwSignal::new(0.0f64);
     let now = RwSignal::new(browser::now_ms() as i64);
     let open_round = room.with_untracked(|r| {
@@ -158,7 +162,7 @@ pub fn GameBoard(
         let round = g
             .rounds
             .get(g.resolved.checked_sub(1)? as usize)
-            .filter(|_| audience)?;
+            .filter(|r| audience && counts(g, r.n))?;
         let called = called(g, round.n);
         Some((
             round.clone(),
@@ -291,7 +295,14 @@ pub fn GameBoard(
         let t = now.get();
         Some(match round.thing.clone() {
             None => {
+                // 3-2-1 before every round: the results' pause before a countdown is not
+                // counted in it (it showed 5, 4, ...).
                 let left = ((round.reveal_ms - t).max(0) + 999) / 1000;
+                let left = if left > crate::game::model::COUNTDOWN_MS / 1000 {
+                    0
+                } else {
+                    left
+                };
                 Either::Left(view! {
                     <div class="stage countdown" data-testid="countdown">
                         <p class="muted">{heading}</p>
@@ -432,7 +443,12 @@ pub fn GameBoard(
         <section class="game" data-testid="game">
             <p class="visually-hidden" aria-live="assertive" aria-atomic="true" data-testid="announce">{announce}</p>
             {move || {
-                let watching = room.with(|r| r.state == RoomState::Playing) && !playing();
+                // A member who joined mid-match waits for the next one; a visitor has joined
+                // nothing (the room's forms offer them the audience, first).
+                let watching = room.with(|r| {
+                    r.state == RoomState::Playing
+                        && me.get_value().is_some_and(|id| r.player(&id).is_some())
+                }) && !playing();
                 watching.then(|| view! {
                     <p class="notice" data-testid="spectating">{td_string!(l, game.board.spectating).to_string()}</p>
                 })
@@ -448,18 +464,23 @@ pub fn GameBoard(
                 // An audience member's own score: their calls that were right.
                 let called = (audience && !plays(&g)).then(|| {
                     let (mut right, mut of) = (0, 0);
-                    for r in g.rounds.iter().filter(|r| r.flies.is_some()) {
+                    for r in g.rounds.iter().filter(|r| r.flies.is_some() && counts(&g, r.n)) {
                         of += 1;
                         right += u32::from(r.flies == Some(called(&g, r.n)));
                     }
-                    view! { <p class="notice ok" data-testid="your-calls">{around(td_string!(l, game.podium.you_called), &format!("{right}/{of}"))}</p> }
+                    view! { <p class="notice ok own" data-testid="your-calls">{around(td_string!(l, game.podium.you_called), &format!("{right}/{of}"))}</p> }
                 });
-                view! { {called} <Podium game=g room=room.with(|r| r.id.clone()) badges awake l /> }
+                // A player's own place, first: a fourth of five is not on the podium.
+                let place = me.get_value().and_then(|id| {
+                    let (place, _) = g.standings().into_iter().find(|(_, p)| p.user_id == id)?;
+                    Some(view! { <p class="notice own" data-testid="your-place">{around(td_string!(l, game.podium.your_place), &place.to_string())}</p> })
+                });
+                view! { {place} {called} <Podium game=g room=room.with(|r| r.id.clone()) badges awake l /> }
             })}
             <div data-testid="round-results">
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}
             </div>
-            {move || game().map(|g| view! { <Standings game=g l /> })}
+            {move || game().map(|g| view! { <Standings game=g me=me.get_value() l /> })}
             <p class="sound" hidden=move || !awake.get()>
                 <button type="button" class="small secondary" data-testid="sound"
                     aria-pressed=move || sound.get().to_string()

@@ -16,8 +16,10 @@ use crate::inventory::model::Badge;
 use crate::lang::Locale;
 use crate::rooms::model::RoomId;
 
+/// The standings; `me`'s own row is marked (and says "(you)"), so a player below the podium
+/// finds their place.
 #[component]
-pub fn Standings(game: Match, l: Locale) -> impl IntoView {
+pub fn Standings(game: Match, me: Option<UserId>, l: Locale) -> impl IntoView {
     // When the match is over, what each player earned: the same rules the projector grants by.
     let finished = game.is_finished();
     let emoji_of = |thing: &crate::catalog::ThingId| {
@@ -45,10 +47,11 @@ pub fn Standings(game: Match, l: Locale) -> impl IntoView {
                     </td>
                 }
             });
+            let mine = me.as_ref() == Some(&p.user_id);
             view! {
-                <tr data-testid="standing">
+                <tr data-testid="standing" aria-current=mine.then_some("true")>
                     <td>{outcome.placement}</td>
-                    <td><span class=crate::ids::Look::avatar_class(p.look) aria-hidden="true" data-look=p.look.map(|look| look.id())>{p.avatar.emoji()}</span>" "{p.nickname.to_string()}</td>
+                    <td><span class=crate::ids::Look::avatar_class(p.look) aria-hidden="true" data-look=p.look.map(|look| look.id())>{p.avatar.emoji()}</span>" "{p.nickname.to_string()}{mine.then(|| view! { <span class="you">{td_string!(l, rooms.lobby.you).to_string()}</span> })}</td>
                     <td class="num" data-testid="score">{p.score}</td>
                     <td class="num wide">{p.correct}</td>
                     <td class="num wide">{reaction}</td>

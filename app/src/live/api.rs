@@ -47,6 +47,11 @@ pub struct RoomPageData {
     /// a number decodes with the code the bundle has anyway, a list of them would not).
     #[serde(default)]
     pub along: Option<u32>,
+    /// With `along`: the match's first round (index) the viewer could play from the audience,
+    /// by the rule the room's own audience figure counts seats (`AudienceSeat::counts_in`: joined
+    /// by the round's window end); a round before it counts only if they called it.
+    #[serde(default)]
+    pub along_from: u32,
 }
 
 /// The room link's QR code as SVG. The link comes from the request's Host header when it has a
@@ -138,7 +143,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             .map(|(_, ms)| ms);
         // The audience: counted into the resolved rounds (one Query, only when there is one),
         // and the viewer's own calls if they are in it.
-        let mut along = None;
+        let (mut along, mut along_from) = (None, 0);
         if room.lobby.audience > 0 {
             let seats = db.game().audience(&code).await?;
             count_calls(&mut room, &seats);
@@ -151,6 +156,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
                 along = Some(rounds.iter().enumerate().fold(0, |calls, (i, r)| {
                     calls | u32::from(seat.call(r.n).is_some()) << i
                 }));
+                along_from = seat.first_round(rounds, game.map_or(0, |g| g.window_ms)) as u32;
                 if let Some(game) = game.filter(|g| g.player(&seat.user_id).is_none()) {
                     let open = game.rounds.get(game.resolved as usize).map(|r| r.n);
                     my_tap = open.and_then(|n| seat.call(n));
@@ -168,6 +174,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             badges,
             my_tap,
             along,
+            along_from,
         })
     })
     .await

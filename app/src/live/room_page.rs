@@ -125,6 +125,7 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
         badges,
         my_tap,
         along,
+        along_from,
     } = page;
     let l = crate::lang::locale();
     let code = first.code.to_string();
@@ -181,7 +182,7 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
             // The match comes first: on a phone the thing and the button must not be below the
             // fold. While it runs, the invitation shrinks to the code.
             <Show when=move || room.with(|r| r.game.is_some())>
-                <GameBoard room me=me_for_game.clone() held=badges.clone() tapped=my_tap along />
+                <GameBoard room me=me_for_game.clone() held=badges.clone() tapped=my_tap along along_from />
             </Show>
             <Show
                 when=move || lobby.with(|l| l.state != RoomState::Playing)
@@ -308,9 +309,9 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>, along: bool) -> impl IntoView {
         {away_note}
         <p class="notice for-host if-host-changed top" role="status" data-testid="host-note">{td_string!(l, rooms.room.you_host_now).to_string()}</p>
         <p class="notice for-guest if-host-changed top" role="status" data-testid="new-host-note">{td_string!(l, rooms.room.new_host).to_string()}</p>
-        <p class="notice ok for-host between" data-testid="you-host">{td_string!(l, rooms.room.you_host).to_string()}</p>
-        <div class="start-block for-host between"><StartForm code=code.clone() /></div>
-        <p class="notice waiting start-block for-guest between" data-testid="waiting-for-host">
+        <p class="notice ok for-host between step" data-testid="you-host">{td_string!(l, rooms.room.you_host).to_string()}</p>
+        <div class="start-block for-host between step"><StartForm code=code.clone() /></div>
+        <p class="notice waiting start-block for-guest between step" data-testid="waiting-for-host">
             <span class="fresh">{td_string!(l, game.start.waiting_first).to_string()}</span>
             <span class="again">{td_string!(l, game.start.waiting).to_string()}</span>
         </p>
@@ -320,14 +321,14 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>, along: bool) -> impl IntoView {
         <div class="for-host if-open"><LockForm code=code.clone() locked=false /></div>
         <div class="for-host if-locked"><LockForm code=code.clone() locked=true /></div>
         <div class="for-member"><LeaveForm code=code.clone() /></div>
-        <div class="for-visitor if-open"><JoinForm code /></div>
+        <div class="for-visitor if-open"><JoinForm code avatar=lobby.free_avatar() /></div>
         <p class="notice for-visitor if-locked" role="status" data-testid="room-locked">{td_string!(l, rooms.lobby.locked_notice).to_string()}</p>
         {if along {
             Either::Left(view! {
                 <p class="notice top" data-testid="along-note">{td_string!(l, rooms.room.along_note).to_string()}</p>
             })
         } else {
-            Either::Right(view! { <div class="for-visitor if-open"><AudienceForm code=lobby.code.to_string() named=me.is_some() /></div> })
+            Either::Right(view! { <div class="for-visitor if-open along-form"><AudienceForm code=lobby.code.to_string() named=me.is_some() /></div> })
         }}
     }
 }

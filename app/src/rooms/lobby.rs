@@ -94,6 +94,7 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                         {mine.then(|| view! { <span class="muted">{td_string!(l, rooms.lobby.you).to_string()}</span> })}
                         {hosting.then(|| view! { <span class="badge">{td_string!(l, rooms.lobby.host).to_string()}</span> })}
                         {kickable.then(move || view! {
+                            <span class="player-actions">
                             <form method="post" action=HandOver::PATH class="inline">
                                 <input type="hidden" name="code" value=hand_code />
                                 <input type="hidden" name="player" value=hand_target />
@@ -104,6 +105,7 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                                 <input type="hidden" name="player" value=target />
                                 <button type="submit" class="small">{td_string!(l, rooms.lobby.remove).to_string()}</button>
                             </form>
+                            </span>
                         })}
                     </li>
                 }
@@ -221,14 +223,14 @@ pub fn SettingsForm(code: String, current: RoomSettings) -> impl IntoView {
 
 /// The join form for a visitor (the room page shows it only while the room is open).
 #[component]
-pub fn JoinForm(code: String) -> impl IntoView {
+pub fn JoinForm(code: String, avatar: crate::identity::Avatar) -> impl IntoView {
     let l = crate::lang::locale();
     view! {
             <form method="post" action=JoinRoom::PATH class="card" data-testid="join-room">
                 <h2>{td_string!(l, rooms.lobby.join_heading).to_string()}</h2>
                 <input type="hidden" name="code" value=code />
                 <label>{td_string!(l, rooms.home.your_name).to_string()} <input name="name" required maxlength="24" autocomplete="nickname" /></label>
-                <AvatarPicker />
+                <AvatarPicker chosen=avatar />
                 <button type="submit">{td_string!(l, rooms.home.join).to_string()}</button>
             </form>
     }

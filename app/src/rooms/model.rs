@@ -150,6 +150,16 @@ impl Lobby {
         self.players.iter().find(|p| &p.user_id == user)
     }
 
+    /// The avatar the room's join form offers, already chosen: the first of the twelve, in the
+    /// picker's order, that nobody in the room has; with all twelve taken, by join order,
+    /// cycling. A player who skips the picker is then not a third identical crow on the podium.
+    pub fn free_avatar(&self) -> Avatar {
+        Avatar::ALL
+            .into_iter()
+            .find(|a| self.players.iter().all(|p| p.avatar != *a))
+            .unwrap_or(Avatar::ALL[self.players.len() % Avatar::ALL.len()])
+    }
+
     /// Who hosts next if the host goes: the longest-present other player.
     pub fn next_host(&self) -> Option<&RoomPlayer> {
         self.players.iter().find(|p| p.user_id != self.host_id)

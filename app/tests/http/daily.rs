@@ -157,7 +157,10 @@ async fn a_flight_shows_each_thing_only_at_its_reveal_refuses_bad_taps_and_flies
     )
     .await;
     let card = &draw.cards[index(0)].0;
-    assert_eq!(thing.json, format!("{}|{}", card.emoji, card.en));
+    assert_eq!(
+        thing.json,
+        format!("{}|{}|{} udd!", card.emoji, card.en, card.hi_latin)
+    );
     let early = post(
         &app,
         "/api/daily/thing",
@@ -223,7 +226,7 @@ async fn a_flight_shows_each_thing_only_at_its_reveal_refuses_bad_taps_and_flies
     assert!(result.is_object(), "{}", done.json);
     assert_eq!(result["rounds"].as_u64().unwrap() as usize, FLIGHT_ROUNDS);
     let share = result["share"].as_str().unwrap();
-    assert!(share.starts_with("Udd daily #5 🐦 "), "{share}");
+    assert!(share.starts_with("Udd Daily #5 🐦 "), "{share}");
     assert!(share.contains("/daily/2026-11-05"), "{share}");
     for (card, _) in &draw.cards {
         assert!(

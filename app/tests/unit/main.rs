@@ -28,6 +28,9 @@ mod game {
     mod draw;
     mod model;
     mod rules;
+    mod store {
+        mod audience;
+    }
     mod throttle;
     mod timing;
     mod words;

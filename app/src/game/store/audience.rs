@@ -52,6 +52,22 @@ impl AudienceSeat {
     pub fn call(&self, n: u32) -> Option<u32> {
         self.calls.get(&n.to_string()).copied()
     }
+
+    /// Whether this seat counts in the round revealed at `reveal_ms` (a call scored, no call a
+    /// "does not fly"): joined by the window's end, so it could call it; a round it called
+    /// counts whenever it joined. The room's figure ([`count_calls`]) and each member's own score
+    /// (the room page's `along_from`) count by this one rule, so they agree.
+    pub fn counts_in(&self, n: u32, reveal_ms: i64, window_ms: u32) -> bool {
+        self.joined_ms <= reveal_ms + i64::from(window_ms) || self.call(n).is_some()
+    }
+
+    /// The index of the first round of `rounds` this seat could play (`rounds.len()` if none).
+    pub fn first_round(&self, rounds: &[crate::game::model::Round], window_ms: u32) -> usize {
+        rounds
+            .iter()
+            .position(|r| self.joined_ms <= r.reveal_ms + i64::from(window_ms))
+            .unwrap_or(rounds.len())
+    }
 }
 
 /// How joining the audience ended.
@@ -70,23 +86,13 @@ pub fn count_calls(room: &mut Room, seats: &[AudienceSeat]) {
     let Some(game) = room.game.as_mut() else {
         return;
     };
-    let window = i64::from(game.window_ms);
-    // Each seat's rounds called, read once (a watcher counts at every pass it makes).
-    let called: Vec<(i64, Vec<u32>)> = seats
-        .iter()
-        .map(|seat| {
-            let rounds = seat.calls.keys().filter_map(|n| n.parse().ok()).collect();
-            (seat.joined_ms, rounds)
-        })
-        .collect();
+    let window = game.window_ms;
     for round in game.rounds.iter_mut().filter(|r| r.results.is_some()) {
-        let ends = round.reveal_ms + window;
         let (mut crowd, mut flies) = (0, 0);
-        for (joined_ms, rounds) in &called {
-            let flew = rounds.contains(&round.n);
-            if *joined_ms <= ends || flew {
+        for seat in seats {
+            if seat.counts_in(round.n, round.reveal_ms, window) {
                 crowd += 1;
-                flies += u32::from(flew);
+                flies += u32::from(seat.call(round.n).is_some());
             }
         }
         round.crowd = crowd;

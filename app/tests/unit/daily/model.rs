@@ -2,6 +2,7 @@
 
 use app::daily::model::*;
 use app::ids::Day;
+use app::lang::Locale;
 
 fn day(year: i32, month: u8, day: u8) -> Day {
     Day { year, month, day }
@@ -58,6 +59,7 @@ fn a_flight_scores_as_a_room_round_without_the_fastest_bonus() {
 fn the_share_names_no_thing() {
     let score = score_flight(&[true, false], &[Some(300), Some(400)]);
     let text = share_text(
+        Locale::en,
         day(2026, 11, 12),
         score.correct,
         score.average_ms,
@@ -66,6 +68,16 @@ fn the_share_names_no_thing() {
     );
     assert_eq!(
         text,
-        "Udd daily #12 🐦 1/2 ⚡ 300 ms\n✅❌\nhttps://udd.example/daily/2026-11-12"
+        "Udd Daily #12 🐦 1/2 ⚡ 300 ms\n✅❌\nhttps://udd.example/daily/2026-11-12"
     );
+    // In Hindi, the day's number as the page and the card say it.
+    let text = share_text(
+        Locale::hi,
+        day(2026, 11, 12),
+        2,
+        None,
+        "✅✅",
+        "https://u.example/d",
+    );
+    assert_eq!(text, "Udd डेली #12 🐦 2/2\n✅✅\nhttps://u.example/d");
 }

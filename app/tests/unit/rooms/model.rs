@@ -66,6 +66,34 @@ fn lobby(host: &UserId, players: &[&UserId], seen: Option<i64>) -> Lobby {
 }
 
 #[test]
+fn the_join_form_offers_the_first_avatar_nobody_in_the_room_has() {
+    let ids: Vec<UserId> = (0..13)
+        .map(|i| UserId::parse(&format!("01ARZ3NDEKTSV4RRFFQ69G5F{i:02}")).unwrap())
+        .collect();
+    let refs: Vec<&UserId> = ids.iter().collect();
+    let mut room = lobby(&ids[0], &refs[..1], None);
+    // The host kept the crow: the parrot is offered.
+    assert_eq!(room.free_avatar(), Avatar::Parrot);
+    // A room where the parrot is taken and the crow is free again offers the crow.
+    room.players[0].avatar = Avatar::Parrot;
+    assert_eq!(room.free_avatar(), Avatar::Crow);
+    // Taken in turn, each join is offered one nobody has: twelve players, twelve avatars.
+    let mut room = lobby(&ids[0], &[], None);
+    let mut seen = Vec::new();
+    for (i, id) in ids.iter().take(12).enumerate() {
+        let avatar = room.free_avatar();
+        assert!(!seen.contains(&avatar), "{avatar:?} offered twice");
+        seen.push(avatar);
+        let mut joined = lobby(id, &[id], None).players.remove(0);
+        joined.avatar = avatar;
+        joined.joined_at_ms = i as i64;
+        room.players.push(joined);
+    }
+    // All twelve taken: the thirteenth by join order, cycling (the first's again).
+    assert_eq!(room.free_avatar(), Avatar::ALL[0]);
+}
+
+#[test]
 fn an_away_host_passes_to_the_longest_present_other_player() {
     let ids: Vec<UserId> = (0..3)
         .map(|i| UserId::parse(&format!("01ARZ3NDEKTSV4RRFFQ69G5FA{i}")).unwrap())
