@@ -325,7 +325,7 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>, along: bool) -> impl IntoView {
         <p class="notice for-visitor if-locked" role="status" data-testid="room-locked">{td_string!(l, rooms.lobby.locked_notice).to_string()}</p>
         {if along {
             Either::Left(view! {
-                <p class="notice top" data-testid="along-note">{td_string!(l, rooms.room.along_note).to_string()}</p>
+                <p class="notice top fresh" data-testid="along-note">{td_string!(l, rooms.room.along_note).to_string()}</p>
             })
         } else {
             Either::Right(view! { <div class="for-visitor if-open along-form"><AudienceForm code=lobby.code.to_string() named=me.is_some() /></div> })
