@@ -139,14 +139,15 @@ test("the podium names the winner, shares the match's card, and announces a badg
     if (match === 1) {
       await host.startMatch(ROUNDS, 3000, seed);
     } else {
-      // After a match the winner and the podium come first, then "Play again" for the host
-      // (the other player waits for it), ahead of the round's results and the standings.
+      // After a match the host's "Play again" comes first, above the winner and the podium (each
+      // one's own next step on the first screen); the other player waits for it; both ahead of
+      // the round's results and the standings.
       await expect(friend.page.getByTestId("waiting-for-host")).toBeVisible();
       await expect(friend.page.getByTestId("waiting-for-host")).toContainText("next match");
       const again = host.page.getByRole("button", { name: "Play again" });
       await expect(again).toBeVisible();
       const box = async (what: import("@playwright/test").Locator) => (await what.boundingBox())!.y;
-      expect(await box(again)).toBeGreaterThan(await box(host.podium));
+      expect(await box(again)).toBeLessThan(await box(host.podium));
       expect(await box(again)).toBeLessThan(await box(host.page.getByTestId("standings")));
       await host.submit(again);
     }
