@@ -151,6 +151,7 @@ for (const lang of ["en", "hi"] as const) {
 // each name keeps its line, no word broken letter by letter, the host's buttons beside or
 // under it (lobby-names-broken-360.png of 2026-11-29: "Sanja/y Kuma/r", a 24-letter name one
 // letter a line once away).
+const [HOST_NAME, PLAYER_NAME] = ["Maximiliana Wolfeschlege", "चन्द्रशेखर वेंकटरमन"];
 const LONG_NAMES = ["Bartholomew Fitzgerald", "Wolfeschlegelsteinhausen", "सुब्रह्मण्यमचन्द्रशेखर", "Ana"];
 test("the lobby with long names and players away fits, as the host and as a player sees it", async ({ browser }, info) => {
   test.setTimeout(150_000);
@@ -160,7 +161,7 @@ test("the lobby with long names and players away fits, as the host and as a play
   const hostContext = await browser.newContext({ baseURL: FIRST_INSTANCE, javaScriptEnabled });
   const host = await hostContext.newPage();
   await new HomePage(host).goto();
-  await new HomePage(host).createRoom("Maximiliana Wolfeschlege");
+  await new HomePage(host).createRoom(HOST_NAME);
   const code = await new RoomPage(host).roomCode();
   const others = [];
   for (const name of LONG_NAMES) {
@@ -174,7 +175,7 @@ test("the lobby with long names and players away fits, as the host and as a play
   const playerContext = await browser.newContext({ baseURL: FIRST_INSTANCE, javaScriptEnabled });
   const player = await playerContext.newPage();
   await new RoomPage(player).goto(code);
-  await new RoomPage(player).join("चन्द्रशेखर वेंकटरमन");
+  await new RoomPage(player).join(PLAYER_NAME);
   for (const context of others) await context.close();
   // Unheard for the presence grace, the players who left are shown away.
   await expect
@@ -192,7 +193,18 @@ test("the lobby with long names and players away fits, as the host and as a play
         await page.setViewportSize({ width, height: 800 });
         await open(page, info, `/r/${code}`, lang);
         await expect(page.getByTestId("player")).toHaveCount(LONG_NAMES.length + 2);
-        if (who === "host") await expect(page.getByTestId("make-host").first()).toBeVisible();
+        if (who === "host") {
+          // Hosting is offered to the one player here, not to those gone quiet (who may still
+          // be removed).
+          await expect(page.getByTestId("make-host")).toHaveCount(1);
+          await expect(page.locator(".player.away").first().getByRole("button")).toHaveCount(1);
+        }
+        // A player's own row comes first among the players, on every screen.
+        const rows = await page.locator(".player").evaluateAll((rows) =>
+          rows.map((row) => ({ name: row.querySelector(".nickname")?.textContent, y: row.getBoundingClientRect().y })),
+        );
+        const top = rows.sort((a, b) => a.y - b.y)[0].name;
+        expect(top, `${who}'s own row first at ${width} px (${lang})`).toBe(who === "host" ? HOST_NAME : PLAYER_NAME);
         await page.screenshot({ path: path.join(dir, `lobby-long-names-${who}-${lang}-${width}.png`), fullPage: true });
         for (const clash of await clashes(page)) {
           problems.push(`${who}'s lobby at ${width} px (${lang}): ${clash.kind}: ${clash.a}${clash.b ? ` and ${clash.b}` : ""}`);

@@ -50,6 +50,9 @@ test("a visitor mid-match plays along from the first screen, is scored over the 
   await noteCountdowns(host.page);
   await host.thingOfRound(1);
   await host.expectResultsOf(1);
+  // The count before a round is said as one, not under the round's number alone (where a big
+  // screen's giant 3 read as the round's number).
+  await expect(host.page.getByTestId("countdown")).toContainText(text(game, "board.starts_in", { n: 2, total: ROUNDS }));
 
   // Round 1 is over: a visitor opens the room's link on a phone, on the other instance.
   const context = await browser.newContext({ baseURL: SECOND_INSTANCE, viewport: { width: 360, height: 740 } });

@@ -33,6 +33,8 @@ test("a trade made by picking cards from both bags, accepted, moves them", async
   await expect(asha.page.getByTestId("outgoing-empty")).toBeVisible();
   await ashaTrades.choose(`@${ravi.username}`);
   await expect(asha.page.getByRole("heading", { level: 1 })).toHaveText("Offer a trade to Ravi");
+  // The link beside "Back to your trades" says whose profile it opens.
+  await expect(asha.page.getByTestId("with-profile")).toHaveText(`@${ravi.username}'s profile`);
   await expect(ashaTrades.form.getByTestId("give-card")).toContainText(["Crow"]);
   await expect(ashaTrades.form.getByTestId("give-card").filter({ hasText: "Crow" })).toContainText("You have 2");
   await expect(ashaTrades.form.getByTestId("want-card").filter({ hasText: "Kite" })).toContainText("They have 1");

@@ -291,7 +291,6 @@ pub fn GameBoard(
     let stage = move || {
         let (g, index, round) = current()?;
         let total = g.rounds.len();
-        let heading = round_heading(l, index, total);
         let t = now.get();
         Some(match round.thing.clone() {
             None => {
@@ -303,6 +302,10 @@ pub fn GameBoard(
                 } else {
                     left
                 };
+                // Said as a countdown: under "Round 4 of 10" alone, a giant 3 read as the
+                // round's number on the big screen.
+                let heading =
+                    td_string!(l, game.board.starts_in, n = index + 1, total = total).to_string();
                 Either::Left(view! {
                     <div class="stage countdown" data-testid="countdown">
                         <p class="muted">{heading}</p>
@@ -311,6 +314,7 @@ pub fn GameBoard(
                 })
             }
             Some(thing) => {
+                let heading = round_heading(l, index, total);
                 let left = (round.reveal_ms + i64::from(g.window_ms) - t).max(0);
                 // In tenths of a percent, as integers: formatting a float would ship its
                 // formatter in the bundle (some kilobytes) for one style.

@@ -83,11 +83,12 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 let target = player.user_id.to_string();
                 let kickable = is_host && !hosting;
                 let mine = me.as_ref() == Some(&player.user_id);
+                let away = player.away;
                 let (hand_code, hand_target) = (code.clone(), target.clone());
                 // The avatar is decoration beside the name (its label in two languages would be
                 // in the bundle for nothing a screen reader needs).
                 view! {
-                    <li class="player" class:away=player.away data-testid="player">
+                    <li class="player" class:away=player.away class:me=mine data-testid="player">
                         <span class=crate::ids::Look::avatar_class(player.look) aria-hidden="true" data-look=player.look.map(|look| look.id())>{player.avatar.emoji()}</span>
                         <span class="nickname">{player.nickname.to_string()}</span>
                         {player.away.then(|| view! { <span class="muted" data-testid="away">{td_string!(l, rooms.lobby.away).to_string()}</span> })}
@@ -95,11 +96,14 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                         {hosting.then(|| view! { <span class="badge">{td_string!(l, rooms.lobby.host).to_string()}</span> })}
                         {kickable.then(move || view! {
                             <span class="player-actions">
+                            // Hosting is not handed to a player whose page has gone quiet.
+                            {(!away).then(|| view! {
                             <form method="post" action=HandOver::PATH class="inline">
                                 <input type="hidden" name="code" value=hand_code />
                                 <input type="hidden" name="player" value=hand_target />
                                 <button type="submit" class="small secondary" data-testid="make-host">{td_string!(l, rooms.lobby.make_host).to_string()}</button>
                             </form>
+                            })}
                             <form method="post" action=KickPlayer::PATH class="inline">
                                 <input type="hidden" name="code" value=code />
                                 <input type="hidden" name="player" value=target />

@@ -403,12 +403,17 @@ fn offer_form(
         .collect_view();
     let hours = typed.get("hours").unwrap_or_else(|| "24".to_owned());
     let hours_error = error_for("hours");
+    // Their profile, said as theirs: a lone name beside "Back to your trades" read as a name.
+    let who = username
+        .as_ref()
+        .map(|u| format!("@{u}"))
+        .unwrap_or_else(|| name.clone());
     view! {
         <Title text=title.clone() />
         <div class="page-head">
             <h1>{title}</h1>
             <p class="actions">
-                <a href=profile data-testid="with-profile">{username.as_ref().map(|u| format!("@{u}")).unwrap_or_else(|| name.clone())}</a>
+                <a href=profile data-testid="with-profile">{td_string!(l, trades.their_profile, name = who.as_str()).to_string()}</a>
                 <a href="/trades">{td_string!(l, trades.back)}</a>
             </p>
         </div>
