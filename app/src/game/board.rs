@@ -302,10 +302,14 @@ pub fn GameBoard(
                 } else {
                     left
                 };
-                // Said as a countdown: under "Round 4 of 10" alone, a giant 3 read as the
-                // round's number on the big screen.
-                let heading =
-                    td_string!(l, game.board.starts_in, n = index + 1, total = total).to_string();
+                // Said as a countdown, "Round 4 of 10 starts in": under "Round 4 of 10" alone, a
+                // giant 3 read as the round's number on the big screen. (Two strings joined: one
+                // with its own interpolation cost 1.7 KB of wasm.)
+                let heading = format!(
+                    "{} {}",
+                    round_heading(l, index, total),
+                    td_string!(l, game.board.starts_in)
+                );
                 Either::Left(view! {
                     <div class="stage countdown" data-testid="countdown">
                         <p class="muted">{heading}</p>

@@ -83,7 +83,6 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                 let target = player.user_id.to_string();
                 let kickable = is_host && !hosting;
                 let mine = me.as_ref() == Some(&player.user_id);
-                let away = player.away;
                 let (hand_code, hand_target) = (code.clone(), target.clone());
                 // The avatar is decoration beside the name (its label in two languages would be
                 // in the bundle for nothing a screen reader needs).
@@ -97,13 +96,11 @@ pub fn Players(lobby: Lobby, me: Option<UserId>) -> impl IntoView {
                         {kickable.then(move || view! {
                             <span class="player-actions">
                             // Hosting is not handed to a player whose page has gone quiet.
-                            {(!away).then(|| view! {
-                            <form method="post" action=HandOver::PATH class="inline">
+                            <form method="post" action=HandOver::PATH class="inline" hidden=player.away>
                                 <input type="hidden" name="code" value=hand_code />
                                 <input type="hidden" name="player" value=hand_target />
                                 <button type="submit" class="small secondary" data-testid="make-host">{td_string!(l, rooms.lobby.make_host).to_string()}</button>
                             </form>
-                            })}
                             <form method="post" action=KickPlayer::PATH class="inline">
                                 <input type="hidden" name="code" value=code />
                                 <input type="hidden" name="player" value=target />
