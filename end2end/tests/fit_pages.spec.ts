@@ -177,13 +177,17 @@ test("the lobby with long names and players away fits, as the host and as a play
   await new RoomPage(player).goto(code);
   await new RoomPage(player).join(PLAYER_NAME);
   for (const context of others) await context.close();
-  // Unheard for the presence grace, the players who left are shown away.
-  await expect
-    .poll(async () => {
-      await host.reload();
-      return host.getByTestId("away").count();
-    }, { timeout: 60_000, intervals: [2_000] })
-    .toBeGreaterThanOrEqual(LONG_NAMES.length);
+  // Unheard for the presence grace, the players who left are shown away. (Only a live page
+  // shows who is away: the room's stream tells it. Without JavaScript the lobby is drawn
+  // without, and checked so.)
+  if (javaScriptEnabled) {
+    await expect
+      .poll(async () => {
+        await host.reload();
+        return host.getByTestId("away").count();
+      }, { timeout: 60_000, intervals: [2_000] })
+      .toBeGreaterThanOrEqual(LONG_NAMES.length);
+  }
 
   const problems: string[] = [];
   for (const lang of ["en", "hi"] as const) {
@@ -193,11 +197,13 @@ test("the lobby with long names and players away fits, as the host and as a play
         await page.setViewportSize({ width, height: 800 });
         await open(page, info, `/r/${code}`, lang);
         await expect(page.getByTestId("player")).toHaveCount(LONG_NAMES.length + 2);
-        if (who === "host") {
+        if (who === "host" && javaScriptEnabled) {
           // Hosting is offered to the one player here, not to those gone quiet (who may still
           // be removed).
           await expect(page.locator("[data-testid=make-host]:visible")).toHaveCount(1);
           await expect(page.locator(".player.away").first().getByRole("button")).toHaveCount(1);
+        } else if (who === "host") {
+          await expect(page.locator("[data-testid=make-host]:visible")).toHaveCount(LONG_NAMES.length + 1);
         }
         // A player's own row comes first among the players, on every screen.
         const rows = await page.locator(".player").evaluateAll((rows) =>
