@@ -37,7 +37,9 @@ async function unseenFocus(page: Page, where: string): Promise<string[]> {
 
 for (const lang of ["en", "hi"] as const) {
   test(`every page passes axe-core at 360 px and 1280 px, and shows where focus is (${lang})`, async ({ browser }, info) => {
-    test.setTimeout(240_000);
+    // Every page at two widths, axe-core and a tab through each: 3.2-3.4 min with JavaScript
+    // in `./udd test`'s three workers (2026-11-29), and without it, beside them, past 4.
+    test.setTimeout(360_000);
     // Without JavaScript the pages are checked as such a browser draws them (see
     // openWithoutJavaScript): axe-core is itself a script.
     const withJavaScript = !!info.project.use.javaScriptEnabled;

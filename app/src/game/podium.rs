@@ -127,12 +127,16 @@ pub fn Podium(
         view! { <p data-testid="crowd-right">"👥 "{around(td_string!(l, game.podium.crowd), &share)}</p> }
     });
     let standings = game.standings();
+    // Each block's step by its position among the three (gold in the middle, then left, then
+    // right), its number by the place: by the place alone, two tied seconds both stood left of
+    // the winner.
     let places = standings
         .into_iter()
         .take(3)
-        .map(|(place, p)| {
+        .enumerate()
+        .map(|(i, (place, p))| {
             view! {
-                <li class=format!("place place-{place}") data-testid="podium-place">
+                <li class=format!("place place-{}", i + 1) data-testid="podium-place">
                     <span class=crate::ids::Look::avatar_class(p.look) aria-hidden="true" data-look=p.look.map(|look| look.id())>{p.avatar.emoji()}</span>
                     <span class="nickname">{p.nickname.to_string()}</span>
                     <strong>{p.score}</strong>

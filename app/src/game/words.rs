@@ -92,9 +92,14 @@ pub(crate) fn wins_line(game: &Match, l: Locale) -> String {
         .iter()
         .filter(|(place, _)| *place == 1)
         .map(|(_, p)| p.nickname.to_string())
-        .collect::<Vec<_>>()
-        .join(" & ");
-    around(td_string!(l, game.podium.wins), &winners)
+        .collect::<Vec<_>>();
+    // "Meera & Kabir win!", not "wins!".
+    let line = if winners.len() > 1 {
+        td_string!(l, game.podium.wins_tied)
+    } else {
+        td_string!(l, game.podium.wins)
+    };
+    around(line, &winners.join(" & "))
 }
 
 /// "Round 2 of 8" for the round at `index`.

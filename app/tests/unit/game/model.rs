@@ -237,3 +237,73 @@ fn moving_up_is_told_only_to_the_player_who_climbed() {
     one.resolved = 1;
     assert_eq!(one.moved_up_to(&user(1)), None);
 }
+
+/// The podium's blocks as the page lists them: (the step's class, the number on it, the name).
+fn podium_of(m: Match) -> (String, Vec<(String, String, String)>) {
+    use app::game::podium::Podium;
+    use leptos::prelude::*;
+    let room = app::ids::RoomId::legacy(&app::ids::RoomCode::parse("K7QX2").unwrap());
+    let html = Owner::new().with(|| {
+        view! { <Podium game=m room badges=vec![] awake=RwSignal::new(false) l=app::lang::Locale::en /> }
+            .to_html()
+    });
+    // Without the renderer's markers between text nodes (`<!>`, `<!-- -->`).
+    let mut html = html;
+    while let Some(at) = html.find("<!") {
+        let end = at + html[at..].find('>').unwrap();
+        html.replace_range(at..=end, "");
+    }
+    let winner = html.split("data-testid=\"winner\"").nth(1).unwrap();
+    let winner = &winner[winner.find('>').unwrap() + 1..];
+    let winner = winner[..winner.find("</p>").unwrap()].to_owned();
+    let blocks = html
+        .split("<li data-testid=\"podium-place\" class=\"")
+        .skip(1)
+        .map(|li| {
+            let class = li[..li.find('"').unwrap()].to_owned();
+            let between = |open: &str| {
+                let from = li.find(open).unwrap() + open.len();
+                li[from..from + li[from..].find('<').unwrap()].to_owned()
+            };
+            (
+                class,
+                between("<span class=\"rank\">"),
+                between("<span class=\"nickname\">"),
+            )
+        })
+        .collect();
+    (winner, blocks)
+}
+
+#[test]
+fn the_podium_stands_the_winner_on_the_top_step_and_says_a_tie_in_the_plural() {
+    let mut m = a_match(1, 1);
+    // Two tied for second: each block's step by its position, its number by the place (both
+    // seconds once stood left of the winner).
+    m.players = vec![
+        player(1, 900, 1, 1, 500),
+        player(2, 1200, 1, 1, 400),
+        player(3, 900, 1, 1, 500),
+    ];
+    let (winner, blocks) = podium_of(m.clone());
+    assert_eq!(winner, "🏆 p2 wins!");
+    let step =
+        |class: &str, rank: &str, name: &str| (class.to_owned(), rank.to_owned(), name.to_owned());
+    assert_eq!(
+        blocks,
+        [
+            step("place place-1", "1", "p2"),
+            step("place place-2", "2", "p1"),
+            step("place place-3", "2", "p3"),
+        ]
+    );
+    // Two tied for first: "p1 & p3 win!", the third on the third step.
+    m.players = vec![
+        player(1, 900, 1, 1, 500),
+        player(2, 300, 1, 1, 400),
+        player(3, 900, 1, 1, 500),
+    ];
+    let (winner, blocks) = podium_of(m);
+    assert_eq!(winner, "🏆 p1 &amp; p3 win!");
+    assert_eq!(blocks[2], step("place place-3", "3", "p2"));
+}
