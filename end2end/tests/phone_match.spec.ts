@@ -29,6 +29,28 @@ async function onFirstScreen(page: Page, selector: string, what: string) {
   expect(box.right, `${what}: right`).toBeLessThanOrEqual(PHONE.width);
 }
 
+/** Watches `player`'s taps for the server's "too late": on a crowded machine a click in a
+ * round's last moment can reach the server after the window, which refuses it (400, "Too
+ * late"), as it must. Returns the player's problems less those refusals, once every refusal is
+ * known to say "too late" (anything else refused is still a problem). */
+function lateTapsAllowed(player: GamePage) {
+  const refusals: Promise<string>[] = [];
+  player.page.on("response", (res) => {
+    if (res.status() === 400 && res.url().endsWith("/api/rooms/tap")) refusals.push(res.text().catch(() => ""));
+  });
+  return async () => {
+    const said = await Promise.all(refusals);
+    const late = said.filter((body) => /Too late|देर हो गई/.test(body)).length;
+    let tapLeft = late;
+    let consoleLeft = late;
+    return player.problems.filter((p) => {
+      if (tapLeft > 0 && /^HTTP 400 .*\/api\/rooms\/tap$/.test(p)) return tapLeft-- <= 0;
+      if (consoleLeft > 0 && /^console: Failed to load resource: .* 400/.test(p)) return consoleLeft-- <= 0;
+      return true;
+    });
+  };
+}
+
 for (const lang of ["en", "hi"] as const) {
   test(`every verdict and the podium are on a phone's first screen (${lang})`, async ({ browser, extraHTTPHeaders }, info) => {
     test.skip(info.project.use.javaScriptEnabled === false, "a match is played with JavaScript");
@@ -40,7 +62,9 @@ for (const lang of ["en", "hi"] as const) {
     await new HomePage(host.page).createRoom("Tara");
     const code = await host.roomCode();
     await host.waitForHydration();
+    const hostProblems = lateTapsAllowed(host);
     const phones: GamePage[] = [];
+    const phoneProblems: (() => Promise<string[]>)[] = [];
     for (const name of ["Nila", "Veer"]) {
       const context = await browser.newContext({ baseURL: SECOND_INSTANCE, extraHTTPHeaders, viewport: PHONE });
       const phone = new GamePage(await context.newPage());
@@ -50,6 +74,7 @@ for (const lang of ["en", "hi"] as const) {
       await phone.page.reload();
       await phone.waitForHydration();
       phones.push(phone);
+      phoneProblems.push(lateTapsAllowed(phone));
     }
     await host.expectPlayers(["Tara", "Nila", "Veer"], 5_000);
     const flies = await whatFlies(await host.page.context().newPage());
@@ -112,10 +137,10 @@ for (const lang of ["en", "hi"] as const) {
         await onFirstScreen(phone.page, `.podium .place-${place}`, `${lang} phone ${i}: place ${place}`);
       }
       await phone.page.screenshot({ path: path.join(SCREENS, `phone-podium-${i}-${lang}-360.png`) });
-      expect(phone.problems).toEqual([]);
+      expect(await phoneProblems[i]()).toEqual([]);
     }
     await host.page.screenshot({ path: path.join(SCREENS, `podium-${lang}-1280.png`), fullPage: true });
-    expect(host.problems).toEqual([]);
+    expect(await hostProblems()).toEqual([]);
     for (const player of [host, ...phones]) await player.page.context().close();
   });
 }
