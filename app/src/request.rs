@@ -7,10 +7,25 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-/// The client's address, as the guard worked it out (absent when the server does not know the
-/// connection, as in tests that call the router directly).
+/// The client as every per-address limit counts it, from the address the guard worked out: an
+/// IPv4 address, or an IPv6 address's /64, which one home or phone usually holds whole (absent
+/// when the server does not know the connection, as in tests that call the router directly).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClientAddress(pub IpAddr);
+
+impl ClientAddress {
+    /// The client at `address`: itself if IPv4 (also when written as IPv6, `::ffff:a.b.c.d`),
+    /// else its /64 (the address with its last 64 bits zero).
+    pub fn of(address: IpAddr) -> Self {
+        Self(match address {
+            IpAddr::V4(v4) => IpAddr::V4(v4),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+            },
+        })
+    }
+}
 
 /// Whether the browser reached us over TLS (cookies get `Secure`, answers get HSTS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

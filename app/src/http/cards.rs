@@ -14,8 +14,9 @@
 //! (a matching `If-None-Match` is a 304). Answers that miss the cache, 404s included, spend
 //! from the client's budget (see [`budget`]), and past it are a 429 with `Retry-After`; what
 //! the cache answers never is. The instance's own budget bounds every client's misses together
-//! (past it, a 503 with `Retry-After`), and one card is drawn at a time per instance, off the
-//! async threads: many addresses cannot take the cores from the players.
+//! (past it, a 429 with `Retry-After` too, its words "many cards are being drawn"), and one card
+//! is drawn at a time per instance, off the async threads: many addresses cannot take the cores
+//! from the players.
 
 pub mod budget;
 pub mod cache;
@@ -115,9 +116,15 @@ fn too_many(wait: Duration) -> Response {
     retry_after(AppError::RateLimited.into_response(), wait)
 }
 
-/// The instance is past its own budget of misses: a 503, to try again after `wait`.
+/// The instance is past its own budget of misses: a rate limit like the client's own (a 429,
+/// to try again after `wait`), said as what it is. Not a 5xx: nothing failed, and a load
+/// balancer's alarm on 5xx cannot tell a card from a page.
 fn busy(wait: Duration) -> Response {
-    retry_after(AppError::Unavailable.into_response(), wait)
+    let message = crate::i18n::td_string!(crate::lang::locale(), common.cards_busy);
+    retry_after(
+        (StatusCode::TOO_MANY_REQUESTS, message.to_string()).into_response(),
+        wait,
+    )
 }
 
 fn retry_after(mut response: Response, wait: Duration) -> Response {

@@ -1,13 +1,15 @@
-//! The request guard, one layer in front of everything: who the client is (their own address,
-//! or the one a configured proxy forwarded), whether a state-changing request comes from our own
-//! pages, and the headers every answer carries (CSP with a per-request script nonce, HSTS
-//! behind TLS, `no-store` on what is personal, redirects kept on our own origin).
+//! The request guard, one layer in front of everything: whether the request names a path at all
+//! (a target such as `x:1` is a 400 before any handler), who the client is (their own address,
+//! or the one a configured proxy forwarded; an IPv6 client is its /64), whether a
+//! state-changing request comes from our own pages, and the headers every answer carries (CSP
+//! with a per-request script nonce, HSTS behind TLS, `no-store` on what is personal, redirects
+//! kept on our own origin).
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -125,8 +127,10 @@ impl SecurityConfig {
     ///
     /// Browsers say where a request comes from: `Sec-Fetch-Site` (modern browsers, over HTTPS
     /// and on localhost) and `Origin` (on every POST). A request with neither did not come from
-    /// a browser page, so it cannot carry a victim's cookie on an attacker's behalf.
-    pub fn is_cross_origin(&self, headers: &HeaderMap) -> bool {
+    /// a browser page, so it cannot carry a victim's cookie on an attacker's behalf. Without a
+    /// public origin, ours is the scheme the browser reached us by (`tls`, see
+    /// [`Self::over_tls`]) and the request's `Host`.
+    pub fn is_cross_origin(&self, headers: &HeaderMap, tls: bool) -> bool {
         if let Some(site) = headers.get("sec-fetch-site") {
             // `none`: the person started it themselves (the address bar, a bookmark).
             return !matches!(site.as_bytes(), b"same-origin" | b"none");
@@ -145,9 +149,7 @@ impl SecurityConfig {
                     .get(header::HOST)
                     .and_then(|h| h.to_str().ok())
                     .map(str::to_ascii_lowercase);
-                let authority = origin
-                    .strip_prefix("https://")
-                    .or_else(|| origin.strip_prefix("http://"));
+                let authority = origin.strip_prefix(if tls { "https://" } else { "http://" });
                 !matches!((authority, host), (Some(a), Some(h)) if a == h)
             }
         }
@@ -178,12 +180,26 @@ pub fn content_security_policy(nonce: &str) -> String {
     )
 }
 
+/// Whether a request's target is a path (`/…`, HTTP/1.1's origin form), or a full address whose
+/// path is one (the absolute form, which HTTP/1.1 servers must accept and HTTP/2 always sends).
+/// Not an authority (`CONNECT x:1`, `GET x:1`) or `*`: nothing here answers those.
+pub fn names_a_path(uri: &Uri) -> bool {
+    uri.path_and_query()
+        .is_some_and(|target| target.as_str().starts_with('/'))
+}
+
 /// The guard itself (an axum middleware on the whole router).
 pub async fn guard(
     State(security): State<Arc<SecurityConfig>>,
     mut request: Request,
     next: Next,
 ) -> Response {
+    if !names_a_path(request.uri()) {
+        tracing::debug!(method = %request.method(), "refused a target that is not a path");
+        let l = crate::lang::of_request(request.headers());
+        let refused = crate::i18n::td_string!(l, common.not_a_path).to_string();
+        return (StatusCode::BAD_REQUEST, refused).into_response();
+    }
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -195,7 +211,7 @@ pub async fn guard(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
-    if unsafe_method && security.is_cross_origin(headers) {
+    if unsafe_method && security.is_cross_origin(headers, tls) {
         tracing::info!(
             path = request.uri().path(),
             origin = ?headers.get(header::ORIGIN),
@@ -212,7 +228,7 @@ pub async fn guard(
     let personal = request.uri().path().starts_with("/api/");
     let nonce = new_nonce();
     if let Some(client) = client {
-        request.extensions_mut().insert(ClientAddress(client));
+        request.extensions_mut().insert(ClientAddress::of(client));
     }
     request.extensions_mut().insert(OverTls(tls));
     let host = request

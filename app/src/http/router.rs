@@ -3,11 +3,12 @@
 //! on form errors), and the layer that reports each request's DynamoDB calls.
 
 use axum::extract::{Path, Query, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use futures::future::BoxFuture;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use serde::Deserialize;
@@ -19,7 +20,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::catalog::model::FlyFilter;
 use crate::http::state::AppState;
-use crate::http::{cards, form_errors, guard, health, serve};
+use crate::http::{cards, deadline, form_errors, guard, health, serve};
 use crate::live::hub::stream::room_events;
 use crate::live::peers;
 use crate::news::RoomNews;
@@ -66,11 +67,11 @@ pub fn router(state: AppState) -> Router {
             },
             move || shell(options.clone()),
         )
-        .fallback(leptos_axum::file_and_error_handler_with_context::<
-            AppState,
-            _,
-        >(
-            move || provide_request_context(&fallback_db), shell
+        .fallback(quiet_about_long_names(
+            leptos_axum::file_and_error_handler_with_context::<AppState, _>(
+                move || provide_request_context(&fallback_db),
+                shell,
+            ),
         ))
         .layer(middleware::from_fn_with_state(
             state.clone(),
@@ -98,6 +99,11 @@ pub fn router(state: AppState) -> Router {
             header::REFERRER_POLICY,
             HeaderValue::from_static("strict-origin-when-cross-origin"),
         ))
+        // Inside the size limit (what it reads is at most that) and the wait's timeout.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            deadline::whole_body,
+        ))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         .layer(RequestBodyTimeoutLayer::new(serve::BODY_READ_TIMEOUT))
         .layer(middleware::from_fn_with_state(
@@ -107,6 +113,30 @@ pub fn router(state: AppState) -> Router {
         .layer(TraceLayer::new_for_http())
         .layer(middleware::from_fn(crate::http::metrics::track))
         .with_state(state)
+}
+
+/// The longest file name the disk takes (`NAME_MAX`), and a path length no file we serve comes
+/// near (`PATH_MAX` is 4,096).
+const LONGEST_NAME: usize = 255;
+const LONGEST_PATH: usize = 1024;
+
+/// The fallback (files, then the not-found page), but a path no file could have (a segment
+/// longer than a file name, or a path longer than [`LONGEST_PATH`]) is a plain 404 at once:
+/// the file server would ask the disk, get "File name too long" and log it as an ERROR.
+fn quiet_about_long_names<F, Fut>(
+    files_and_errors: F,
+) -> impl Fn(Uri, State<AppState>, Request) -> BoxFuture<'static, Response> + Clone + Send + 'static
+where
+    F: Fn(Uri, State<AppState>, Request) -> Fut + Clone + Send + 'static,
+    Fut: std::future::Future<Output = Response> + Send + 'static,
+{
+    move |uri: Uri, state: State<AppState>, request: Request| {
+        let path = uri.path();
+        if path.len() > LONGEST_PATH || path.split('/').any(|name| name.len() > LONGEST_NAME) {
+            return Box::pin(std::future::ready(StatusCode::NOT_FOUND.into_response()));
+        }
+        Box::pin(files_and_errors(uri, state, request))
+    }
 }
 
 /// A bundle file named after its contents (`/pkg/udd.<16 hex>.wasm`, see [`crate::bundle`]) never
@@ -166,20 +196,26 @@ async fn peer_pokes(
 }
 
 /// `GET /r/<CODE>/events`: the room's live stream (see [`room_events`]), told the session
-/// cookie the request carries (who listens: the host's stream keeps them host).
+/// cookie the request carries (who listens: the host's stream keeps them host), unless it is
+/// opened for nobody (`?nobody`: the big screen, whose stream must not move the seat of whoever
+/// is signed in on the TV).
 async fn live_events(
     State(state): State<AppState>,
     client: Option<axum::Extension<ClientAddress>>,
     tls: Option<axum::Extension<OverTls>>,
     headers: axum::http::HeaderMap,
     Path(code): Path<String>,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
 ) -> Response {
     let secure = tls.is_some_and(|tls| tls.0 .0);
+    let for_nobody = query.as_deref() == Some(crate::live::feed::FOR_NOBODY);
+    let session =
+        crate::identity::session::token_from_headers(&headers, secure).filter(|_| !for_nobody);
     room_events(
         &state.hub,
         state.security.streams_per_client,
         client.map(|c| c.0),
-        crate::identity::session::token_from_headers(&headers, secure),
+        session,
         &code,
     )
     .await

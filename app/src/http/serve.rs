@@ -1,7 +1,8 @@
 //! The accept loop: axum's router on hyper, with the timeouts a public server needs. A client
 //! must send a request's headers within [`Timeouts::header`] of their first byte (a trickled
-//! request is cut off instead of holding a connection), and its body within
-//! [`BODY_READ_TIMEOUT`] (the body layer in `router`); a keep-alive connection may wait idle
+//! request is cut off instead of holding a connection), each piece of its body within
+//! [`BODY_READ_TIMEOUT`] (the body layer in `router`) and the whole body within the same from
+//! its head (`deadline`); a keep-alive connection may wait idle
 //! for its next request for [`Timeouts::idle`], longer than any load balancer or client pool in
 //! front keeps it (an idle limit shorter than theirs resets the requests they send on a
 //! connection the server is closing). Shutdown stops accepting, lets requests in flight finish,
@@ -30,7 +31,8 @@ use tower::ServiceExt;
 
 /// How long a client has to send a request's headers, from their first byte.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long a client has to send a request's body (set on the router).
+/// How long a client has to send each piece of a request's body, and the whole of it (set on
+/// the router; see `deadline`).
 pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an idle keep-alive connection is kept: above the 120 s the AWS template gives its
 /// load balancer (`idle_timeout.timeout_seconds`), so the balancer always closes first.

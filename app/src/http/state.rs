@@ -31,6 +31,9 @@ pub struct AppState {
     pub daily: crate::daily::clock::DailyClock,
     /// The days' draws as this instance has read them (a draw never changes once made).
     pub draws: crate::daily::draws::DayDraws,
+    /// How long a request's whole body may take to arrive, from its head (see
+    /// `http::deadline`).
+    pub body_deadline: std::time::Duration,
 }
 
 impl AppState {
@@ -58,6 +61,7 @@ impl AppState {
             health: Default::default(),
             daily: Default::default(),
             draws: Default::default(),
+            body_deadline: crate::http::serve::BODY_READ_TIMEOUT,
         }
     }
 
@@ -65,6 +69,14 @@ impl AppState {
     pub fn with_security(self, security: SecurityConfig) -> Self {
         Self {
             security: Arc::new(security),
+            ..self
+        }
+    }
+
+    /// The same state with another deadline for a request's whole body (tests shorten it).
+    pub fn with_body_deadline(self, body_deadline: std::time::Duration) -> Self {
+        Self {
+            body_deadline,
             ..self
         }
     }

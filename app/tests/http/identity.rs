@@ -175,9 +175,9 @@ async fn sign_in_attempts_are_rate_limited() {
 async fn a_huge_body_is_refused_before_anything_is_written() {
     let (app, _engine) = app().await;
     let huge = format!("name={}", "a".repeat(200 * 1024));
-    // Streamed without a length: refused when read.
+    // Streamed without a length: refused when read, before any handler (`http::deadline`).
     let reply = post(&app, "/api/guest", &huge, None).await;
-    assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+    assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert!(reply.cookie.is_none());
     // With its length declared, as browsers send forms: refused before it is read.
     let response = app

@@ -11,6 +11,7 @@ mod engine;
 mod faults;
 mod fuzz;
 mod game;
+mod hardening;
 mod identity;
 mod inventory;
 mod lang;

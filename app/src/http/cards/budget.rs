@@ -16,6 +16,8 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::request::ClientAddress;
+
 /// Misses one client may make at once.
 pub const BURST: u32 = 30;
 /// Misses one client may make a minute, after its burst.
@@ -51,17 +53,11 @@ impl Default for MissBudget {
     }
 }
 
-/// The client a bucket belongs to: an IPv4 address, or an IPv6 address's /64 (an IPv4 address
-/// written as IPv6 is the IPv4 one). `None`, a request whose connection is unknown (tests that
-/// call the router directly), is one client too.
+/// The client a bucket belongs to, as every per-address limit counts it (see
+/// [`ClientAddress::of`]; the guard's `ClientAddress` is one already). `None`, a request whose
+/// connection is unknown (tests that call the router directly), is one client too.
 fn client_of(address: Option<IpAddr>) -> Option<IpAddr> {
-    address.map(|ip| match ip {
-        IpAddr::V4(v4) => IpAddr::V4(v4),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
-        },
-    })
+    address.map(|ip| ClientAddress::of(ip).0)
 }
 
 impl MissBudget {

@@ -21,8 +21,8 @@ fn cross_origin_posts_are_told_apart_from_our_own() {
         ("host", "127.0.0.1:3000"),
         ("origin", "http://127.0.0.1:3000"),
     ];
-    assert!(!open.is_cross_origin(&headers(&ours)));
-    assert!(!open.is_cross_origin(&headers(&[("host", "127.0.0.1:3000")])));
+    assert!(!open.is_cross_origin(&headers(&ours), false));
+    assert!(!open.is_cross_origin(&headers(&[("host", "127.0.0.1:3000")]), false));
     for foreign in [
         "http://127.0.0.1:3001",
         "http://evil.example",
@@ -30,31 +30,53 @@ fn cross_origin_posts_are_told_apart_from_our_own() {
         "http://127.0.0.1:3000.evil.example",
     ] {
         assert!(
-            open.is_cross_origin(&headers(&[("host", "127.0.0.1:3000"), ("origin", foreign)])),
+            open.is_cross_origin(
+                &headers(&[("host", "127.0.0.1:3000"), ("origin", foreign)]),
+                false
+            ),
             "{foreign}"
         );
     }
     for site in ["same-site", "cross-site"] {
-        assert!(open.is_cross_origin(&headers(&[
-            ("host", "127.0.0.1:3000"),
-            ("origin", "http://127.0.0.1:3000"),
-            ("sec-fetch-site", site)
-        ])));
+        assert!(open.is_cross_origin(
+            &headers(&[
+                ("host", "127.0.0.1:3000"),
+                ("origin", "http://127.0.0.1:3000"),
+                ("sec-fetch-site", site)
+            ]),
+            false
+        ));
     }
-    assert!(!open.is_cross_origin(&headers(&[("sec-fetch-site", "same-origin")])));
+    assert!(!open.is_cross_origin(&headers(&[("sec-fetch-site", "same-origin")]), false));
+    // Without a public origin, ours has the scheme the browser reached us by.
+    assert!(open.is_cross_origin(
+        &headers(&[
+            ("host", "127.0.0.1:3000"),
+            ("origin", "https://127.0.0.1:3000")
+        ]),
+        false
+    ));
+    assert!(!open.is_cross_origin(
+        &headers(&[("host", "udd.example"), ("origin", "https://udd.example")]),
+        true
+    ));
+    assert!(open.is_cross_origin(
+        &headers(&[("host", "udd.example"), ("origin", "http://udd.example")]),
+        true
+    ));
 
     let public = SecurityConfig {
         public_origin: Some(SecurityConfig::parse_origin("https://Udd.example/").unwrap()),
         ..SecurityConfig::default()
     };
-    assert!(!public.is_cross_origin(&headers(&[
-        ("host", "10.0.0.5:3000"),
-        ("origin", "https://udd.example")
-    ])));
-    assert!(public.is_cross_origin(&headers(&[
-        ("host", "udd.example"),
-        ("origin", "http://udd.example")
-    ])));
+    assert!(!public.is_cross_origin(
+        &headers(&[("host", "10.0.0.5:3000"), ("origin", "https://udd.example")]),
+        false
+    ));
+    assert!(public.is_cross_origin(
+        &headers(&[("host", "udd.example"), ("origin", "http://udd.example")]),
+        false
+    ));
 }
 
 #[test]
