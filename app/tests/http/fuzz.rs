@@ -1,9 +1,11 @@
 //! Hostile input: generated requests to every server function (the list the server registered,
 //! so a new one is fuzzed without a change here) and every page route, with missing fields,
 //! wrong types, huge strings, control and bidi characters, extreme numbers, broken encodings,
-//! wrong methods and bodies that are not what their content type says. No answer may be a 5xx,
-//! and a refused request (4xx) may write nothing but rate-limit counters: every write the app
-//! sends to the table is seen at the SDK, with the keys it touches.
+//! wrong methods, bodies that are not what their content type says and targets that are not a
+//! path (`x:1`, `*`: each a 400), from no known connection, one IPv6 /64, or a few IPv4
+//! addresses. No answer may be a 5xx, and a refused request (4xx) may write nothing but
+//! rate-limit counters: every write the app sends to the table is seen at the SDK, with the keys
+//! it touches.
 //!
 //! `UDD_FUZZ_CASES` sets the number of requests (10,000 by default), `UDD_FUZZ_SEED` the seed
 //! (printed, so a failure can be replayed); `./udd fuzz N` runs it longer.
@@ -511,6 +513,37 @@ const PAGES: &[&str] = &[
     "/pkg/{}",
 ];
 
+/// Targets that are not a path (authority form, `*`, schemes without one): a 400 before any
+/// handler, whatever the method.
+const NOT_PATHS: &[&str] = &[
+    "x:1",
+    "example.com:443",
+    "127.0.0.1:3000",
+    "[::1]:80",
+    "*",
+    "udd.example:65535",
+];
+
+/// The connection a generated request comes from: none known (a test calling the router), one
+/// IPv6 /64 (whose every address is one client), an IPv4 address written as IPv6, or a few
+/// IPv4 addresses.
+fn peer(rng: &mut StdRng) -> Option<std::net::SocketAddr> {
+    let ip: std::net::IpAddr = match rng.random_range(0..4) {
+        0 => return None,
+        1 => std::net::Ipv6Addr::from(
+            (0x2001_0db8_0056_0064_u128 << 64) | rng.random::<u64>() as u128,
+        )
+        .into(),
+        2 => format!("::ffff:192.0.2.{}", rng.random_range(1..4u8))
+            .parse()
+            .unwrap(),
+        _ => format!("198.51.100.{}", rng.random_range(1..4u8))
+            .parse()
+            .unwrap(),
+    };
+    Some(std::net::SocketAddr::new(ip, rng.random_range(1024..65535)))
+}
+
 /// One generated request, described for the failure report.
 fn request(
     rng: &mut StdRng,
@@ -522,7 +555,14 @@ fn request(
         1 => Some("udd_session=forged; udd_session=twice".to_owned()),
         i => Some(world.cookies[i - 2].clone()),
     };
-    let (method, path, content_type, body) = if rng.random_bool(0.4) {
+    let (method, path, content_type, body) = if rng.random_range(0..25) == 0 {
+        let method = [Method::CONNECT, Method::GET, Method::POST, Method::OPTIONS]
+            [rng.random_range(0..4)]
+        .clone();
+        let target = NOT_PATHS[rng.random_range(0..NOT_PATHS.len())].to_owned();
+        let body = form_body(rng, &world.words);
+        (method, target, "application/x-www-form-urlencoded", body)
+    } else if rng.random_bool(0.4) {
         let (path, form) = world.valid[rng.random_range(0..world.valid.len())].clone();
         (
             Method::POST,
@@ -590,9 +630,13 @@ fn request(
     if let Some(cookie) = &cookie {
         builder = builder.header(header::COOKIE, cookie);
     }
+    let peer = peer(rng);
+    if let Some(peer) = peer {
+        builder = builder.extension(axum::extract::ConnectInfo(peer));
+    }
     let shown: String = body.chars().take(200).collect();
     let description = format!(
-        "{method} {} ({content_type}, cookie {}) {shown:?}",
+        "{method} {} ({content_type}, cookie {}, from {peer:?}) {shown:?}",
         path.chars().take(200).collect::<String>(),
         cookie.is_some()
     );
@@ -638,6 +682,7 @@ async fn ten_thousand_hostile_requests_get_no_5xx_and_refusals_change_nothing() 
     let started = std::time::Instant::now();
     for i in 0..cases {
         let (description, request) = request(&mut rng, &world, &functions);
+        let not_a_path = NOT_PATHS.contains(&request.uri().to_string().as_str());
         world.log.0.lock().unwrap().clear();
         let response = tokio::time::timeout(
             std::time::Duration::from_secs(10),
@@ -652,7 +697,7 @@ async fn ten_thousand_hostile_requests_get_no_5xx_and_refusals_change_nothing() 
         // Read the whole body: a page that fails while streaming must show up too.
         let body = response.into_body().collect().await;
         *statuses.entry(status).or_default() += 1;
-        if status >= 500 || body.is_err() {
+        if status >= 500 || body.is_err() || (not_a_path && status != 400) {
             failures.push(format!("#{i} answered {status}: {description}"));
         }
         if status >= 400 {
