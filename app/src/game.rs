@@ -30,4 +30,4 @@ pub use rules::*;
 pub use sheet::{
     match_path, MatchDetail, MatchList, MatchSummary, Play, RoundSheet, SummaryPlayer, Totals,
 };
-pub use timing::{check_tap, TapRejected, GRACE_MS, HUMAN_FLOOR_MS, MAX_LATENCY_MS};
+pub use timing::{check_tap, Received, TapRejected, GRACE_MS, HUMAN_FLOOR_MS, LATENCY_CAP_MS};

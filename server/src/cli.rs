@@ -48,6 +48,10 @@ pub(crate) enum Command {
     /// The boards: rebuild them from the match records, or fill one with synthetic players.
     #[command(subcommand)]
     Boards(BoardsCommand),
+    /// Results flagged for review (reactions too fast and steady to be a person's): list them,
+    /// clear one (it counts on the boards now) or confirm one (it never counts).
+    #[command(subcommand)]
+    Flagged(FlaggedCommand),
     /// Give a player cards and feathers (an operator's grant: a make-good, an event prize), in
     /// one transaction, as a match's rewards are given.
     Grant {
@@ -91,6 +95,20 @@ pub(crate) enum BoardsCommand {
     Convert,
     /// Fill a board with N synthetic players (written directly, tree and all).
     Seed(bench::SeedArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum FlaggedCommand {
+    /// The flagged results, oldest first: each line starts with the item's key (PK SK).
+    List {
+        #[arg(long, default_value_t = 100)]
+        limit: i32,
+    },
+    /// Clear a flagged result (by its PK and SK, as listed): it counts on its boards, counters
+    /// and badges now.
+    Clear { pk: String, sk: String },
+    /// Confirm a flagged result: it stays the player's, never counts, and leaves the list.
+    Confirm { pk: String, sk: String },
 }
 
 /// How the game server runs.

@@ -15,7 +15,10 @@ use app::http::engine::{Engine, EngineConfig};
 use app::http::{router, AppState};
 use app::store::{table, Db};
 use clap::Parser;
-use cli::{BoardsCommand, Cli, Command, MetricsAddress, SeasonCommand, ServeArgs, StoreArgs};
+use cli::{
+    BoardsCommand, Cli, Command, FlaggedCommand, MetricsAddress, SeasonCommand, ServeArgs,
+    StoreArgs,
+};
 use leptos::prelude::get_configuration;
 use tracing_subscriber::EnvFilter;
 
@@ -84,6 +87,12 @@ async fn main() -> anyhow::Result<()> {
         Command::Boards(BoardsCommand::Seed(args)) => {
             bench::seed(open_store(&cli.store).await?, args).await
         }
+        Command::Flagged(command) => {
+            let (engine, db) = open_store(&cli.store).await?;
+            let outcome = flagged(&db, command).await;
+            engine.stop().await;
+            outcome
+        }
         Command::Grant {
             player,
             feathers,
@@ -126,6 +135,42 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `udd-server flagged`: the operator's review of results too fast to believe.
+async fn flagged(db: &Db, command: FlaggedCommand) -> anyhow::Result<()> {
+    use app::store::keys::Key;
+    match command {
+        FlaggedCommand::List { limit } => {
+            let results = db.game().flagged_results(limit).await?;
+            for r in &results {
+                println!(
+                    "{} {}  {} ({})  {}  mean {} ms  ended {}",
+                    r.key.pk,
+                    r.key.sk,
+                    r.nickname,
+                    r.user_id,
+                    r.day
+                        .as_deref()
+                        .map_or_else(|| "a match".to_owned(), |d| format!("daily {d}")),
+                    r.average_ms.map_or_else(|| "—".into(), |ms| ms.to_string()),
+                    r.finished_ms
+                );
+            }
+            println!("{} flagged", results.len());
+        }
+        FlaggedCommand::Clear { pk, sk } => {
+            let done = db.game().clear_flag(&Key { pk, sk }).await?;
+            anyhow::ensure!(done, "no flagged result has that key");
+            println!("cleared: it counts on its boards now");
+        }
+        FlaggedCommand::Confirm { pk, sk } => {
+            let done = db.game().confirm_flag(&Key { pk, sk }).await?;
+            anyhow::ensure!(done, "no flagged result has that key");
+            println!("confirmed: it stays off the boards");
+        }
+    }
+    Ok(())
 }
 
 async fn grant(db: &Db, player: &str, feathers: u64, cards: &[String]) -> anyhow::Result<()> {

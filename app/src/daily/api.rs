@@ -255,7 +255,7 @@ pub async fn tap_flight(
         if !allowed {
             return Err(AppError::RateLimited);
         }
-        let player = session::current_user(&db)
+        let (player, latency) = session::current_tapper(&db)
             .await?
             .ok_or(AppError::SignInRequired)?;
         // The flight belongs to the day it started: a tap names no day of its own.
@@ -267,7 +267,7 @@ pub async fn tap_flight(
                 started_ms,
                 reveal_ms,
                 reaction_ms,
-                received_ms,
+                crate::game::timing::Received::at(received_ms, latency),
             )
             .await?;
         Ok(reaction_ms)

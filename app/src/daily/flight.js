@@ -20,6 +20,12 @@ if (air) {
   const d = air.dataset;
   const [started, window_, lead, slot, rounds] = [d.started, d.window, d.lead, d.slot, d.rounds].map(Number);
   const offset = Number(d.server) - Date.now();
+  // Three pings, each sending back the server's last answer: the server times this page's round
+  // trip itself, and believes a tap's reaction only that far under its own measure (capped).
+  (async () => {
+    let echo = null;
+    for (let i = 0; i < 3; i++) echo = await post("/api/time", echo === null ? {} : { echo }).catch(() => null);
+  })();
   const reveal = (i) => started + lead + i * slot;
   const over = reveal(rounds - 1) + window_ + 600;
   const $ = (id) => document.getElementById(id);

@@ -25,7 +25,7 @@ use super::model::{
 use crate::catalog::model::{FlyFilter, ThingId};
 use crate::game::draw::draw_things;
 use crate::game::model::ThingCard;
-use crate::game::timing::{check_tap, TapRejected};
+use crate::game::timing::{check_tap, too_fast_to_believe, Received, TapRejected};
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::ids::Day;
 use crate::store::keys;
@@ -78,6 +78,11 @@ pub struct Flight {
     /// Written once, when the flight is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<FlightResult>,
+    /// Written with the result when its taps were too fast and steady to be a person's (see
+    /// `game::timing::too_fast_to_believe`): the result stands for the player and counts on no
+    /// board until an operator clears it (`udd-server flagged`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flagged: bool,
 }
 
 impl Flight {
@@ -226,6 +231,7 @@ impl Daily<'_> {
             started_ms: now_ms,
             taps: BTreeMap::new(),
             result: None,
+            flagged: false,
         };
         let mut item: crate::store::Item = serde_dynamo::to_item(&flight)?;
         // The taps' map exists from the start, so a tap sets one entry of it.
@@ -278,7 +284,7 @@ impl Daily<'_> {
             .filter(|f| f.started_ms == started_ms))
     }
 
-    /// A tap in the round the browser was shown at `reveal_ms`, received at `received_ms`,
+    /// A tap in the round the browser was shown at `reveal_ms`, received as `received`,
     /// after `reaction_ms` by the browser's measure: timing is checked as a room's tap is
     /// (before any call), then one conditional write takes it, only if the flight started
     /// when that reveal says (a reveal of another flight, or forged, is refused) and the round
@@ -291,13 +297,14 @@ impl Daily<'_> {
         started_ms: i64,
         claimed_reveal_ms: i64,
         reaction_ms: u32,
-        received_ms: i64,
+        received: impl Into<Received> + std::fmt::Debug,
     ) -> Result<(usize, u32), DailyConflict> {
         let round = round_of(started_ms, claimed_reveal_ms).ok_or(DailyConflict::NotThisRound)?;
+        let received: Received = received.into();
         let counted = check_tap(
             reveal_ms(started_ms, round),
             WINDOW_MS,
-            received_ms,
+            received,
             reaction_ms,
         )?;
         let written = self
@@ -355,25 +362,36 @@ impl Daily<'_> {
             .collect();
         let scored = score_flight(&rulings, &flight.taps_by_round());
         let result = result_of(&scored, over_ms(flight.started_ms));
-        let written = self
-            .update_item(
-                self.client
-                    .update_item()
-                    .set_key(Some(key_map(keys::flight(&flight.user_id, &flight.day))))
-                    .update_expression("SET #result = :result")
-                    .condition_expression(
-                        "attribute_exists(started_ms) AND attribute_not_exists(#result)",
-                    )
-                    .expression_attribute_names("#result", "result")
-                    .expression_attribute_values(
-                        ":result",
-                        AttributeValue::M(serde_dynamo::to_item(&result)?),
-                    ),
-            )
-            .await;
-        match written {
+        let taps: Vec<u32> = flight.taps.values().copied().collect();
+        let flagged = too_fast_to_believe(&taps);
+        let key = keys::flight(&flight.user_id, &flight.day);
+        let request = self
+            .client
+            .update_item()
+            .set_key(Some(key_map(key.clone())))
+            .condition_expression("attribute_exists(started_ms) AND attribute_not_exists(#result)")
+            .expression_attribute_names("#result", "result")
+            .expression_attribute_values(
+                ":result",
+                AttributeValue::M(serde_dynamo::to_item(&result)?),
+            );
+        let request = if flagged {
+            // On the list of flagged results, in the same write.
+            let list = keys::flagged(result.finished_ms, &key.pk, &key.sk);
+            request
+                .update_expression(
+                    "SET #result = :result, flagged = :yes, GSI1PK = :fpk, GSI1SK = :fsk",
+                )
+                .expression_attribute_values(":yes", AttributeValue::Bool(true))
+                .expression_attribute_values(":fpk", AttributeValue::S(list.pk))
+                .expression_attribute_values(":fsk", AttributeValue::S(list.sk))
+        } else {
+            request.update_expression("SET #result = :result")
+        };
+        match self.update_item(request).await {
             Ok(()) => Ok(Flight {
                 result: Some(result),
+                flagged,
                 ..flight
             }),
             // Finished by another call first: the stored result is the same one.

@@ -11,6 +11,7 @@ use crate::game::sheet::{MatchDetail, MatchList};
 use crate::{
     game::store::{audience::AUDIENCE, GameConflict, Tapped},
     game::throttle::TapThrottle,
+    game::timing::Received,
     i18n::td_string,
     identity::session,
     news::announce,
@@ -108,7 +109,7 @@ pub async fn tap(
     crate::error::answer("tap", async move {
         // The receive time is taken before anything else.
         let received_ms = epoch_millis();
-        let (db, code, player) = tapper(&code, expect_context::<Db>()).await?;
+        let (db, code, (player, latency)) = tapper(&code, expect_context::<Db>()).await?;
         let tapped = db
             .game()
             .for_round(&code, round)
@@ -120,7 +121,7 @@ pub async fn tap(
                 reveal_ms,
                 window_ms,
                 reaction_ms,
-                received_ms,
+                Received::at(received_ms, latency),
             )
             .await;
         acknowledge(tapped)
@@ -143,7 +144,7 @@ pub async fn tap_along(
         let received_ms = epoch_millis();
         // Everything an audience member's call asks of the table is the audience's work.
         let db = expect_context::<Db>().counted_as(AUDIENCE);
-        let (db, code, member) = tapper(&code, db).await?;
+        let (db, code, (member, latency)) = tapper(&code, db).await?;
         let tapped = db
             .game()
             .for_round(&code, round)
@@ -155,7 +156,7 @@ pub async fn tap_along(
                 reveal_ms,
                 window_ms,
                 reaction_ms,
-                received_ms,
+                Received::at(received_ms, latency),
             )
             .await;
         acknowledge(tapped)
@@ -165,12 +166,13 @@ pub async fn tap_along(
 
 /// Who taps, in which room: a flood of taps is turned away before it costs the table anything
 /// (the session's own tap limit, counted in memory), then the session is read (one GetItem: a
-/// tap needs the player's id, not their profile).
+/// tap needs the player's id and the round trip the server timed for the session, not their
+/// profile).
 #[cfg(feature = "ssr")]
 async fn tapper(
     code: &str,
     db: Db,
-) -> Result<(Db, RoomCode, crate::identity::model::UserId), AppError> {
+) -> Result<(Db, RoomCode, (crate::identity::model::UserId, Option<u32>)), AppError> {
     let code = RoomCode::parse(code)?;
     let token = session::token_from_request().ok_or(AppError::SignInRequired)?;
     let allowed =
@@ -179,7 +181,7 @@ async fn tapper(
         metrics::counter!(crate::store::metrics::series::TAPS, "outcome" => "limited").increment(1);
         return Err(AppError::RateLimited);
     }
-    let player = session::current_user(&db)
+    let player = session::current_tapper(&db)
         .await?
         .ok_or(AppError::SignInRequired)?;
     Ok((db, code, player))
@@ -274,9 +276,34 @@ pub async fn join_audience(code: String, name: Option<String>) -> Result<(), App
 }
 
 /// The server's clock (epoch milliseconds): browsers estimate their offset from it.
+///
+/// It is also the server's own measure of the session's round trip. A page asks three times in
+/// a row, each time sending back (`echo`) the time the answer before said: the gap between that
+/// answer and this request, on the server's clock alone, is the way down, the page's turn and
+/// the way back up. It is kept on the session (see `Accounts::time_session`), and a tap's
+/// reaction figure is believed only that far under the server's measure, capped (see
+/// `game::timing`). A page that answers slowly (or sends an old time) only raises its own
+/// figure to the cap. Nothing is kept for a visitor, an echo from the future, or a session
+/// pinging faster than the tap throttle allows.
 #[server(endpoint = "time")]
-pub async fn server_time() -> Result<i64, AppError> {
-    crate::error::answer("server_time", async move { Ok(epoch_millis()) }).await
+pub async fn server_time(echo: Option<i64>) -> Result<i64, AppError> {
+    crate::error::answer("server_time", async move {
+        let now = epoch_millis();
+        let latency = echo
+            .and_then(|then| now.checked_sub(then))
+            .filter(|ms| (0..=i64::from(crate::game::timing::LATENCY_KEPT_MAX_MS)).contains(ms));
+        if let (Some(ms), Some(token)) = (latency, session::token_from_request()) {
+            let hash = token.hash();
+            let allowed = use_context::<TapThrottle>()
+                .is_none_or(|t| t.0.allow(&format!("time:{}", hash.as_str())));
+            if allowed {
+                let db = expect_context::<Db>();
+                db.accounts().time_session(&hash, ms as u32).await?;
+            }
+        }
+        Ok(now)
+    })
+    .await
 }
 
 /// A finished match: its players, every round and what it cost (the page at

@@ -33,14 +33,18 @@ use crate::lang::Locale;
 use crate::rooms::model::RoomState;
 
 /// The browser's estimate of the server's clock minus its own, in ms. Three samples; the one
-/// with the shortest round trip wins, assuming the server read its clock halfway through.
+/// with the shortest round trip wins, assuming the server read its clock halfway through. Each
+/// sample sends back the server's last answer, so the server times the round trip too (see
+/// `server_time`): a tap's reaction is believed only as far as the server's own measure goes.
 async fn clock_offset() -> f64 {
     let mut best: Option<(f64, f64)> = None;
+    let mut echo = Vec::new();
     for _ in 0..3 {
         let sent = browser::now_ms();
-        let Ok(server) = browser::call_server::<i64>(ServerTime::PATH, &[]).await else {
+        let Ok(server) = browser::call_server::<i64>(ServerTime::PATH, &echo).await else {
             continue;
         };
+        echo = vec![("echo", server.to_string())];
         let back = browser::now_ms();
         let rtt = back - sent;
         let offset = server as f64 + rtt / 2.0 - back;

@@ -359,6 +359,11 @@ pub struct MatchRecord {
     /// A daily flight's result (its day), counted on the daily's boards only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub daily: Option<crate::ids::Day>,
+    /// Flagged for review: its reactions were too fast and steady to be a person's (see
+    /// [`crate::game::timing::too_fast_to_believe`]). It stays the player's, and counts nowhere
+    /// (boards, counters, badges) until an operator clears it (`udd-server flagged`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flagged: bool,
 }
 
 impl MatchRecord {

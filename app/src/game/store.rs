@@ -27,6 +27,7 @@ use aws_sdk_dynamodb::types::ReturnValue;
 
 pub mod audience;
 pub mod detail;
+pub mod flags;
 pub mod receipts;
 pub mod records;
 pub mod resolve;

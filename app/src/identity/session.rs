@@ -235,6 +235,20 @@ async fn session_user(db: &Db) -> Result<Option<UserId>, AppError> {
     read().await
 }
 
+/// The signed-in player and the round trip the server timed for their session (see
+/// `game::api::server_time`), for a tap: one GetItem of the session, as [`current_user`] reads
+/// it (a tap is a server function of its own, with no page's memo to share).
+pub async fn current_tapper(db: &Db) -> Result<Option<(UserId, Option<u32>)>, AppError> {
+    let Some(token) = token_from_request() else {
+        return Ok(None);
+    };
+    let session = db.accounts().session(&token.hash()).await?;
+    Ok(session.map(|s| {
+        tracing::Span::current().record("player", tracing::field::display(&s.user_id));
+        (s.user_id, s.latency_ms)
+    }))
+}
+
 static CROSSED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How many times, since the process started, a request found another request's session memo

@@ -79,6 +79,10 @@ pub(crate) struct SessionItem {
     pub(crate) user_id: UserId,
     pub(crate) created_at_ms: i64,
     pub(crate) ttl: i64,
+    /// The round trip the server last measured for this session's page (see
+    /// [`Accounts::time_session`]): the network delay a tap's reaction figure may hide.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) latency_ms: Option<u32>,
 }
 
 /// A live sign-in session.
@@ -87,6 +91,8 @@ pub struct Session {
     pub user_id: UserId,
     /// Epoch seconds when it lapses unless used.
     pub expires_at: i64,
+    /// The round trip the server last measured for the session's page, if it ever did.
+    pub latency_ms: Option<u32>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -149,6 +155,7 @@ pub(crate) fn session_item(user: &UserId, hash: &SessionHash, now_ms: i64) -> Se
         user_id: user.clone(),
         created_at_ms: now_ms,
         ttl: now_ms / 1000 + SESSION_LIFETIME_SECS,
+        latency_ms: None,
     }
 }
 

@@ -404,8 +404,12 @@ impl Projector {
                     }
                 }
                 Some(OperationType::Modify) => {
-                    // A daily flight's result is written into the flight once it is over.
-                    if let Some(result) = flight_from_stream(image) {
+                    // A daily flight's result is written into the flight once it is over; a
+                    // flagged record or flight counts once an operator clears it (a change of
+                    // anything else in it is counted again as nothing: its marker says done).
+                    if let Some(result) =
+                        flight_from_stream(image).or_else(|| result_from_stream(image))
+                    {
                         results.push(result);
                         continue;
                     }

@@ -37,3 +37,8 @@ pub enum RoomFeed {
 pub fn events_path(code: &RoomCode) -> String {
     format!("/r/{code}/events")
 }
+
+/// The query of a stream opened for nobody in particular (the big screen): the server does not
+/// read the session cookie it carries, so it never moves that player's seat or stands in for
+/// them (see `http::router::live_events`).
+pub const FOR_NOBODY: &str = "nobody";

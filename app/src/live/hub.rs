@@ -58,9 +58,13 @@ pub const PEERS: &str = "peers";
 /// Open streams one instance serves at most; more get 503 and the browser retries.
 pub const MAX_STREAMS: usize = 4096;
 
-/// Open streams one client address may hold across every instance (a party on one wifi shares
-/// an address: a dozen phones, each with a room page open and reconnecting now and then).
-pub const STREAMS_PER_CLIENT: u32 = 64;
+/// Open streams one client address may hold across every instance, for everyone who is not one
+/// of the room's players (visitors, the audience, the big screen): sized for a venue behind one
+/// public address, a school or a hall with a full audience of 1,000 (`AUDIENCE_LIMIT`) and its
+/// screens. A room's players are counted per player instead, with the same cap, so nobody on
+/// a shared address can take their streams (see `hub::stream::room_events`). It was 64, and a
+/// player on the host's wifi could fill it and have the host judged away.
+pub const STREAMS_PER_CLIENT: u32 = 1_100;
 
 /// How much later each next instance in a room's order (see `PeerLink::rank`) tries to close
 /// a round that fell due: the first in the order that watches the room closes it at once and

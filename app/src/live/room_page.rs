@@ -23,7 +23,7 @@ use crate::i18n::td_string;
 use crate::identity::model::UserId;
 use crate::leaderboards::boards_page::BoardLink;
 use crate::live::api::{room_page, RoomPageData};
-use crate::live::feed::{events_path, RoomFeed};
+use crate::live::feed::{events_path, RoomFeed, FOR_NOBODY};
 use crate::rooms::api::{ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom};
 use crate::rooms::lobby::{
     settings_summary, JoinForm, LeaveForm, LockForm, Players, SettingsForm, ShareBox,
@@ -128,6 +128,7 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
         along_from,
     } = page;
     let l = crate::lang::locale();
+    let for_nobody = me.is_none();
     let code = first.code.to_string();
     let was_member = me.as_ref().is_some_and(|id| first.player(id).is_some());
     let code_value = StoredValue::new(first.code.clone());
@@ -152,7 +153,13 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     // After hydration: redraw from every snapshot the room's live stream sends.
     Effect::new(move |_| {
         let listener = StoredValue::new(None::<browser::Listener>);
-        let stream = browser::listen(&events_path(&code_value.get_value()), 2000, move |data| {
+        // The big screen is nobody's (`me` cleared): its stream must not take the seat of
+        // whoever is signed in on the TV.
+        let mut path = events_path(&code_value.get_value());
+        if for_nobody {
+            path = format!("{path}?{FOR_NOBODY}");
+        }
+        let stream = browser::listen(&path, 2000, move |data| {
             // `from_str`, as the island's props are read (Leptos reads them so): one copy of the
             // room's decoders in the bundle, not one per kind of JSON reader.
             match serde_json::from_str::<RoomFeed>(&data) {

@@ -307,6 +307,24 @@ impl Rooms<'_> {
             .unwrap_or_else(|| RoomId::legacy(code)))
     }
 
+    /// Whether `user` is one of the room's players: one eventually consistent GetItem of their
+    /// PLAYER item, keys only (what a live stream asks before counting it per player, not per
+    /// address).
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn is_player(self, code: &RoomCode, user: &UserId) -> Result<bool, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::room_player(code, user))))
+                    .projection_expression("#pk, #ttl")
+                    .expression_attribute_names("#pk", keys::PK)
+                    .expression_attribute_names("#ttl", keys::TTL),
+            )
+            .await?;
+        Ok(item.is_some())
+    }
+
     /// Puts a player in a room: one transaction that counts the seat only while the room has a
     /// free seat, and claims the nickname only if nobody in the room has it. A player who joins
     /// during a match watches it and plays from the next.

@@ -5,7 +5,7 @@
 
 use app::game::store::audience::JoinedAudience;
 use app::game::store::{GameConflict, Tapped};
-use app::game::{Room, TapRejected};
+use app::game::{Received, Room, TapRejected, LATENCY_CAP_MS};
 use app::identity::{Avatar, UserId};
 use app::rooms::model::AUDIENCE_LIMIT;
 use app::rooms::RoomCode;
@@ -31,7 +31,7 @@ async fn along_at(
             round.reveal_ms,
             g.window_ms,
             after_ms as u32,
-            round.reveal_ms + after_ms,
+            Received::at(round.reveal_ms + after_ms, Some(LATENCY_CAP_MS)),
         )
         .await
 }

@@ -54,6 +54,7 @@ pub(super) fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> Mat
         best_streak: 3,
         first_round: 1,
         daily: None,
+        flagged: false,
     }
 }
 

@@ -7,7 +7,7 @@ use app::daily::clock::day_start_ms;
 use app::daily::model::{over_ms, reveal_ms, FLIGHT_ROUNDS};
 use app::daily::store::{order, things_in_order, DailyConflict, Flight};
 use app::game::draw_things;
-use app::game::timing::TapRejected;
+use app::game::timing::{Received, TapRejected};
 use app::identity::{Avatar, UserId};
 use app::ids::Day;
 use app::inventory::Badge;
@@ -42,14 +42,29 @@ async fn start(t: &TestTable, user: &UserId, d: Day, at_ms: i64) -> Flight {
         .unwrap()
 }
 
-/// Plays a whole flight: taps at 300 ms on exactly the rounds `taps` says, then finishes it.
+/// Plays a whole flight: taps at 300 ms on exactly the rounds `taps` says (each received 350
+/// ms after its reveal from a session timed at 60 ms), then finishes it.
 async fn fly(t: &TestTable, user: &UserId, d: Day, taps: &[bool]) -> Flight {
+    fly_at(t, user, d, taps, 300, Received::at(350, Some(60))).await
+}
+
+/// Plays a whole flight tapping on the rounds `taps` says, claiming `claimed` ms, each received
+/// `received.at_ms` after its reveal from a session timed at `received.latency_ms`.
+async fn fly_at(
+    t: &TestTable,
+    user: &UserId,
+    d: Day,
+    taps: &[bool],
+    claimed: u32,
+    received: Received,
+) -> Flight {
     let started = day_start_ms(d) + 3_600_000;
     let flight = start(t, user, d, started).await;
     for (i, _) in taps.iter().enumerate().filter(|(_, tap)| **tap) {
         let reveal = reveal_ms(started, i);
+        let at = Received::at(reveal + received.at_ms, received.latency_ms);
         t.db.daily()
-            .tap(user, d, started, reveal, 300, reveal + 350)
+            .tap(user, d, started, reveal, claimed, at)
             .await
             .unwrap();
     }
@@ -213,13 +228,27 @@ async fn one_flight_a_day_and_every_bad_tap_is_refused_and_changes_nothing() {
     // retry) is recognised.
     let took =
         t.db.daily()
-            .tap(&asha, d, started, r2, 300, r2 + 400)
+            .tap(
+                &asha,
+                d,
+                started,
+                r2,
+                300,
+                Received::at(r2 + 400, Some(100)),
+            )
             .await
             .unwrap();
     assert_eq!(took, (2, 300));
     let copy =
         t.db.daily()
-            .tap(&asha, d, started, r2, 300, r2 + 400)
+            .tap(
+                &asha,
+                d,
+                started,
+                r2,
+                300,
+                Received::at(r2 + 400, Some(100)),
+            )
             .await
             .unwrap();
     assert_eq!(copy, (2, 300), "the same tap again is the one counted");
@@ -247,7 +276,14 @@ async fn a_flight_is_finished_once_and_scored_by_its_things_rulings() {
         if flies(thing) {
             let reveal = reveal_ms(started, i);
             t.db.daily()
-                .tap(&asha, d, started, reveal, 300, reveal + 350)
+                .tap(
+                    &asha,
+                    d,
+                    started,
+                    reveal,
+                    300,
+                    Received::at(reveal + 350, Some(60)),
+                )
                 .await
                 .unwrap();
         }
@@ -388,5 +424,129 @@ fn flight_record(user: &UserId, d: Day) -> app::game::model::MatchRecord {
         best_streak: 10,
         first_round: 0,
         daily: Some(d),
+        flagged: false,
     }
+}
+
+#[tokio::test]
+async fn a_scripted_flight_is_counted_at_the_servers_measure_and_a_too_fast_one_is_flagged_off_the_boards(
+) {
+    let t = seeded_table().await;
+    // One projector for the whole test: a second would wait out the first's lease.
+    let mut stream = projector(&t);
+    let d = day(20);
+    // The probe's script: every round tapped 380 ms after the reveal claiming 80 ms, its pings
+    // answered slowly (a round trip of a second). Counted at 380 less the capped 150: 230 ms.
+    let script = player(&t, "Script").await;
+    let scripted = fly_at(
+        &t,
+        &script,
+        d,
+        &[true; FLIGHT_ROUNDS],
+        80,
+        Received::at(380, Some(1000)),
+    )
+    .await;
+    assert_eq!(scripted.taps_by_round(), vec![Some(230); FLIGHT_ROUNDS]);
+    assert_eq!(scripted.result.as_ref().unwrap().average_ms, Some(230));
+    assert!(!scripted.flagged, "230 ms is a person's speed");
+
+    // A bot next to the server: ten taps 90 ms after the reveal (pinged at 5 ms): each counts at
+    // 85 ms, the result stands for the player, and it is flagged.
+    let bot = player(&t, "Bot").await;
+    let fast = fly_at(
+        &t,
+        &bot,
+        d,
+        &[true; FLIGHT_ROUNDS],
+        80,
+        Received::at(90, Some(5)),
+    )
+    .await;
+    assert_eq!(fast.taps_by_round(), vec![Some(85); FLIGHT_ROUNDS]);
+    assert!(fast.flagged);
+    assert!(fast.result.is_some(), "the result is the player's");
+    // A person flies the same day.
+    let asha = player(&t, "Asha").await;
+    fly(&t, &asha, d, &[true; FLIGHT_ROUNDS]).await;
+    stream.catch_up().await.unwrap();
+
+    // The day's boards hold the person and the script counted at 230 ms; not the bot.
+    for board in daily_boards_for(d) {
+        assert!(
+            t.db.boards()
+                .my_line(&board, &asha)
+                .await
+                .unwrap()
+                .is_some(),
+            "{board:?}"
+        );
+        assert!(
+            t.db.boards()
+                .my_line(&board, &script)
+                .await
+                .unwrap()
+                .is_some(),
+            "{board:?}"
+        );
+        assert_eq!(
+            t.db.boards().my_line(&board, &bot).await.unwrap(),
+            None,
+            "{board:?}"
+        );
+    }
+    // The operator's list names the bot's flight, once.
+    let flagged = t.db.game().flagged_results(100).await.unwrap();
+    assert_eq!(flagged.len(), 1, "{flagged:?}");
+    assert_eq!(flagged[0].user_id, bot.as_str());
+    assert_eq!(flagged[0].key, keys::flight(&bot, &d));
+    assert_eq!(flagged[0].average_ms, Some(85));
+
+    // Confirmed: it leaves the list and still counts nowhere, however often the stream is read.
+    assert!(t.db.game().confirm_flag(&flagged[0].key).await.unwrap());
+    assert!(
+        !t.db.game().confirm_flag(&flagged[0].key).await.unwrap(),
+        "once"
+    );
+    stream.catch_up().await.unwrap();
+    assert!(t.db.game().flagged_results(100).await.unwrap().is_empty());
+    for board in daily_boards_for(d) {
+        assert_eq!(t.db.boards().my_line(&board, &bot).await.unwrap(), None);
+    }
+    assert!(
+        !t.db.game().clear_flag(&flagged[0].key).await.unwrap(),
+        "a confirmed flag is not cleared"
+    );
+
+    // Another day's flagged flight, cleared by the operator: it counts now, once.
+    let d2 = day(21);
+    let again = fly_at(
+        &t,
+        &bot,
+        d2,
+        &[true; FLIGHT_ROUNDS],
+        80,
+        Received::at(90, Some(5)),
+    )
+    .await;
+    assert!(again.flagged);
+    stream.catch_up().await.unwrap();
+    let day_board = &daily_boards_for(d2)[0];
+    assert_eq!(t.db.boards().my_line(day_board, &bot).await.unwrap(), None);
+    assert!(t
+        .db
+        .game()
+        .clear_flag(&keys::flight(&bot, &d2))
+        .await
+        .unwrap());
+    stream.catch_up().await.unwrap();
+    let (line, total) =
+        t.db.boards()
+            .my_line(day_board, &bot)
+            .await
+            .unwrap()
+            .unwrap();
+    assert_eq!(total, 1);
+    assert_eq!(line.score, i64::from(again.result.unwrap().score));
+    assert!(t.db.game().flagged_results(100).await.unwrap().is_empty());
 }

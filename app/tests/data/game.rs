@@ -5,7 +5,7 @@
 
 use app::game::store::{GameConflict, Resolution, Tapped};
 use app::game::Room;
-use app::game::{self, Decision, Match, TapRejected, GRACE_MS};
+use app::game::{self, Decision, Match, Received, TapRejected, GRACE_MS, LATENCY_CAP_MS};
 use app::identity::{Avatar, UserId};
 use app::leaderboards::projector::Projector;
 use app::leaderboards::store::lines::Start;
@@ -87,7 +87,7 @@ pub(super) async fn tap_at(
             round.reveal_ms,
             g.window_ms,
             reaction,
-            round.reveal_ms + after_ms,
+            Received::at(round.reveal_ms + after_ms, Some(LATENCY_CAP_MS)),
         )
         .await
 }

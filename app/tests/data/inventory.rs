@@ -970,6 +970,7 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
             best_streak: 4,
             first_round: 1,
             daily: None,
+            flagged: false,
         };
         t.engine
             .client
@@ -1157,6 +1158,7 @@ async fn play_together(t: &TestTable, players: &[&UserId], code: &str) {
             best_streak: 1,
             first_round: 1,
             daily: None,
+            flagged: false,
         };
         t.engine
             .client

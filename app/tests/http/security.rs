@@ -421,6 +421,87 @@ async fn live_streams_per_address_are_capped_across_instances() {
 }
 
 #[tokio::test]
+async fn a_stream_flood_from_the_hosts_address_leaves_the_hosts_and_players_streams_alone() {
+    // Issue 56: at a party everyone shares one public address. A player on it filled the
+    // address's cap with anonymous streams; the host's page then got 429 on every try, was
+    // judged away and lost the room. Seen failing before the fix: the host's stream was 429.
+    let security = SecurityConfig {
+        streams_per_client: 3,
+        ..SecurityConfig::default()
+    };
+    let (apps, _engine) = instances(false, 2, security).await;
+    let party = "198.51.100.50";
+    let (host, _) = guest(&apps[0], "Host", party).await;
+    let created = send(
+        &apps[0],
+        form("/api/rooms/create", "name=Host", Some(&host)).from(party),
+    )
+    .await;
+    let code = created.json().as_str().expect("a room code").to_owned();
+    let (asha, _) = guest(&apps[0], "Asha", party).await;
+    let joined = send(
+        &apps[1],
+        form(
+            "/api/rooms/join",
+            &format!("code={code}&name=Asha"),
+            Some(&asha),
+        )
+        .from(party),
+    )
+    .await;
+    assert!(
+        joined.status.is_success() || joined.status.is_redirection(),
+        "{}",
+        joined.body
+    );
+    let (stranger, _) = guest(&apps[1], "Zed", party).await;
+    let open = |app: &Router, cookie: Option<&str>| {
+        let mut request = axum::http::Request::get(format!("/r/{code}/events")).extension(
+            axum::extract::ConnectInfo(std::net::SocketAddr::new(party.parse().unwrap(), 40_000)),
+        );
+        if let Some(cookie) = cookie {
+            request = request.header(axum::http::header::COOKIE, cookie);
+        }
+        let request = request.body(axum::body::Body::empty()).unwrap();
+        let app = app.clone();
+        async move { tower::ServiceExt::oneshot(app, request).await.unwrap() }
+    };
+    // The flood: the address's whole cap in anonymous streams, on both instances.
+    let mut held = Vec::new();
+    for app in [&apps[0], &apps[1], &apps[0]] {
+        let stream = open(app, None).await;
+        assert_eq!(stream.status(), StatusCode::OK);
+        held.push(stream);
+    }
+    assert_eq!(
+        open(&apps[1], None).await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // A signed-in stranger (not in the room) is counted on the address: refused too.
+    assert_eq!(
+        open(&apps[0], Some(&stranger)).await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // The host and a player still follow their room, on either instance.
+    for app in [&apps[0], &apps[1]] {
+        let stream = open(app, Some(&host)).await;
+        assert_eq!(stream.status(), StatusCode::OK, "the host's stream");
+        held.push(stream);
+        let stream = open(app, Some(&asha)).await;
+        assert_eq!(stream.status(), StatusCode::OK, "a player's stream");
+        held.push(stream);
+    }
+    // A player has a cap of their own, as an address has.
+    let third = open(&apps[1], Some(&asha)).await;
+    assert_eq!(third.status(), StatusCode::OK);
+    held.push(third);
+    assert_eq!(
+        open(&apps[0], Some(&asha)).await.status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}
+
+#[tokio::test]
 async fn one_address_cannot_flood_the_open_rooms_list() {
     within_one_window(600, 20).await;
     let (app, _engine) = one_instance().await;
@@ -1385,4 +1466,72 @@ async fn a_client_cycling_card_addresses_is_refused_past_its_budget_while_a_byst
         let answer = send(app, get_page(&page).from(bystander)).await;
         assert_eq!(answer.status, StatusCode::OK, "{page}");
     }
+}
+
+/// The events a live stream sends within `wait`, each a `data:` line parsed.
+async fn events_within(body: &mut axum::body::Body, wait: Duration) -> Vec<serde_json::Value> {
+    use http_body_util::BodyExt;
+    let mut text = String::new();
+    let _ = tokio::time::timeout(wait, async {
+        while let Some(Ok(frame)) = body.frame().await {
+            if let Ok(data) = frame.into_data() {
+                text.push_str(std::str::from_utf8(&data).unwrap());
+            }
+        }
+    })
+    .await;
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str(data.trim()).ok())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_big_screen_takes_nobodys_seat() {
+    // Issue 56, 5: a player signed in on the TV opened `/r/<CODE>/screen`, and their phone's
+    // seat moved to the screen ("your seat is there now"). The screen's stream is opened for
+    // nobody (`?nobody`): it never reads the session. Seen failing before the fix: the phone's
+    // stream was told "moved" by the screen's.
+    let (app, _engine) = one_instance().await;
+    let phone = account(&app, "tvowner", "192.0.2.60").await;
+    let tv = sign_in(&app, "tvowner", "correct horse battery", "192.0.2.61")
+        .await
+        .cookie()
+        .expect("the TV's own session");
+    assert_ne!(phone, tv);
+    let created = send(&app, form("/api/rooms/create", "name=Owner", Some(&phone))).await;
+    let code = created.json().as_str().expect("a room code").to_owned();
+    let open = |query: &str, cookie: &str| {
+        let request = axum::http::Request::get(format!("/r/{code}/events{query}"))
+            .header(axum::http::header::COOKIE, cookie)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let app = app.clone();
+        async move { tower::ServiceExt::oneshot(app, request).await.unwrap() }
+    };
+    let mut on_phone = open("", &phone).await.into_body();
+    assert!(!events_within(&mut on_phone, Duration::from_millis(500))
+        .await
+        .is_empty());
+    // The screen, signed in as the same player: the phone keeps its seat.
+    let screen = open("?nobody", &tv).await;
+    assert_eq!(screen.status(), StatusCode::OK);
+    let mut on_screen = screen.into_body();
+    let shown = events_within(&mut on_screen, Duration::from_millis(500)).await;
+    assert!(
+        shown.iter().any(|e| e.get("lobby").is_some()),
+        "the screen draws the room: {shown:?}"
+    );
+    let told = events_within(&mut on_phone, Duration::from_millis(1500)).await;
+    assert!(
+        !told.iter().any(|e| e == "moved"),
+        "the phone kept its seat: {told:?}"
+    );
+    // The oracle can fail: the same session opening the room page itself takes the seat.
+    let _page = open("", &tv).await;
+    let told = events_within(&mut on_phone, Duration::from_secs(3)).await;
+    assert!(
+        told.iter().any(|e| e == "moved"),
+        "a device of the player's own moves the seat: {told:?}"
+    );
 }

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::Game;
 use crate::game::model::Room;
 use crate::game::store::{GameConflict, Tapped};
-use crate::game::timing::check_tap;
+use crate::game::timing::{check_tap, Received};
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::rooms::items::ROOM_IDLE_SECS;
 use crate::rooms::model::{RoomCode, AUDIENCE_LIMIT};
@@ -222,9 +222,10 @@ impl Game<'_> {
         reveal_ms: i64,
         window_ms: u32,
         client_reaction_ms: u32,
-        received_ms: i64,
+        received: impl Into<Received> + std::fmt::Debug,
     ) -> Result<Tapped, GameConflict> {
-        let reaction_ms = check_tap(reveal_ms, window_ms, received_ms, client_reaction_ms)?;
+        let received: Received = received.into();
+        let reaction_ms = check_tap(reveal_ms, window_ms, received, client_reaction_ms)?;
         let db = self.counted_as(AUDIENCE);
         let item = db
             .get(
@@ -260,7 +261,7 @@ impl Game<'_> {
                     .expression_attribute_names("#ttl", keys::TTL)
                     .expression_attribute_names("#n", round.to_string())
                     .expression_attribute_values(":ms", n(reaction_ms))
-                    .expression_attribute_values(":ttl", n(received_ms / 1000 + ROOM_IDLE_SECS)),
+                    .expression_attribute_values(":ttl", n(received.at_ms / 1000 + ROOM_IDLE_SECS)),
             )
             .await;
         match written {

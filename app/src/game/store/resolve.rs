@@ -15,6 +15,8 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::game::model::{Match, MatchRecord, Room};
 use crate::game::store::Resolution;
+use crate::game::timing::too_fast_to_believe;
+use crate::identity::model::UserId;
 use crate::rooms::items::{open_index, state_value};
 use crate::rooms::model::{RoomCode, RoomState};
 use crate::store::keys::{self, Key};
@@ -205,6 +207,7 @@ impl Game<'_> {
                 best_streak: outcome.best_streak,
                 first_round: done.first_round,
                 daily: None,
+                flagged: too_fast_to_believe(&reactions_of(done, &player.user_id)),
             });
         }
         Ok(records)
@@ -253,11 +256,27 @@ impl Game<'_> {
     }
 }
 
+/// Each counted reaction of `user` in the match, in round order.
+fn reactions_of(done: &Match, user: &UserId) -> Vec<u32> {
+    done.rounds
+        .iter()
+        .filter_map(|round| round.results.as_ref())
+        .flatten()
+        .filter(|result| &result.user_id == user)
+        .filter_map(|result| result.reaction_ms)
+        .collect()
+}
+
 /// A match record as stored: `USER#<id>` / `MATCH#<ulid>`, also on the player's GSI2 shard
-/// `MATCHES#<nn>`.
+/// `MATCHES#<nn>`; a flagged one also on GSI1's `FLAGGED` list (see [`keys::flagged`]).
 pub fn match_record_item(record: &MatchRecord) -> Result<Item, DataError> {
     let Key { pk, sk } = keys::user_match(&record.user_id, &record.record_id);
     let mut item: Item = serde_dynamo::to_item(record)?;
+    if record.flagged {
+        let flagged = keys::flagged(record.finished_at_ms, &pk, &sk);
+        item.insert(keys::GSI1PK.into(), s(flagged.pk));
+        item.insert(keys::GSI1SK.into(), s(flagged.sk));
+    }
     item.insert(keys::PK.into(), s(pk));
     item.insert(keys::GSI2SK.into(), s(sk.clone()));
     item.insert(keys::SK.into(), s(sk));

@@ -10,7 +10,7 @@ use super::Game;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::game::store::GameConflict;
-use crate::game::timing::check_tap;
+use crate::game::timing::{check_tap, Received};
 use crate::identity::model::UserId;
 use crate::rooms::model::RoomCode;
 use crate::store::keys;
@@ -64,11 +64,12 @@ impl Game<'_> {
         reveal_ms: i64,
         window_ms: u32,
         client_reaction_ms: u32,
-        received_ms: i64,
+        received: impl Into<Received> + std::fmt::Debug,
     ) -> Result<Tapped, GameConflict> {
-        let reaction_ms = check_tap(reveal_ms, window_ms, received_ms, client_reaction_ms)?;
+        let received: Received = received.into();
+        let reaction_ms = check_tap(reveal_ms, window_ms, received, client_reaction_ms)?;
         let tap = TapEntry {
-            r: received_ms,
+            r: received.at_ms,
             c: client_reaction_ms,
             m: reaction_ms,
         };

@@ -61,7 +61,31 @@ impl Accounts<'_> {
         Ok(Some(Session {
             user_id: item.user_id,
             expires_at,
+            latency_ms: item.latency_ms,
         }))
+    }
+
+    /// Keeps `latency_ms`, a round trip the server timed for the session `hash` (see
+    /// `game::api::server_time`), on the session's item: one conditional UpdateItem, nothing
+    /// for a session that is gone. A tap reads it with the session, at no cost of its own.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn time_session(self, hash: &SessionHash, latency_ms: u32) -> Result<(), DataError> {
+        let timed = send_recorded!(
+            self,
+            "UpdateItem",
+            self.client
+                .update_item()
+                .table_name(self.table_name())
+                .set_key(Some(key_map(keys::session(hash))))
+                .update_expression("SET latency_ms = :ms")
+                .condition_expression("attribute_exists(#pk)")
+                .expression_attribute_names("#pk", keys::PK)
+                .expression_attribute_values(":ms", AttributeValue::N(latency_ms.to_string()))
+        );
+        match timed {
+            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
+            Err(err) => Err(err),
+        }
     }
 
     /// Moves a guest profile's expiry to `ttl` (a claimed profile has none, and is left alone).

@@ -17,6 +17,8 @@ pub(super) fn flight_from_stream(
         avatar: crate::identity::model::Avatar,
         day: crate::ids::Day,
         result: Score,
+        #[serde(default)]
+        flagged: bool,
     }
     #[derive(serde::Deserialize)]
     struct Score {
@@ -56,5 +58,6 @@ pub(super) fn flight_from_stream(
         best_streak: flight.result.best_streak,
         first_round: 0,
         daily: Some(flight.day),
+        flagged: flight.flagged,
     })
 }

@@ -107,7 +107,8 @@ fn sort_read(items: Vec<Item>) -> Result<Read, DataError> {
 impl Boards<'_> {
     /// Counts a slice of finished matches on every board they belong to, in the lifetime
     /// counters and the inventory, exactly once. Safe to call again with any of the same
-    /// results, from anywhere, at any time.
+    /// results, from anywhere, at any time. A flagged result counts nowhere and leaves no
+    /// marker: cleared, it comes back from the stream and counts then.
     #[tracing::instrument(skip(self, results, seasons), fields(results = results.len()), err(level = "debug"))]
     pub async fn count_results(
         self,
@@ -115,7 +116,8 @@ impl Boards<'_> {
         seasons: &[Season],
     ) -> Result<Applied, DataError> {
         let mut applied = Applied::default();
-        for slice in slices(results) {
+        let results: Vec<MatchRecord> = results.iter().filter(|r| !r.flagged).cloned().collect();
+        for slice in slices(&results) {
             // Refusals in a row without progress; an attempt that planned fewer writes than the
             // one before made progress (its writes landed), so it starts the count again.
             let mut attempt = 0;

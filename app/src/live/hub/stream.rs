@@ -160,6 +160,12 @@ fn feed_stream(
 /// streams across every instance, 503 when this instance is at its own limit (the browser
 /// tries again for both). `session`, the request's session cookie, says who listens (one
 /// GetItem of the session when the stream opens): the host's open stream keeps them host.
+///
+/// The cap is counted per player for the room's players (its host known from the room's pulse,
+/// read anyway; anyone else by one GetItem of their PLAYER item), and per address for everyone
+/// else (visitors, the audience, the big screen): a party or a school shares one public
+/// address, and nobody on it can take the room's streams from its players, or its host's from
+/// the host (a host refused streams would be judged away and the room handed on).
 pub async fn room_events(
     hub: &RoomHub,
     streams_per_client: u32,
@@ -172,15 +178,15 @@ pub async fn room_events(
         Ok(code) => code,
         Err(err) => return AppError::from(err).into_response(),
     };
-    match db.rooms().room_version(&code).await {
-        Ok(Some(_)) => {}
+    let pulse = match db.rooms().room_pulse(&code).await {
+        Ok(Some(pulse)) => pulse,
         Ok(None) => {
             let l = crate::lang::locale();
             let message = crate::i18n::td_string!(l, game.errors.no_room).to_string();
             return AppError::NotFound(message).into_response();
         }
         Err(err) => return AppError::from(err).into_response(),
-    }
+    };
     if hub.draining() {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -196,19 +202,6 @@ pub async fn room_events(
         )
             .into_response();
     };
-    let client = client.map_or_else(|| "unknown".to_owned(), |c| c.0.to_string());
-    let lease = match StreamLease::acquire(db, client, streams_per_client).await {
-        Ok(Some(lease)) => lease,
-        Ok(None) => {
-            tracing::debug!("a client is at its cap of live streams");
-            return (
-                StatusCode::TOO_MANY_REQUESTS,
-                "Too many live streams from your address; retrying.",
-            )
-                .into_response();
-        }
-        Err(err) => return AppError::from(err).into_response(),
-    };
     let listener = match session {
         Some(token) => match db.accounts().session(&token.hash()).await {
             // The device: a digest of the session (never the session itself), to tell one
@@ -221,6 +214,35 @@ pub async fn room_events(
             }
         },
         None => None,
+    };
+    let player = match &listener {
+        Some((user, _)) if *user == pulse.host_id => Some(user.clone()),
+        Some((user, _)) => match db.rooms().is_player(&code, user).await {
+            Ok(true) => Some(user.clone()),
+            Ok(false) => None,
+            Err(err) => return AppError::from(err).into_response(),
+        },
+        None => None,
+    };
+    let counted_as = match (&player, client) {
+        (Some(user), _) => format!("player:{user}"),
+        (None, Some(address)) => address.0.to_string(),
+        (None, None) => "unknown".to_owned(),
+    };
+    let lease = match StreamLease::acquire(db, counted_as, streams_per_client).await {
+        Ok(Some(lease)) => lease,
+        Ok(None) => {
+            tracing::debug!(
+                player = player.is_some(),
+                "a client is at its cap of live streams"
+            );
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many live streams from your address; retrying.",
+            )
+                .into_response();
+        }
+        Err(err) => return AppError::from(err).into_response(),
     };
     let (receiver, listening, moved) = match listener {
         Some((user, device)) => {

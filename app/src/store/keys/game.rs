@@ -91,6 +91,19 @@ pub fn user_match(user: &UserId, match_ulid: &str) -> Key {
     }
 }
 
+/// The results flagged for review, oldest first (GSI1, sparse: only a flagged match record or
+/// daily flight carries it; see `game::timing::too_fast_to_believe`): `FLAGGED` / `<finished
+/// ms, 13 digits>#<the item's PK>#<its SK>`, so the list names each item it holds.
+pub fn flagged(finished_ms: i64, pk: &str, sk: &str) -> Key {
+    Key {
+        pk: FLAGGED.to_owned(),
+        sk: format!("{:013}#{pk}#{sk}", finished_ms.max(0)),
+    }
+}
+
+/// GSI1's partition of results flagged for review (see [`flagged`]).
+pub const FLAGGED: &str = "FLAGGED";
+
 /// Sort-key prefix of a player's match records (and their GSI2 sort key).
 pub const MATCH_PREFIX: &str = "MATCH#";
 

@@ -155,6 +155,7 @@ fn daily_card_in(l: Locale) -> ShareImage {
             grid: "1101111001".into(),
             finished_ms: NOV_23_2026_NOON + 60_000,
         }),
+        flagged: false,
     };
     flight_card(&flight, l).expect("a finished flight has a card")
 }
