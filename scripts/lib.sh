@@ -458,6 +458,7 @@ run_tool_smoke() {
   smoke_tool 'boards convert' '^converted [0-9]+ boards' -- "${store[@]}" "$SERVER" boards convert
   smoke_tool grant '^gave [0-9A-Z]{26} 2 cards and 5 feathers' -- \
     "${store[@]}" "$SERVER" grant 01J000000000000000000SMK00 --feathers 5 --cards crow,kite
+  smoke_tool 'flagged list' '^0 flagged$' -- "${store[@]}" "$SERVER" flagged list
   # The embedded engine alone, shared by endpoint with the key it prints.
   local port; port=$(free_port)
   "${store[@]}" UDD_DATA_DIR="$scratch/shared" "$SERVER" engine --listen "127.0.0.1:$port" \
