@@ -148,8 +148,18 @@ async fn a_flight_shows_each_thing_only_at_its_reveal_refuses_bad_taps_and_flies
     // The page timed its round trip when it loaded (`/api/time` twice, the second sending back
     // the first's answer): here as if the answer came back 100 ms later, so a reaction of 150
     // is believed for a tap the server saw 200 ms after the reveal (untimed, it would count 200).
-    let answered = post(&app, "/api/time", "", Some(&asha)).await.json.as_i64().unwrap();
-    let timed = post(&app, "/api/time", &format!("echo={}", answered - 100), Some(&asha)).await;
+    let answered = post(&app, "/api/time", "", Some(&asha))
+        .await
+        .json
+        .as_i64()
+        .unwrap();
+    let timed = post(
+        &app,
+        "/api/time",
+        &format!("echo={}", answered - 100),
+        Some(&asha),
+    )
+    .await;
     assert_eq!(timed.status, StatusCode::OK, "{}", timed.json);
     let took = post(&app, "/api/daily/tap", &tap(r0, started_ms), Some(&asha)).await;
     assert_eq!(took.status, StatusCode::OK, "{}", took.json);
