@@ -34,6 +34,11 @@ async function shots(page: Page, name: string) {
   }
 }
 
+// One language after the other, never both at once: each runs axe on a 1920-wide screen in the
+// middle of a 6 s round, and the two together on two cores took 13.5 s, past the round's close
+// and its results (seen 2026-11-29, two workers).
+test.describe.configure({ mode: "serial" });
+
 for (const lang of ["en", "hi"] as const) {
   test(`a big screen follows the room from the lobby to the podium (${lang})`, async ({ browser }) => {
     test.setTimeout(120_000);
