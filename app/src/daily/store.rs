@@ -331,9 +331,18 @@ impl Daily<'_> {
                     Some(flight) if flight.started_ms != started_ms => {
                         Err(DailyConflict::NotThisRound)
                     }
-                    // This very tap, its first answer lost (the SDK sent it again): it counted.
-                    Some(flight) if flight.taps.get(&round.to_string()) == Some(&counted) => {
-                        Ok((round, counted))
+                    // This very tap, its first answer lost and sent again (by the SDK, or by
+                    // the page later, when the server's measure has moved on): it counted, at
+                    // what was stored. A copy's claim counted then either as claimed, or at the
+                    // earlier measure less the allowance, which is no later than now's.
+                    Some(flight)
+                        if flight.taps.get(&round.to_string()).is_some_and(|stored| {
+                            *stored == counted
+                                || *stored == reaction_ms
+                                || (reaction_ms < *stored && *stored <= counted)
+                        }) =>
+                    {
+                        Ok((round, flight.taps[&round.to_string()]))
                     }
                     Some(_) => Err(DailyConflict::AlreadyCalled),
                 }
