@@ -17,6 +17,8 @@ pub mod timing;
 pub mod words;
 
 #[cfg(feature = "ssr")]
+pub mod crowds;
+#[cfg(feature = "ssr")]
 pub mod draw;
 #[cfg(feature = "ssr")]
 pub mod store;

@@ -55,3 +55,23 @@ impl Default for TapThrottle {
         Self(Throttle::new(8, Duration::from_secs(2)))
     }
 }
+
+/// Loads of a room's page by nobody signed in, per client address (an IPv6 client's /64): 240 a
+/// minute. A venue behind one address (a class of 60 opening the room's link before they join,
+/// a hall's audience) stays far under it; a script loading a room in a loop is answered 429
+/// without a read of the table. A signed-in viewer is not counted: they are limited where their
+/// session was made.
+#[derive(Debug, Clone)]
+pub struct RoomLoads(pub Throttle);
+
+/// [`RoomLoads`]'s limit a minute.
+pub const ROOM_LOADS_PER_MINUTE: u32 = 240;
+
+impl Default for RoomLoads {
+    fn default() -> Self {
+        Self(Throttle::new(
+            ROOM_LOADS_PER_MINUTE,
+            Duration::from_secs(60),
+        ))
+    }
+}

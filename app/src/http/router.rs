@@ -39,6 +39,8 @@ pub fn router(state: AppState) -> Router {
     let hub = state.hub.clone();
     let news = RoomNews::new(move |code| hub.poke(code));
     let taps = state.taps.clone();
+    let room_loads = state.room_loads.clone();
+    let crowds = state.hub.crowds();
     let daily = state.daily.clone();
     let draws = state.draws.clone();
     let options = state.leptos_options.clone();
@@ -62,6 +64,8 @@ pub fn router(state: AppState) -> Router {
                 provide_request_context(&db);
                 provide_context(news.clone());
                 provide_context(taps.clone());
+                provide_context(room_loads.clone());
+                provide_context(crowds.clone());
                 provide_context(daily.clone());
                 provide_context(draws.clone());
             },

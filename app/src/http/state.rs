@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use leptos::prelude::LeptosOptions;
 
-use crate::game::throttle::TapThrottle;
+use crate::game::throttle::{RoomLoads, TapThrottle};
 use crate::http::guard::SecurityConfig;
 use crate::live::hub::{RoomHub, DEFAULT_POLL, MAX_STREAMS};
 use crate::store::Db;
@@ -23,6 +23,8 @@ pub struct AppState {
     pub security: Arc<SecurityConfig>,
     /// This instance's throttle on taps.
     pub taps: TapThrottle,
+    /// This instance's throttle on room loads by nobody signed in.
+    pub room_loads: RoomLoads,
     /// This instance's share cards: kept by what they draw, and each client's budget of misses.
     pub cards: crate::http::cards::cache::Cards,
     /// The last deep health probe, shared by every `/healthz` within a second of it.
@@ -57,6 +59,7 @@ impl AppState {
             hub,
             security: Arc::new(SecurityConfig::default()),
             taps: TapThrottle::default(),
+            room_loads: RoomLoads::default(),
             cards: crate::http::cards::cache::Cards::default(),
             health: Default::default(),
             daily: Default::default(),

@@ -12,7 +12,7 @@ use crate::identity::model::UserId;
 
 #[cfg(feature = "ssr")]
 use crate::{
-    game::store::audience::count_calls,
+    game::{crowds::Crowds, throttle::RoomLoads},
     identity::session,
     inventory::model::Badge,
     news::announce,
@@ -93,12 +93,18 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
     crate::error::answer("room_page", async move {
         let db = expect_context::<Db>();
         let code = RoomCode::parse(&code)?;
+        let me = session::current_user(&db).await?;
+        // Nobody signed in: a load counts against the client address's minute (no read first).
+        let limited = use_context::<RoomLoads>()
+            .is_some_and(|loads| me.is_none() && !loads.0.allow(&session::client_address()));
+        if limited {
+            return Err(AppError::RateLimited);
+        }
         let mut room = db
             .game()
             .room(&code)
             .await?
             .ok_or_else(|| AppError::from(RoomConflict::NotFound))?;
-        let me = session::current_user(&db).await?;
         // An away host back takes the room back (see `host_on_page_load`); a match is brought
         // up to date before it is shown (on the match's receipt): nobody may be watching it.
         let now = epoch_millis();
@@ -141,23 +147,26 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             .as_ref()
             .and_then(|me| room.my_open_tap(me))
             .map(|(_, ms)| ms);
-        // The audience: counted into the resolved rounds (one Query, only when there is one),
-        // and the viewer's own calls if they are in it.
+        // The audience: its figures as this instance counted them at the last close (one
+        // Query of the seats once per close and instance; see `Crowds`), and the viewer's own
+        // calls from their own seat (one GetItem) when they are not playing the match.
         let (mut along, mut along_from) = (None, 0);
         if room.lobby.audience > 0 {
-            let seats = db.game().audience(&code).await?;
-            count_calls(&mut room, &seats);
-            let mine = me
-                .as_ref()
-                .and_then(|me| seats.iter().find(|s| &s.user_id == me));
-            if let Some(seat) = mine {
+            let crowds = use_context::<Crowds>().unwrap_or_default();
+            crowds.count(&db, &code, &mut room).await?;
+            let plays = |me: &UserId| room.game.as_ref().is_some_and(|g| g.player(me).is_some());
+            let seat = match me.as_ref().filter(|me| !plays(me)) {
+                Some(me) => db.game().seat(&code, me).await?,
+                None => None,
+            };
+            if let Some(seat) = seat {
                 let game = room.game.as_ref();
                 let rounds = game.map_or(&[][..], |g| &g.rounds[..]);
                 along = Some(rounds.iter().enumerate().fold(0, |calls, (i, r)| {
                     calls | u32::from(seat.call(r.n).is_some()) << i
                 }));
                 along_from = seat.first_round(rounds, game.map_or(0, |g| g.window_ms)) as u32;
-                if let Some(game) = game.filter(|g| g.player(&seat.user_id).is_none()) {
+                if let Some(game) = game {
                     let open = game.rounds.get(game.resolved as usize).map(|r| r.n);
                     my_tap = open.and_then(|n| seat.call(n));
                 }

@@ -103,12 +103,6 @@ struct ReceiptView {
     receipt: Option<MatchReceipt>,
     /// The match this watcher saw in play (its first round; 0 for none).
     played: u32,
-    /// The room's audience with their calls, as last read: at which match and round count
-    /// (read again at each round's close, since only then is a round counted).
-    audience: Option<(
-        (u32, u32, bool),
-        Vec<crate::game::store::audience::AudienceSeat>,
-    )>,
 }
 
 /// What woke a watcher: a write made through this instance, news from others, the poll's time.
@@ -261,6 +255,8 @@ struct Inner {
     /// Told the board projector's shards another instance let go of on its shutdown (see
     /// [`RoomHub::on_leases_released`]).
     on_released: OnceLock<LeasesReleased>,
+    /// The rooms' audience figures as counted here, shared with the page loads.
+    crowds: crate::game::crowds::Crowds,
 }
 
 /// What the hub calls with the shards another instance's projector let go of.
@@ -295,6 +291,7 @@ impl RoomHub {
                 host_away: std::sync::atomic::AtomicI64::new(HOST_AWAY_MS),
                 draining: watch::Sender::new(false),
                 on_released: OnceLock::new(),
+                crowds: Default::default(),
             }),
         };
         // Tallies of matches this instance served but never saw end reach their receipts too.
@@ -559,6 +556,12 @@ impl RoomHub {
         self.inner
             .close_step
             .store(step.as_millis() as i64, Ordering::Relaxed);
+    }
+
+    /// The rooms' audience figures as this instance counts them (its watchers and its page
+    /// loads share them).
+    pub fn crowds(&self) -> crate::game::crowds::Crowds {
+        self.inner.crowds.clone()
     }
 
     /// Rooms this instance is watching.

@@ -316,3 +316,160 @@ async fn without_a_public_origin_an_origin_of_the_other_scheme_is_refused() {
     let http = send(&proxied, post("http://127.0.0.1:3000", Some("https"))).await;
     assert_eq!(http.status, StatusCode::FORBIDDEN, "{}", http.body);
 }
+
+/// The read units a `Server-Timing` header reports.
+fn read_units(answer: &support::Answer) -> f64 {
+    let timing = answer.header("server-timing").expect("server timing is on");
+    let units = timing
+        .split(", ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok());
+    units.unwrap_or_else(|| panic!("no capacity in {timing}"))
+}
+
+/// Finding 6: with a full audience (1,000 seats), an anonymous load of the room read every seat
+/// (one consistent Query, about 35 read units) each time. Now the seats are read once per
+/// close and instance and the figures kept: the next loads cost at most 2 read units and show
+/// the same figures, counted from the seats as stored. Loads by nobody signed in are limited per
+/// address; a signed-in viewer and another address are not held by that.
+#[tokio::test]
+async fn with_a_full_audience_an_anonymous_room_load_reads_at_most_two_units() {
+    use app::game::{Received, LATENCY_CAP_MS};
+    use app::identity::{Avatar, DisplayName, UserId};
+    use app::rooms::model::AUDIENCE_LIMIT;
+    use app::rooms::RoomCode;
+
+    let security = SecurityConfig {
+        server_timing: true,
+        ..SecurityConfig::default()
+    };
+    let (mut apps, engine) = instances(true, 1, security).await;
+    let app = apps.remove(0);
+    let db = Db::new(engine.client.clone(), "udd");
+    let created = support::post(&app, "/api/rooms/create", "name=Host", None).await;
+    let host = support::cookie_pair(&created.cookie.expect("a guest session"));
+    let code = created.json.as_str().unwrap().to_owned();
+    let joined = support::post(
+        &app,
+        "/api/rooms/join",
+        &format!("code={code}&name=Asha"),
+        None,
+    )
+    .await;
+    assert!(joined.status.is_success());
+    let started = support::post(
+        &app,
+        "/api/rooms/start",
+        &format!("code={code}&seed=7"),
+        Some(&host),
+    )
+    .await;
+    assert!(started.status.is_success());
+    let room_code = RoomCode::parse(&code).unwrap();
+    let fans: Vec<UserId> = (0..AUDIENCE_LIMIT).map(|_| UserId::generate()).collect();
+    for (i, fan) in fans.iter().enumerate() {
+        let name = DisplayName::parse(&format!("Fan {i}")).unwrap();
+        db.game()
+            .join_audience(&room_code, fan, &name, Avatar::Bee, Vec::new())
+            .await
+            .unwrap();
+    }
+    // Seven of them say the first thing flies.
+    let room = db.game().room(&room_code).await.unwrap().unwrap();
+    let game = room.game.clone().unwrap();
+    let first = &game.rounds[0];
+    for fan in &fans[..7] {
+        let at = Received::at(first.reveal_ms + 400, Some(LATENCY_CAP_MS));
+        db.game()
+            .tap_along(
+                &room_code,
+                fan,
+                first.n,
+                first.reveal_ms,
+                game.window_ms,
+                400,
+                at,
+            )
+            .await
+            .unwrap();
+    }
+    support::finish_match(&db, &code).await;
+    // The oracle: the seats as stored, counted by the rule the page states (joined by the
+    // round's window end, or called it).
+    let stored = db.game().audience(&room_code).await.unwrap();
+    assert_eq!(stored.len(), fans.len());
+    let crowd = |n: u32, reveal: i64| {
+        let could = stored
+            .iter()
+            .filter(|s| s.joined_ms <= reveal + i64::from(game.window_ms) || s.call(n).is_some());
+        (
+            could.clone().count(),
+            could.filter(|s| s.call(n).is_some()).count(),
+        )
+    };
+
+    let load = |cookie: Option<&str>, from: &str| {
+        send(
+            &app,
+            form("/api/rooms/lobby", &format!("code={code}"), cookie).from(from),
+        )
+    };
+    let filling = load(None, "203.0.113.7").await;
+    assert_eq!(filling.status, StatusCode::OK, "{}", filling.body);
+    println!(
+        "anonymous room load, 1,000 seats, the instance's first since the close: {} RCU",
+        read_units(&filling)
+    );
+    for attempt in 0..3 {
+        let next = load(None, "203.0.113.7").await;
+        assert_eq!(next.status, StatusCode::OK, "{}", next.body);
+        let units = read_units(&next);
+        println!(
+            "anonymous room load, 1,000 seats, load {}: {units} RCU",
+            attempt + 2
+        );
+        assert!(units <= 2.0, "{units} read units for an anonymous load");
+        let rounds = next.json()["lobby"]["game"]["rounds"].clone();
+        for round in rounds.as_array().unwrap() {
+            let (n, reveal) = (
+                round["n"].as_u64().unwrap() as u32,
+                round["reveal_ms"].as_i64().unwrap(),
+            );
+            let (could, flies) = crowd(n, reveal);
+            assert_eq!(round["crowd"], could, "round {n}");
+            assert_eq!(round["crowd_flies"], flies, "round {n}");
+        }
+        assert_eq!(rounds[0]["crowd_flies"], 7);
+    }
+
+    // A flood of anonymous loads from one address is held at its minute's limit, without a
+    // read of the table; a signed-in viewer there and another address are not.
+    let limit = app::game::throttle::ROOM_LOADS_PER_MINUTE as usize;
+    let mut refused = None;
+    for i in 5..=limit + 1 {
+        let answer = load(None, "203.0.113.7").await;
+        if answer.status != StatusCode::OK {
+            refused = Some((i, answer));
+            break;
+        }
+    }
+    let (at, refusal) = refused.expect("the flood is limited");
+    assert_eq!(
+        at,
+        limit + 1,
+        "the first load past the limit is the one refused"
+    );
+    assert_eq!(
+        refusal.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refusal.body
+    );
+    assert_eq!(read_units(&refusal), 0.0, "a refused load reads nothing");
+    assert_eq!(
+        load(Some(&host), "203.0.113.7").await.status,
+        StatusCode::OK
+    );
+    assert_eq!(load(None, "198.51.100.9").await.status, StatusCode::OK);
+}

@@ -7,7 +7,8 @@
 //! |---|---|---|
 //! | join the audience | one transaction: META's `audience` count (under [`AUDIENCE_LIMIT`], the room live, unlocked, the joiner not removed) and the seat `AUD#<id>` put new; a refused join reads the room to say why | TransactWriteItems (+ Query, GetItem when refused) |
 //! | tap along | the round read (eventually consistent, projected: reveal, window, closed, players) to check the tap is for the round as it is; then one conditional UpdateItem of the member's own seat adds the call (`calls.<n>`), only if the seat exists and holds no call for that round | GetItem + UpdateItem (+ GetItem when refused) |
-//! | the audience's calls | Query `AUD#` of the room partition (consistent): every seat, with its calls; what each round's close and a room page load count | Query |
+//! | the audience's calls | Query `AUD#` of the room partition (consistent): every seat, with its calls; counted once per instance at each round's close (`game::crowds`) | Query |
+//! | a viewer's own seat | GetItem `AUD#<id>` (consistent): the room page's own calls | GetItem |
 
 use std::collections::HashMap;
 

@@ -2,7 +2,6 @@
 //! after the room's host, and follows the match's receipt.
 
 use super::*;
-use crate::game::store::audience::count_calls;
 
 impl RoomHub {
     pub(super) async fn watch(self, code: RoomCode, watcher: Arc<Watcher>) {
@@ -287,7 +286,7 @@ impl RoomHub {
         }
         if let Some(room) = room.as_mut() {
             self.follow_receipt(code, room, receipt).await;
-            self.count_audience(code, room, receipt).await;
+            self.count_audience(code, room).await;
         }
         Ok(match room {
             Some(room) => {
@@ -432,34 +431,15 @@ impl RoomHub {
 }
 
 impl RoomHub {
-    /// Counts the room's audience into its match's resolved rounds ([`count_calls`]): their
-    /// seats are read at each round's close (one Query, only for a room with an audience) and
-    /// counted into every resolved round again, so a call written just after a close is
+    /// Counts the room's audience into its match's resolved rounds, from this instance's
+    /// figures ([`crate::game::crowds::Crowds`]): the seats are read at each round's close (one
+    /// Query, only for a room with an audience), so a call written just after a close is
     /// counted at the next; and once more a second after the last close, so the podium's counts
-    /// hold every call the window took.
-    async fn count_audience(&self, code: &RoomCode, room: &mut Room, view: &mut ReceiptView) {
-        let Some(game) = room.game.as_ref().filter(|_| room.lobby.audience > 0) else {
-            return;
-        };
-        let settled = game.is_finished()
-            && game
-                .rounds
-                .last()
-                .and_then(|r| r.closed_at_ms)
-                .is_some_and(|closed| {
-                    closed + crate::game::model::AUDIENCE_SETTLE_MS <= epoch_millis()
-                });
-        let at = (game.first_round, game.resolved, settled);
-        if view.audience.as_ref().is_none_or(|(read, _)| *read != at) && at.1 > 0 {
-            match self.inner.watchers.game().audience(code).await {
-                Ok(seats) => view.audience = Some((at, seats)),
-                Err(err) => {
-                    tracing::debug!(%code, error = ?err, "reading the audience failed; later")
-                }
-            }
-        }
-        if let Some((_, seats)) = view.audience.as_ref() {
-            count_calls(room, seats);
+    /// hold every call the window took. The page loads here share the figures.
+    async fn count_audience(&self, code: &RoomCode, room: &mut Room) {
+        let crowds = &self.inner.crowds;
+        if let Err(err) = crowds.count(&self.inner.watchers, code, room).await {
+            tracing::debug!(%code, error = ?err, "reading the audience failed; later");
         }
     }
 }
