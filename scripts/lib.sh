@@ -293,6 +293,29 @@ run_server() {
   exec "$SERVER" "$@"
 }
 
+# The edit-and-try loop: the server as `./udd run` builds it, but `app` itself at opt-level 0 and
+# incremental (its dependencies are the release build's own, already built), so a change to one
+# file of app/src is built in well under a minute (docs/working.md has the times). Its `app` is
+# an artefact of its own beside the optimised one (another metadata hash), so going back and
+# forth rebuilds neither. It serves the site last built (built first if there is none; a change
+# to an island needs `./udd build`).
+TRY_CARGO=(--release -p server --config 'profile.release.package.app.opt-level=0')
+try_server() {
+  [ -f "$SITE/pkg/assets.txt" ] || { build_server; build_site; }
+  say "building the server (app at opt-level 0, incremental)"
+  local built
+  built=$(CARGO_INCREMENTAL=1 cargo build "${TRY_CARGO[@]}" --message-format=json-render-diagnostics \
+    | python3 -c 'import json,sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "udd-server":
+        print(m["executable"])')
+  # The binary of this very build, by its own name (cargo also copies it to
+  # target/release/udd-server, until the next optimised build copies that one back).
+  export LEPTOS_SITE_ADDR=${LEPTOS_SITE_ADDR:-127.0.0.1:3000}
+  exec "$built" "$@"
+}
+
 # One package set and feature set for every cargo test command, so cargo resolves the same
 # features and never rebuilds the dependency tree between steps.
 TEST_PACKAGES=(--release -p app-tests -p server --no-fail-fast)

@@ -2,8 +2,9 @@
 //! taps count (`timing`), the draw of things (`draw`); starting (`store`), tapping (`taps`, with a
 //! per-instance flood `throttle`) and resolving rounds exactly once (`resolve`); the durable
 //! match records (`records`), the match kept for good (`sheet`, stored and read by `detail`) and
-//! what each match cost (`receipts`); the server functions (`api`), the match's part of the room
-//! page (`page`) and the pages of finished matches (`pages`).
+//! what each match cost (`receipts`); the audience's figures as this instance counted them
+//! (`crowds`); the server functions (`api`), the match's part of the room page (`board`, with
+//! the `podium`) and the pages of finished matches (`match_page`, `matches_page`).
 
 pub mod api;
 pub mod board;

@@ -1,6 +1,6 @@
 //! Who is playing: player ids, names and avatars (`model`), guests, accounts and sign-in
 //! (`api`), the session cookie (`session`), password hashing and session tokens (`auth`), the
-//! items behind them (`store`) and the account page (`page`).
+//! items behind them (`store`) and the account page (`account_page`).
 
 pub mod account_page;
 pub mod api;

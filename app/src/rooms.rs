@@ -1,7 +1,8 @@
 //! Rooms: codes, settings, who is in a room (`model`); opening, joining, leaving, kicking and
-//! settings (`api`, `store`, `members`); the host's lock and hand-overs (`control`); the bell that tells the live channel of a change
-//! (`news`); the home page with its ways in (`page`) and the lobby's pieces that the room page
-//! shows (`lobby`).
+//! settings (`api`, `store`, `members`, the room's items as stored in `items`); the host's lock
+//! and hand-overs (`control`); the home page with its ways in (`home_page`) and the lobby's
+//! pieces that the room page shows (`lobby`). A change is told to the live channel by the bell
+//! in `crate::news`.
 
 pub mod api;
 pub mod home_page;

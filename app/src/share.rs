@@ -6,7 +6,8 @@
 //! face chosen by script and fitted to its place by its shaped width ([`text`]). Characters none
 //! of those fonts has (emoji among them: a colour emoji font would be 10 MB) are left out of the
 //! picture; the page itself still shows them. Cards are served, kept and limited by
-//! `crate::http::cards`; the drawn cards are checked against golden images (`golden`).
+//! `crate::http::cards`; the drawn cards are checked against golden images
+//! (`app/tests/unit/share/golden.rs`).
 
 use std::sync::OnceLock;
 

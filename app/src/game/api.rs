@@ -112,7 +112,7 @@ pub async fn tap(
         let (db, code, (player, latency)) = tapper(&code, expect_context::<Db>()).await?;
         let tapped = db
             .game()
-            .for_round(&code, round)
+            .billed_to_match_of_round(&code, round)
             .game()
             .tap(
                 &code,
@@ -147,7 +147,7 @@ pub async fn tap_along(
         let (db, code, (member, latency)) = tapper(&code, db).await?;
         let tapped = db
             .game()
-            .for_round(&code, round)
+            .billed_to_match_of_round(&code, round)
             .game()
             .tap_along(
                 &code,

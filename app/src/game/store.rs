@@ -417,7 +417,7 @@ impl Game<'_> {
             };
             let seed = self.match_seed(&id, first, chosen).await?;
             // From here on, what the start costs is on the match's receipt.
-            let db = self.for_match(code, first);
+            let db = self.billed_to_match(code, first);
             let drawn = draw_things(&catalog, usize::from(room.settings.rounds), seed);
             if drawn.is_empty() {
                 return Err(GameConflict::NoThings);

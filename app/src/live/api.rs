@@ -121,7 +121,7 @@ pub async fn room_page(code: String) -> Result<RoomPageData, AppError> {
             let first = room.game.as_ref().map_or(0, |g| g.first_round);
             room = db
                 .game()
-                .for_match(&code, first)
+                .billed_to_match(&code, first)
                 .game()
                 .advance(&code, room)
                 .await?

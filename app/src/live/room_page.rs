@@ -1,6 +1,6 @@
 //! `/r/<CODE>`: a room, and `/r/<CODE>/screen`, the same room on a big screen ([`ScreenPage`]). The lobby (players with avatars and the host's badge, the code in big
 //! letters, its link with copy and share buttons and a QR code, host controls, leave, and a join
-//! form for visitors) and the match (see `game::page`).
+//! form for visitors) and the match (see `game::board`).
 //!
 //! The page is a server component; the room itself is one island, [`LiveRoom`]: rendered in
 //! full on the server, then, in the browser, it listens to the room's live stream

@@ -1,7 +1,8 @@
 //! The one handle on the one table, [`Db`], and the helpers every call goes through: each asks
 //! for consumed capacity, records the call when a [`Recorder`] is attached, and treats items
-//! whose `ttl` has passed as absent (DynamoDB deletes expired items up to 48 h late). The
-//! features' named access patterns are `impl Db` blocks in their own `store` modules.
+//! whose `ttl` has passed as absent (DynamoDB deletes expired items up to 48 h late). Each
+//! feature's named access patterns are the methods of its own handle (`db.rooms()`,
+//! `db.game()`, ...: `store::handle`), in that feature's `store` module.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -916,7 +916,7 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     let first = game(&room).first_round;
     let id = room.id.clone();
     tap_at(
-        &one.game().for_match(&code, first),
+        &one.game().billed_to_match(&code, first),
         &room,
         &host,
         0,
@@ -926,7 +926,7 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     .await
     .unwrap();
     tap_at(
-        &two.game().for_match(&code, first),
+        &two.game().billed_to_match(&code, first),
         &room,
         &asha,
         0,
@@ -936,7 +936,7 @@ async fn a_match_receipt_adds_up_what_every_instance_spent_on_it_once() {
     .await
     .unwrap();
     let late = game(&room).closes_at(1).unwrap();
-    let mine = two.game().for_match(&code, first);
+    let mine = two.game().billed_to_match(&code, first);
     mine.game().resolve_due(&room, late).await.unwrap();
     let room = t.db.game().room(&code).await.unwrap().unwrap();
     mine.game().resolve_due(&room, late).await.unwrap();

@@ -79,7 +79,7 @@ async fn a_receipt_add_whose_answer_was_lost_counts_the_tally_once() {
     let db = db.recording(calls.clone());
     // The tap's UpdateItem answers as usual; then the receipt's add loses its answer.
     tap_at(
-        &db.game().for_match(&code, first),
+        &db.game().billed_to_match(&code, first),
         &room,
         &host,
         0,

@@ -39,7 +39,7 @@ async fn play_one(
         .unwrap();
     let playing = t.db.game().room(&code).await.unwrap().unwrap();
     let first = game(&playing).first_round;
-    let tallied = on.game().for_match(&code, first);
+    let tallied = on.game().billed_to_match(&code, first);
     tap_at(&tallied, &playing, host, 0, host_ms, host_ms as u32 - 20)
         .await
         .unwrap();

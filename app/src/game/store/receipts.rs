@@ -56,14 +56,17 @@ fn parse_key(key: &str) -> Option<(RoomCode, u32)> {
 }
 
 impl Game<'_> {
-    /// The same handle, its calls counted for the match of `code` that starts at `first`.
-    pub fn for_match(self, code: &RoomCode, first: u32) -> Db {
+    /// A copy of the store whose calls are billed to the cost receipt of room `code`'s match that
+    /// starts at round `first` (this process's open tally for it; see the module's doc). It
+    /// selects nothing: the calls made through it say what they read and write.
+    pub fn billed_to_match(self, code: &RoomCode, first: u32) -> Db {
         self.tallied(tally_key(code, first))
     }
 
-    /// The same handle, counting for the match that round `n` of room `code` belongs to.
-    pub fn for_round(self, code: &RoomCode, n: u32) -> Db {
-        self.for_match(code, Match::first_of_round(n))
+    /// A copy of the store billed to the match that round `n` of room `code` belongs to (see
+    /// [`Game::billed_to_match`]).
+    pub fn billed_to_match_of_round(self, code: &RoomCode, n: u32) -> Db {
+        self.billed_to_match(code, Match::first_of_round(n))
     }
 
     /// Adds this instance's open tally for the match of room `room` that starts at `first` to

@@ -351,22 +351,6 @@ impl Inventory<'_> {
             .map(drop)
     }
 
-    /// Adds `count` cards of `thing` to `user`'s `place`: one UpdateItem (`ADD`).
-    pub async fn add_cards(
-        self,
-        user: &UserId,
-        place: Place,
-        thing: &ThingId,
-        count: u32,
-    ) -> Result<(), InventoryError> {
-        let card = card(thing).ok_or_else(|| unknown(thing))?;
-        check_count(count)?;
-        let key = stack_key(user, place, card);
-        let add = stack_action(&self, user, key, place, card, 0, 0, i64::from(count))?;
-        self.transact(vec![add]).await?;
-        Ok(())
-    }
-
     /// Removes `count` cards of `thing` from `user`'s `place`, refused if fewer are held; the
     /// stack disappears at 0.
     pub async fn remove_cards(

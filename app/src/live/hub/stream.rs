@@ -4,7 +4,7 @@
 use super::*;
 
 /// One open stream's place in its client's count across instances (see
-/// `live/streams.rs`): renewed in each next window while the stream lives, released when it
+/// `live/store/streams.rs`): renewed in each next window while the stream lives, released when it
 /// is dropped.
 pub struct StreamLease {
     renewal: tokio::task::JoinHandle<()>,

@@ -158,7 +158,7 @@ impl RoomHub {
             .and_then(|room| room.game.as_ref())
             .map(|game| game.first_round);
         let db = &match in_play {
-            Some(first) => self.inner.watchers.game().for_match(code, first),
+            Some(first) => self.inner.watchers.game().billed_to_match(code, first),
             None => self.inner.watchers.clone(),
         };
         let version = |room: &Option<Room>| room.as_ref().map(|room| room.version);

@@ -120,7 +120,7 @@ pub fn offer_sort(id: &OfferId) -> String {
 pub const OFFER_PREFIX: &str = "OFFER#";
 
 /// The open offers a player has from players they have not played with, each with when it
-/// expires (a capped set: `trades.rs`): `TRADES#<id>` / `FROM_STRANGERS`.
+/// expires (a capped set: `inventory/store/trades.rs`): `TRADES#<id>` / `FROM_STRANGERS`.
 pub fn offers_from_strangers(user: &UserId) -> Key {
     Key {
         pk: offers_of(user),
