@@ -1,6 +1,6 @@
 //! The store core: the one handle on the one table ([`Db`] in `db`), the transaction and query
 //! helpers every feature's store uses (`tx`), the map of the key space (`keys`), signed cursors,
-//! errors, the call recorder (`metrics`), fixed-window counters for rate limits (`limits`), the
+//! errors, the request expressions written as values (`expr`), the call recorder (`metrics`), fixed-window counters for rate limits (`limits`), the
 //! table's definition (`table`) and the health probe (`health`).
 //!
 //! Nothing outside the stores talks to DynamoDB. Each feature's named access patterns are the
@@ -11,6 +11,7 @@
 pub mod cursor;
 pub mod db;
 pub mod error;
+pub mod expr;
 mod handle;
 pub mod health;
 pub mod keys;

@@ -28,6 +28,7 @@ use crate::game::model::ThingCard;
 use crate::game::timing::{check_tap, too_fast_to_believe, Received, TapRejected};
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::ids::Day;
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys;
 use crate::store::tx::n;
 use crate::store::{handle, key_map, Conflict, DataError};
@@ -312,15 +313,16 @@ impl Daily<'_> {
                 self.client
                     .update_item()
                     .set_key(Some(key_map(keys::flight(user, &day))))
-                    .update_expression("SET taps.#round = :ms")
-                    .condition_expression(
-                        "started_ms = :started AND attribute_not_exists(taps.#round) \
-                         AND attribute_not_exists(#result)",
-                    )
-                    .expression_attribute_names("#round", round.to_string())
-                    .expression_attribute_names("#result", "result")
-                    .expression_attribute_values(":ms", n(counted))
-                    .expression_attribute_values(":started", n(started_ms)),
+                    .expressions(
+                        Expr::update(
+                            Update::new().set(attr("taps").key(round.to_string()), n(counted)),
+                        )
+                        .when(
+                            Cond::eq(attr("started_ms"), n(started_ms))
+                                .and(Cond::not_exists(attr("taps").key(round.to_string())))
+                                .and(Cond::not_exists(attr("result"))),
+                        ),
+                    ),
             )
             .await;
         match written {
@@ -374,29 +376,26 @@ impl Daily<'_> {
         let taps: Vec<u32> = flight.taps.values().copied().collect();
         let flagged = too_fast_to_believe(&taps);
         let key = keys::flight(&flight.user_id, &flight.day);
+        let mut finish = Update::new().set(
+            attr("result"),
+            AttributeValue::M(serde_dynamo::to_item(&result)?),
+        );
+        if flagged {
+            // On the list of flagged results, in the same write.
+            let list = keys::flagged(result.finished_ms, &key.pk, &key.sk);
+            finish = finish
+                .set(attr("flagged"), AttributeValue::Bool(true))
+                .set(attr(keys::GSI1PK), AttributeValue::S(list.pk))
+                .set(attr(keys::GSI1SK), AttributeValue::S(list.sk));
+        }
         let request = self
             .client
             .update_item()
             .set_key(Some(key_map(key.clone())))
-            .condition_expression("attribute_exists(started_ms) AND attribute_not_exists(#result)")
-            .expression_attribute_names("#result", "result")
-            .expression_attribute_values(
-                ":result",
-                AttributeValue::M(serde_dynamo::to_item(&result)?),
+            .expressions(
+                Expr::update(finish)
+                    .when(Cond::exists(attr("started_ms")).and(Cond::not_exists(attr("result")))),
             );
-        let request = if flagged {
-            // On the list of flagged results, in the same write.
-            let list = keys::flagged(result.finished_ms, &key.pk, &key.sk);
-            request
-                .update_expression(
-                    "SET #result = :result, flagged = :yes, GSI1PK = :fpk, GSI1SK = :fsk",
-                )
-                .expression_attribute_values(":yes", AttributeValue::Bool(true))
-                .expression_attribute_values(":fpk", AttributeValue::S(list.pk))
-                .expression_attribute_values(":fsk", AttributeValue::S(list.sk))
-        } else {
-            request.update_expression("SET #result = :result")
-        };
         match self.update_item(request).await {
             Ok(()) => Ok(Flight {
                 result: Some(result),

@@ -19,11 +19,12 @@ use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::rooms::items::{lobby_from_items, state_value, ROOM_IDLE_SECS};
 use crate::rooms::model::{RoomCode, RoomId, RoomState};
 use crate::rooms::store::MAX_ATTEMPTS;
+use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys::{self, Key};
 use crate::store::retry::{holds, Written};
 use crate::store::tx::{delete_request, n, s};
 use crate::store::{epoch_millis, epoch_seconds, key_map, sort_key, Conflict, DataError, Item};
-use aws_sdk_dynamodb::types::ReturnValue;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 pub mod audience;
 pub mod detail;
@@ -436,42 +437,33 @@ impl Game<'_> {
                     look: p.look,
                 })
                 .collect();
+            let players: AttributeValue =
+                serde_dynamo::to_attribute_value(&entrants).map_err(DataError::from)?;
+            let start = Update::new()
+                .set(attr("state"), state_value(RoomState::Playing))
+                .set(attr("version"), Operand::Plus(attr("version"), n(1)))
+                .set(attr("match_first"), n(first))
+                .set(attr("match_window_ms"), n(window_ms))
+                .set(attr("match_started_ms"), n(now_ms))
+                .set(attr("match_rounds"), n(drawn.len()))
+                .set(attr("match_players"), players)
+                .set(attr("match_seed"), n(seed))
+                .set(attr(keys::TTL), n(ttl))
+                .set(attr("room_id"), s(id.as_str()))
+                .remove(attr("GSI2PK"))
+                .remove(attr("GSI2SK"))
+                .remove(attr("match_resolved"))
+                // An away host no longer takes the room back once a match started.
+                .remove(attr(crate::rooms::items::AWAY_UNTIL));
+            let unchanged = Cond::eq(attr("version"), n(room.version))
+                .and(Cond::eq(attr("host_id"), s(host.as_str())))
+                .and(Cond::eq(attr("state"), state_value(RoomState::Lobby)));
             let started = db
                 .update_written(
                     self.client
                         .update_item()
                         .set_key(Some(key_map(keys::room_meta(code))))
-                        .update_expression(
-                            "SET #state = :playing, version = version + :one, \
-                             match_first = :first, match_window_ms = :window, \
-                             match_started_ms = :now, match_rounds = :rounds, \
-                             match_players = :players, match_seed = :seed, #ttl = :ttl, \
-                             room_id = :room \
-                             REMOVE GSI2PK, GSI2SK, match_resolved, #away_until",
-                        )
-                        .condition_expression(
-                            "version = :version AND host_id = :host AND #state = :lobby",
-                        )
-                        .expression_attribute_names("#state", "state")
-                        .expression_attribute_names("#ttl", keys::TTL)
-                        // An away host no longer takes the room back once a match started.
-                        .expression_attribute_names("#away_until", crate::rooms::items::AWAY_UNTIL)
-                        .expression_attribute_values(":playing", state_value(RoomState::Playing))
-                        .expression_attribute_values(":lobby", state_value(RoomState::Lobby))
-                        .expression_attribute_values(":one", n(1))
-                        .expression_attribute_values(":first", n(first))
-                        .expression_attribute_values(":window", n(window_ms))
-                        .expression_attribute_values(":rounds", n(drawn.len()))
-                        .expression_attribute_values(
-                            ":players",
-                            serde_dynamo::to_attribute_value(&entrants).map_err(DataError::from)?,
-                        )
-                        .expression_attribute_values(":seed", n(seed))
-                        .expression_attribute_values(":room", s(id.as_str()))
-                        .expression_attribute_values(":now", n(now_ms))
-                        .expression_attribute_values(":ttl", n(ttl))
-                        .expression_attribute_values(":version", n(room.version))
-                        .expression_attribute_values(":host", s(host.as_str())),
+                        .expressions(Expr::update(start).when(unchanged)),
                     ReturnValue::None,
                 )
                 .await?;
@@ -528,13 +520,11 @@ impl Game<'_> {
                 .set_item(Some(item))
                 // An expired round (of this room's, or of an earlier room that had the code
                 // and is not swept yet) counts as absent, as every read has it.
-                .condition_expression(
-                    "attribute_not_exists(#pk) OR match_first < :first OR #ttl <= :now",
-                )
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_names("#ttl", keys::TTL)
-                .expression_attribute_values(":first", n(first))
-                .expression_attribute_values(":now", n(epoch_seconds()));
+                .expressions(Expr::condition(
+                    Cond::not_exists(attr(keys::PK))
+                        .or(Cond::lt(attr("match_first"), n(first)))
+                        .or(Cond::le(attr(keys::TTL), n(epoch_seconds()))),
+                ));
             match self.put(put).await {
                 Ok(()) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
                 Err(err) => Err(err),

@@ -2,12 +2,14 @@
 //! sign-in rate limit. Uniqueness of usernames and emails is enforced by items written in the
 //! same transaction as the claim, never by a read first.
 
-use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update as UpdateAction};
 use serde::{Deserialize, Serialize};
 
 use crate::identity::auth::SessionHash;
 use crate::identity::{Avatar, DisplayName, Email, Profile, UserId, Username};
+use crate::store::expr::{attr, Cond, Expr, Expressions, KeyCond, Update};
 use crate::store::keys::{self, Key};
+use crate::store::tx::s;
 use crate::store::{epoch_millis, key_map, DataError};
 
 pub mod sessions;
@@ -168,17 +170,14 @@ impl Accounts<'_> {
         user: &UserId,
         look: Option<crate::ids::Look>,
     ) -> Result<TransactWriteItem, DataError> {
-        let update = crate::store::tx::update(keys::user_profile(user))
-            .condition_expression("attribute_exists(#pk)")
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_names("#look", "look");
-        let update = match look {
-            Some(look) => update
-                .update_expression("SET #look = :look")
-                .expression_attribute_values(":look", AttributeValue::S(look.id().to_owned())),
-            None => update.update_expression("REMOVE #look"),
+        let wear = match look {
+            Some(look) => Update::new().set(attr("look"), s(look.id())),
+            None => Update::new().remove(attr("look")),
         };
-        self.update_action(update)
+        self.update_action(
+            crate::store::tx::update(keys::user_profile(user))
+                .expressions(Expr::update(wear).when(Cond::exists(attr(keys::PK)))),
+        )
     }
 }
 
@@ -275,8 +274,7 @@ impl Accounts<'_> {
                 self.client
                     .get_item()
                     .set_key(Some(key_map(key)))
-                    .projection_expression("#pk")
-                    .expression_attribute_names("#pk", keys::PK),
+                    .expressions(Expr::default().project([attr(keys::PK)])),
             )
             .await?
             .is_some())
@@ -295,15 +293,17 @@ impl Accounts<'_> {
         password_hash: &str,
         session: (&SessionHash, Option<&SessionHash>),
     ) -> Result<Profile, ClaimConflict> {
-        let profile_update = Update::builder()
+        let profile_update = UpdateAction::builder()
             .table_name(self.table_name())
             .set_key(Some(key_map(keys::user_profile(user))))
-            .update_expression("SET #username = :username REMOVE #ttl")
-            .expression_attribute_names("#ttl", keys::TTL)
-            .condition_expression("attribute_exists(#pk) AND attribute_not_exists(#username)")
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_names("#username", "username")
-            .expression_attribute_values(":username", AttributeValue::S(username.to_string()))
+            .expressions(
+                Expr::update(
+                    Update::new()
+                        .set(attr("username"), s(username.to_string()))
+                        .remove(attr(keys::TTL)),
+                )
+                .when(Cond::exists(attr(keys::PK)).and(Cond::not_exists(attr("username")))),
+            )
             .build()
             .map_err(|e| DataError::Internal(e.into()))?;
         let Key { pk, sk } = keys::username(username);
@@ -433,12 +433,10 @@ impl Accounts<'_> {
                 self.client
                     .query()
                     .index_name(keys::GSI1)
-                    .key_condition_expression("#pk = :pk")
-                    .expression_attribute_names("#pk", keys::GSI1PK)
-                    .expression_attribute_values(
-                        ":pk",
-                        AttributeValue::S(keys::credentials_by_email(email)),
-                    )
+                    .expressions(Expr::query(KeyCond::partition(
+                        keys::GSI1PK,
+                        s(keys::credentials_by_email(email)),
+                    )))
                     .limit(1),
                 None,
             )

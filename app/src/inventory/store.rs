@@ -21,6 +21,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::catalog::model::Category;
 use crate::inventory::model::{Badge, Card, Place, SetProgress, Stack, ThingId, UserId};
 use crate::inventory::rules::{card_of, fold_name};
+use crate::store::expr::{attr, Cond, Expr, Expressions};
 use crate::store::keys::{self, Key};
 use crate::store::tx::n;
 use crate::store::{key_map, DataError, Item, Page};
@@ -393,8 +394,7 @@ impl Inventory<'_> {
         let (items, _) = self
             .query_page(
                 self.query_partition(keys::Keyed::Gsi2, keys::card_holders(thing))
-                    .filter_expression("qty >= :two")
-                    .expression_attribute_values(":two", n(2))
+                    .expressions(Expr::default().filter(Cond::ge(attr("qty"), n(2))))
                     .scan_index_forward(false)
                     .limit(scan.clamp(1, 200)),
                 None,
@@ -418,8 +418,9 @@ impl Inventory<'_> {
         let items = self
             .query_all(
                 self.query_partition(keys::Keyed::Table, keys::inventory_partition(user))
-                    .projection_expression("#sk, thing, category")
-                    .expression_attribute_names("#sk", keys::SK),
+                    .expressions(
+                        Expr::default().project([keys::SK, "thing", "category"].map(attr)),
+                    ),
             )
             .await?;
         let held: std::collections::BTreeSet<&str> = items

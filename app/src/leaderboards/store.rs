@@ -23,6 +23,7 @@ use crate::leaderboards::model::{BoardId, Line, MyBoard, PlayerStats, Scope, Sta
 use crate::leaderboards::period::{boards_for, global_boards_for, Season};
 use crate::leaderboards::tree::{self, Counts, NodeId};
 use crate::rooms::RoomId;
+use crate::store::expr::{Compare, Expr, Expressions, KeyCond};
 use crate::store::keys::{self, Key};
 use crate::store::tx::s;
 use crate::store::{key_map, sort_key, DataError, Item};
@@ -403,19 +404,17 @@ impl Boards<'_> {
         };
         let mine = keys::board_rank_sort(me.value(), me.reached_ms, user);
         let side = |upward: bool| {
-            let condition = if upward {
-                "#pk = :pk AND #rank > :mine"
-            } else {
-                "#pk = :pk AND #rank < :mine"
-            };
+            let beyond = if upward { Compare::Gt } else { Compare::Lt };
             self.client
                 .query()
                 .index_name(keys::LSI1)
-                .key_condition_expression(condition)
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_names("#rank", keys::LSI1SK)
-                .expression_attribute_values(":pk", s(keys::board_partition(board)))
-                .expression_attribute_values(":mine", s(mine.clone()))
+                .expressions(Expr::query(
+                    KeyCond::partition(keys::PK, s(keys::board_partition(board))).compare(
+                        keys::LSI1SK,
+                        beyond,
+                        s(mine.clone()),
+                    ),
+                ))
                 .scan_index_forward(upward)
                 .limit(k.clamp(1, 50))
         };
@@ -541,11 +540,13 @@ impl Boards<'_> {
                 .query()
                 .table_name(self.table_name())
                 .index_name(keys::LSI1)
-                .key_condition_expression("#pk = :pk AND #rank > :above")
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_names("#rank", keys::LSI1SK)
-                .expression_attribute_values(":pk", s(keys::board_partition(board)))
-                .expression_attribute_values(":above", s(above.clone()))
+                .expressions(Expr::query(
+                    KeyCond::partition(keys::PK, s(keys::board_partition(board))).compare(
+                        keys::LSI1SK,
+                        Compare::Gt,
+                        s(above.clone()),
+                    ),
+                ))
                 .select(aws_sdk_dynamodb::types::Select::Count)
                 .limit(COUNT_PAGE)
                 .set_exclusive_start_key(start.take());

@@ -7,15 +7,16 @@
 //! the room (leave, kick, host hand-over, settings) read the lobby, then write in a transaction
 //! conditioned on the room's `version` being unchanged, and retry if it moved.
 
-use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update as UpdateAction};
 
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::ids::Look;
 pub use crate::rooms::items::ROOM_IDLE_SECS;
 use crate::rooms::items::{lobby_from_items, nickname_item, open_index, player_item, MetaItem};
 use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
+use crate::store::expr::{attr, Compare, Cond, Expr, Expressions, KeyCond, Operand, Update};
 use crate::store::keys::{self, Key};
-use crate::store::tx::internal;
+use crate::store::tx::{internal, n, s};
 use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError, Item, Page};
 
 pub mod control;
@@ -185,14 +186,13 @@ impl Rooms<'_> {
         self.query_all(
             self.client
                 .query()
-                .key_condition_expression("#pk = :pk AND #sk >= :from")
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_names("#sk", keys::SK)
-                .expression_attribute_values(":pk", AttributeValue::S(keys::room_partition(code)))
-                .expression_attribute_values(
-                    ":from",
-                    AttributeValue::S(keys::ROOM_READ_FROM.into()),
-                )
+                .expressions(Expr::query(
+                    KeyCond::partition(keys::PK, s(keys::room_partition(code))).compare(
+                        keys::SK,
+                        Compare::Ge,
+                        s(keys::ROOM_READ_FROM),
+                    ),
+                ))
                 .consistent_read(true),
         )
         .await
@@ -260,8 +260,9 @@ impl Rooms<'_> {
                     .get_item()
                     .key(keys::PK, AttributeValue::S(key.pk))
                     .key(keys::SK, AttributeValue::S(key.sk))
-                    .projection_expression("version, host_id, host_seen, player_count, #ttl")
-                    .expression_attribute_names("#ttl", keys::TTL)
+                    .expressions(Expr::default().project(
+                        ["version", "host_id", "host_seen", "player_count", keys::TTL].map(attr),
+                    ))
                     .consistent_read(consistent),
             )
             .await?;
@@ -296,8 +297,7 @@ impl Rooms<'_> {
                 self.client
                     .get_item()
                     .set_key(Some(key_map(keys::room_meta(code))))
-                    .projection_expression("room_id, #ttl")
-                    .expression_attribute_names("#ttl", keys::TTL)
+                    .expressions(Expr::default().project(["room_id", keys::TTL].map(attr)))
                     .consistent_read(true),
             )
             .await?;
@@ -317,9 +317,7 @@ impl Rooms<'_> {
                 self.client
                     .get_item()
                     .set_key(Some(key_map(keys::room_player(code, user))))
-                    .projection_expression("#pk, #ttl")
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_names("#ttl", keys::TTL),
+                    .expressions(Expr::default().project([keys::PK, keys::TTL].map(attr))),
             )
             .await?;
         Ok(item.is_some())
@@ -368,28 +366,32 @@ impl Rooms<'_> {
     ) -> Result<Joined, RoomConflict> {
         let now_ms = epoch_millis();
         let now = now_ms / 1000;
-        let seat = Update::builder()
+        let seat = UpdateAction::builder()
             .table_name(self.table_name())
             .set_key(Some(key_map(keys::room_meta(code))))
-            .update_expression(
-                "SET player_count = player_count + :one, version = version + :one, #ttl = :ttl",
-            )
-            // A player the host removed stays out for the room's life (`removed` is a set of ids);
-            // nobody new joins a locked room (one already in it is answered below, as a rejoin).
-            .condition_expression(
-                "attribute_exists(#pk) AND #ttl > :now AND player_count < max_players \
-                 AND NOT contains(removed, :user) \
-                 AND (attribute_not_exists(locked) OR locked = :unlocked)",
-            )
-            .expression_attribute_values(":unlocked", AttributeValue::Bool(false))
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_names("#ttl", keys::TTL)
-            .expression_attribute_values(":user", AttributeValue::S(user.to_string()))
-            .expression_attribute_values(":one", AttributeValue::N("1".into()))
-            .expression_attribute_values(":now", AttributeValue::N(now.to_string()))
-            .expression_attribute_values(
-                ":ttl",
-                AttributeValue::N((now + ROOM_IDLE_SECS).to_string()),
+            .expressions(
+                Expr::update(
+                    Update::new()
+                        .set(
+                            attr("player_count"),
+                            Operand::Plus(attr("player_count"), n(1)),
+                        )
+                        .set(attr("version"), Operand::Plus(attr("version"), n(1)))
+                        .set(attr(keys::TTL), n(now + ROOM_IDLE_SECS)),
+                )
+                // A player the host removed stays out for the room's life (`removed` is a set
+                // of ids); nobody new joins a locked room (one already in it is answered below,
+                // as a rejoin).
+                .when(
+                    Cond::exists(attr(keys::PK))
+                        .and(Cond::gt(attr(keys::TTL), n(now)))
+                        .and(Cond::lt(attr("player_count"), attr("max_players")))
+                        .and(Cond::contains(attr("removed"), s(user.as_str())).not())
+                        .and(
+                            Cond::not_exists(attr("locked"))
+                                .or(Cond::eq(attr("locked"), AttributeValue::Bool(false))),
+                        ),
+                ),
             )
             .build()
             .map_err(internal)?;
@@ -454,7 +456,7 @@ impl Rooms<'_> {
                 self.client
                     .get_item()
                     .set_key(Some(key_map(keys::room_meta(code))))
-                    .projection_expression("removed")
+                    .expressions(Expr::default().project([attr("removed")]))
                     .consistent_read(true),
             )
             .await?;
@@ -482,12 +484,12 @@ impl Rooms<'_> {
             .client
             .query()
             .index_name(keys::GSI2)
-            .key_condition_expression("#pk = :pk")
-            .filter_expression("player_count < max_players AND #ttl > :now")
-            .expression_attribute_names("#pk", keys::GSI2PK)
-            .expression_attribute_names("#ttl", keys::TTL)
-            .expression_attribute_values(":pk", AttributeValue::S(keys::OPEN_ROOMS.into()))
-            .expression_attribute_values(":now", AttributeValue::N(epoch_seconds().to_string()))
+            .expressions(
+                Expr::query(KeyCond::partition(keys::GSI2PK, s(keys::OPEN_ROOMS))).filter(
+                    Cond::lt(attr("player_count"), attr("max_players"))
+                        .and(Cond::gt(attr(keys::TTL), n(epoch_seconds()))),
+                ),
+            )
             .scan_index_forward(false);
         // `Limit` counts rooms read, before full ones are filtered out: read on (a few pages at
         // most) until the page has `limit` rooms or the list ends.

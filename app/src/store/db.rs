@@ -21,6 +21,7 @@ use tokio::sync::OnceCell;
 
 use super::cursor::CursorKey;
 use super::error::{self, Conflict, DataError};
+use super::expr::{attr, Cond, Expr, Expressions, KeyCond};
 use super::keys;
 use super::metrics::{Call, Pricing, Recorder, Tallies, Usage, REFUSED_WRITE};
 
@@ -338,8 +339,7 @@ impl Db {
             .client
             .put_item()
             .set_item(Some(item))
-            .condition_expression("attribute_not_exists(#pk)")
-            .expression_attribute_names("#pk", keys::PK);
+            .expressions(Expr::condition(Cond::not_exists(attr(keys::PK))));
         match self.put(put).await {
             Ok(()) => Ok(true),
             Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),
@@ -362,11 +362,10 @@ impl Db {
             .query()
             .table_name(self.table_name())
             .set_index_name(index.map(str::to_owned))
-            .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-            .expression_attribute_names("#pk", pk_name)
-            .expression_attribute_names("#sk", sk_name)
-            .expression_attribute_values(":pk", AttributeValue::S(pk.into()))
-            .expression_attribute_values(":prefix", AttributeValue::S(prefix.into()))
+            .expressions(Expr::query(
+                KeyCond::partition(pk_name, AttributeValue::S(pk.into()))
+                    .begins_with(sk_name, AttributeValue::S(prefix.into())),
+            ))
     }
 
     /// A Query of every item of one partition, on the table or one of its indexes (the caller
@@ -381,9 +380,10 @@ impl Db {
             .query()
             .table_name(self.table_name())
             .set_index_name(index.map(str::to_owned))
-            .key_condition_expression("#pk = :pk")
-            .expression_attribute_names("#pk", pk_name)
-            .expression_attribute_values(":pk", AttributeValue::S(pk.into()))
+            .expressions(Expr::query(KeyCond::partition(
+                pk_name,
+                AttributeValue::S(pk.into()),
+            )))
     }
 
     /// One Query page; expired items are dropped from it.

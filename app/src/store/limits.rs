@@ -1,11 +1,13 @@
 //! Fixed-window counters in the table, shared by every instance: what the rate limits of the
 //! features count with (`rate#<key>` / `W#<window start>`, expiring by TTL after the window).
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::types::ReturnValue;
 
-use super::db::{epoch_seconds, key_map, send_recorded, Db};
+use super::db::{epoch_seconds, key_map, Db};
 use super::error::{Conflict, DataError};
+use super::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use super::keys::{self, Limited};
+use super::tx::n;
 
 impl Db {
     /// Counts one attempt against `limited` in the current fixed window of `window_secs`; `false`
@@ -20,24 +22,25 @@ impl Db {
     ) -> Result<bool, DataError> {
         let now = epoch_seconds();
         let window_start = now - now.rem_euclid(window_secs);
-        let result = send_recorded!(
-            self,
-            "UpdateItem",
-            self.client
-                .update_item()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::rate_window(limited, window_start))))
-                .update_expression("ADD hits :one SET #ttl = if_not_exists(#ttl, :expires)")
-                .condition_expression("attribute_not_exists(hits) OR hits < :max")
-                .expression_attribute_names("#ttl", keys::TTL)
-                .expression_attribute_values(":one", AttributeValue::N("1".into()))
-                .expression_attribute_values(":max", AttributeValue::N(max.to_string()))
-                .expression_attribute_values(
-                    ":expires",
-                    AttributeValue::N((window_start + window_secs + 60).to_string()),
-                )
-                .return_values(ReturnValue::None)
-        );
+        let result = self
+            .update_item(
+                self.client
+                    .update_item()
+                    .table_name(self.table_name())
+                    .set_key(Some(key_map(keys::rate_window(limited, window_start))))
+                    .expressions(
+                        Expr::update(Update::new().add(attr("hits"), n(1)).set(
+                            attr(keys::TTL),
+                            Operand::IfNotExists(
+                                attr(keys::TTL),
+                                n(window_start + window_secs + 60),
+                            ),
+                        ))
+                        .when(Cond::not_exists(attr("hits")).or(Cond::lt(attr("hits"), n(max)))),
+                    )
+                    .return_values(ReturnValue::None),
+            )
+            .await;
         match result {
             Ok(_) => Ok(true),
             Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),

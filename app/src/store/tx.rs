@@ -10,6 +10,7 @@ use aws_sdk_dynamodb::types::{
 
 use super::db::{epoch_seconds, key_map, Db, Item};
 use super::error::DataError;
+use super::expr::{attr, Cond, Expr, Expressions};
 use super::keys::{self, Key};
 
 /// A number attribute value.
@@ -57,10 +58,9 @@ impl Db {
         let put = Put::builder()
             .table_name(self.table_name())
             .set_item(Some(item))
-            .condition_expression("attribute_not_exists(#pk) OR #ttl <= :now")
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_names("#ttl", keys::TTL)
-            .expression_attribute_values(":now", AttributeValue::N(epoch_seconds().to_string()))
+            .expressions(Expr::condition(
+                Cond::not_exists(attr(keys::PK)).or(Cond::le(attr(keys::TTL), n(epoch_seconds()))),
+            ))
             .build()
             .map_err(|e| DataError::Internal(e.into()))?;
         Ok(TransactWriteItem::builder().put(put).build())
@@ -86,19 +86,11 @@ impl Db {
     }
 
     /// A transaction action that only checks `condition` on the item at `key`.
-    pub fn check_action(
-        &self,
-        key: Key,
-        condition: &str,
-        values: &[(&str, AttributeValue)],
-    ) -> Result<TransactWriteItem, DataError> {
-        let mut check = ConditionCheck::builder()
+    pub fn check_action(&self, key: Key, condition: Cond) -> Result<TransactWriteItem, DataError> {
+        let check = ConditionCheck::builder()
             .table_name(self.table_name())
             .set_key(Some(key_map(key)))
-            .condition_expression(condition);
-        for (name, value) in values {
-            check = check.expression_attribute_values(*name, value.clone());
-        }
+            .expressions(Expr::condition(condition));
         Ok(TransactWriteItem::builder()
             .condition_check(check.build().map_err(internal)?)
             .build())
@@ -134,7 +126,7 @@ impl Db {
                 update_item,
                 "UpdateItem",
                 update,
-                set_key(key).update_expression(expression)
+                set_key(key).set_update_expression(Some(expression))
             );
         }
         if let Some(delete) = action.delete {

@@ -1,6 +1,6 @@
 //! The house's fences: tests that read the sources of `app` and `server` and fail when a rule of
 //! the layout is broken. Every key is built in `store::keys`; only store modules build requests
-//! to the table; `Db` gains methods only in the store core (a feature adds the one accessor of its
+//! to the table, and their expressions only through the builder (`store::expr`); `Db` gains methods only in the store core (a feature adds the one accessor of its
 //! handle, through `store::handle!`); no file is over 600 lines; no two files import each other
 //! round a circle, and the top-level modules stand in layers. `cargo test -p app --features ssr
 //! --test unit fences -- --nocapture` prints the import graph's figures.
@@ -313,6 +313,41 @@ fn only_store_modules_build_requests_to_the_table() {
     );
 }
 
+/// The places in `source` that write a request's expressions, names or values by hand.
+fn hand_written_expressions(source: &Source) -> Vec<String> {
+    let written = Regex::new(concat!(
+        r"\.(update|condition|key_condition|filter|projection)_expression\(",
+        r"|\.expression_attribute_(names|values)\(",
+    ))
+    .unwrap();
+    written
+        .find_iter(&source.text)
+        .map(|found| {
+            format!(
+                "{}:{}: {}",
+                source.path,
+                line_of(&source.text, found.start()),
+                found.as_str()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_expression_is_written_by_the_builder() {
+    let found: Vec<String> = sources()
+        .iter()
+        .filter(|s| s.path != "app/src/store/expr.rs")
+        .flat_map(hand_written_expressions)
+        .collect();
+    assert!(
+        found.is_empty(),
+        "expressions written by hand (build them with `store::expr`: `Update`, `Cond`, \
+         `KeyCond`, then `.expressions(..)`):\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn a_request_built_outside_a_store_is_found() {
     let source = Source {
@@ -321,6 +356,7 @@ fn a_request_built_outside_a_store_is_found() {
         lines: 3,
     };
     assert_eq!(table_requests(&source).len(), 2);
+    assert_eq!(hand_written_expressions(&source).len(), 1);
     assert!(!is_store_module(&source.path));
     assert!(is_store_module("app/src/game/store.rs"));
     assert!(is_store_module("app/src/game/store/taps.rs"));

@@ -93,6 +93,7 @@ mod store {
     mod cursor;
     mod db;
     mod error;
+    mod expr;
     mod keys;
     mod metrics;
     mod table;

@@ -22,6 +22,7 @@ use crate::game::timing::{check_tap, Received};
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::rooms::items::ROOM_IDLE_SECS;
 use crate::rooms::model::{RoomCode, AUDIENCE_LIMIT};
+use crate::store::expr::{attr, Cond, Expr, Expressions, KeyCond, Update};
 use crate::store::keys;
 use crate::store::tx::{n, s};
 use crate::store::{epoch_millis, key_map, Conflict, DataError};
@@ -182,11 +183,10 @@ impl Game<'_> {
             .query_all(
                 db.client
                     .query()
-                    .key_condition_expression("#pk = :pk AND begins_with(#sk, :aud)")
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_names("#sk", keys::SK)
-                    .expression_attribute_values(":pk", s(keys::room_partition(code)))
-                    .expression_attribute_values(":aud", s(keys::AUDIENCE_PREFIX))
+                    .expressions(Expr::query(
+                        KeyCond::partition(keys::PK, s(keys::room_partition(code)))
+                            .begins_with(keys::SK, s(keys::AUDIENCE_PREFIX)),
+                    ))
                     .consistent_read(true),
             )
             .await?;
@@ -233,7 +233,9 @@ impl Game<'_> {
                 db.client
                     .get_item()
                     .set_key(Some(key_map(keys::round(code, round))))
-                    .projection_expression("n, reveal_ms, window_ms, resolved_at_ms, players"),
+                    .expressions(Expr::default().project(
+                        ["n", "reveal_ms", "window_ms", "resolved_at_ms", "players"].map(attr),
+                    )),
             )
             .await?
             .ok_or(GameConflict::RoundClosed)?;
@@ -249,20 +251,17 @@ impl Game<'_> {
         if plays {
             return Err(GameConflict::InTheMatch);
         }
+        let call = || attr("calls").key(round.to_string());
+        let add = Update::new()
+            .set(call(), n(reaction_ms))
+            .set(attr(keys::TTL), n(received.at_ms / 1000 + ROOM_IDLE_SECS));
+        let seated = Cond::exists(attr(keys::PK)).and(Cond::not_exists(call()));
         let written = db
             .update_item(
                 db.client
                     .update_item()
                     .set_key(Some(key_map(keys::audience_seat(code, user))))
-                    .update_expression("SET calls.#n = :ms, #ttl = :ttl")
-                    .condition_expression(
-                        "attribute_exists(#pk) AND attribute_not_exists(calls.#n)",
-                    )
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_names("#ttl", keys::TTL)
-                    .expression_attribute_names("#n", round.to_string())
-                    .expression_attribute_values(":ms", n(reaction_ms))
-                    .expression_attribute_values(":ttl", n(received.at_ms / 1000 + ROOM_IDLE_SECS)),
+                    .expressions(Expr::update(add).when(seated)),
             )
             .await;
         match written {

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::sheet::{MatchDetail, MatchSummary, RoundSheet};
 use crate::rooms::model::RoomId;
+use crate::store::expr::{attr, Cond, Expr, Expressions};
 use crate::store::keys::{self, Key, Keyed};
 use crate::store::tx::{n, s};
 use crate::store::{key_map, sort_key, Conflict, DataError, Item, Page};
@@ -87,10 +88,10 @@ impl Game<'_> {
                 .client
                 .put_item()
                 .set_item(Some(item))
-                .condition_expression("attribute_not_exists(#pk) OR #started = :started")
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_names("#started", "started")
-                .expression_attribute_values(":started", n(summary.started_at_ms));
+                .expressions(Expr::condition(
+                    Cond::not_exists(attr(keys::PK))
+                        .or(Cond::eq(attr("started"), n(summary.started_at_ms))),
+                ));
             match self.put(request).await {
                 Ok(()) => Ok(()),
                 Err(DataError::Conflict(Conflict::ConditionFailed)) => {

@@ -15,6 +15,7 @@
 use super::Game;
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys::{self, Key};
 use crate::store::{key_map, Conflict, DataError, Item};
 
@@ -48,25 +49,32 @@ impl Game<'_> {
     /// now (the projector reads the change from the stream). `false` if it was not flagged.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn clear_flag(self, key: &Key) -> Result<bool, DataError> {
-        self.unflag(key, "REMOVE flagged, GSI1PK, GSI1SK").await
+        let clear = Update::new()
+            .remove(attr("flagged"))
+            .remove(attr("GSI1PK"))
+            .remove(attr("GSI1SK"));
+        self.unflag(key, clear).await
     }
 
     /// Confirms the flag of the result at `key`: it stays the player's and never counts, and
     /// leaves the list. `false` if it was not flagged.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn confirm_flag(self, key: &Key) -> Result<bool, DataError> {
-        self.unflag(key, "SET flag_confirmed = :yes REMOVE GSI1PK, GSI1SK")
-            .await
+        let confirm = Update::new()
+            .set(attr("flag_confirmed"), AttributeValue::Bool(true))
+            .remove(attr("GSI1PK"))
+            .remove(attr("GSI1SK"));
+        self.unflag(key, confirm).await
     }
 
-    async fn unflag(self, key: &Key, update: &str) -> Result<bool, DataError> {
+    async fn unflag(self, key: &Key, update: Update) -> Result<bool, DataError> {
+        let flagged =
+            Cond::eq(attr("flagged"), AttributeValue::Bool(true)).and(Cond::exists(attr("GSI1PK")));
         let request = self
             .client
             .update_item()
             .set_key(Some(key_map(key.clone())))
-            .update_expression(update)
-            .condition_expression("flagged = :yes AND attribute_exists(GSI1PK)")
-            .expression_attribute_values(":yes", AttributeValue::Bool(true));
+            .expressions(Expr::update(update).when(flagged));
         match self.update_item(request).await {
             Ok(()) => Ok(true),
             Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),

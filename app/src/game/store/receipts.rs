@@ -26,6 +26,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::game::model::{Match, MatchReceipt};
 use crate::rooms::model::{RoomCode, RoomId};
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys;
 use crate::store::retry::Written;
 use crate::store::tx::n;
@@ -90,13 +91,16 @@ impl Game<'_> {
             .client
             .update_item()
             .set_key(Some(key_map(keys::match_receipt(room, first))))
-            .update_expression("ADD read_units :r, write_units :w, calls :c, adds :token")
-            .condition_expression("NOT contains(adds, :name)")
-            .expression_attribute_values(":r", n(units.read_units))
-            .expression_attribute_values(":w", n(units.write_units))
-            .expression_attribute_values(":c", n(units.calls))
-            .expression_attribute_values(":token", AttributeValue::Ss(vec![token.clone()]))
-            .expression_attribute_values(":name", AttributeValue::S(token));
+            .expressions(
+                Expr::update(
+                    Update::new()
+                        .add(attr("read_units"), n(units.read_units))
+                        .add(attr("write_units"), n(units.write_units))
+                        .add(attr("calls"), n(units.calls))
+                        .add(attr("adds"), AttributeValue::Ss(vec![token.clone()])),
+                )
+                .when(Cond::contains(attr("adds"), AttributeValue::S(token)).not()),
+            );
         let mut attempt = 0;
         loop {
             match db.update_written(add.clone(), ReturnValue::AllNew).await {

@@ -19,6 +19,7 @@ use crate::game::timing::too_fast_to_believe;
 use crate::identity::model::UserId;
 use crate::rooms::items::{open_index, state_value};
 use crate::rooms::model::{RoomCode, RoomState};
+use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys::{self, Key};
 use crate::store::retry::{holds, Written};
 use crate::store::tx::{n, put_request, s};
@@ -47,7 +48,10 @@ impl Game<'_> {
                 self.client
                     .get_item()
                     .set_key(Some(key_map(key.clone())))
-                    .projection_expression("tap_count, resolved_at_ms, match_first")
+                    .expressions(
+                        Expr::default()
+                            .project(["tap_count", "resolved_at_ms", "match_first"].map(attr)),
+                    )
                     .consistent_read(true),
             )
             .await?
@@ -74,15 +78,18 @@ impl Game<'_> {
             .client
             .update_item()
             .set_key(Some(key_map(key)))
-            .update_expression("SET resolved_at_ms = :now, closed_by = :closer")
-            .expression_attribute_values(":closer", closer.clone())
-            .condition_expression(
-                "attribute_not_exists(resolved_at_ms) AND match_first = :first \
-                 AND tap_count = :seen",
-            )
-            .expression_attribute_values(":now", n(now_ms))
-            .expression_attribute_values(":first", n(game.first_round))
-            .expression_attribute_values(":seen", AttributeValue::N(seen));
+            .expressions(
+                Expr::update(
+                    Update::new()
+                        .set(attr("resolved_at_ms"), n(now_ms))
+                        .set(attr("closed_by"), closer.clone()),
+                )
+                .when(
+                    Cond::not_exists(attr("resolved_at_ms"))
+                        .and(Cond::eq(attr("match_first"), n(game.first_round)))
+                        .and(Cond::eq(attr("tap_count"), AttributeValue::N(seen))),
+                ),
+            );
         match self.update_written(close, ReturnValue::None).await? {
             Written::Applied(_) => {}
             // This close's own copy, sent again after its answer was lost (the round holds its
@@ -142,24 +149,19 @@ impl Game<'_> {
 
         let (gsi2pk, gsi2sk) =
             open_index(room.settings, RoomState::Lobby, room.created_at_ms, code);
-        let set = "SET version = version + :one, #state = :lobby";
+        let mut back = Update::new()
+            .set(attr("version"), Operand::Plus(attr("version"), n(1)))
+            .set(attr("state"), state_value(RoomState::Lobby));
+        if let (Some(pk), Some(sk)) = (gsi2pk, gsi2sk) {
+            back = back.set(attr("GSI2PK"), s(pk)).set(attr("GSI2SK"), s(sk));
+        }
+        let playing = Cond::eq(attr("match_first"), n(done.first_round))
+            .and(Cond::eq(attr("state"), state_value(RoomState::Playing)));
         let meta = self
             .client
             .update_item()
             .set_key(Some(key_map(keys::room_meta(code))))
-            .condition_expression("match_first = :first AND #state = :playing")
-            .expression_attribute_names("#state", "state")
-            .expression_attribute_values(":first", n(done.first_round))
-            .expression_attribute_values(":one", n(1))
-            .expression_attribute_values(":lobby", state_value(RoomState::Lobby))
-            .expression_attribute_values(":playing", state_value(RoomState::Playing));
-        let meta = match (gsi2pk, gsi2sk) {
-            (Some(pk), Some(sk)) => meta
-                .update_expression(format!("{set}, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk"))
-                .expression_attribute_values(":gsi2pk", s(pk))
-                .expression_attribute_values(":gsi2sk", s(sk)),
-            _ => meta.update_expression(set),
-        };
+            .expressions(Expr::update(back).when(playing));
         match self.update_item(meta).await {
             Ok(()) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
             Err(err) => Err(err),

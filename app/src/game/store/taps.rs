@@ -13,6 +13,7 @@ use crate::game::store::GameConflict;
 use crate::game::timing::{check_tap, Received};
 use crate::identity::model::UserId;
 use crate::rooms::model::RoomCode;
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys;
 use crate::store::tx::{n, s};
 use crate::store::{key_map, Conflict, DataError};
@@ -73,27 +74,26 @@ impl Game<'_> {
             c: client_reaction_ms,
             m: reaction_ms,
         };
+        let mine = || attr("taps").key(user.as_str());
+        let add = Update::new()
+            .set(
+                mine(),
+                serde_dynamo::to_attribute_value::<_, AttributeValue>(tap)
+                    .map_err(DataError::from)?,
+            )
+            .add(attr("tap_count"), n(1));
+        let open = Cond::eq(attr("n"), n(round))
+            .and(Cond::eq(attr("reveal_ms"), n(reveal_ms)))
+            .and(Cond::eq(attr("window_ms"), n(window_ms)))
+            .and(Cond::not_exists(attr("resolved_at_ms")))
+            .and(Cond::contains(attr("players"), s(user.as_str())))
+            .and(Cond::not_exists(mine()));
         let written = self
             .update_item(
                 self.client
                     .update_item()
                     .set_key(Some(key_map(keys::round(code, round))))
-                    .update_expression("SET taps.#player = :tap ADD tap_count :one")
-                    .condition_expression(
-                        "n = :n AND reveal_ms = :reveal AND window_ms = :window \
-                         AND attribute_not_exists(resolved_at_ms) \
-                         AND contains(players, :user) AND attribute_not_exists(taps.#player)",
-                    )
-                    .expression_attribute_names("#player", user.as_str())
-                    .expression_attribute_values(
-                        ":tap",
-                        serde_dynamo::to_attribute_value(tap).map_err(DataError::from)?,
-                    )
-                    .expression_attribute_values(":one", n(1))
-                    .expression_attribute_values(":n", n(round))
-                    .expression_attribute_values(":reveal", n(reveal_ms))
-                    .expression_attribute_values(":window", n(window_ms))
-                    .expression_attribute_values(":user", s(user.as_str())),
+                    .expressions(Expr::update(add).when(open)),
             )
             .await;
         match written {
@@ -129,10 +129,14 @@ impl Game<'_> {
                 self.client
                     .get_item()
                     .set_key(Some(key_map(keys::round(code, round))))
-                    .projection_expression(
-                        "n, reveal_ms, window_ms, resolved_at_ms, players, taps.#player",
-                    )
-                    .expression_attribute_names("#player", user.as_str())
+                    .expressions(Expr::default().project([
+                        attr("n"),
+                        attr("reveal_ms"),
+                        attr("window_ms"),
+                        attr("resolved_at_ms"),
+                        attr("players"),
+                        attr("taps").key(user.as_str()),
+                    ]))
                     .consistent_read(true),
             )
             .await?;

@@ -3,7 +3,7 @@
 //! old one out in the same transaction) and ended on sign-out, one or all of a player's.
 
 use super::Accounts;
-use aws_sdk_dynamodb::types::{AttributeValue, Delete, TransactWriteItem};
+use aws_sdk_dynamodb::types::{Delete, TransactWriteItem};
 
 use crate::identity::auth::SessionHash;
 use crate::identity::model::UserId;
@@ -11,10 +11,10 @@ use crate::identity::store::{
     session_item, Session, SessionItem, GUEST_GRACE_SECS, SESSION_LIFETIME_SECS,
     SESSION_REFRESH_BELOW_SECS,
 };
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys;
-use crate::store::{
-    epoch_millis, epoch_seconds, key_map, send_recorded, Conflict, DataError, Item,
-};
+use crate::store::tx::n;
+use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError, Item};
 
 impl Accounts<'_> {
     /// The session a cookie's token hash stands for, if it is live. A session used in the second
@@ -36,24 +36,10 @@ impl Accounts<'_> {
         let mut expires_at = item.ttl;
         if item.ttl - now < SESSION_REFRESH_BELOW_SECS {
             expires_at = now + SESSION_LIFETIME_SECS;
-            let refreshed = send_recorded!(
-                self,
-                "UpdateItem",
-                self.client
-                    .update_item()
-                    .table_name(self.table_name())
-                    .set_key(Some(key_map(keys::session(hash))))
-                    .update_expression("SET #ttl = :ttl")
-                    .condition_expression("attribute_exists(#pk)")
-                    .expression_attribute_names("#ttl", keys::TTL)
-                    .expression_attribute_names("#pk", keys::PK)
-                    .expression_attribute_values(":ttl", AttributeValue::N(expires_at.to_string()))
-            );
-            match refreshed {
-                Ok(_) => {}
+            let refresh = Update::new().set(attr(keys::TTL), n(expires_at));
+            if !self.change_session(hash, refresh).await? {
                 // Signed out in the meantime.
-                Err(DataError::Conflict(Conflict::ConditionFailed)) => return Ok(None),
-                Err(err) => return Err(err),
+                return Ok(None);
             }
             self.extend_guest(&item.user_id, expires_at + GUEST_GRACE_SECS)
                 .await?;
@@ -70,39 +56,35 @@ impl Accounts<'_> {
     /// for a session that is gone. A tap reads it with the session, at no cost of its own.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn time_session(self, hash: &SessionHash, latency_ms: u32) -> Result<(), DataError> {
-        let timed = send_recorded!(
-            self,
-            "UpdateItem",
-            self.client
-                .update_item()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::session(hash))))
-                .update_expression("SET latency_ms = :ms")
-                .condition_expression("attribute_exists(#pk)")
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_values(":ms", AttributeValue::N(latency_ms.to_string()))
-        );
-        match timed {
-            Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
+        let timed = Update::new().set(attr("latency_ms"), n(latency_ms));
+        self.change_session(hash, timed).await.map(drop)
+    }
+
+    /// Writes `change` to the session `hash` if it is still there: one conditional UpdateItem.
+    /// Whether it was (`false`: signed out in the meantime, and nothing written).
+    async fn change_session(self, hash: &SessionHash, change: Update) -> Result<bool, DataError> {
+        let request = self
+            .client
+            .update_item()
+            .set_key(Some(key_map(keys::session(hash))))
+            .expressions(Expr::update(change).when(Cond::exists(attr(keys::PK))));
+        match self.update_item(request).await {
+            Ok(()) => Ok(true),
+            Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),
             Err(err) => Err(err),
         }
     }
 
     /// Moves a guest profile's expiry to `ttl` (a claimed profile has none, and is left alone).
     async fn extend_guest(self, user: &UserId, ttl: i64) -> Result<(), DataError> {
-        let extended = send_recorded!(
-            self,
-            "UpdateItem",
-            self.client
-                .update_item()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::user_profile(user))))
-                .update_expression("SET #ttl = :ttl")
-                .condition_expression("attribute_exists(#ttl)")
-                .expression_attribute_names("#ttl", keys::TTL)
-                .expression_attribute_values(":ttl", AttributeValue::N(ttl.to_string()))
-        );
-        match extended {
+        let extend = Expr::update(Update::new().set(attr(keys::TTL), n(ttl)))
+            .when(Cond::exists(attr(keys::TTL)));
+        let request = self
+            .client
+            .update_item()
+            .set_key(Some(key_map(keys::user_profile(user))))
+            .expressions(extend);
+        match self.update_item(request).await {
             Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
             Err(err) => Err(err),
         }

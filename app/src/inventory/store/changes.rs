@@ -20,6 +20,7 @@ use crate::inventory::rules::fold_name;
 use crate::inventory::store::{
     card, check_count, stack_key, unknown, InventoryError, Refusal, MAX_FEATHERS, MAX_STACK,
 };
+use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, key_map, Conflict, DataError, Db, Item};
@@ -143,47 +144,39 @@ impl Changes {
     }
 }
 
-/// The attributes a stack carries besides its quantity, and the `SET` list that writes them. A
-/// bag stack is also listed among its card's holders (GSI2, newest change first), which is who
-/// might trade it; a bank stack is not, since bank cards cannot be traded.
-fn stack_sets(
-    request: aws_sdk_dynamodb::types::builders::UpdateBuilder,
-    user: &UserId,
-    place: Place,
-    card: &Card,
-) -> (aws_sdk_dynamodb::types::builders::UpdateBuilder, String) {
-    let mut request = request
-        .expression_attribute_names("#name", "name")
-        .expression_attribute_names("#lsi", keys::LSI1SK)
-        .expression_attribute_values(":thing", s(card.thing.as_str()))
-        .expression_attribute_values(":name", s(card.name.clone()))
-        .expression_attribute_values(":emoji", s(card.emoji.clone()))
-        .expression_attribute_values(":category", s(card.category.slug()))
-        .expression_attribute_values(
-            ":rarity",
-            serde_dynamo::to_attribute_value(card.rarity).unwrap_or(s("common")),
-        )
-        .expression_attribute_values(":place", s(place.as_str()))
-        .expression_attribute_values(
-            ":lsi",
+/// The attributes a stack carries besides its quantity, set by every write of it. A bag stack
+/// is also listed among its card's holders (GSI2, newest change first), which is who might trade
+/// it; a bank stack is not, since bank cards cannot be traded.
+fn stack_sets(user: &UserId, place: Place, card: &Card) -> Update {
+    let rarity = serde_dynamo::to_attribute_value(card.rarity).unwrap_or(s("common"));
+    let sets = Update::new()
+        .set(attr("thing"), s(card.thing.as_str()))
+        .set(attr("name"), s(card.name.clone()))
+        .set(attr("emoji"), s(card.emoji.clone()))
+        .set(attr("category"), s(card.category.slug()))
+        .set(attr("rarity"), rarity)
+        .set(attr("place"), s(place.as_str()))
+        .set(
+            attr(keys::LSI1SK),
             s(keys::card_by_name(
                 place,
                 &fold_name(&card.name),
                 &card.thing,
             )),
         );
-    let mut sets = "thing = :thing, #name = :name, emoji = :emoji, category = :category, \
-                    rarity = :rarity, place = :place, #lsi = :lsi"
-        .to_owned();
-    if place == Place::Bag {
-        request = request
-            .expression_attribute_names("#hpk", keys::GSI2PK)
-            .expression_attribute_names("#hsk", keys::GSI2SK)
-            .expression_attribute_values(":hpk", s(keys::card_holders(&card.thing)))
-            .expression_attribute_values(":hsk", s(keys::card_holder_sort(epoch_millis(), user)));
-        sets.push_str(", #hpk = :hpk, #hsk = :hsk");
+    if place != Place::Bag {
+        return sets;
     }
-    (request, sets)
+    sets.set(attr(keys::GSI2PK), s(keys::card_holders(&card.thing)))
+        .set(
+            attr(keys::GSI2SK),
+            s(keys::card_holder_sort(epoch_millis(), user)),
+        )
+}
+
+/// The stack's quantity is still what was read.
+fn still_held(held: u32) -> Cond {
+    Cond::eq(attr("qty"), n(held))
 }
 
 /// One stack's write: an `ADD` when it only grows and nothing is given from it; otherwise
@@ -200,12 +193,8 @@ fn stack_action(
     delta: i64,
 ) -> Result<TransactWriteItem, DataError> {
     if need == 0 && delta > 0 {
-        let (request, sets) = stack_sets(update(key), user, place, card);
-        return db.update_action(
-            request
-                .update_expression(format!("SET {sets} ADD qty :delta"))
-                .expression_attribute_values(":delta", n(delta)),
-        );
+        let grow = stack_sets(user, place, card).add(attr("qty"), n(delta));
+        return db.update_action(update(key).expressions(Expr::update(grow)));
     }
     let after = i64::from(held) + delta;
     if after == 0 {
@@ -214,24 +203,17 @@ fn stack_action(
                 aws_sdk_dynamodb::types::Delete::builder()
                     .table_name(db.table_name())
                     .set_key(Some(key_map(key)))
-                    .condition_expression("qty = :held")
-                    .expression_attribute_values(":held", n(held))
+                    .expressions(Expr::condition(still_held(held)))
                     .build()
                     .map_err(crate::store::tx::internal)?,
             )
             .build());
     }
     if delta == 0 {
-        return db.check_action(key, "qty = :held", &[(":held", n(held))]);
+        return db.check_action(key, still_held(held));
     }
-    let (request, sets) = stack_sets(update(key), user, place, card);
-    db.update_action(
-        request
-            .update_expression(format!("SET {sets}, qty = :after"))
-            .condition_expression("qty = :held")
-            .expression_attribute_values(":held", n(held))
-            .expression_attribute_values(":after", n(after)),
-    )
+    let change = stack_sets(user, place, card).set(attr("qty"), n(after));
+    db.update_action(update(key).expressions(Expr::update(change).when(still_held(held))))
 }
 
 fn wallet_action(
@@ -240,27 +222,15 @@ fn wallet_action(
     need: u64,
     delta: i64,
 ) -> Result<TransactWriteItem, DataError> {
+    let add = || Update::new().add(attr("feathers"), n(delta));
     if need == 0 {
-        return db.update_action(
-            update(keys::wallet(user))
-                .update_expression("ADD feathers :delta")
-                .expression_attribute_values(":delta", n(delta)),
-        );
+        return db.update_action(update(keys::wallet(user)).expressions(Expr::update(add())));
     }
+    let enough = || Cond::ge(attr("feathers"), n(need));
     if delta == 0 {
-        return db.check_action(
-            keys::wallet(user),
-            "feathers >= :need",
-            &[(":need", n(need))],
-        );
+        return db.check_action(keys::wallet(user), enough());
     }
-    db.update_action(
-        update(keys::wallet(user))
-            .update_expression("ADD feathers :delta")
-            .condition_expression("feathers >= :need")
-            .expression_attribute_values(":delta", n(delta))
-            .expression_attribute_values(":need", n(need)),
-    )
+    db.update_action(update(keys::wallet(user)).expressions(Expr::update(add()).when(enough())))
 }
 
 /// What a consistent read of some stacks and wallets found.
@@ -418,13 +388,14 @@ impl Inventory<'_> {
         }
         let now = epoch_millis();
         for badge in &rewards.badges {
-            actions.push(
-                self.update_action(
-                    update(keys::badge(user, badge.slug()))
-                        .update_expression("SET earned_ms = if_not_exists(earned_ms, :now)")
-                        .expression_attribute_values(":now", n(now)),
-                )?,
-            );
+            actions.push(self.update_action(
+                update(keys::badge(user, badge.slug())).expressions(Expr::update(
+                    Update::new().set(
+                        attr("earned_ms"),
+                        Operand::IfNotExists(attr("earned_ms"), n(now)),
+                    ),
+                )),
+            )?);
         }
         Ok(actions)
     }
@@ -482,27 +453,19 @@ impl Folded {
         all
     }
 
-    fn guard(
-        &self,
-        request: aws_sdk_dynamodb::types::builders::UpdateBuilder,
-        records: Vec<String>,
-    ) -> (
-        aws_sdk_dynamodb::types::builders::UpdateBuilder,
-        &'static str,
-    ) {
-        let request = request
-            .expression_attribute_values(
-                ":prs",
-                aws_sdk_dynamodb::types::AttributeValue::L(records.into_iter().map(s).collect()),
-            )
-            .expression_attribute_values(":pn1", n(self.n.unwrap_or(0) + 1));
-        match self.n {
-            None => (request, "attribute_not_exists(pn)"),
-            Some(before) => (
-                request.expression_attribute_values(":pn0", n(before)),
-                "pn = :pn0",
-            ),
-        }
+    /// `change` with what it folds in remembered (`records`, one more fold counted), only over
+    /// the item as it was read (the folds counted then).
+    fn guard(&self, change: Update, records: Vec<String>) -> Expr {
+        let remembered =
+            aws_sdk_dynamodb::types::AttributeValue::L(records.into_iter().map(s).collect());
+        let change = change
+            .set(attr("prs"), remembered)
+            .set(attr("pn"), n(self.n.unwrap_or(0) + 1));
+        let unread = match self.n {
+            None => Cond::not_exists(attr("pn")),
+            Some(before) => Cond::eq(attr("pn"), n(before)),
+        };
+        Expr::update(change).when(unread)
     }
 }
 
@@ -521,21 +484,11 @@ impl Inventory<'_> {
             tracing::warn!(%thing, "a reward of a card the catalog no longer has");
             return Ok(None);
         };
-        let (request, sets) = stack_sets(
-            update(stack_key(user, Place::Bag, card)),
-            user,
-            Place::Bag,
-            card,
-        );
-        let (request, condition) = folded.guard(request, records);
-        Ok(Some(
-            self.update_action(
-                request
-                    .update_expression(format!("SET {sets}, prs = :prs, pn = :pn1 ADD qty :delta"))
-                    .condition_expression(condition)
-                    .expression_attribute_values(":delta", n(count)),
-            )?,
-        ))
+        let grow = stack_sets(user, Place::Bag, card).add(attr("qty"), n(count));
+        let write = folded.guard(grow, records);
+        Ok(Some(self.update_action(
+            update(stack_key(user, Place::Bag, card)).expressions(write),
+        )?))
     }
 
     /// The projector's reward of `feathers` to `user`'s wallet, the same way.
@@ -546,13 +499,8 @@ impl Inventory<'_> {
         folded: &Folded,
         records: Vec<String>,
     ) -> Result<TransactWriteItem, DataError> {
-        let (request, condition) = folded.guard(update(keys::wallet(user)), records);
-        self.update_action(
-            request
-                .update_expression("SET prs = :prs, pn = :pn1 ADD feathers :delta")
-                .condition_expression(condition)
-                .expression_attribute_values(":delta", n(feathers)),
-        )
+        let write = folded.guard(Update::new().add(attr("feathers"), n(feathers)), records);
+        self.update_action(update(keys::wallet(user)).expressions(write))
     }
 
     /// A badge for `user`, kept with the time it was first earned (writing it again changes
@@ -562,10 +510,10 @@ impl Inventory<'_> {
         user: &UserId,
         badge: &crate::inventory::model::Badge,
     ) -> Result<TransactWriteItem, DataError> {
+        let first = Operand::IfNotExists(attr("earned_ms"), n(epoch_millis()));
         self.update_action(
             update(keys::badge(user, badge.slug()))
-                .update_expression("SET earned_ms = if_not_exists(earned_ms, :now)")
-                .expression_attribute_values(":now", n(epoch_millis())),
+                .expressions(Expr::update(Update::new().set(attr("earned_ms"), first))),
         )
     }
 }

@@ -21,6 +21,7 @@ use crate::inventory::model::{Place, ThingId, UserId};
 use crate::inventory::rules::{pack, sell_price};
 use crate::inventory::store::changes::{Changes, Holdings};
 use crate::inventory::store::{card, check_count, number, InventoryError, Refusal, CARDS};
+use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, DataError, Item};
@@ -164,16 +165,17 @@ impl Inventory<'_> {
                 }
                 actions.push(
                     self.update_action(
-                        update(stock_key.clone())
-                            .update_expression(
-                                "SET #left = if_not_exists(#left, :daily) - :one, #ttl = :ttl",
+                        update(stock_key.clone()).expressions(
+                            Expr::update(
+                                Update::new()
+                                    .set(
+                                        attr("left"),
+                                        Operand::CountFrom(attr("left"), n(daily), n(-1)),
+                                    )
+                                    .set(attr(keys::TTL), n((today + 2) * 86_400)),
                             )
-                            .condition_expression("attribute_not_exists(#left) OR #left >= :one")
-                            .expression_attribute_names("#left", "left")
-                            .expression_attribute_names("#ttl", keys::TTL)
-                            .expression_attribute_values(":daily", n(daily))
-                            .expression_attribute_values(":one", n(1))
-                            .expression_attribute_values(":ttl", n((today + 2) * 86_400)),
+                            .when(Cond::not_exists(attr("left")).or(Cond::ge(attr("left"), n(1)))),
+                        ),
                     )?,
                 );
             }
@@ -266,11 +268,9 @@ impl Inventory<'_> {
     pub async fn wear(self, user: &UserId, look: Option<Look>) -> Result<(), InventoryError> {
         let mut actions = Vec::new();
         if let Some(look) = look {
-            actions.push(self.check_action(
-                keys::look(user, look.id()),
-                "attribute_exists(PK)",
-                &[],
-            )?);
+            actions.push(
+                self.check_action(keys::look(user, look.id()), Cond::exists(attr(keys::PK)))?,
+            );
         }
         actions.push(self.accounts().wear_look_action(user, look)?);
         match self.transact(actions).await {

@@ -6,6 +6,7 @@ use super::Inventory;
 
 use crate::inventory::model::{OfferId, UserId};
 use crate::inventory::store::InventoryError;
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys;
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, key_map, Conflict, DataError};
@@ -47,29 +48,30 @@ impl Inventory<'_> {
                 };
                 actions.push(
                     self.update_action(
-                        update(keys::offer(&id))
-                            .update_expression("SET #status = :declined, answered_ms = :now")
-                            .condition_expression("#status = :open AND #to = :me")
-                            .expression_attribute_names("#status", "status")
-                            .expression_attribute_names("#to", "to")
-                            .expression_attribute_values(":declined", s("declined"))
-                            .expression_attribute_values(":open", s("open"))
-                            .expression_attribute_values(":now", n(now))
-                            .expression_attribute_values(":me", s(me.as_str())),
+                        update(keys::offer(&id)).expressions(
+                            Expr::update(
+                                Update::new()
+                                    .set(attr("status"), s("declined"))
+                                    .set(attr("answered_ms"), n(now)),
+                            )
+                            .when(
+                                Cond::eq(attr("status"), s("open"))
+                                    .and(Cond::eq(attr("to"), s(me.as_str()))),
+                            ),
+                        ),
                     )?,
                 );
             }
             // Expired entries go too: nothing counts them any more.
-            let count = update(keys::offers_from_strangers(me))
-                .update_expression("REMOVE #open ADD version :one")
-                .expression_attribute_names("#open", "open")
-                .expression_attribute_values(":one", n(1));
-            let count = match places.version {
-                Some(version) => count
-                    .condition_expression("version = :version")
-                    .expression_attribute_values(":version", n(version)),
-                None => count.condition_expression("attribute_not_exists(version)"),
+            let emptied = Update::new()
+                .remove(attr("open"))
+                .add(attr("version"), n(1));
+            let unchanged = match places.version {
+                Some(version) => Cond::eq(attr("version"), n(version)),
+                None => Cond::not_exists(attr("version")),
             };
+            let count = update(keys::offers_from_strangers(me))
+                .expressions(Expr::update(emptied).when(unchanged));
             actions.push(self.update_action(count)?);
             match self.transact(actions).await {
                 Ok(()) => return Ok(open.len()),

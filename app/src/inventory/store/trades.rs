@@ -50,6 +50,7 @@ use crate::inventory::store::changes::{Changes, Holdings};
 use crate::inventory::store::{
     card, check_count, number, stack_key, InventoryError, Refusal, MAX_FEATHERS,
 };
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys;
 use crate::store::retry::{holds, Written};
 use crate::store::tx::{n, s, update};
@@ -378,21 +379,15 @@ impl Inventory<'_> {
             let map = |m: BTreeMap<String, i64>| {
                 AttributeValue::M(m.into_iter().map(|(id, at)| (id, n(at))).collect())
             };
-            let write = update(places.clone())
-                .update_expression("SET #open = :open, #met = :met, version = :next")
-                .expression_attribute_names("#open", "open")
-                .expression_attribute_names("#met", "met")
-                .expression_attribute_values(":open", map(read.strangers))
-                .expression_attribute_values(":met", map(read.met))
-                .expression_attribute_values(":next", n(version.unwrap_or(0) + 1));
-            let write = match version {
-                Some(version) => write
-                    .condition_expression("version = :read")
-                    .expression_attribute_values(":read", n(version)),
-                None => write
-                    .condition_expression("attribute_not_exists(#pk)")
-                    .expression_attribute_names("#pk", keys::PK),
+            let counted = Update::new()
+                .set(attr("open"), map(read.strangers))
+                .set(attr("met"), map(read.met))
+                .set(attr("version"), n(version.unwrap_or(0) + 1));
+            let as_read = match version {
+                Some(version) => Cond::eq(attr("version"), n(version)),
+                None => Cond::not_exists(attr(keys::PK)),
             };
+            let write = update(places.clone()).expressions(Expr::update(counted).when(as_read));
             let actions = vec![self.put_new(item.clone())?, self.update_action(write)?];
             match self.transact(actions).await {
                 Ok(()) => return Ok(()),
@@ -421,11 +416,11 @@ impl Inventory<'_> {
             (false, false) => return Ok(None),
         };
         self.update_action(
-            update(keys::offers_from_strangers(&offer.to))
-                .update_expression("REMOVE #open.#offer ADD version :one")
-                .expression_attribute_names("#open", map)
-                .expression_attribute_names("#offer", offer.id.as_str())
-                .expression_attribute_values(":one", n(1)),
+            update(keys::offers_from_strangers(&offer.to)).expressions(Expr::update(
+                Update::new()
+                    .remove(attr(map).key(offer.id.as_str()))
+                    .add(attr("version"), n(1)),
+            )),
         )
         .map(Some)
     }
@@ -459,16 +454,20 @@ impl Inventory<'_> {
         }
         let changes = trade_changes(&offer);
         let close = || -> Result<Vec<_>, InventoryError> {
+            let now = epoch_millis();
             let mut actions = vec![self.update_action(
-                update(keys::offer(id))
-                    .update_expression("SET #status = :accepted, answered_ms = :now")
-                    .condition_expression("#status = :open AND expires_ms > :now AND #to = :me")
-                    .expression_attribute_names("#status", "status")
-                    .expression_attribute_names("#to", "to")
-                    .expression_attribute_values(":accepted", s("accepted"))
-                    .expression_attribute_values(":open", s("open"))
-                    .expression_attribute_values(":now", n(epoch_millis()))
-                    .expression_attribute_values(":me", s(me.as_str())),
+                update(keys::offer(id)).expressions(
+                    Expr::update(
+                        Update::new()
+                            .set(attr("status"), s("accepted"))
+                            .set(attr("answered_ms"), n(now)),
+                    )
+                    .when(
+                        Cond::eq(attr("status"), s("open"))
+                            .and(Cond::gt(attr("expires_ms"), n(now)))
+                            .and(Cond::eq(attr("to"), s(me.as_str()))),
+                    ),
+                ),
             )?];
             actions.extend(self.free_place(&offer)?);
             Ok(actions)
@@ -535,24 +534,16 @@ impl Inventory<'_> {
             OfferStatus::Declined => "declined",
             _ => "cancelled",
         };
-        const SET: &str = "SET #status = :closed, answered_ms = :now";
-        const CONDITION: &str = "#status = :open AND #who = :me";
+        // The close, the same whether it goes alone or with its place given back.
         let now = epoch_millis();
-        let values = [
-            (":closed", s(value)),
-            (":open", s("open")),
-            (":now", n(now)),
-            (":me", s(me.as_str())),
-        ];
+        let closing = Expr::update(
+            Update::new()
+                .set(attr("status"), s(value))
+                .set(attr("answered_ms"), n(now)),
+        )
+        .when(Cond::eq(attr("status"), s("open")).and(Cond::eq(attr(who), s(me.as_str()))));
         let outcome = if let Some(free) = self.free_place(offer)? {
-            let mut close = update(keys::offer(&offer.id))
-                .update_expression(SET)
-                .condition_expression(CONDITION)
-                .expression_attribute_names("#status", "status")
-                .expression_attribute_names("#who", who);
-            for (name, value) in values {
-                close = close.expression_attribute_values(name, value);
-            }
+            let close = update(keys::offer(&offer.id)).expressions(closing);
             let actions = vec![self.update_action(close)?, free];
             match self.transact(actions).await {
                 Err(DataError::Conflict(conflict)) if conflict.failed_condition() == Some(0) => {
@@ -561,18 +552,12 @@ impl Inventory<'_> {
                 other => other,
             }
         } else {
-            let mut request = self
+            let request = self
                 .client
                 .update_item()
                 .table_name(self.table_name())
                 .set_key(Some(key_map(keys::offer(&offer.id))))
-                .update_expression(SET)
-                .condition_expression(CONDITION)
-                .expression_attribute_names("#status", "status")
-                .expression_attribute_names("#who", who);
-            for (name, value) in values {
-                request = request.expression_attribute_values(name, value);
-            }
+                .expressions(closing);
             // Refused by its own copy (sent again after a lost answer): closed by this call.
             let ours = [("status", s(value)), ("answered_ms", n(now))];
             match self.update_written(request, ReturnValue::None).await? {

@@ -34,6 +34,7 @@ use crate::leaderboards::period::Season;
 use crate::leaderboards::plan::{expiry, plan, slices, wanted, Plan, Read, StatsDelta};
 pub use crate::leaderboards::plan::{LIVE_GRACE_SECS, PER_PLAYER, RECENT_ROOMS, REMEMBERED, SLICE};
 use crate::leaderboards::store::{entries_by_key, DaysItem, EntryItem, StatsItem};
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys::{self, Key};
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, sort_key, Conflict, DataError, Item};
@@ -246,19 +247,14 @@ impl Boards<'_> {
         if let Some(ttl) = expiry(board, seasons) {
             item.insert(keys::TTL.into(), n(ttl));
         }
+        let as_read = match old {
+            None => Cond::not_exists(attr(keys::PK)).or(Cond::le(attr(keys::TTL), n(now_s))),
+            Some(old) => Cond::exists(attr(keys::PK)).and(Cond::eq(attr("v"), n(old.v))),
+        };
         let put = aws_sdk_dynamodb::types::Put::builder()
             .table_name(self.table_name())
             .set_item(Some(item))
-            .expression_attribute_names("#pk", keys::PK);
-        let put = match old {
-            None => put
-                .condition_expression("attribute_not_exists(#pk) OR #ttl <= :now")
-                .expression_attribute_names("#ttl", keys::TTL)
-                .expression_attribute_values(":now", n(now_s)),
-            Some(old) => put
-                .condition_expression("attribute_exists(#pk) AND v = :v")
-                .expression_attribute_values(":v", n(old.v)),
-        };
+            .expressions(Expr::condition(as_read));
         Ok(TransactWriteItem::builder()
             .put(put.build().map_err(|e| DataError::Internal(e.into()))?)
             .build())
@@ -281,30 +277,26 @@ impl Boards<'_> {
                 ]))
             })
             .collect();
-        let request = update(keys::user_stats(user))
-            .update_expression(
-                "ADD matches :matches, wins :wins, lifetime_score :score, correct :correct, \
-                 rounds :rounds SET rs = :rs, rooms = :rooms, last_ms = :last, v = :v1",
-            )
-            .expression_attribute_values(":matches", n(delta.matches))
-            .expression_attribute_values(":wins", n(delta.wins))
-            .expression_attribute_values(":score", n(delta.score))
-            .expression_attribute_values(":correct", n(delta.correct))
-            .expression_attribute_values(":rounds", n(delta.rounds))
-            .expression_attribute_values(
-                ":rs",
+        let counted = Update::new()
+            .add(attr("matches"), n(delta.matches))
+            .add(attr("wins"), n(delta.wins))
+            .add(attr("lifetime_score"), n(delta.score))
+            .add(attr("correct"), n(delta.correct))
+            .add(attr("rounds"), n(delta.rounds))
+            .set(
+                attr("rs"),
                 AttributeValue::L(after.rs.iter().map(|r| s(r.clone())).collect()),
             )
-            .expression_attribute_values(":rooms", AttributeValue::L(rooms))
-            .expression_attribute_values(":last", n(after.last_ms.unwrap_or(0)))
-            .expression_attribute_values(":v1", n(before.v.unwrap_or(0) + 1));
-        let request = match before.v {
-            None => request.condition_expression("attribute_not_exists(v)"),
-            Some(v) => request
-                .condition_expression("v = :v0")
-                .expression_attribute_values(":v0", n(v)),
+            .set(attr("rooms"), AttributeValue::L(rooms))
+            .set(attr("last_ms"), n(after.last_ms.unwrap_or(0)))
+            .set(attr("v"), n(before.v.unwrap_or(0) + 1));
+        let as_read = match before.v {
+            None => Cond::not_exists(attr("v")),
+            Some(v) => Cond::eq(attr("v"), n(v)),
         };
-        self.update_action(request)
+        self.update_action(
+            update(keys::user_stats(user)).expressions(Expr::update(counted).when(as_read)),
+        )
     }
 }
 
@@ -333,17 +325,14 @@ fn days_action(
     })?;
     item.insert(keys::PK.into(), s(key.pk));
     item.insert(keys::SK.into(), s(key.sk));
+    let as_read = match before {
+        None => Cond::not_exists(attr(keys::PK)),
+        Some(before) => Cond::eq(attr("v"), n(before.v)),
+    };
     let put = aws_sdk_dynamodb::types::Put::builder()
         .table_name(db.table_name())
-        .set_item(Some(item));
-    let put = match before {
-        None => put
-            .condition_expression("attribute_not_exists(#pk)")
-            .expression_attribute_names("#pk", keys::PK),
-        Some(before) => put
-            .condition_expression("v = :v")
-            .expression_attribute_values(":v", n(before.v)),
-    };
+        .set_item(Some(item))
+        .expressions(Expr::condition(as_read));
     Ok(TransactWriteItem::builder()
         .put(put.build().map_err(|e| DataError::Internal(e.into()))?)
         .build())

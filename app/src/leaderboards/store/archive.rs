@@ -21,9 +21,10 @@ use serde::{Deserialize, Serialize};
 use crate::leaderboards::model::{BoardId, Line, PeriodKind, ARCHIVE_SIZE};
 use crate::leaderboards::period::{bounds, day_of, Season};
 use crate::leaderboards::store::lines::Start;
+use crate::store::expr::{attr, Cond, Expr, Expressions, KeyCond, Update};
 use crate::store::keys;
 use crate::store::tx::{n, s};
-use crate::store::{key_map, send_recorded, Conflict, DataError, Item};
+use crate::store::{key_map, Conflict, DataError, Item};
 
 /// How long a closed day's board keeps its top 100.
 pub const DAY_RETENTION_SECS: i64 = 90 * 86_400;
@@ -68,15 +69,13 @@ impl Boards<'_> {
         let mut archived = 0;
         for back in 0..=LOOK_BACK_DAYS {
             let day = day_of(now_ms - back * 86_400_000);
-            let roots = self
-                .query_all(
-                    self.client
-                        .query()
-                        .index_name(keys::GSI2)
-                        .key_condition_expression("#pk = :pk")
-                        .expression_attribute_names("#pk", keys::GSI2PK)
-                        .expression_attribute_values(":pk", s(keys::boards_ending(&day))),
-                )
+            let roots =
+                self.query_all(self.client.query().index_name(keys::GSI2).expressions(
+                    Expr::query(KeyCond::partition(
+                        keys::GSI2PK,
+                        s(keys::boards_ending(&day)),
+                    )),
+                ))
                 .await?;
             for root in roots {
                 if root.contains_key("archived") {
@@ -124,14 +123,14 @@ impl Boards<'_> {
             .update_item()
             .table_name(self.table_name())
             .set_key(Some(key_map(keys::board_ends(board))))
-            .update_expression("SET archived = :yes")
-            .condition_expression("attribute_exists(#pk)")
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_values(
-                ":yes",
-                aws_sdk_dynamodb::types::AttributeValue::Bool(true),
+            .expressions(
+                Expr::update(Update::new().set(
+                    attr("archived"),
+                    aws_sdk_dynamodb::types::AttributeValue::Bool(true),
+                ))
+                .when(Cond::exists(attr(keys::PK))),
             );
-        match send_recorded!(self, "UpdateItem", mark) {
+        match self.update_item(mark).await {
             Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(fresh),
             Err(err) => Err(err),
         }

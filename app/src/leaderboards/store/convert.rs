@@ -26,6 +26,7 @@ use crate::leaderboards::store::apply::tree_pass::closing_item;
 use crate::leaderboards::store::RecentRoom;
 use crate::leaderboards::store::{decode_entries, node_key};
 use crate::leaderboards::tree::{self, Deltas};
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys::{self, Key};
 use crate::store::retry::{holds, Written};
 use crate::store::tx::{delete_request, n, put_request, s};
@@ -81,17 +82,21 @@ impl Boards<'_> {
                 .client
                 .update_item()
                 .set_key(Some(key_map(keys::boards_shape())))
-                .update_expression("SET #until = :until, holder = :me")
-                .condition_expression(
-                    "(attribute_not_exists(#until) OR #until <= :now) \
-                     AND (attribute_not_exists(#version) OR #version < :shape)",
-                )
-                .expression_attribute_names("#until", "until")
-                .expression_attribute_names("#version", "version")
-                .expression_attribute_values(":until", n(until))
-                .expression_attribute_values(":me", s(me.clone()))
-                .expression_attribute_values(":now", n(now))
-                .expression_attribute_values(":shape", n(SHAPE));
+                .expressions(
+                    Expr::update(
+                        Update::new()
+                            .set(attr("until"), n(until))
+                            .set(attr("holder"), s(me.clone())),
+                    )
+                    .when(
+                        Cond::not_exists(attr("until"))
+                            .or(Cond::le(attr("until"), n(now)))
+                            .and(
+                                Cond::not_exists(attr("version"))
+                                    .or(Cond::lt(attr("version"), n(SHAPE))),
+                            ),
+                    ),
+                );
             match self.update_written(take, ReturnValue::None).await? {
                 Written::Applied(_) => {}
                 Written::Refused(item)
@@ -130,11 +135,12 @@ impl Boards<'_> {
                 .client
                 .scan()
                 .table_name(self.table_name())
-                .filter_expression("begins_with(#pk, :lb) AND #sk = :meta")
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_names("#sk", keys::SK)
-                .expression_attribute_values(":lb", s(keys::BOARD_PREFIX))
-                .expression_attribute_values(":meta", s(keys::BOARD_META))
+                .expressions(
+                    Expr::default().filter(
+                        Cond::begins_with(attr(keys::PK), s(keys::BOARD_PREFIX))
+                            .and(Cond::eq(attr(keys::SK), s(keys::BOARD_META))),
+                    ),
+                )
                 .set_exclusive_start_key(start.take());
             let out = crate::store::send_recorded!(self, "Scan", request)?;
             for root in out.items() {
@@ -174,13 +180,17 @@ impl Boards<'_> {
                 .update_item()
                 .table_name(self.table_name())
                 .set_key(Some(key_map(keys::user_stats(&user))))
-                .update_expression("SET rooms = :rooms, last_ms = :last")
-                .condition_expression("attribute_not_exists(last_ms)")
-                .expression_attribute_values(
-                    ":rooms",
-                    aws_sdk_dynamodb::types::AttributeValue::L(list),
-                )
-                .expression_attribute_values(":last", n(last_ms));
+                .expressions(
+                    Expr::update(
+                        Update::new()
+                            .set(
+                                attr("rooms"),
+                                aws_sdk_dynamodb::types::AttributeValue::L(list),
+                            )
+                            .set(attr("last_ms"), n(last_ms)),
+                    )
+                    .when(Cond::not_exists(attr("last_ms"))),
+                );
             match self.update_item(request).await {
                 Ok(()) | Err(DataError::Conflict(Conflict::ConditionFailed)) => {}
                 Err(err) => return Err(err),
@@ -287,9 +297,11 @@ impl Boards<'_> {
                 self.client
                     .update_item()
                     .set_key(Some(key_map(key)))
-                    .update_expression("REMOVE #g1pk, #g1sk")
-                    .expression_attribute_names("#g1pk", keys::GSI1PK)
-                    .expression_attribute_names("#g1sk", keys::GSI1SK),
+                    .expressions(Expr::update(
+                        Update::new()
+                            .remove(attr(keys::GSI1PK))
+                            .remove(attr(keys::GSI1SK)),
+                    )),
             )
             .await?;
         }

@@ -7,10 +7,11 @@ use aws_sdk_dynamodb::types::ReturnValue;
 use super::Boards;
 use crate::leaderboards::projector::{BatchError, Held, Projector};
 use crate::leaderboards::store::apply::Fence;
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys;
 use crate::store::retry::{holds, Written};
 use crate::store::tx::{n, s};
-use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError};
+use crate::store::{epoch_millis, key_map, Conflict, DataError};
 
 /// The part of a lease item the waiting projector reads.
 #[derive(Debug, serde::Deserialize)]
@@ -21,6 +22,12 @@ struct LeaseItem {
 }
 
 impl Projector {
+    /// This projector still holds the lease it took with `token`.
+    fn holding(&self, token: u64) -> Cond {
+        Cond::eq(attr("holder"), s(self.holder.clone()))
+            .and(Cond::eq(attr("lease_token"), n(token)))
+    }
+
     /// Whether a shard was read to its end (a finished shard stays finished: asked once).
     pub(in crate::leaderboards) async fn finished(
         &mut self,
@@ -74,12 +81,11 @@ impl Projector {
                 .update_item()
                 .table_name(self.db.table_name())
                 .set_key(Some(key_map(key)))
-                .update_expression("SET expires_ms = :expires")
-                .condition_expression("holder = :me AND lease_token = :token")
-                .expression_attribute_values(":expires", n(now + self.lease_ms))
-                .expression_attribute_values(":me", s(self.holder.clone()))
-                .expression_attribute_values(":token", n(self.held[index].fence.token));
-            return match send_recorded!(self.db, "UpdateItem", renew) {
+                .expressions(
+                    Expr::update(Update::new().set(attr("expires_ms"), n(now + self.lease_ms)))
+                        .when(self.holding(self.held[index].fence.token)),
+                );
+            return match self.db.update_item(renew).await {
                 Ok(_) => {
                     self.held[index].expires_ms = now + self.lease_ms;
                     Ok(Some(index))
@@ -97,15 +103,19 @@ impl Projector {
             .client
             .update_item()
             .set_key(Some(key_map(key.clone())))
-            .update_expression("SET holder = :me, expires_ms = :expires ADD lease_token :one")
-            .condition_expression(
-                "(attribute_not_exists(#pk) OR expires_ms < :now) AND attribute_not_exists(finished)",
-            )
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_values(":me", s(self.holder.clone()))
-            .expression_attribute_values(":expires", n(now + self.lease_ms))
-            .expression_attribute_values(":now", n(now))
-            .expression_attribute_values(":one", n(1));
+            .expressions(
+                Expr::update(
+                    Update::new()
+                        .set(attr("holder"), s(self.holder.clone()))
+                        .set(attr("expires_ms"), n(now + self.lease_ms))
+                        .add(attr("lease_token"), n(1)),
+                )
+                .when(
+                    Cond::not_exists(attr(keys::PK))
+                        .or(Cond::lt(attr("expires_ms"), n(now)))
+                        .and(Cond::not_exists(attr("finished"))),
+                ),
+            );
         let expires_ms = now + self.lease_ms;
         let taken = match self.db.update_written(take, ReturnValue::AllNew).await? {
             Written::Applied(item) => Ok(item.unwrap_or_default()),
@@ -162,23 +172,18 @@ impl Projector {
     pub async fn release(&mut self) -> Vec<String> {
         let mut released = Vec::new();
         for held in std::mem::take(&mut self.held) {
-            let mut request = self
+            let mut gone = Update::new().set(attr("expires_ms"), n(0));
+            if let Some(sequence) = &held.checkpoint {
+                gone = gone.set(attr("checkpoint"), s(sequence));
+            }
+            let request = self
                 .db
                 .client
                 .update_item()
                 .table_name(self.db.table_name())
                 .set_key(Some(key_map(held.fence.lease.clone())))
-                .condition_expression("holder = :me AND lease_token = :token")
-                .expression_attribute_values(":me", s(self.holder.clone()))
-                .expression_attribute_values(":token", n(held.fence.token))
-                .expression_attribute_values(":gone", n(0));
-            request = match &held.checkpoint {
-                Some(sequence) => request
-                    .update_expression("SET expires_ms = :gone, checkpoint = :seq")
-                    .expression_attribute_values(":seq", s(sequence)),
-                None => request.update_expression("SET expires_ms = :gone"),
-            };
-            match send_recorded!(self.db, "UpdateItem", request) {
+                .expressions(Expr::update(gone).when(self.holding(held.fence.token)));
+            match self.db.update_item(request).await {
                 Ok(_) => {
                     tracing::info!(shard = held.shard, "board projector let go of its lease");
                     released.push(held.shard);
@@ -200,32 +205,26 @@ impl Projector {
         counted: bool,
     ) -> Result<(), BatchError> {
         let now = epoch_millis();
-        let mut sets = vec!["read_ms = :now"];
-        let mut request = self
+        let mut read = Update::new().set(attr("read_ms"), n(now));
+        if let Some(sequence) = sequence {
+            read = read.set(attr("checkpoint"), s(sequence));
+        }
+        if finished {
+            read = read.set(
+                attr("finished"),
+                aws_sdk_dynamodb::types::AttributeValue::Bool(true),
+            );
+        }
+        let request = self
             .db
             .client
             .update_item()
             .table_name(self.db.table_name())
             .set_key(Some(key_map(held.fence.lease.clone())))
-            .condition_expression("lease_token = :token")
-            .expression_attribute_values(":token", n(held.fence.token))
-            .expression_attribute_values(":now", n(now));
-        if let Some(sequence) = sequence {
-            sets.push("checkpoint = :seq");
-            request = request.expression_attribute_values(":seq", s(sequence));
-        }
-        if finished {
-            sets.push("finished = :yes");
-            request = request.expression_attribute_values(
-                ":yes",
-                aws_sdk_dynamodb::types::AttributeValue::Bool(true),
+            .expressions(
+                Expr::update(read).when(Cond::eq(attr("lease_token"), n(held.fence.token))),
             );
-        }
-        match send_recorded!(
-            self.db,
-            "UpdateItem",
-            request.update_expression(format!("SET {}", sets.join(", ")))
-        ) {
+        match self.db.update_item(request).await {
             Ok(_) => {}
             Err(DataError::Conflict(Conflict::ConditionFailed)) => {
                 return Err(BatchError::LeaseLost)
@@ -251,10 +250,13 @@ impl Boards<'_> {
             .update_item()
             .table_name(self.table_name())
             .set_key(Some(key_map(keys::projector_status())))
-            .update_expression("SET applied_ms = :now")
-            .condition_expression("attribute_not_exists(applied_ms) OR applied_ms < :now")
-            .expression_attribute_values(":now", n(now_ms));
-        match send_recorded!(self, "UpdateItem", request) {
+            .expressions(
+                Expr::update(Update::new().set(attr("applied_ms"), n(now_ms))).when(
+                    Cond::not_exists(attr("applied_ms"))
+                        .or(Cond::lt(attr("applied_ms"), n(now_ms))),
+                ),
+            );
+        match self.update_item(request).await {
             Ok(_) | Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(()),
             Err(err) => Err(err),
         }

@@ -13,6 +13,7 @@ use super::Boards;
 use crate::leaderboards::model::{BoardId, Line};
 use crate::leaderboards::store::{decode_entries, node_counts, node_key, EntryItem};
 use crate::leaderboards::tree;
+use crate::store::expr::{Compare, Expr, Expressions, KeyCond};
 use crate::store::keys;
 use crate::store::tx::s;
 use crate::store::{key_map, DataError, Item};
@@ -83,20 +84,16 @@ impl Boards<'_> {
     ) -> Result<Option<Lines>, DataError> {
         let limit = limit.clamp(1, 100);
         let query = |ceiling: Option<String>| {
-            let request = self
-                .client
+            let key = KeyCond::partition(keys::PK, s(keys::board_partition(board)));
+            let key = match ceiling {
+                Some(ceiling) => key.compare(keys::LSI1SK, Compare::Le, s(ceiling)),
+                None => key,
+            };
+            self.client
                 .query()
                 .index_name(keys::LSI1)
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_values(":pk", s(keys::board_partition(board)))
-                .scan_index_forward(false);
-            match ceiling {
-                Some(ceiling) => request
-                    .key_condition_expression("#pk = :pk AND #rank <= :ceiling")
-                    .expression_attribute_names("#rank", keys::LSI1SK)
-                    .expression_attribute_values(":ceiling", s(ceiling)),
-                None => request.key_condition_expression("#pk = :pk"),
-            }
+                .expressions(Expr::query(key))
+                .scan_index_forward(false)
         };
         let (mut counting, request, exclusive, mut skip) = match start {
             Start::Top => (

@@ -18,10 +18,12 @@
 //! to close.
 
 use super::Live;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::types::ReturnValue;
 
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys;
-use crate::store::{epoch_seconds, key_map, send_recorded, Conflict, DataError};
+use crate::store::tx::n;
+use crate::store::{epoch_seconds, key_map, Conflict, DataError};
 
 /// The length of a counting window. Each open stream costs one write per window, so a long one
 /// keeps that small next to the game's own writes (at one minute, the load generator measured
@@ -91,22 +93,22 @@ impl Live<'_> {
         max: Option<u32>,
     ) -> Result<bool, DataError> {
         let expires = (window + 2) * STREAM_WINDOW_SECS;
-        let mut request = self
+        let count = Update::new()
+            .add(attr("n"), n(delta))
+            .set(attr(keys::TTL), n(expires));
+        let count = match max {
+            Some(max) => Expr::update(count)
+                .when(Cond::not_exists(attr("n")).or(Cond::lt(attr("n"), n(max)))),
+            None => Expr::update(count),
+        };
+        let request = self
             .client
             .update_item()
             .table_name(self.table_name())
             .set_key(Some(key_map(keys::stream_window(client, window))))
-            .update_expression("ADD n :delta SET #ttl = :expires")
-            .expression_attribute_names("#ttl", keys::TTL)
-            .expression_attribute_values(":delta", AttributeValue::N(delta.to_string()))
-            .expression_attribute_values(":expires", AttributeValue::N(expires.to_string()))
+            .expressions(count)
             .return_values(ReturnValue::None);
-        if let Some(max) = max {
-            request = request
-                .condition_expression("attribute_not_exists(n) OR n < :max")
-                .expression_attribute_values(":max", AttributeValue::N(max.to_string()));
-        }
-        match send_recorded!(self, "UpdateItem", request) {
+        match self.update_item(request).await {
             Ok(_) => Ok(true),
             Err(DataError::Conflict(Conflict::ConditionFailed)) => Ok(false),
             Err(err) => Err(err),

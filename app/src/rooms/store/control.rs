@@ -16,6 +16,7 @@ use crate::identity::model::UserId;
 use crate::rooms::items::{state_value, AWAY_UNTIL};
 use crate::rooms::model::{Lobby, RoomCode, RoomState, HOST_RETURN_MS};
 use crate::rooms::store::{RoomConflict, MAX_ATTEMPTS};
+use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys;
 use crate::store::tx::{n, s, update};
 use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError};
@@ -35,14 +36,14 @@ impl Rooms<'_> {
             .client
             .update_item()
             .set_key(Some(key_map(keys::room_meta(code))))
-            .update_expression("SET locked = :locked, version = version + :one")
-            .condition_expression("attribute_exists(#pk) AND #ttl > :now AND host_id = :host")
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_names("#ttl", keys::TTL)
-            .expression_attribute_values(":locked", AttributeValue::Bool(locked))
-            .expression_attribute_values(":one", n(1))
-            .expression_attribute_values(":now", n(epoch_seconds()))
-            .expression_attribute_values(":host", s(host.as_str()));
+            .expressions(
+                Expr::update(
+                    Update::new()
+                        .set(attr("locked"), AttributeValue::Bool(locked))
+                        .set(attr("version"), Operand::Plus(attr("version"), n(1))),
+                )
+                .when(live(epoch_seconds()).and(Cond::eq(attr("host_id"), s(host.as_str())))),
+            );
         match self.update_item(request).await {
             Ok(()) => Ok(()),
             Err(DataError::Conflict(Conflict::ConditionFailed)) => {
@@ -160,9 +161,7 @@ impl Rooms<'_> {
         let items = self
             .query_all(
                 self.query_partition(keys::Keyed::Gsi1, keys::hosting(user))
-                    .projection_expression("#sk, #ttl")
-                    .expression_attribute_names("#sk", keys::GSI1SK)
-                    .expression_attribute_names("#ttl", keys::TTL),
+                    .expressions(Expr::default().project([keys::GSI1SK, keys::TTL].map(attr))),
             )
             .await?;
         Ok(items
@@ -218,38 +217,31 @@ impl Rooms<'_> {
         why: Passing,
         now_ms: i64,
     ) -> Result<(), DataError> {
-        let mut condition = "attribute_exists(#pk) AND #ttl > :now AND host_id = :from".to_owned();
-        let set = "SET host_id = :to, host_seen = :seen, version = version + :one";
-        let mut meta = update(keys::room_meta(code))
-            .expression_attribute_names("#pk", keys::PK)
-            .expression_attribute_names("#ttl", keys::TTL)
-            .expression_attribute_names("#away_until", AWAY_UNTIL)
-            .expression_attribute_values(":now", n(now_ms / 1000))
-            .expression_attribute_values(":from", s(from.as_str()))
-            .expression_attribute_values(":to", s(to.as_str()))
-            .expression_attribute_values(":seen", n(now_ms))
-            .expression_attribute_values(":one", n(1));
-        meta = match why {
-            Passing::Chosen => {
-                meta.update_expression(format!("{set} REMOVE away_host, #away_until"))
-            }
-            Passing::Away { after_ms } => {
-                condition.push_str(" AND host_seen < :stale");
-                meta.update_expression(format!("{set}, away_host = :from, #away_until = :until"))
-                    .expression_attribute_values(":stale", n(now_ms - after_ms))
-                    .expression_attribute_values(":until", n(now_ms + HOST_RETURN_MS))
-            }
-            Passing::Back => {
-                condition
-                    .push_str(" AND away_host = :to AND #away_until > :now_ms AND #state = :lobby");
-                meta.update_expression(format!("{set} REMOVE away_host, #away_until"))
-                    .expression_attribute_names("#state", "state")
-                    .expression_attribute_values(":now_ms", n(now_ms))
-                    .expression_attribute_values(":lobby", state_value(RoomState::Lobby))
-            }
+        let hosts = live(now_ms / 1000).and(Cond::eq(attr("host_id"), s(from.as_str())));
+        let change = Update::new()
+            .set(attr("host_id"), s(to.as_str()))
+            .set(attr("host_seen"), n(now_ms))
+            .set(attr("version"), Operand::Plus(attr("version"), n(1)));
+        let forget = |change: Update| change.remove(attr("away_host")).remove(attr(AWAY_UNTIL));
+        let (change, condition) = match why {
+            Passing::Chosen => (forget(change), hosts),
+            Passing::Away { after_ms } => (
+                change
+                    .set(attr("away_host"), s(from.as_str()))
+                    .set(attr(AWAY_UNTIL), n(now_ms + HOST_RETURN_MS)),
+                hosts.and(Cond::lt(attr("host_seen"), n(now_ms - after_ms))),
+            ),
+            Passing::Back => (
+                forget(change),
+                hosts
+                    .and(Cond::eq(attr("away_host"), s(to.as_str())))
+                    .and(Cond::gt(attr(AWAY_UNTIL), n(now_ms)))
+                    .and(Cond::eq(attr("state"), state_value(RoomState::Lobby))),
+            ),
         };
+        let meta = update(keys::room_meta(code)).expressions(Expr::update(change).when(condition));
         let actions = vec![
-            self.update_action(meta.condition_expression(condition))?,
+            self.update_action(meta)?,
             self.stop_hosting_action(code, from)?,
             self.start_hosting_action(code, to, now_ms)?,
         ];
@@ -265,14 +257,14 @@ impl Rooms<'_> {
         now_ms: i64,
     ) -> Result<TransactWriteItem, DataError> {
         self.update_action(
-            update(keys::room_player(code, user))
-                .update_expression("SET GSI1PK = :hosting, GSI1SK = :room")
-                .condition_expression("attribute_exists(#pk) AND #ttl > :now")
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_names("#ttl", keys::TTL)
-                .expression_attribute_values(":now", n(now_ms / 1000))
-                .expression_attribute_values(":hosting", s(keys::hosting(user)))
-                .expression_attribute_values(":room", s(keys::hosting_sort(code))),
+            update(keys::room_player(code, user)).expressions(
+                Expr::update(
+                    Update::new()
+                        .set(attr(keys::GSI1PK), s(keys::hosting(user)))
+                        .set(attr(keys::GSI1SK), s(keys::hosting_sort(code))),
+                )
+                .when(live(now_ms / 1000)),
+            ),
         )
     }
 
@@ -283,10 +275,14 @@ impl Rooms<'_> {
         user: &UserId,
     ) -> Result<TransactWriteItem, DataError> {
         self.update_action(
-            update(keys::room_player(code, user))
-                .update_expression("REMOVE GSI1PK, GSI1SK")
-                .condition_expression("attribute_exists(#pk)")
-                .expression_attribute_names("#pk", keys::PK),
+            update(keys::room_player(code, user)).expressions(
+                Expr::update(
+                    Update::new()
+                        .remove(attr(keys::GSI1PK))
+                        .remove(attr(keys::GSI1SK)),
+                )
+                .when(Cond::exists(attr(keys::PK))),
+            ),
         )
     }
 }
@@ -302,4 +298,9 @@ enum Passing {
     Away { after_ms: i64 },
     /// The away host is back in time, in the lobby: forgotten as away.
     Back,
+}
+
+/// The item is there and not expired at `now` (epoch seconds).
+fn live(now: i64) -> Cond {
+    Cond::exists(attr(keys::PK)).and(Cond::gt(attr(keys::TTL), n(now)))
 }

@@ -4,15 +4,16 @@
 //! unchanged, and reads again if it moved.
 
 use super::Rooms;
-use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::identity::model::UserId;
 use crate::rooms::items::open_index;
 use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState, AUDIENCE_LIMIT};
 use crate::rooms::store::{RoomConflict, MAX_ATTEMPTS};
+use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys;
-use crate::store::tx::internal;
-use crate::store::{epoch_millis, key_map, send_recorded, Conflict, DataError};
+use crate::store::tx::{internal, n, s};
+use crate::store::{epoch_millis, key_map, Conflict, DataError};
 
 impl Rooms<'_> {
     /// A player leaves. When the host leaves, hosting passes to the longest-present player; when
@@ -54,49 +55,37 @@ impl Rooms<'_> {
                 .collect();
             let now_ms = epoch_millis();
             let now = now_ms / 1000;
-            let mut meta = Update::builder()
-                .table_name(self.table_name())
-                .set_key(Some(key_map(keys::room_meta(code))))
-                .condition_expression("version = :version")
-                .expression_attribute_values(
-                    ":version",
-                    AttributeValue::N(lobby.version.to_string()),
-                )
-                .expression_attribute_values(":one", AttributeValue::N("1".into()));
-            meta = match remaining.first() {
-                None => meta
-                    .update_expression(
-                        "SET player_count = :zero, version = version + :one, #ttl = :now \
-                         REMOVE GSI2PK, GSI2SK",
-                    )
-                    .expression_attribute_names("#ttl", keys::TTL)
-                    .expression_attribute_values(":zero", AttributeValue::N("0".into()))
-                    .expression_attribute_values(":now", AttributeValue::N(now.to_string())),
+            let one_less = Operand::Minus(attr("player_count"), n(1));
+            let moved = Operand::Plus(attr("version"), n(1));
+            let mut change = match remaining.first() {
+                None => Update::new()
+                    .set(attr("player_count"), n(0))
+                    .set(attr("version"), moved)
+                    .set(attr(keys::TTL), n(now))
+                    .remove(attr("GSI2PK"))
+                    .remove(attr("GSI2SK")),
                 // The new host is seen now (a grace period before the away-host check).
-                Some(next) if &lobby.host_id == target => meta
-                    .update_expression(
-                        "SET player_count = player_count - :one, version = version + :one, \
-                         host_id = :next, host_seen = :seen",
-                    )
-                    .expression_attribute_values(
-                        ":next",
-                        AttributeValue::S(next.user_id.to_string()),
-                    )
-                    .expression_attribute_values(":seen", AttributeValue::N(now_ms.to_string())),
-                Some(_) => meta.update_expression(
-                    "SET player_count = player_count - :one, version = version + :one",
-                ),
+                Some(next) if &lobby.host_id == target => Update::new()
+                    .set(attr("player_count"), one_less)
+                    .set(attr("version"), moved)
+                    .set(attr("host_id"), s(next.user_id.as_str()))
+                    .set(attr("host_seen"), n(now_ms)),
+                Some(_) => Update::new()
+                    .set(attr("player_count"), one_less)
+                    .set(attr("version"), moved),
             };
             if acting_host.is_some() && !remaining.is_empty() {
                 // Removed by the host: kept out of this room from now on (the join's condition).
-                let expression = meta.get_update_expression().clone().unwrap_or_default();
-                meta = meta
-                    .update_expression(format!("{expression} ADD removed :target"))
-                    .expression_attribute_values(
-                        ":target",
-                        AttributeValue::Ss(vec![target.to_string()]),
-                    );
+                change = change.add(
+                    attr("removed"),
+                    AttributeValue::Ss(vec![target.to_string()]),
+                );
             }
+            let meta = crate::store::tx::update(keys::room_meta(code))
+                .table_name(self.table_name())
+                .expressions(
+                    Expr::update(change).when(Cond::eq(attr("version"), n(lobby.version))),
+                );
             let mut actions = vec![
                 TransactWriteItem::builder()
                     .update(meta.build().map_err(internal)?)
@@ -143,42 +132,27 @@ impl Rooms<'_> {
                 return Ok(lobby);
             }
             let (gsi2pk, gsi2sk) = open_index(settings, lobby.state, lobby.created_at_ms, code);
-            let mut update = self
+            let update = self
                 .client
                 .update_item()
                 .table_name(self.table_name())
-                .set_key(Some(key_map(keys::room_meta(code))))
-                .condition_expression("version = :version AND host_id = :host")
-                .expression_attribute_values(
-                    ":version",
-                    AttributeValue::N(lobby.version.to_string()),
-                )
-                .expression_attribute_values(":host", AttributeValue::S(host.to_string()))
-                .expression_attribute_values(":one", AttributeValue::N("1".into()))
-                .expression_attribute_values(
-                    ":max",
-                    AttributeValue::N(settings.max_players.to_string()),
-                )
-                .expression_attribute_values(
-                    ":rounds",
-                    AttributeValue::N(settings.rounds.to_string()),
-                )
-                .expression_attribute_values(
-                    ":window",
-                    AttributeValue::N(settings.window_ms.to_string()),
-                )
-                .expression_attribute_names("#public", "public")
-                .expression_attribute_values(":public", AttributeValue::Bool(settings.public));
-            let set = "SET max_players = :max, rounds = :rounds, window_ms = :window, \
-                       #public = :public, version = version + :one";
-            update = match (gsi2pk, gsi2sk) {
-                (Some(pk), Some(sk)) => update
-                    .update_expression(format!("{set}, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk"))
-                    .expression_attribute_values(":gsi2pk", AttributeValue::S(pk))
-                    .expression_attribute_values(":gsi2sk", AttributeValue::S(sk)),
-                _ => update.update_expression(format!("{set} REMOVE GSI2PK, GSI2SK")),
+                .set_key(Some(key_map(keys::room_meta(code))));
+            let change = Update::new()
+                .set(attr("max_players"), n(settings.max_players))
+                .set(attr("rounds"), n(settings.rounds))
+                .set(attr("window_ms"), n(settings.window_ms))
+                .set(attr("public"), AttributeValue::Bool(settings.public))
+                .set(attr("version"), Operand::Plus(attr("version"), n(1)));
+            let change = match (gsi2pk, gsi2sk) {
+                (Some(pk), Some(sk)) => {
+                    change.set(attr("GSI2PK"), s(pk)).set(attr("GSI2SK"), s(sk))
+                }
+                _ => change.remove(attr("GSI2PK")).remove(attr("GSI2SK")),
             };
-            match send_recorded!(self, "UpdateItem", update) {
+            let unchanged = Cond::eq(attr("version"), n(lobby.version))
+                .and(Cond::eq(attr("host_id"), s(host.as_str())));
+            let update = update.expressions(Expr::update(change).when(unchanged));
+            match self.update_item(update).await {
                 Ok(_) => {
                     return Ok(Lobby {
                         settings,
@@ -206,26 +180,29 @@ impl Rooms<'_> {
     ) -> Result<TransactWriteItem, DataError> {
         let now = epoch_millis() / 1000;
         self.update_action(
-            crate::store::tx::update(keys::room_meta(code))
-                .update_expression(
-                    "SET audience = if_not_exists(audience, :zero) + :one, version = version + :one",
+            crate::store::tx::update(keys::room_meta(code)).expressions(
+                Expr::update(
+                    Update::new()
+                        .set(
+                            attr("audience"),
+                            Operand::CountFrom(attr("audience"), n(0), n(1)),
+                        )
+                        .set(attr("version"), Operand::Plus(attr("version"), n(1))),
                 )
-                .condition_expression(
-                    "attribute_exists(#pk) AND #ttl > :now AND NOT contains(removed, :user) \
-                     AND (attribute_not_exists(locked) OR locked = :unlocked) \
-                     AND (attribute_not_exists(audience) OR audience < :limit)",
-                )
-                .expression_attribute_names("#pk", keys::PK)
-                .expression_attribute_names("#ttl", keys::TTL)
-                .expression_attribute_values(":zero", AttributeValue::N("0".into()))
-                .expression_attribute_values(":one", AttributeValue::N("1".into()))
-                .expression_attribute_values(":now", AttributeValue::N(now.to_string()))
-                .expression_attribute_values(":user", AttributeValue::S(user.to_string()))
-                .expression_attribute_values(":unlocked", AttributeValue::Bool(false))
-                .expression_attribute_values(
-                    ":limit",
-                    AttributeValue::N(AUDIENCE_LIMIT.to_string()),
+                .when(
+                    Cond::exists(attr(keys::PK))
+                        .and(Cond::gt(attr(keys::TTL), n(now)))
+                        .and(Cond::contains(attr("removed"), s(user.as_str())).not())
+                        .and(
+                            Cond::not_exists(attr("locked"))
+                                .or(Cond::eq(attr("locked"), AttributeValue::Bool(false))),
+                        )
+                        .and(
+                            Cond::not_exists(attr("audience"))
+                                .or(Cond::lt(attr("audience"), n(AUDIENCE_LIMIT))),
+                        ),
                 ),
+            ),
         )
     }
 }

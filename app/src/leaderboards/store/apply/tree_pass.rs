@@ -25,6 +25,7 @@ use crate::leaderboards::plan::expiry;
 use crate::leaderboards::store::archive::closing_keys;
 use crate::leaderboards::store::node_key;
 use crate::leaderboards::tree::{self, Counts, Deltas, NodeId};
+use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
 use crate::store::keys;
 use crate::store::retry::{holds, Written};
 use crate::store::tx::{n, s};
@@ -177,65 +178,42 @@ impl Boards<'_> {
         condition: Condition,
         seasons: &[Season],
     ) -> Result<(), DataError> {
-        let mut request = self
+        let mut change = Update::new();
+        for (digit, c) in counts.iter().filter(|(_, c)| **c != 0) {
+            change = change.add(attr(node.counter(*digit)), n(c));
+        }
+        change = change
+            .set(attr("board"), s(board.key()))
+            .set(attr("sq"), s(last));
+        if let Some(ttl) = expiry(board, seasons) {
+            change = change.set(attr(keys::TTL), n(ttl));
+        }
+        if node == NodeId::Root {
+            change = change.set(attr("name"), s(board_name(board, seasons)));
+            if let Ok(Some((start, end))) = bounds(&board.period, seasons) {
+                change = change
+                    .set(attr("start_ms"), n(start))
+                    .set(attr("end_ms"), n(end));
+            }
+        }
+        let sq = || attr("sq");
+        let unseen = match condition {
+            Condition::Before(first) => Cond::not_exists(sq()).or(Cond::lt(sq(), s(first))),
+            Condition::At(at) => Cond::eq(sq(), s(at)),
+            Condition::Never => Cond::not_exists(sq()),
+        };
+        let request = self
             .client
             .update_item()
             .set_key(Some(key_map(node_key(board, node))))
-            .expression_attribute_names("#board", "board")
-            .expression_attribute_names("#sq", "sq")
-            .expression_attribute_values(":board", s(board.key()))
-            .expression_attribute_values(":last", s(last));
-        let mut adds = Vec::new();
-        for (digit, c) in counts.iter().filter(|(_, c)| **c != 0) {
-            let name = node.counter(*digit);
-            adds.push(format!("#{name} :{name}"));
-            request = request
-                .expression_attribute_names(format!("#{name}"), name.clone())
-                .expression_attribute_values(format!(":{name}"), n(c));
-        }
-        let mut sets = vec!["#board = :board".to_owned(), "#sq = :last".to_owned()];
-        if let Some(ttl) = expiry(board, seasons) {
-            sets.push("#ttl = :ttl".into());
-            request = request
-                .expression_attribute_names("#ttl", keys::TTL)
-                .expression_attribute_values(":ttl", n(ttl));
-        }
-        if node == NodeId::Root {
-            sets.push("#name = :name".into());
-            request = request
-                .expression_attribute_names("#name", "name")
-                .expression_attribute_values(":name", s(board_name(board, seasons)));
-            if let Ok(Some((start, end))) = bounds(&board.period, seasons) {
-                sets.push("start_ms = :start, end_ms = :end".into());
-                request = request
-                    .expression_attribute_values(":start", n(start))
-                    .expression_attribute_values(":end", n(end));
-            }
-        }
-        request = match condition {
-            Condition::Before(first) => request
-                .condition_expression("attribute_not_exists(#sq) OR #sq < :first")
-                .expression_attribute_values(":first", s(first)),
-            Condition::At(sq) => request
-                .condition_expression("#sq = :sq")
-                .expression_attribute_values(":sq", s(sq)),
-            Condition::Never => request.condition_expression("attribute_not_exists(#sq)"),
-        };
-        let expression = if adds.is_empty() {
-            format!("SET {}", sets.join(", "))
-        } else {
-            format!("ADD {} SET {}", adds.join(", "), sets.join(", "))
-        };
+            .expressions(Expr::update(change).when(unseen));
         // The root answers with what it held: written for the first time, a board that closes
         // is listed for the closer.
         let values = match node {
             NodeId::Root => ReturnValue::UpdatedOld,
             _ => ReturnValue::None,
         };
-        let old = match self
-            .update_written(request.update_expression(expression), values)
-            .await?
-        {
+        let old = match self.update_written(request, values).await? {
             Written::Applied(old) => old,
             // A root write's own copy, sent again after its answer was lost: it applied, and
             // whether the root was fresh is lost with the answer. The closing item is put again
