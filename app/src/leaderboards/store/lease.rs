@@ -22,6 +22,17 @@ struct LeaseItem {
 }
 
 impl Projector {
+    /// One UpdateItem of the lease `held` (its read place, or its letting go).
+    async fn write_lease(&self, held: &Held, write: Expr) -> Result<(), DataError> {
+        let request = self
+            .db
+            .client
+            .update_item()
+            .set_key(Some(key_map(held.fence.lease.clone())))
+            .expressions(write);
+        self.db.update_item(request).await
+    }
+
     /// This projector still holds the lease it took with `token`.
     fn holding(&self, token: u64) -> Cond {
         Cond::eq(attr("holder"), s(self.holder.clone()))
@@ -176,14 +187,8 @@ impl Projector {
             if let Some(sequence) = &held.checkpoint {
                 gone = gone.set(attr("checkpoint"), s(sequence));
             }
-            let request = self
-                .db
-                .client
-                .update_item()
-                .table_name(self.db.table_name())
-                .set_key(Some(key_map(held.fence.lease.clone())))
-                .expressions(Expr::update(gone).when(self.holding(held.fence.token)));
-            match self.db.update_item(request).await {
+            let write = Expr::update(gone).when(self.holding(held.fence.token));
+            match self.write_lease(&held, write).await {
                 Ok(_) => {
                     tracing::info!(shard = held.shard, "board projector let go of its lease");
                     released.push(held.shard);
@@ -215,16 +220,8 @@ impl Projector {
                 aws_sdk_dynamodb::types::AttributeValue::Bool(true),
             );
         }
-        let request = self
-            .db
-            .client
-            .update_item()
-            .table_name(self.db.table_name())
-            .set_key(Some(key_map(held.fence.lease.clone())))
-            .expressions(
-                Expr::update(read).when(Cond::eq(attr("lease_token"), n(held.fence.token))),
-            );
-        match self.db.update_item(request).await {
+        let write = Expr::update(read).when(Cond::eq(attr("lease_token"), n(held.fence.token)));
+        match self.write_lease(held, write).await {
             Ok(_) => {}
             Err(DataError::Conflict(Conflict::ConditionFailed)) => {
                 return Err(BatchError::LeaseLost)
