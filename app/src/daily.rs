@@ -5,8 +5,8 @@
 //! board projector.
 
 pub mod api;
+pub mod daily_page;
 pub mod model;
-pub mod page;
 
 #[cfg(feature = "ssr")]
 pub mod card;

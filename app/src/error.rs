@@ -100,6 +100,18 @@ impl FromServerFnError for AppError {
     }
 }
 
+/// A server function's typed argument read from a page's address before the call: refused as
+/// a malformed argument is (400, the same words, the status set on the page's response), and
+/// the server function is not called.
+pub fn from_address<T, E: Into<AppError>>(parsed: Result<T, E>) -> Result<T, AppError> {
+    parsed.map_err(|refused| {
+        let error: AppError = refused.into();
+        #[cfg(feature = "ssr")]
+        let error = error.with_status();
+        error
+    })
+}
+
 /// `err` as the player sees it, with its status set on the response: for helpers that answer
 /// outside a server function's [`answer`].
 #[cfg(feature = "ssr")]

@@ -21,6 +21,55 @@ pub(crate) fn invalid(message: impl Into<String>) -> Invalid {
     Invalid(message.into())
 }
 
+/// An optional field of a form: blank (or only spaces) is no value, anything else must parse
+/// as a `T` (refused, while the server function's arguments are read, with `T`'s own words). A
+/// plain form sends its empty fields, so a server function takes one as `Option<OrBlank<T>>`
+/// and reads it with [`OrBlank::value`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrBlank<T>(pub Option<T>);
+
+impl<T> OrBlank<T> {
+    /// The value of a field that may be missing or blank.
+    pub fn value(field: Option<OrBlank<T>>) -> Option<T> {
+        field.and_then(|f| f.0)
+    }
+}
+
+impl<T: TryFrom<String, Error = Invalid>> OrBlank<T> {
+    /// A field as a form or an address carries it (`None`: not there at all).
+    pub fn parse(raw: Option<String>) -> Result<Option<Self>, Invalid> {
+        let Some(raw) = raw else {
+            return Ok(None);
+        };
+        if raw.trim().is_empty() {
+            return Ok(Some(Self(None)));
+        }
+        T::try_from(raw).map(|value| Some(Self(Some(value))))
+    }
+}
+
+impl<'de, T: TryFrom<String, Error = Invalid>> Deserialize<'de> for OrBlank<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(deserializer)?;
+        Self::parse(Some(raw))
+            .map(Option::unwrap_or_default)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl<T> Default for OrBlank<T> {
+    fn default() -> Self {
+        Self(None)
+    }
+}
+
+impl<T: Clone + Into<String>> Serialize for OrBlank<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let raw: String = self.0.clone().map(Into::into).unwrap_or_default();
+        serializer.serialize_str(&raw)
+    }
+}
+
 /// A player's id: a ULID (26 characters of Crockford base32), sortable by creation time.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -247,10 +296,13 @@ impl ThingId {
     }
 }
 
+/// As a server function's argument (or a field read back): refused in the player's words.
 impl TryFrom<String> for ThingId {
-    type Error = InvalidThingId;
+    type Error = Invalid;
     fn try_from(raw: String) -> Result<Self, Self::Error> {
-        Self::parse(&raw)
+        Self::parse(&raw).map_err(|_| {
+            invalid(td_string!(crate::lang::locale(), common.invalid.thing).to_string())
+        })
     }
 }
 
@@ -320,5 +372,5 @@ string_newtype_conversions!(UserId, Username, Email, RoomCode, RoomId);
 
 mod board;
 mod inventory;
-pub use board::{BoardId, Day, Metric, Period, PeriodKind, Scope, SeasonId};
+pub use board::{BoardId, Day, DayText, Metric, Period, PeriodKind, Scope, SeasonId};
 pub use inventory::{Look, OfferId, Place};

@@ -12,11 +12,13 @@ use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 use catalog::things_page::ThingsPage;
-use daily::page::{DailyPage, DayPage, FlownPage};
+use daily::daily_page::{DailyPage, DayPage, FlownPage};
 use game::match_page::MatchPage;
 use game::matches_page::MatchesPage;
 use identity::account_page::AccountPage;
-use inventory::page::{CardPage, InventoryPage, ShopPage, TradesPage};
+use inventory::inventory_page::{CardPage, InventoryPage};
+use inventory::shop_page::ShopPage;
+use inventory::trades_page::TradesPage;
 use leaderboards::boards_page::{BoardPage, BoardsIndex, RoomBoardPage};
 use live::room_page::{RoomPage, ScreenPage};
 use profiles::profile_page::ProfilePage;
@@ -105,7 +107,7 @@ pub fn App() -> impl IntoView {
                         <A href="/things">{td_string!(l, common.nav_things).to_string()}</A>
                         <A href="/inventory">{td_string!(l, common.nav_cards).to_string()}</A>
                         <A href="/shop">{td_string!(l, common.nav_shop).to_string()}</A>
-                        <A href="/trades">{td_string!(l, common.nav_trades).to_string()}<inventory::page::OffersWaiting /></A>
+                        <A href="/trades">{td_string!(l, common.nav_trades).to_string()}<inventory::trades_page::OffersWaiting /></A>
                         <A href="/me">{td_string!(l, common.nav_you).to_string()}</A>
                     </nav>
                     <ui::language::LanguageToggle />

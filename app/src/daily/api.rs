@@ -13,7 +13,8 @@ use crate::error::AppError;
 use crate::game::model::ThingCard;
 #[cfg(feature = "ssr")]
 use crate::i18n::td_string;
-use crate::ids::Day;
+use crate::identity::model::NewName;
+use crate::ids::{Day, DayText, OrBlank, UserId};
 #[cfg(feature = "ssr")]
 use ssr::*;
 
@@ -84,13 +85,10 @@ pub struct DayView {
 
 /// A day's things, seed and best flights, once the day is over (`day` as `yyyy-mm-dd`).
 #[server(endpoint = "daily/day")]
-pub async fn daily_day(day: String) -> Result<DayView, AppError> {
+pub async fn daily_day(day: DayText) -> Result<DayView, AppError> {
     crate::error::answer("daily_day", async move {
         let (db, clock) = daily_context();
-        let bad = || {
-            AppError::BadRequest(td_string!(crate::lang::locale(), daily.errors.no_day).to_string())
-        };
-        let day = Day::parse(&day).map_err(|_| bad())?;
+        let DayText(day) = day;
         let over = crate::daily::clock::is_over(day, clock.now_ms());
         let mut view = DayView {
             day,
@@ -137,13 +135,11 @@ pub struct FlownView {
 /// The finished flight of player `user` on `day` (`yyyy-mm-dd`), for its share link: 404 for
 /// one not flown or not finished, 400 for a malformed day or id.
 #[server(endpoint = "daily/flown")]
-pub async fn flown(day: String, user: String) -> Result<FlownView, AppError> {
+pub async fn flown(day: DayText, user: UserId) -> Result<FlownView, AppError> {
     crate::error::answer("flown", async move {
         let (db, clock) = daily_context();
         let l = crate::lang::locale();
-        let day = Day::parse(&day)
-            .map_err(|_| AppError::BadRequest(td_string!(l, daily.errors.no_day).to_string()))?;
-        let user = UserId::parse(&user)?;
+        let DayText(day) = day;
         let none = || AppError::NotFound(td_string!(l, daily.flown.none).to_string());
         let flight = db.daily().flight(&user, day).await?.ok_or_else(none)?;
         let result = flight.result.as_ref().ok_or_else(none)?;
@@ -176,14 +172,17 @@ pub async fn my_flight() -> Result<FlightView, AppError> {
 /// Starts today's flight (a visitor becomes a guest called `name`): once a day; a second start,
 /// from a reload, a tab or another device, is refused.
 #[server(endpoint = "daily/start")]
-pub async fn start_flight(name: Option<String>) -> Result<FlightView, AppError> {
+pub async fn start_flight(name: Option<OrBlank<NewName>>) -> Result<FlightView, AppError> {
     crate::error::answer("start_flight", async move {
         use crate::identity::model::{Avatar, DisplayName};
         let (db, clock) = daily_context();
         let player = match session::current_player(&db).await? {
             Some(player) => player,
             None => {
-                let name = DisplayName::parse(name.as_deref().unwrap_or_default())?;
+                let name = match OrBlank::value(name) {
+                    Some(name) => name.into_inner(),
+                    None => DisplayName::parse("")?,
+                };
                 crate::identity::api::new_guest(&db, &name, Avatar::default()).await?
             }
         };

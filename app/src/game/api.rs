@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
 use crate::game::sheet::{MatchDetail, MatchList};
+use crate::identity::model::NewName;
+use crate::ids::{RoomCode, RoomId};
 
 #[cfg(feature = "ssr")]
 use crate::{
@@ -13,9 +15,9 @@ use crate::{
     game::throttle::TapThrottle,
     game::timing::Received,
     i18n::td_string,
+    identity::model::Avatar,
     identity::session,
     news::announce,
-    rooms::model::{RoomCode, RoomId},
     store::{epoch_millis, Db},
 };
 
@@ -65,10 +67,9 @@ impl From<GameConflict> for AppError {
 /// The host starts a match with everyone in the room. `seed`, when given, fixes the order of
 /// things (for tests and replays).
 #[server(endpoint = "rooms/start")]
-pub async fn start_match(code: String, seed: Option<String>) -> Result<(), AppError> {
+pub async fn start_match(code: RoomCode, seed: Option<String>) -> Result<(), AppError> {
     crate::error::answer("start_match", async move {
         let db = expect_context::<Db>();
-        let code = RoomCode::parse(&code)?;
         let seed = match seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             None => None,
             Some(raw) => Some(raw.parse::<u64>().map_err(|_| {
@@ -95,36 +96,96 @@ pub struct TapAck {
     pub first: bool,
 }
 
-/// A tap in round `round`, which the browser was shown at `reveal_ms` (server clock) with a
-/// window of `window_ms`, after `reaction_ms` by the browser's measure. The server checks all
-/// of it against its own clock and the stored round.
+/// A tap as the browser timed it: in round `round`, which it was shown at `reveal_ms` (server
+/// clock) with a window of `window_ms`, after `reaction_ms` by the browser's measure. The server
+/// checks all of it against its own clock and the stored round. The island sends it and the
+/// server functions [`tap`] and [`tap_along`] take it, one type for both ends.
+///
+/// On the wire its fields stand beside the room's code (`code=..&round=..&reveal_ms=..`, the
+/// server functions take it flattened), as taps were always sent: a page loaded before a deploy
+/// still taps on the instances after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TapTiming {
+    #[serde(deserialize_with = "number")]
+    pub round: u32,
+    #[serde(deserialize_with = "number")]
+    pub reveal_ms: i64,
+    #[serde(deserialize_with = "number")]
+    pub window_ms: u32,
+    #[serde(deserialize_with = "number")]
+    pub reaction_ms: u32,
+}
+
+/// A number sent as a form field's text (a flattened argument's fields reach serde as text) or
+/// as a number.
+fn number<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: std::str::FromStr + Deserialize<'de>,
+    T::Err: std::fmt::Display,
+{
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Sent<T> {
+        Number(T),
+        Text(String),
+    }
+    match Sent::<T>::deserialize(deserializer)? {
+        Sent::Number(n) => Ok(n),
+        Sent::Text(text) => text.trim().parse().map_err(serde::de::Error::custom),
+    }
+}
+
+impl TapTiming {
+    /// The form fields of a tap in room `code`, as [`tap`] and [`tap_along`] read them (a
+    /// field renamed on either side fails to compile here, or a test that decodes them as the
+    /// server does).
+    pub fn fields(self, code: &RoomCode) -> [(&'static str, String); 5] {
+        let Tap { code, timing } = Tap {
+            code: code.clone(),
+            timing: self,
+        };
+        let TapTiming {
+            round,
+            reveal_ms,
+            window_ms,
+            reaction_ms,
+        } = timing;
+        [
+            ("code", code.to_string()),
+            ("round", round.to_string()),
+            ("reveal_ms", reveal_ms.to_string()),
+            ("window_ms", window_ms.to_string()),
+            ("reaction_ms", reaction_ms.to_string()),
+        ]
+    }
+}
+
+/// A player's tap in room `code` (see [`TapTiming`]).
 #[server(endpoint = "rooms/tap")]
-pub async fn tap(
-    code: String,
-    round: u32,
-    reveal_ms: i64,
-    window_ms: u32,
-    reaction_ms: u32,
-) -> Result<TapAck, AppError> {
+pub async fn tap(code: RoomCode, #[server(flatten)] timing: TapTiming) -> Result<TapAck, AppError> {
     crate::error::answer("tap", async move {
         // The receive time is taken before anything else.
-        let received_ms = epoch_millis();
+        let received = epoch_millis();
         let (db, code, (player, latency)) = tapper(&code, expect_context::<Db>()).await?;
-        let tapped = db
-            .game()
-            .billed_to_match_of_round(&code, round)
-            .game()
-            .tap(
-                &code,
-                &player,
-                round,
-                reveal_ms,
-                window_ms,
-                reaction_ms,
-                Received::at(received_ms, latency),
-            )
-            .await;
-        acknowledge(tapped)
+        let round = db.game().billed_to_match_of_round(&code, timing.round);
+        let TapTiming {
+            round: n,
+            reveal_ms,
+            window_ms,
+            reaction_ms,
+        } = timing;
+        let received = Received::at(received, latency);
+        let tapped = round.game().tap(
+            &code,
+            &player,
+            n,
+            reveal_ms,
+            window_ms,
+            reaction_ms,
+            received,
+        );
+        acknowledge(tapped.await)
     })
     .await
 }
@@ -134,32 +195,32 @@ pub async fn tap(
 /// own seat, never into the players' round. Answered as a player's tap is.
 #[server(endpoint = "rooms/tap-along")]
 pub async fn tap_along(
-    code: String,
-    round: u32,
-    reveal_ms: i64,
-    window_ms: u32,
-    reaction_ms: u32,
+    code: RoomCode,
+    #[server(flatten)] timing: TapTiming,
 ) -> Result<TapAck, AppError> {
     crate::error::answer("tap_along", async move {
-        let received_ms = epoch_millis();
+        let received = epoch_millis();
         // Everything an audience member's call asks of the table is the audience's work.
         let db = expect_context::<Db>().counted_as(AUDIENCE);
         let (db, code, (member, latency)) = tapper(&code, db).await?;
-        let tapped = db
-            .game()
-            .billed_to_match_of_round(&code, round)
-            .game()
-            .tap_along(
-                &code,
-                &member,
-                round,
-                reveal_ms,
-                window_ms,
-                reaction_ms,
-                Received::at(received_ms, latency),
-            )
-            .await;
-        acknowledge(tapped)
+        let round = db.game().billed_to_match_of_round(&code, timing.round);
+        let TapTiming {
+            round: n,
+            reveal_ms,
+            window_ms,
+            reaction_ms,
+        } = timing;
+        let received = Received::at(received, latency);
+        let tapped = round.game().tap_along(
+            &code,
+            &member,
+            n,
+            reveal_ms,
+            window_ms,
+            reaction_ms,
+            received,
+        );
+        acknowledge(tapped.await)
     })
     .await
 }
@@ -170,10 +231,10 @@ pub async fn tap_along(
 /// profile).
 #[cfg(feature = "ssr")]
 async fn tapper(
-    code: &str,
+    code: &RoomCode,
     db: Db,
 ) -> Result<(Db, RoomCode, (crate::identity::model::UserId, Option<u32>)), AppError> {
-    let code = RoomCode::parse(code)?;
+    let code = code.clone();
     let token = session::token_from_request().ok_or(AppError::SignInRequired)?;
     let allowed =
         use_context::<TapThrottle>().is_none_or(|taps| taps.0.allow(token.hash().as_str()));
@@ -213,61 +274,31 @@ fn acknowledge(tapped: Result<Tapped, GameConflict>) -> Result<TapAck, AppError>
 /// Joins the room's audience (a visitor who has no session becomes a guest called `name` in the
 /// same transaction), and goes back to the room, where they tap along from the next round on.
 #[server(endpoint = "rooms/audience")]
-pub async fn join_audience(code: String, name: Option<String>) -> Result<(), AppError> {
+pub async fn join_audience(code: RoomCode, name: Option<NewName>) -> Result<(), AppError> {
     crate::error::answer("join_audience", async move {
-        use crate::identity::model::{Avatar, DisplayName};
-        use crate::rooms::api::ssr::{JOINS_PER_ADDRESS, JOINS_PER_PLAYER, ROOM_WINDOW_SECS};
-        use crate::store::keys::Limited;
         let db = expect_context::<Db>().counted_as(AUDIENCE);
-        let code = RoomCode::parse(&code)?;
-        // Joining the audience is limited as joining the room is: per address, then per player.
-        session::rate_limit(
-            &db,
-            Limited::JoinsFrom(&session::client_address()),
-            ROOM_WINDOW_SECS,
-            JOINS_PER_ADDRESS,
-        )
-        .await?;
-        let (member, guest) = match session::current_player(&db).await? {
-            Some(player) => (player, None),
-            None => {
-                let name = DisplayName::parse(name.as_deref().unwrap_or_default())?;
-                if db.rooms().room_version(&code).await?.is_none() {
-                    return Err(GameConflict::NotFound.into());
-                }
-                let guest =
-                    crate::identity::api::pending_guest(&db, &name, Avatar::default()).await?;
-                (guest.profile.clone(), Some(guest))
-            }
-        };
-        session::rate_limit(&db, Limited::Joins(&member.id), 60, JOINS_PER_PLAYER).await?;
+        let name = name.map(NewName::into_inner);
+        let admission =
+            crate::rooms::admission::admit(&db, &code, name.as_ref(), Avatar::default()).await?;
+        let member = &admission.player;
         // A player of the match in play taps as a player.
-        let playing = db
-            .game()
-            .room(&code)
-            .await?
-            .ok_or(GameConflict::NotFound)?
+        let room = db.game().room(&code).await?.ok_or(GameConflict::NotFound)?;
+        if room
             .game
-            .is_some_and(|g| !g.is_finished() && g.player(&member.id).is_some());
-        if playing {
+            .is_some_and(|g| !g.is_finished() && g.player(&member.id).is_some())
+        {
             return Err(GameConflict::InTheMatch.into());
         }
-        let extra = guest
-            .as_ref()
-            .map(|g| g.actions.clone())
-            .unwrap_or_default();
         db.game()
             .join_audience(
                 &code,
                 &member.id,
                 &member.display_name,
                 member.avatar,
-                extra,
+                admission.guest_actions(),
             )
             .await?;
-        if let Some(guest) = guest {
-            guest.made();
-        }
+        admission.joined();
         announce(&code);
         leptos_axum::redirect(&format!("/r/{code}"));
         Ok(())
@@ -309,10 +340,9 @@ pub async fn server_time(echo: Option<i64>) -> Result<i64, AppError> {
 /// A finished match: its players, every round and what it cost (the page at
 /// `/m/<room id>/<first round>`; `room` may be a code alone, a match kept before rooms had ids).
 #[server(endpoint = "matches/detail")]
-pub async fn read_match(room: String, first: u32) -> Result<MatchDetail, AppError> {
+pub async fn read_match(room: RoomId, first: u32) -> Result<MatchDetail, AppError> {
     crate::error::answer("read_match", async move {
         let db = expect_context::<Db>();
-        let room = RoomId::parse(&room)?;
         db.game().match_detail(&room, first).await?.ok_or_else(|| {
             AppError::NotFound(td_string!(crate::lang::locale(), game.errors.no_match).to_string())
         })

@@ -20,7 +20,7 @@ use leptos::server_fn::ServerFn;
 use leptos::wasm_bindgen::JsCast;
 
 use crate::browser;
-use crate::game::api::{ServerTime, Tap, TapAck, TapAlong};
+use crate::game::api::{ServerTime, Tap, TapAck, TapAlong, TapTiming};
 use crate::game::match_page::thing_names;
 use crate::game::model::{Match, Room, Round, RoundResult, ThingCard};
 use crate::game::podium::{badge_key, new_badges, Podium, Standings};
@@ -243,16 +243,16 @@ pub fn GameBoard(
         }));
         browser::vibrate(30);
         play(sounds::TAP);
-        let code = room.with_untracked(|r| r.code.to_string());
+        let code = room.with_untracked(|r| r.code.clone());
         let player = plays(&g);
         leptos::task::spawn_local(async move {
-            let fields = [
-                ("code", code),
-                ("round", round.n.to_string()),
-                ("reveal_ms", round.reveal_ms.to_string()),
-                ("window_ms", g.window_ms.to_string()),
-                ("reaction_ms", reaction.to_string()),
-            ];
+            let timing = TapTiming {
+                round: round.n,
+                reveal_ms: round.reveal_ms,
+                window_ms: g.window_ms,
+                reaction_ms: reaction,
+            };
+            let fields = timing.fields(&code);
             let path = if player { Tap::PATH } else { TapAlong::PATH };
             let note = match browser::call_server::<TapAck>(path, &fields).await {
                 Ok(ack) => match ack.reaction_ms {

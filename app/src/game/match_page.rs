@@ -14,7 +14,7 @@ use crate::game::model::{MatchReceipt, ThingCard};
 use crate::game::sheet::{MatchDetail, MatchSummary, Play};
 use crate::i18n::{td, td_string};
 use crate::identity::profile_path;
-use crate::ids::BoardId;
+use crate::ids::{BoardId, RoomId};
 use crate::lang::Locale;
 use crate::ui::{around_moment, code_param, when, Missing, ShareTags, MOMENT_MARK};
 
@@ -36,7 +36,9 @@ pub fn MatchPage() -> impl IntoView {
     };
     let detail = Resource::<_, Base64Json>::new_with_options(
         move || (room(), first()),
-        |(room, first)| read_match(room, first),
+        |(room, first)| async move {
+            read_match(crate::error::from_address(RoomId::parse(&room))?, first).await
+        },
         false,
     );
     view! {

@@ -5,17 +5,17 @@
 use leptos::prelude::*;
 
 use crate::error::AppError;
-use crate::identity::model::{Avatar, Profile};
+use crate::identity::model::{Avatar, Email, NewName, Password, Profile, Username};
+use crate::ids::OrBlank;
 #[cfg(feature = "ssr")]
 pub(crate) use ssr::*;
 
 /// Starts playing as a guest: a name (and avatar) in, a player and a session cookie out.
 #[server(endpoint = "guest")]
-pub async fn start_as_guest(name: String, avatar: Option<Avatar>) -> Result<Profile, AppError> {
+pub async fn start_as_guest(name: NewName, avatar: Option<Avatar>) -> Result<Profile, AppError> {
     crate::error::answer("start_as_guest", async move {
-        let db = db();
-        let name = DisplayName::parse(&name)?;
-        new_guest(&db, &name, avatar.unwrap_or_default()).await
+        let name = name.into_inner();
+        new_guest(&db(), &name, avatar.unwrap_or_default()).await
     })
     .await
 }
@@ -33,68 +33,15 @@ pub async fn me() -> Result<Option<Profile>, AppError> {
 /// after it.
 #[server(endpoint = "claim")]
 pub async fn claim_account(
-    username: String,
-    password: String,
-    email: Option<String>,
+    username: Username,
+    password: Password,
+    email: Option<OrBlank<Email>>,
 ) -> Result<Profile, AppError> {
     crate::error::answer("claim_account", async move {
         let db = db();
-        let l = crate::lang::locale();
-        let username = Username::parse(&username).map_err(|_| {
-            AppError::BadRequest(td_string!(l, identity.errors.username_invalid).to_string())
-        })?;
-        let password = Password::parse(&password)?;
-        let email = email
-            .filter(|e| !e.trim().is_empty())
-            .map(|e| Email::parse(&e))
-            .transpose()
-            .map_err(|_| {
-                AppError::BadRequest(td_string!(l, identity.errors.email_invalid).to_string())
-            })?;
         let player = session::require_player(&db).await?;
-        if !player.is_guest() {
-            return Err(claim_refused(ClaimConflict::AlreadyClaimed));
-        }
-        session::rate_limit(
-            &db,
-            Limited::Claims(&player.id),
-            CLAIM_WINDOW_SECS,
-            CLAIMS_PER_PLAYER,
-        )
-        .await?;
-        session::rate_limit(
-            &db,
-            Limited::ClaimsFrom(&session::client_address()),
-            CLAIM_WINDOW_SECS,
-            CLAIMS_PER_ADDRESS,
-        )
-        .await?;
-        if db.accounts().username_taken(&username).await? {
-            return Err(claim_refused(ClaimConflict::UsernameTaken));
-        }
-        if let Some(email) = &email {
-            if db.accounts().email_taken(email).await? {
-                return Err(claim_refused(ClaimConflict::EmailTaken));
-            }
-        }
-        let hash = crate::identity::auth::hash_password_limited(password)
-            .await
-            .ok_or(AppError::Internal)?;
-        let token = crate::identity::auth::SessionToken::generate();
-        let old = session::token_from_request().map(|t| t.hash());
-        let profile = db
-            .accounts()
-            .claim_account(
-                &player.id,
-                &username,
-                email.as_ref(),
-                &hash,
-                (&token.hash(), old.as_ref()),
-            )
-            .await
-            .map_err(claim_refused)?;
-        session::set_cookie(&token);
-        Ok(profile)
+        let email = OrBlank::value(email);
+        claim(&db, &player, &username, email.as_ref(), password).await
     })
     .await
 }
@@ -108,66 +55,7 @@ pub async fn claim_account(
 #[server(endpoint = "sign-in")]
 pub async fn sign_in(login: String, password: String) -> Result<Profile, AppError> {
     crate::error::answer("sign_in", async move {
-        let db = db();
-        let wrong = || {
-            AppError::BadRequest(
-                td_string!(crate::lang::locale(), identity.errors.wrong_login).to_string(),
-            )
-        };
-        let address = session::client_address();
-        session::rate_limit(
-            &db,
-            Limited::SignInsFrom(&address),
-            SIGN_IN_WINDOW_SECS,
-            SIGN_IN_FROM_ADDRESS,
-        )
-        .await?;
-        // Only a well-formed login becomes a key (a 2 KB "login" is refused here, not by the table).
-        let login = Login::parse(&login).map_err(|_| wrong())?;
-        let password = Password::parse(&password).map_err(|_| wrong())?;
-        let credentials = match &login {
-            Login::Email(email) => db.accounts().credentials_by_email(email).await,
-            Login::Username(username) => db.accounts().credentials_by_username(username).await,
-        }?;
-        let device = match &credentials {
-            Some(found) => session::device_from_request(&db, &found.user_id).await?,
-            None => None,
-        };
-        let per_login: &[(Limited, u32)] = match (&device, &credentials) {
-            (Some(device), Some(found)) => &[(
-                Limited::SignInsOnDevice(&found.user_id, device),
-                SIGN_IN_PER_LOGIN_AND_CLIENT,
-            )],
-            _ => &[
-                (
-                    Limited::SignInsOfLoginFrom(login.as_str(), &address),
-                    SIGN_IN_PER_LOGIN_AND_CLIENT,
-                ),
-                (Limited::SignInsOfLogin(login.as_str()), SIGN_IN_PER_LOGIN),
-            ],
-        };
-        for (limited, max) in per_login {
-            session::rate_limit(&db, *limited, SIGN_IN_WINDOW_SECS, *max).await?;
-        }
-        // An unknown login is verified against a dummy hash: it takes as long as a wrong password.
-        let stored = credentials.as_ref().map(|c| c.password_hash.clone());
-        if !crate::identity::auth::verify_password_limited(password, stored).await {
-            return Err(wrong());
-        }
-        let Some(credentials) = credentials else {
-            return Err(wrong());
-        };
-        let token = crate::identity::auth::SessionToken::generate();
-        let old = session::token_from_request().map(|t| t.hash());
-        db.accounts()
-            .start_session(&credentials.user_id, &token.hash(), old.as_ref())
-            .await?;
-        session::set_cookie(&token);
-        session::remember_device(&db, &credentials.user_id).await?;
-        db.accounts()
-            .profile(&credentials.user_id)
-            .await?
-            .ok_or(AppError::Internal)
+        sign_in_with(&db(), &login, &password).await
     })
     .await
 }
@@ -208,52 +96,20 @@ pub async fn sign_out() -> Result<(), AppError> {
 mod ssr {
     use super::*;
     pub(super) use crate::{
-        error::fail, i18n::td_string, identity::model::*, identity::session,
-        identity::store::ClaimConflict, store::keys::Limited, store::Db,
+        identity::entry::{claim, sign_in_with},
+        identity::model::*,
+        identity::session,
+        store::keys::Limited,
+        store::Db,
     };
-
-    /// Sign-in attempts one address may make in a window, whatever the logins: checked first, so
-    /// an address over it spends nobody's per-login allowance.
-    pub(super) const SIGN_IN_FROM_ADDRESS: u32 = 30;
-
-    /// Attempts at one login from one address (or from one device that signed in to it before).
-    pub(super) const SIGN_IN_PER_LOGIN_AND_CLIENT: u32 = 10;
-
-    /// Attempts at one login from every address without a device cookie for it, together: slows a
-    /// password guesser spread over many addresses. It cannot lock the owner out on a device they
-    /// signed in on before (that device has its own allowance).
-    pub(super) const SIGN_IN_PER_LOGIN: u32 = 50;
-
-    pub(super) const SIGN_IN_WINDOW_SECS: i64 = 15 * 60;
 
     /// Guests one address may create in ten minutes (a party on one wifi shares an address).
     pub(crate) const GUESTS_PER_ADDRESS: u32 = 30;
 
     pub(crate) const GUEST_WINDOW_SECS: i64 = 600;
 
-    /// Claims one player may attempt, and one address, per hour (each costs an argon2 hash).
-    pub(super) const CLAIMS_PER_PLAYER: u32 = 5;
-
-    pub(super) const CLAIMS_PER_ADDRESS: u32 = 20;
-
-    pub(super) const CLAIM_WINDOW_SECS: i64 = 3600;
-
     pub(super) fn db() -> Db {
         expect_context::<Db>()
-    }
-
-    /// A refused claim as the player reads it, in the request's language (the conflict's `Display`
-    /// stays English, for logs).
-    pub(super) fn claim_refused(conflict: ClaimConflict) -> AppError {
-        let l = crate::lang::locale();
-        let message = match conflict {
-            ClaimConflict::Data(err) => return fail(err),
-            ClaimConflict::UsernameTaken => td_string!(l, identity.errors.username_taken),
-            ClaimConflict::EmailTaken => td_string!(l, identity.errors.email_taken),
-            ClaimConflict::AlreadyClaimed => td_string!(l, identity.errors.already_claimed),
-            ClaimConflict::NoSuchPlayer => td_string!(l, identity.errors.no_such_player),
-        };
-        fail(AppError::Conflict(message.to_string()))
     }
 
     /// A new guest called `name`, with a session cookie (limited per address).

@@ -110,9 +110,24 @@ impl Login {
     }
 }
 
-/// A password as typed: 8 to 128 characters. Never stored; only its argon2id hash is.
-#[derive(Clone, PartialEq, Eq)]
+/// A password as typed: 8 to 128 characters. Never stored; only its argon2id hash is. It
+/// crosses the wire only as a server function's argument.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct Password(String);
+
+impl TryFrom<String> for Password {
+    type Error = Invalid;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl From<Password> for String {
+    fn from(password: Password) -> Self {
+        password.0
+    }
+}
 
 impl fmt::Debug for Password {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -265,6 +280,37 @@ impl TryFrom<String> for DisplayName {
 impl From<DisplayName> for String {
     fn from(value: DisplayName) -> Self {
         value.0
+    }
+}
+
+/// A name as a player types it into a form or sends it to a server function: a [`DisplayName`]
+/// by every rule of [`DisplayName::parse`] (the cap on combining marks too, which a name read
+/// back from the table is spared). It is refused while the arguments are read, with the same
+/// words, so a server function that takes one starts with a name it may keep.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct NewName(DisplayName);
+
+impl NewName {
+    pub fn parse(raw: &str) -> Result<Self, Invalid> {
+        DisplayName::parse(raw).map(Self)
+    }
+
+    pub fn into_inner(self) -> DisplayName {
+        self.0
+    }
+}
+
+impl TryFrom<String> for NewName {
+    type Error = Invalid;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl From<NewName> for String {
+    fn from(value: NewName) -> Self {
+        value.0 .0
     }
 }
 

@@ -94,6 +94,25 @@ impl Day {
     }
 }
 
+/// A day as an address writes it (`2026-11-29`): a [`Day`] that crosses the wire as that text,
+/// for a server function's argument (a stored [`Day`] keeps its own form).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct DayText(pub Day);
+
+impl TryFrom<String> for DayText {
+    type Error = Invalid;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Day::parse(&raw).map(DayText)
+    }
+}
+
+impl From<DayText> for String {
+    fn from(day: DayText) -> Self {
+        day.0.to_string()
+    }
+}
+
 impl fmt::Display for Day {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)

@@ -11,7 +11,7 @@ use crate::i18n::td_string;
 /// One of a player's inventories. Cards in the bank are kept safe: they cannot be offered,
 /// traded or sold until moved back to the bag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(try_from = "String", into = "String")]
 pub enum Place {
     Bag,
     Bank,
@@ -46,6 +46,19 @@ impl Place {
     }
 }
 
+impl TryFrom<String> for Place {
+    type Error = Invalid;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Self::parse(&raw)
+    }
+}
+
+impl From<Place> for String {
+    fn from(place: Place) -> Self {
+        place.as_str().to_owned()
+    }
+}
+
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -56,13 +69,27 @@ impl fmt::Display for Place {
 /// other players see in a room's lobby, on the match board and on the podium. Stored by its shop
 /// item's id; an id this list does not know reads as no look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum Look {
-    #[serde(rename = "look-night")]
     Night,
-    #[serde(rename = "look-monsoon")]
     Monsoon,
-    #[serde(rename = "look-golden-feather")]
     GoldenFeather,
+}
+
+/// Read by its id; an id this list does not know is refused in the player's words.
+impl TryFrom<String> for Look {
+    type Error = Invalid;
+    fn try_from(raw: String) -> Result<Self, Self::Error> {
+        Look::parse(&raw).ok_or_else(|| {
+            invalid(td_string!(crate::lang::locale(), common.invalid.look).to_string())
+        })
+    }
+}
+
+impl From<Look> for String {
+    fn from(look: Look) -> Self {
+        look.id().to_owned()
+    }
 }
 
 impl Look {

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::error::AppError;
+use crate::ids::RoomCode;
 use crate::leaderboards::model::{BoardView, MyBoard};
 #[cfg(feature = "ssr")]
 use ssr::*;
@@ -63,12 +64,11 @@ pub async fn current_board(
 /// pages link to its board's own address (`/lb/best/all/room-<room id>`), which outlives it.
 #[server(endpoint = "rooms/board")]
 pub async fn room_leaderboard(
-    code: String,
+    code: RoomCode,
     after: Option<String>,
     at: Option<u64>,
 ) -> Result<BoardView, AppError> {
     crate::error::answer("room_leaderboard", async move {
-        let code = RoomCode::parse(&code)?;
         let room = expect_context::<Db>().rooms().room_id_of(&code).await?;
         view(BoardId::room_best(&room), after, at).await
     })
@@ -104,7 +104,6 @@ mod ssr {
             period,
             store::lines::{Lines, Start},
         },
-        rooms::model::RoomCode,
         store::DataError,
         store::{epoch_millis, Db},
     };

@@ -18,6 +18,7 @@ use crate::game::api::list_matches;
 use crate::game::matches_page::MatchTable;
 use crate::i18n::td_string;
 use crate::identity::profile_path;
+use crate::ids::RoomCode;
 use crate::lang::Locale;
 use crate::leaderboards::api::{current_board, read_board, room_leaderboard};
 use crate::leaderboards::model::{
@@ -124,7 +125,14 @@ pub fn RoomBoardPage() -> impl IntoView {
     let paging = paging();
     let view = Resource::<_, Base64Json>::new_with_options(
         move || (code(), paging()),
-        |(code, (after, at))| room_leaderboard(code, after, at),
+        |(code, (after, at))| async move {
+            room_leaderboard(
+                crate::error::from_address(RoomCode::parse(&code))?,
+                after,
+                at,
+            )
+            .await
+        },
         false,
     );
     view! {

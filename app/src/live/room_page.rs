@@ -15,12 +15,14 @@ use leptos_meta::{Link, Title};
 
 use crate::browser;
 use crate::codec::Base64Json;
+use crate::error::AppError;
 use crate::game::api::{JoinAudience, StartMatch};
 use crate::game::board::GameBoard;
 use crate::game::podium::{AfterMatch, StartForm};
 use crate::game::words::around;
 use crate::i18n::td_string;
 use crate::identity::model::UserId;
+use crate::lang::Locale;
 use crate::leaderboards::boards_page::BoardLink;
 use crate::live::api::{room_page, RoomPageData};
 use crate::live::feed::{events_path, RoomFeed, FOR_NOBODY};
@@ -48,10 +50,34 @@ const FORM_PATHS: &[&str] = &[
     JoinAudience::PATH,
 ];
 
+/// The room the address names, for its page: an address whose code is not one is refused as
+/// a malformed argument is (400, the same words), without a call.
+async fn load_room(code: String) -> Result<RoomPageData, AppError> {
+    match RoomCode::parse(&code) {
+        Ok(code) => room_page(code).await,
+        #[cfg(feature = "ssr")]
+        Err(invalid) => Err(crate::error::fail(invalid)),
+        #[cfg(not(feature = "ssr"))]
+        Err(invalid) => Err(AppError::from(invalid)),
+    }
+}
+
+/// What the room page and the big screen show for a room that is not there (or a code that is
+/// not one): why, and the way back.
+fn no_such_room(l: Locale, err: &AppError) -> impl IntoView {
+    view! {
+        <section class="hero">
+            <h1>{td_string!(l, rooms.room.no_such_room).to_string()}</h1>
+            <p class="error" role="alert">{err.localized()}</p>
+            <p><a href="/">{td_string!(l, rooms.room.other_room).to_string()}</a></p>
+        </section>
+    }
+}
+
 #[component]
 pub fn RoomPage() -> impl IntoView {
     let code = code_param();
-    let page = Resource::<_, Base64Json>::new_with_options(code, room_page, false);
+    let page = Resource::<_, Base64Json>::new_with_options(code, load_room, false);
     let l = crate::lang::locale();
     // The settings form comes back here with `?saved=settings`: say what was saved.
     let query = leptos_router::hooks::use_query_map();
@@ -97,13 +123,7 @@ pub fn RoomPage() -> impl IntoView {
                             <RoomExtras code=room_code buttons />
                         </div>
                     }}),
-                    Err(err) => Either::Right(view! {
-                        <section class="hero">
-                            <h1>{td_string!(l, rooms.room.no_such_room).to_string()}</h1>
-                            <p class="error" role="alert">{err.localized()}</p>
-                            <p><a href="/">{td_string!(l, rooms.room.other_room).to_string()}</a></p>
-                        </section>
-                    }),
+                    Err(err) => Either::Right(no_such_room(l, &err)),
                 }
             })}
         </Suspense>
@@ -372,7 +392,7 @@ fn AudienceForm(code: String, named: bool) -> impl IntoView {
 #[component]
 pub fn ScreenPage() -> impl IntoView {
     let code = code_param();
-    let page = Resource::<_, Base64Json>::new_with_options(code, room_page, false);
+    let page = Resource::<_, Base64Json>::new_with_options(code, load_room, false);
     let l = crate::lang::locale();
     let title = match RoomCode::parse(&code()) {
         Ok(code) => around(td_string!(l, rooms.room.screen_title), code.as_str()),
@@ -410,13 +430,7 @@ pub fn ScreenPage() -> impl IntoView {
                             </div>
                         })
                     }
-                    Err(err) => Either::Right(view! {
-                        <section class="hero">
-                            <h1>{td_string!(l, rooms.room.no_such_room).to_string()}</h1>
-                            <p class="error" role="alert">{err.localized()}</p>
-                            <p><a href="/">{td_string!(l, rooms.room.other_room).to_string()}</a></p>
-                        </section>
-                    }),
+                    Err(err) => Either::Right(no_such_room(l, &err)),
                 }
             })}
         </Suspense>

@@ -5,18 +5,22 @@ use leptos::prelude::*;
 use crate::error::AppError;
 use crate::profiles::model::ProfileView;
 
+use crate::identity::UserId;
 #[cfg(feature = "ssr")]
-use crate::{identity::session, identity::UserId, store::Db};
+use crate::{identity::session, store::Db};
+
+/// Why a profile is not shown: nobody has that id (or it is not one).
+pub fn no_such_player(l: crate::lang::Locale) -> AppError {
+    AppError::NotFound(crate::i18n::td_string!(l, profiles.no_such_player).to_string())
+}
 
 /// Player `id`'s page (`/p/<id>`), with the page of matches after `after`.
 #[server(endpoint = "profiles/read")]
-pub async fn read_profile(id: String, after: Option<String>) -> Result<ProfileView, AppError> {
+pub async fn read_profile(id: UserId, after: Option<String>) -> Result<ProfileView, AppError> {
     crate::error::answer("read_profile", async move {
         let l = crate::lang::locale();
         let db = expect_context::<Db>();
-        let missing =
-            || AppError::NotFound(crate::i18n::td_string!(l, profiles.no_such_player).to_string());
-        let id = UserId::parse(id.trim()).map_err(|_| missing())?;
+        let missing = || no_such_player(l);
         let viewer = session::current_player(&db).await?;
         db.profiles()
             .profile_page(&id, viewer.as_ref().map(|p| &p.id), after.as_deref(), l)

@@ -9,7 +9,8 @@ use crate::codec::Base64Json;
 use crate::game::sheet::match_path;
 use crate::i18n::td_string;
 use crate::identity::profile_path;
-use crate::profiles::api::read_profile;
+use crate::identity::UserId;
+use crate::profiles::api::{no_such_player, read_profile};
 use crate::profiles::model::{ProfileBoard, ProfileView};
 use crate::ui::{around_moment, Missing, Moment, ShareTags, MOMENT_MARK};
 
@@ -25,7 +26,11 @@ pub fn ProfilePage() -> impl IntoView {
     };
     let profile = Resource::<_, Base64Json>::new_with_options(
         key,
-        |(id, after)| read_profile(id, after),
+        |(id, after)| async move {
+            let l = crate::lang::locale();
+            let id = UserId::parse(id.trim()).map_err(|_| no_such_player(l));
+            read_profile(crate::error::from_address(id)?, after).await
+        },
         false,
     );
     let l = crate::lang::locale();
@@ -211,7 +216,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
                 </div>
             </div>
             {own}
-            {crate::inventory::page::offer_link(&user_id, mine)}
+            {crate::inventory::trades_page::offer_link(&user_id, mine)}
             <dl class="stats" data-testid="profile-stats">
                 <div><dt>{td_string!(l, profiles.stat.matches).to_string()}</dt><dd data-testid="stat-matches">{stats.matches}</dd></div>
                 <div><dt>{td_string!(l, profiles.stat.wins).to_string()}</dt><dd data-testid="stat-wins">{stats.wins}</dd></div>

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::error::AppError;
-use crate::identity::model::{Avatar, UserId};
+use crate::identity::model::{Avatar, NewName, UserId};
 use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomSettings};
 #[cfg(feature = "ssr")]
 use ssr::*;
@@ -14,56 +14,18 @@ use ssr::*;
 /// Opens a room with the caller as host, and goes to its lobby.
 #[server(endpoint = "rooms/create")]
 pub async fn create_room(
-    name: String,
+    name: NewName,
     avatar: Option<Avatar>,
     public: Option<bool>,
 ) -> Result<RoomCode, AppError> {
     crate::error::answer("create_room", async move {
         let db = expect_context::<Db>();
-        let nickname = DisplayName::parse(&name)?;
+        let nickname = name.into_inner();
         let avatar = avatar.unwrap_or_default();
         let public = public.unwrap_or(false);
-        let address = session::client_address();
-        session::rate_limit(
-            &db,
-            Limited::RoomsFrom(&address),
-            ROOM_WINDOW_SECS,
-            ROOMS_PER_ADDRESS,
-        )
-        .await?;
-        if public {
-            session::rate_limit(
-                &db,
-                Limited::PublicRoomsFrom(&address),
-                ROOM_WINDOW_SECS,
-                PUBLIC_ROOMS_PER_ADDRESS,
-            )
-            .await?;
-        }
-        let player = player_or_guest(&db, &nickname, avatar).await?;
-        session::rate_limit(&db, Limited::Rooms(&player.id), 60, ROOMS_PER_MINUTE).await?;
-        let settings = RoomSettings {
-            public,
-            ..RoomSettings::default()
-        };
-        for _ in 0..8 {
-            let mut bytes = [0u8; crate::rooms::model::CODE_LEN];
-            getrandom::fill(&mut bytes).map_err(|_| AppError::Internal)?;
-            let code = RoomCode::from_random(bytes);
-            match db
-                .rooms()
-                .create_room_looking(&code, &player.id, &nickname, avatar, player.look, settings)
-                .await
-            {
-                Ok(_) => {
-                    leptos_axum::redirect(&format!("/r/{code}"));
-                    return Ok(code);
-                }
-                Err(RoomConflict::CodeTaken) => continue,
-                Err(err) => return Err(AppError::from(err)),
-            }
-        }
-        Err(AppError::Unavailable)
+        let code = open_room(&db, &nickname, avatar, public).await?;
+        leptos_axum::redirect(&format!("/r/{code}"));
+        Ok(code)
     })
     .await
 }
@@ -71,46 +33,26 @@ pub async fn create_room(
 /// Joins a room by code (twice is the same as once), and goes to its lobby.
 #[server(endpoint = "rooms/join")]
 pub async fn join_room(
-    code: String,
-    name: String,
+    code: RoomCode,
+    name: NewName,
     avatar: Option<Avatar>,
 ) -> Result<RoomCode, AppError> {
     crate::error::answer("join_room", async move {
         let db = expect_context::<Db>();
-        let code = RoomCode::parse(&code)?;
-        let nickname = DisplayName::parse(&name)?;
-        let avatar = avatar.unwrap_or_default();
-        session::rate_limit(
-            &db,
-            Limited::JoinsFrom(&session::client_address()),
-            ROOM_WINDOW_SECS,
-            JOINS_PER_ADDRESS,
-        )
-        .await?;
-        // A visitor becomes a guest in the join's own transaction: a refused join (full, removed,
-        // the nickname taken) leaves no guest and sets no cookie.
-        let (player, guest) = match session::current_player(&db).await? {
-            Some(player) => (player, None),
-            None => {
-                // An unknown room is refused before a guest is counted for it.
-                if db.rooms().room_version(&code).await?.is_none() {
-                    return Err(AppError::from(RoomConflict::NotFound));
-                }
-                let guest = pending_guest(&db, &nickname, avatar).await?;
-                (guest.profile.clone(), Some(guest))
-            }
-        };
-        session::rate_limit(&db, Limited::Joins(&player.id), 60, JOINS_PER_PLAYER).await?;
-        let extra = guest
-            .as_ref()
-            .map(|g| g.actions.clone())
-            .unwrap_or_default();
+        let (nickname, avatar) = (name.into_inner(), avatar.unwrap_or_default());
+        let admission = admit(&db, &code, Some(&nickname), avatar).await?;
+        let player = &admission.player;
         db.rooms()
-            .join_room_looking(&code, &player.id, &nickname, avatar, player.look, extra)
+            .join_room_looking(
+                &code,
+                &player.id,
+                &nickname,
+                avatar,
+                player.look,
+                admission.guest_actions(),
+            )
             .await?;
-        if let Some(guest) = guest {
-            guest.made();
-        }
+        admission.joined();
         announce(&code);
         leptos_axum::redirect(&format!("/r/{code}"));
         Ok(code)
@@ -120,10 +62,9 @@ pub async fn join_room(
 
 /// Leaves a room.
 #[server(endpoint = "rooms/leave")]
-pub async fn leave_room(code: String) -> Result<(), AppError> {
+pub async fn leave_room(code: RoomCode) -> Result<(), AppError> {
     crate::error::answer("leave_room", async move {
         let db = expect_context::<Db>();
-        let code = RoomCode::parse(&code)?;
         let player = session::require_player(&db).await?;
         db.rooms().leave_room(&code, &player.id).await?;
         announce(&code);
@@ -135,10 +76,9 @@ pub async fn leave_room(code: String) -> Result<(), AppError> {
 
 /// The host removes a player.
 #[server(endpoint = "rooms/kick")]
-pub async fn kick_player(code: String, player: UserId) -> Result<(), AppError> {
+pub async fn kick_player(code: RoomCode, player: UserId) -> Result<(), AppError> {
     crate::error::answer("kick_player", async move {
         let db = expect_context::<Db>();
-        let code = RoomCode::parse(&code)?;
         let host = session::require_player(&db).await?;
         db.rooms().kick(&code, &host.id, &player).await?;
         announce(&code);
@@ -149,10 +89,9 @@ pub async fn kick_player(code: String, player: UserId) -> Result<(), AppError> {
 
 /// The host changes the room's settings.
 #[server(endpoint = "rooms/settings")]
-pub async fn change_settings(code: String, settings: RoomSettings) -> Result<Lobby, AppError> {
+pub async fn change_settings(code: RoomCode, settings: RoomSettings) -> Result<Lobby, AppError> {
     crate::error::answer("change_settings", async move {
         let db = expect_context::<Db>();
-        let code = RoomCode::parse(&code)?;
         let settings = settings.validate()?;
         let host = session::require_player(&db).await?;
         let lobby = db
@@ -169,10 +108,9 @@ pub async fn change_settings(code: String, settings: RoomSettings) -> Result<Lob
 
 /// The host locks the room (nobody new may join) or unlocks it, and goes back to the room.
 #[server(endpoint = "rooms/lock")]
-pub async fn lock_room(code: String, locked: bool) -> Result<(), AppError> {
+pub async fn lock_room(code: RoomCode, locked: bool) -> Result<(), AppError> {
     crate::error::answer("lock_room", async move {
         let db = expect_context::<Db>();
-        let code = RoomCode::parse(&code)?;
         let host = session::require_player(&db).await?;
         db.rooms().set_locked(&code, &host.id, locked).await?;
         announce(&code);
@@ -184,10 +122,9 @@ pub async fn lock_room(code: String, locked: bool) -> Result<(), AppError> {
 
 /// The host makes another player in the room the host, and goes back to the room.
 #[server(endpoint = "rooms/host")]
-pub async fn hand_over(code: String, player: UserId) -> Result<(), AppError> {
+pub async fn hand_over(code: RoomCode, player: UserId) -> Result<(), AppError> {
     crate::error::answer("hand_over", async move {
         let db = expect_context::<Db>();
-        let code = RoomCode::parse(&code)?;
         let host = session::require_player(&db).await?;
         db.rooms()
             .hand_over(&code, &host.id, &player)
@@ -219,31 +156,12 @@ pub async fn open_rooms() -> Result<Vec<OpenRoom>, AppError> {
 pub(crate) mod ssr {
     use super::*;
     pub(super) use crate::{
-        identity::api::{new_guest, pending_guest},
-        identity::model::{DisplayName, Profile},
         identity::session,
         news::announce,
+        rooms::admission::{admit, open_room},
         rooms::store::RoomConflict,
-        store::keys::Limited,
         store::Db,
     };
-
-    /// Rooms one player may open per minute.
-    pub(super) const ROOMS_PER_MINUTE: u32 = 10;
-
-    /// Rooms one address may open in ten minutes, and how many of them public: one address cannot
-    /// push everyone else's rooms off the open-rooms list by making guests.
-    pub(super) const ROOMS_PER_ADDRESS: u32 = 30;
-
-    pub(super) const PUBLIC_ROOMS_PER_ADDRESS: u32 = 5;
-
-    pub(crate) const ROOM_WINDOW_SECS: i64 = 600;
-
-    /// Joins one player may make per minute, and one address in ten minutes: a few guests cannot
-    /// take every seat of every public room.
-    pub(crate) const JOINS_PER_PLAYER: u32 = 10;
-
-    pub(crate) const JOINS_PER_ADDRESS: u32 = 30;
 
     impl From<RoomConflict> for AppError {
         fn from(conflict: RoomConflict) -> Self {
@@ -278,17 +196,5 @@ pub(crate) mod ssr {
             RoomConflict::Locked => td_string!(l, rooms.errors.locked).to_string(),
             RoomConflict::Data(err) => err.to_string(),
         }
-    }
-
-    /// The signed-in player, or a new guest called `name` (with a session cookie).
-    pub(super) async fn player_or_guest(
-        db: &Db,
-        name: &DisplayName,
-        avatar: Avatar,
-    ) -> Result<Profile, AppError> {
-        if let Some(player) = session::current_player(db).await? {
-            return Ok(player);
-        }
-        new_guest(db, name, avatar).await
     }
 }

@@ -367,3 +367,106 @@ async fn a_refusal_at_the_door_is_in_the_browsers_language() {
         english.body
     );
 }
+
+/// A message of the interface as its locale file words it (the oracle reads the file, not the
+/// code that words refusals), with `{{ len }}` filled in.
+fn worded(lang: &str, file: &str, path: &[&str]) -> String {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../locales");
+    let text = std::fs::read_to_string(format!("{dir}/{lang}/{file}.json")).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for key in path {
+        value = value[*key].take();
+    }
+    value.as_str().unwrap().replace("{{ len }}", "5")
+}
+
+#[tokio::test]
+async fn a_malformed_argument_is_refused_in_the_players_language_with_or_without_javascript() {
+    let (app, _engine) = app_with_catalog().await;
+    // A room code, a name, a tap's room and a look, each refused while the arguments are read;
+    // the home page's forms (join) also posted without JavaScript.
+    let cases = [
+        (
+            "/api/rooms/join",
+            "code=K7&name=Asha",
+            ("common", &["invalid", "room_code"][..]),
+            true,
+        ),
+        (
+            "/api/rooms/join",
+            "code=K7QX2&name=%20",
+            ("identity", &["errors", "name_empty"][..]),
+            true,
+        ),
+        (
+            "/api/rooms/tap",
+            "code=K7&round=1&reveal_ms=1&window_ms=3000&reaction_ms=300",
+            ("common", &["invalid", "room_code"][..]),
+            false,
+        ),
+        (
+            "/api/shop/wear",
+            "look=look-nope",
+            ("common", &["invalid", "look"][..]),
+            false,
+        ),
+    ];
+    for lang in ["en", "hi"] {
+        for (path, body, (file, key), plain_form) in cases {
+            let expected = worded(lang, file, key);
+            let cookie = format!("udd_lang={lang}");
+            // With JavaScript: a 400 whose error is the message.
+            let answer = send(&app, support::form(path, body, Some(&cookie))).await;
+            assert_eq!(
+                answer.status,
+                StatusCode::BAD_REQUEST,
+                "{lang} {path} {body}"
+            );
+            assert_eq!(
+                answer.json(),
+                serde_json::json!({ "BadRequest": expected }),
+                "{lang} {path} {body}"
+            );
+            if !plain_form {
+                continue;
+            }
+            // Without: back to the page the form was on, which shows the same words.
+            let plain = support::form(path, body, Some(&cookie))
+                .header("accept", "text/html")
+                .header("host", "127.0.0.1:3000")
+                .header("referer", "http://127.0.0.1:3000/");
+            let refused = send(&app, plain).await;
+            assert!(
+                refused.status.is_redirection(),
+                "{lang} {path}: {:?}",
+                refused.status
+            );
+            let location = refused.header("location").unwrap().to_owned();
+            assert!(location.starts_with("/?__path="), "{location}");
+            let form_cookie = refused
+                .headers
+                .get_all("set-cookie")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .find(|v| v.starts_with("udd_form="))
+                .map(cookie_pair);
+            let cookie = match form_cookie {
+                Some(form) => format!("{cookie}; {form}"),
+                None => cookie,
+            };
+            let page = send(
+                &app,
+                get_page(&location)
+                    .header("host", "127.0.0.1:3000")
+                    .header("cookie", &cookie),
+            )
+            .await;
+            assert_eq!(page.status, StatusCode::OK, "{location}");
+            let shown = expected.replace('\'', "&#x27;").replace('"', "&quot;");
+            assert!(
+                page.body.contains(r#"data-testid="form-error""#) && page.body.contains(&shown),
+                "{lang} {path}: the page does not show {expected:?}"
+            );
+        }
+    }
+}

@@ -533,3 +533,4 @@ fn a_test_in_the_server_sources_is_found() {
 mod docs;
 mod imports;
 mod links;
+mod server_fns;

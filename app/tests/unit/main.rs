@@ -25,6 +25,7 @@ mod daily {
 }
 
 mod game {
+    mod api;
     mod draw;
     mod model;
     mod rules;

@@ -225,7 +225,27 @@ pub(super) fn refused(err: crate::inventory::store::InventoryError) -> Refused {
     (field, fail(err))
 }
 
-pub(super) async fn offer_from_form(
+/// The offer `form` makes, once made: after a plain form post to `/trades` with its notice; when
+/// refused, back to the form (posted to server function `path`) with the error beside its field.
+pub(super) async fn offer_or_back(
+    db: &Db,
+    me: &crate::identity::Profile,
+    form: &OfferForm,
+    path: &str,
+) -> Result<Offer, AppError> {
+    match offer_from_form(db, me, form).await {
+        Ok(offer) => {
+            to_notice(&offer.id);
+            Ok(offer)
+        }
+        Err((field, err)) => {
+            back_to_form(form, field.as_deref(), &err, path);
+            Err(err)
+        }
+    }
+}
+
+async fn offer_from_form(
     db: &Db,
     me: &crate::identity::Profile,
     form: &OfferForm,

@@ -6,11 +6,11 @@ use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use super::ACTIONS;
 use crate::codec::Base64Json;
 use crate::i18n::td_string;
 use crate::ids::Look;
 use crate::inventory::api::{Buy, ShopPageView, WearLook};
+use crate::inventory::inventory_page::{notice_view, rarity_class, ACTIONS};
 use crate::inventory::model::{ShopItem, ShopKind};
 use crate::lang::Locale;
 use crate::ui::forms::FormError;
@@ -67,7 +67,7 @@ fn Shop(view: ShopPageView, l: Locale) -> impl IntoView {
                             <span class="emoji" aria-hidden="true">{card.emoji.clone()}</span>
                             <div>
                                 <a class="name" href=format!("/cards/{}", card.thing)>{card.name_in(l).to_owned()}</a>
-                                <div class="meta"><span class=super::rarity_class(card.rarity)>{card.rarity.label(l)}</span>" "{card.category.label_in(l)}</div>
+                                <div class="meta"><span class=rarity_class(card.rarity)>{card.rarity.label(l)}</span>" "{card.category.label_in(l)}</div>
                             </div>
                         </div>
                     </li>
@@ -102,7 +102,7 @@ fn Shop(view: ShopPageView, l: Locale) -> impl IntoView {
                     <a href="/inventory">{td_string!(l, inventory.your_cards)}</a>
                 </p>
             </header>
-            {super::notice_view(notice)}
+            {notice_view(notice)}
             {(!signed_in).then(|| view! { <p class="empty">{td_string!(l, inventory.sign_in_to_buy)}</p> })}
             {opened}
             <section class="section">

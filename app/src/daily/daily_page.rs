@@ -10,10 +10,20 @@ use crate::daily::api::{
     daily_day, flown, my_flight, DayView, FlightDone, FlightNow, FlightView, FlownView, StartFlight,
 };
 use crate::daily::model::{FLIGHT_ROUNDS, LEAD_MS, SLOT_MS, WINDOW_MS};
+use crate::error::{from_address, AppError};
 use crate::i18n::td_string;
+use crate::ids::{Day, DayText, UserId};
 use crate::lang::Locale;
 use crate::ui::forms::FormError;
 use leptos::server_fn::ServerFn;
+
+/// The day an address names, refused in the daily's words ("no daily on that day") when it
+/// names none.
+fn day_in_address(raw: &str) -> Result<DayText, AppError> {
+    Day::parse(raw).map(DayText).map_err(|_| {
+        AppError::BadRequest(td_string!(crate::lang::locale(), daily.errors.no_day).to_string())
+    })
+}
 
 #[component]
 pub fn DailyPage() -> impl IntoView {
@@ -40,7 +50,11 @@ pub fn DayPage() -> impl IntoView {
     let l = crate::lang::locale();
     let params = leptos_router::hooks::use_params_map();
     let day = move || params.read().get("day").unwrap_or_default();
-    let view = Resource::<_, Base64Json>::new_with_options(day, daily_day, false);
+    let view = Resource::<_, Base64Json>::new_with_options(
+        day,
+        |day| async move { daily_day(from_address(day_in_address(&day))?).await },
+        false,
+    );
     view! {
         <Title text=td_string!(l, daily.title).to_string() />
         <Suspense fallback=|| ()>
@@ -70,7 +84,11 @@ pub fn FlownPage() -> impl IntoView {
     };
     let view = Resource::<_, Base64Json>::new_with_options(
         key,
-        |(day, id)| async move { flown(day.clone(), id.clone()).await.map(|v| (v, day, id)) },
+        |(day, id)| async move {
+            let (when, who) = (day_in_address(&day), UserId::parse(&id));
+            let view = flown(from_address(when)?, from_address(who)?).await?;
+            Ok((view, day, id))
+        },
         false,
     );
     view! {

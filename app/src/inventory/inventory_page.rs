@@ -16,6 +16,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use crate::catalog::model::Category;
 use crate::codec::Base64Json;
 use crate::i18n::{td, td_string};
+use crate::ids::OrBlank;
 use crate::inventory::api::{
     my_sets, read_card, read_inventory, AcceptOffer, Buy, CardView, CloseOffer, InventoryView,
     MakeOffer, MoveCards, SellCards, Sort, WearLook,
@@ -23,12 +24,6 @@ use crate::inventory::api::{
 use crate::inventory::model::{Place, Stack};
 use crate::lang::Locale;
 use crate::ui::forms::FormError;
-
-mod market;
-mod partners;
-mod shop;
-pub use market::{offer_link, OffersWaiting, TradesPage};
-pub use shop::ShopPage;
 
 /// The address of an inventory page with these choices.
 fn address(
@@ -54,7 +49,7 @@ fn address(
     format!("/inventory?{}", parts.join("&"))
 }
 
-fn urlencode(raw: &str) -> String {
+pub(crate) fn urlencode(raw: &str) -> String {
     raw.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
@@ -65,7 +60,7 @@ fn urlencode(raw: &str) -> String {
         .collect()
 }
 
-const ACTIONS: &[&str] = &[
+pub(crate) const ACTIONS: &[&str] = &[
     MoveCards::PATH,
     SellCards::PATH,
     Buy::PATH,
@@ -94,8 +89,9 @@ pub fn InventoryPage() -> impl IntoView {
     };
     let page = Resource::<_, Base64Json>::new_with_options(
         key,
-        |((place, category, sort, q), (after, confirm, note, nsig))| {
-            read_inventory(place, category, sort, q, after, confirm, note, nsig)
+        |((place, category, sort, q), (after, confirm, note, nsig))| async move {
+            let place = crate::error::from_address(OrBlank::parse(place))?;
+            read_inventory(place, category, sort, q, after, confirm, note, nsig).await
         },
         false,
     );

@@ -3,6 +3,7 @@
 //! `/trades?with=<player>` is the one form to make an offer, picking cards from both bags.
 //! Plain forms and links: everything works without JavaScript.
 
+use crate::inventory::inventory_page::urlencode;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
@@ -12,6 +13,7 @@ use leptos_router::hooks::use_query_map;
 use crate::codec::Base64Json;
 use crate::game::model::Partner;
 use crate::i18n::td_string;
+use crate::ids::OrBlank;
 use crate::inventory::api::{
     offers_waiting, read_trades, AcceptOffer, CloseOffer, DeclineStrangers, MakeOffer, Pick,
     RoomChoice, TradesView,
@@ -19,6 +21,8 @@ use crate::inventory::api::{
 use crate::inventory::model::{Card, Offer, OfferStatus, Side, Stack};
 use crate::lang::Locale;
 use crate::ui::forms::{form_error, FormError};
+
+mod partners;
 
 /// The answers to an offer, whose refusals the lists' page shows at its top.
 const ANSWERS: &[&str] = &[AcceptOffer::PATH, CloseOffer::PATH, DeclineStrangers::PATH];
@@ -227,7 +231,7 @@ fn choose_player(
     typed: Option<String>,
     l: Locale,
 ) -> impl IntoView {
-    let partners = super::partners::partners(partners, l);
+    let partners = partners::partners(partners, l);
     let room = room.map(|RoomChoice { code, players }| {
         let heading = td_string!(l, trades.in_room, code = code.as_str()).to_string();
         let list = if players.is_empty() {
@@ -236,7 +240,7 @@ fn choose_player(
             Either::Right(view! {
                 <ul class="actions plain-list" data-testid="room-offer">
                     {players.into_iter().map(|(id, name)| {
-                        let href = format!("/trades?with={id}&room={}", super::urlencode(&code));
+                        let href = format!("/trades?with={id}&room={}", urlencode(&code));
                         view! {
                             <li><a class="button secondary" href=href data-testid="room-player" data-player=id.to_string()>
                                 {td_string!(l, trades.offer_to, name = name.as_str()).to_string()}
@@ -473,8 +477,9 @@ pub fn TradesPage() -> impl IntoView {
                 query.get("done"),
             )
         },
-        |(room, incoming_after, outgoing_after, with, done)| {
-            read_trades(room, incoming_after, outgoing_after, with, done)
+        |(room, incoming_after, outgoing_after, with, done)| async move {
+            let room = crate::error::from_address(OrBlank::parse(room))?;
+            read_trades(room, incoming_after, outgoing_after, with, done).await
         },
         false,
     );
@@ -488,7 +493,7 @@ pub fn TradesPage() -> impl IntoView {
             ("outgoing_after", outgoing),
         ] {
             if let Some(value) = value.filter(|v| !v.is_empty()) {
-                params.push(format!("{name}={}", super::urlencode(value)));
+                params.push(format!("{name}={}", urlencode(value)));
             }
         }
         if params.is_empty() {
