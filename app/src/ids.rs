@@ -335,8 +335,6 @@ impl SessionHash {
     }
 }
 
-/// `TryFrom<String>` (through `parse`), `Into<String>` and `Display` for a string newtype, so
-/// serde can read and write it as a plain string that is checked on the way in.
 /// Whether `raw` is a ULID as Udd writes them: 26 characters of Crockford's base 32, upper case
 /// (no I, L, O or U).
 pub(crate) fn is_ulid(raw: &str) -> bool {
@@ -346,14 +344,26 @@ pub(crate) fn is_ulid(raw: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b.is_ascii_uppercase() && !b"ILOU".contains(&b)))
 }
 
-macro_rules! string_newtype_conversions {
-    ($($ty:ident),*) => {$(
+/// `TryFrom<String>` through the type's `parse`, refused in its words: what serde reads a
+/// `#[serde(try_from = "String")]` type with, so a server function's argument parses while the
+/// arguments are read.
+macro_rules! parsed_from_string {
+    ($($ty:ty),*) => {$(
         impl TryFrom<String> for $ty {
-            type Error = Invalid;
+            type Error = $crate::ids::Invalid;
             fn try_from(raw: String) -> Result<Self, Self::Error> {
                 Self::parse(&raw)
             }
         }
+    )*};
+}
+pub(crate) use parsed_from_string;
+
+/// [`parsed_from_string`], `Into<String>` and `Display` for a string newtype, so serde can read
+/// and write it as a plain string that is checked on the way in.
+macro_rules! string_newtype_conversions {
+    ($($ty:ident),*) => {$(
+        $crate::ids::parsed_from_string!($ty);
         impl From<$ty> for String {
             fn from(value: $ty) -> Self {
                 value.0

@@ -164,30 +164,7 @@ impl TapTiming {
 /// A player's tap in room `code` (see [`TapTiming`]).
 #[server(endpoint = "rooms/tap")]
 pub async fn tap(code: RoomCode, #[server(flatten)] timing: TapTiming) -> Result<TapAck, AppError> {
-    crate::error::answer("tap", async move {
-        // The receive time is taken before anything else.
-        let received = epoch_millis();
-        let (db, code, (player, latency)) = tapper(&code, expect_context::<Db>()).await?;
-        let round = db.game().billed_to_match_of_round(&code, timing.round);
-        let TapTiming {
-            round: n,
-            reveal_ms,
-            window_ms,
-            reaction_ms,
-        } = timing;
-        let received = Received::at(received, latency);
-        let tapped = round.game().tap(
-            &code,
-            &player,
-            n,
-            reveal_ms,
-            window_ms,
-            reaction_ms,
-            received,
-        );
-        acknowledge(tapped.await)
-    })
-    .await
+    crate::error::answer("tap", tap_as(Taps::Player, code, timing)).await
 }
 
 /// A member of the room's audience taps along in a round (see
@@ -198,31 +175,64 @@ pub async fn tap_along(
     code: RoomCode,
     #[server(flatten)] timing: TapTiming,
 ) -> Result<TapAck, AppError> {
-    crate::error::answer("tap_along", async move {
-        let received = epoch_millis();
-        // Everything an audience member's call asks of the table is the audience's work.
-        let db = expect_context::<Db>().counted_as(AUDIENCE);
-        let (db, code, (member, latency)) = tapper(&code, db).await?;
-        let round = db.game().billed_to_match_of_round(&code, timing.round);
-        let TapTiming {
-            round: n,
-            reveal_ms,
-            window_ms,
-            reaction_ms,
-        } = timing;
-        let received = Received::at(received, latency);
-        let tapped = round.game().tap_along(
-            &code,
-            &member,
-            n,
-            reveal_ms,
-            window_ms,
-            reaction_ms,
-            received,
-        );
-        acknowledge(tapped.await)
-    })
-    .await
+    crate::error::answer("tap_along", tap_as(Taps::Audience, code, timing)).await
+}
+
+/// Who a tap is by.
+#[cfg(feature = "ssr")]
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Taps {
+    Player,
+    Audience,
+}
+
+/// A tap by a player or by an audience member (everything an audience member's call asks of
+/// the table is the audience's work), billed to the round's match.
+#[cfg(feature = "ssr")]
+async fn tap_as(by: Taps, code: RoomCode, timing: TapTiming) -> Result<TapAck, AppError> {
+    // The receive time is taken before anything else.
+    let received = epoch_millis();
+    let db = match by {
+        Taps::Player => expect_context::<Db>(),
+        Taps::Audience => expect_context::<Db>().counted_as(AUDIENCE),
+    };
+    let (db, code, (who, latency)) = tapper(&code, db).await?;
+    let TapTiming {
+        round,
+        reveal_ms,
+        window_ms,
+        reaction_ms,
+    } = timing;
+    let received = Received::at(received, latency);
+    let billed = db.game().billed_to_match_of_round(&code, round);
+    let game = billed.game();
+    let tapped = match by {
+        Taps::Player => {
+            game.tap(
+                &code,
+                &who,
+                round,
+                reveal_ms,
+                window_ms,
+                reaction_ms,
+                received,
+            )
+            .await
+        }
+        Taps::Audience => {
+            game.tap_along(
+                &code,
+                &who,
+                round,
+                reveal_ms,
+                window_ms,
+                reaction_ms,
+                received,
+            )
+            .await
+        }
+    };
+    acknowledge(tapped)
 }
 
 /// Who taps, in which room: a flood of taps is turned away before it costs the table anything

@@ -116,13 +116,6 @@ impl Login {
 #[serde(try_from = "String", into = "String")]
 pub struct Password(String);
 
-impl TryFrom<String> for Password {
-    type Error = Invalid;
-    fn try_from(raw: String) -> Result<Self, Self::Error> {
-        Self::parse(&raw)
-    }
-}
-
 impl From<Password> for String {
     fn from(password: Password) -> Self {
         password.0
@@ -301,12 +294,7 @@ impl NewName {
     }
 }
 
-impl TryFrom<String> for NewName {
-    type Error = Invalid;
-    fn try_from(raw: String) -> Result<Self, Self::Error> {
-        Self::parse(&raw)
-    }
-}
+crate::ids::parsed_from_string!(NewName, Password);
 
 impl From<NewName> for String {
     fn from(value: NewName) -> Self {

@@ -46,12 +46,7 @@ impl Place {
     }
 }
 
-impl TryFrom<String> for Place {
-    type Error = Invalid;
-    fn try_from(raw: String) -> Result<Self, Self::Error> {
-        Self::parse(&raw)
-    }
-}
+super::parsed_from_string!(Place);
 
 impl From<Place> for String {
     fn from(place: Place) -> Self {

@@ -112,21 +112,12 @@ pub async fn open_room(
     public: bool,
 ) -> Result<RoomCode, AppError> {
     let address = session::client_address();
-    session::rate_limit(
-        db,
-        Limited::RoomsFrom(&address),
-        ROOM_WINDOW_SECS,
-        ROOMS_PER_ADDRESS,
-    )
-    .await?;
+    let mut limits = vec![(Limited::RoomsFrom(&address), ROOMS_PER_ADDRESS)];
     if public {
-        session::rate_limit(
-            db,
-            Limited::PublicRoomsFrom(&address),
-            ROOM_WINDOW_SECS,
-            PUBLIC_ROOMS_PER_ADDRESS,
-        )
-        .await?;
+        limits.push((Limited::PublicRoomsFrom(&address), PUBLIC_ROOMS_PER_ADDRESS));
+    }
+    for (limited, max) in limits {
+        session::rate_limit(db, limited, ROOM_WINDOW_SECS, max).await?;
     }
     let player = player_or_guest(db, nickname, avatar).await?;
     session::rate_limit(db, Limited::Rooms(&player.id), 60, ROOMS_PER_MINUTE).await?;
