@@ -61,7 +61,16 @@ pub fn DayPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match view.await {
                     Ok(view) => day_page(l, view).into_any(),
-                    Err(err) => view! { <p class="error">{err.localized()}</p> }.into_any(),
+                    // A day that is not one, or one with no daily: why, and the way to today's.
+                    Err(err) => view! {
+                        <crate::ui::Missing
+                            title=td_string!(l, daily.title).to_string()
+                            err
+                            href="/daily"
+                            link=td_string!(l, daily.flown.play).to_string()
+                        />
+                    }
+                    .into_any(),
                 }
             })}
         </Suspense>

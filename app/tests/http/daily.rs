@@ -358,3 +358,25 @@ async fn a_flight_shows_each_thing_only_at_its_reveal_refuses_bad_taps_and_flies
     let bad = post(&app, "/api/daily/day", "day=2026-02-30", None).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn a_day_that_is_not_one_is_a_400_with_the_way_to_todays() {
+    let (app, _engine, _clock) = app_with_clock().await;
+    for (path, cookie, words) in [
+        (
+            "/daily/2026-13-01",
+            "udd_lang=en",
+            "There is no daily on that day.",
+        ),
+        ("/daily/nope", "udd_lang=hi", "उस दिन का कोई डेली नहीं है।"),
+    ] {
+        let (status, body) = page(&app, path, Some(cookie)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}");
+        assert!(body.contains(words), "{path}: {body}");
+        assert!(body.contains("<h1>"), "{path}: a heading");
+        assert!(
+            body.contains(r#"<a href="/daily">"#),
+            "{path}: the way to today's"
+        );
+    }
+}
