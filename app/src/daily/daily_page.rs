@@ -62,15 +62,7 @@ pub fn DayPage() -> impl IntoView {
                 match view.await {
                     Ok(view) => day_page(l, view).into_any(),
                     // A day that is not one, or one with no daily: why, and the way to today's.
-                    Err(err) => view! {
-                        <crate::ui::Missing
-                            title=td_string!(l, daily.title).to_string()
-                            err
-                            href="/daily"
-                            link=td_string!(l, daily.flown.play).to_string()
-                        />
-                    }
-                    .into_any(),
+                    Err(err) => no_daily(l, err).into_any(),
                 }
             })}
         </Suspense>
@@ -105,18 +97,23 @@ pub fn FlownPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match view.await {
                     Ok((view, day, id)) => flown_page(l, view, format!("/daily/{day}/{id}")).into_any(),
-                    Err(err) => view! {
-                        <crate::ui::Missing
-                            title=td_string!(l, daily.title).to_string()
-                            err
-                            href="/daily"
-                            link=td_string!(l, daily.flown.play).to_string()
-                        />
-                    }
-                    .into_any(),
+                    Err(err) => no_daily(l, err).into_any(),
                 }
             })}
         </Suspense>
+    }
+}
+
+/// A daily page that is not there (a day that is not one, one with no daily, a flight nobody
+/// flew): why, and the way to today's flight.
+fn no_daily(l: Locale, err: AppError) -> impl IntoView {
+    view! {
+        <crate::ui::Missing
+            title=td_string!(l, daily.title).to_string()
+            err
+            href="/daily"
+            link=td_string!(l, daily.flown.play).to_string()
+        />
     }
 }
 
