@@ -434,7 +434,8 @@ run_tool_smoke() {
   mkdir -p "$TOOLS/smoke"
   : > "$TOOLS/smoke-times"
   smoke_tool bench 'SSR overhead \(b\)/\(a\), medians: [0-9.]+x' 'room page: [0-9]+ B \(budget <= [0-9]+ B' \
-    'cards drawn: [1-9]' 'Boards lag, .*p50 [0-9]+ ms' 'tree median at 200 / at 100' -- \
+    'cards drawn: [1-9]' 'Boards lag, .*p50 [0-9]+ ms' 'tree median at 200 / at 100' \
+    'Name filter: [0-9.]+ us a name' -- \
     "$SERVER" bench --smoke --warmup 0 --iterations 3 --board-sizes 100,200 --rank-iterations 3 \
     --count-iterations 1 --lag-matches 2 --flood-addresses 2 --flood-secs 1 --bystander-loads 3
   smoke_tool 'bench --flood-only' 'bystander GET /things p95: idle [0-9.]+ ms' -- \

@@ -299,8 +299,41 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
             "not yet"
         }
     );
+    name_filter(args.iterations);
     let flood = cards::run(&args.cards, &db, !args.smoke).await;
     engine.stop().await;
     flood?;
     boards::run(&args.boards, !args.smoke).await
+}
+
+/// What the name filter costs a join: each of a few names (ordinary and offensive, in each
+/// script) checked `iterations` times over, after its lists are loaded.
+fn name_filter(iterations: usize) {
+    use app::identity::name_filter;
+    const NAMES: &[&str] = &[
+        "Asha",
+        "Sanjay Kumar",
+        "Bartholomew Fitzgerald",
+        "लक्ष्मी देवी",
+        "F.u.c.k Face",
+        "Bh0sd1ke",
+        "चूतिया राज",
+        "Shitij Dikshit",
+    ];
+    name_filter::warm();
+    let rounds = iterations.max(1) * 100;
+    let mut refused = 0;
+    let started = std::time::Instant::now();
+    for _ in 0..rounds {
+        for name in NAMES {
+            refused += usize::from(name_filter::refuses(std::hint::black_box(name)));
+        }
+    }
+    let each = started.elapsed().as_secs_f64() * 1e6 / (rounds * NAMES.len()) as f64;
+    println!(
+        "\nName filter: {each:.1} us a name ({} names of 1 to 24 characters, {rounds} times each, \
+         {} of them refused)",
+        NAMES.len(),
+        refused / rounds,
+    );
 }

@@ -33,6 +33,8 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The whole application as an axum router.
 pub fn router(state: AppState) -> Router {
+    // The name filter's lists, folded once here rather than on the first name a player types.
+    crate::identity::name_filter::warm();
     crate::identity::auth::prepare();
     let routes = generate_route_list(App);
     let db = state.db.clone();

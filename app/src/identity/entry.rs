@@ -108,6 +108,12 @@ pub async fn claim(
     if !player.is_guest() {
         return Err(claim_refused(ClaimConflict::AlreadyClaimed));
     }
+    if crate::identity::name_filter::refuses(username.as_str()) {
+        let l = crate::lang::locale();
+        return Err(AppError::BadRequest(
+            td_string!(l, identity.errors.username_refused).to_string(),
+        ));
+    }
     session::rate_limit(
         db,
         Limited::Claims(&player.id),

@@ -22,11 +22,18 @@ pub struct DisplayName(String);
 
 impl DisplayName {
     /// A name a player typed: every rule below, and on the server at most
-    /// `visible::MAX_MARKS_PER_CHARACTER` combining marks on one character.
+    /// `visible::MAX_MARKS_PER_CHARACTER` combining marks on one character and nothing the name
+    /// filter refuses (`identity::name_filter`; the words do not repeat the name).
     pub fn parse(raw: &str) -> Result<Self, Invalid> {
         let name = Self::parse_stored(raw)?;
         #[cfg(feature = "ssr")]
         crate::identity::visible::check_marks(raw).map_err(invalid)?;
+        #[cfg(feature = "ssr")]
+        if crate::identity::name_filter::refuses(name.as_str()) {
+            return Err(invalid(
+                td_string!(locale(), identity.errors.name_refused).to_string(),
+            ));
+        }
         Ok(name)
     }
 

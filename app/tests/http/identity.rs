@@ -263,3 +263,96 @@ async fn fifty_sessions_at_once_each_get_their_own_answers_and_no_request_reache
         "requests found another request's session memo in reach {crossed} times"
     );
 }
+
+/// How many items the table holds: what a refused request must leave as it was.
+async fn items(engine: &app::http::engine::Engine) -> i32 {
+    engine
+        .client
+        .scan()
+        .table_name("udd")
+        .select(aws_sdk_dynamodb::types::Select::Count)
+        .send()
+        .await
+        .unwrap()
+        .count()
+}
+
+#[tokio::test]
+async fn an_offensive_name_is_refused_in_the_players_language_and_nothing_is_written() {
+    let (app, engine) = app().await;
+    let (asha, _) = guest(&app, "Asha").await;
+    let code = post(&app, "/api/rooms/create", "name=Asha", Some(&asha)).await;
+    assert_eq!(code.status, StatusCode::OK, "{}", code.json);
+    let code = code.json.as_str().unwrap().to_owned();
+    for lang in ["en", "hi"] {
+        let name_refused = crate::lang::worded(lang, "identity", &["errors", "name_refused"]);
+        let username_refused =
+            crate::lang::worded(lang, "identity", &["errors", "username_refused"]);
+        let asha = format!("{asha}; udd_lang={lang}");
+        let stranger = format!("udd_lang={lang}");
+        let cases = [
+            // A guest's name, in English dodged, in Devanagari, and in Hindi in Latin letters.
+            (
+                "/api/guest",
+                "name=F.u.c.k%20Face".to_owned(),
+                &stranger,
+                &name_refused,
+            ),
+            (
+                "/api/guest",
+                "name=%E0%A4%9A%E0%A5%82%E0%A4%A4%E0%A4%BF%E0%A4%AF%E0%A4%BE".to_owned(),
+                &stranger,
+                &name_refused,
+            ),
+            // A nickname in a room, joining it and opening one.
+            (
+                "/api/rooms/join",
+                format!("code={code}&name=Bh0sd1ke"),
+                &stranger,
+                &name_refused,
+            ),
+            (
+                "/api/rooms/create",
+                "name=Madar%20Chod".to_owned(),
+                &asha,
+                &name_refused,
+            ),
+            // A username, when a guest claims an account.
+            (
+                "/api/claim",
+                "username=chutiya_07&password=correct+horse".to_owned(),
+                &asha,
+                &username_refused,
+            ),
+        ];
+        for (path, body, cookie, expected) in cases {
+            let before = items(&engine).await;
+            let refused = post(&app, path, &body, Some(cookie)).await;
+            assert_eq!(
+                refused.status,
+                StatusCode::BAD_REQUEST,
+                "{lang} {path} {body}"
+            );
+            assert_eq!(
+                refused.json,
+                serde_json::json!({ "BadRequest": expected }),
+                "{lang} {path} {body}"
+            );
+            assert!(refused.cookie.is_none(), "{lang} {path}: a cookie was set");
+            assert_eq!(
+                items(&engine).await,
+                before,
+                "{lang} {path}: something was written"
+            );
+        }
+    }
+    // The same forms take an ordinary name that contains a bad word.
+    let dikshit = post(
+        &app,
+        "/api/rooms/join",
+        &format!("code={code}&name=Shitij%20Dikshit"),
+        None,
+    )
+    .await;
+    assert_eq!(dikshit.status, StatusCode::OK, "{}", dikshit.json);
+}

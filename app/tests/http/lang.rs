@@ -370,7 +370,7 @@ async fn a_refusal_at_the_door_is_in_the_browsers_language() {
 
 /// A message of the interface as its locale file words it (the oracle reads the file, not the
 /// code that words refusals), with `{{ len }}` filled in.
-fn worded(lang: &str, file: &str, path: &[&str]) -> String {
+pub(crate) fn worded(lang: &str, file: &str, path: &[&str]) -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../locales");
     let text = std::fs::read_to_string(format!("{dir}/{lang}/{file}.json")).unwrap();
     let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();

@@ -52,6 +52,7 @@ mod http {
 mod identity {
     mod auth;
     mod model;
+    mod name_filter;
     mod session;
 }
 
