@@ -88,8 +88,9 @@ fn latin_letters(piece: &str, schwa: Schwa) -> String {
     }
     latin.push_str(&devanagari::to_latin(&run, schwa));
 
-    // Digits stand for letters only among letters ("sh1t"): "Fan 455" is a number.
-    let lettered = latin.chars().any(char::is_alphabetic);
+    // Digits stand for letters only among letters ("sh1t", two of them at least): "Fan 455" is
+    // a number, and "P15" a player's number, not "pis".
+    let lettered = latin.chars().filter(|c| c.is_alphabetic()).count() >= 2;
     let mut letters = String::with_capacity(latin.len());
     for c in latin.chars() {
         if c.is_ascii_lowercase() {
