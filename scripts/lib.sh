@@ -483,6 +483,13 @@ run_tool_smoke() {
   smoke_tool grant '^gave [0-9A-Z]{26} 2 cards and 5 feathers' -- \
     "${store[@]}" "$SERVER" grant 01J000000000000000000SMK00 --feathers 5 --cards crow,kite
   smoke_tool 'flagged list' '^0 flagged$' -- "${store[@]}" "$SERVER" flagged list
+  smoke_tool 'reports ban-name' '^banned: ' -- "${store[@]}" "$SERVER" reports ban-name "Smoke Name"
+  smoke_tool 'reports list' '^reported players \(0\):' '^banned names \(1\):' '^  Smoke Name$' -- \
+    "${store[@]}" "$SERVER" reports list
+  smoke_tool 'reports clear' '^nothing to clear$' -- \
+    "${store[@]}" "$SERVER" reports clear 01J000000000000000000SMK00
+  smoke_tool 'reports ban-name --lift' '^the ban is lifted$' -- \
+    "${store[@]}" "$SERVER" reports ban-name "smoke name" --lift
   # The embedded engine alone, shared by endpoint with the key it prints.
   local port; port=$(free_port)
   "${store[@]}" UDD_DATA_DIR="$scratch/shared" "$SERVER" engine --listen "127.0.0.1:$port" \

@@ -1,5 +1,5 @@
 //! Who is playing: player ids, names and avatars (`model`), guests, accounts and sign-in
-//! (`api`, with signing in and claiming in `entry`), the filter on names others see (`name_filter`), the session cookie (`session`), password hashing and session tokens (`auth`), the
+//! (`api`, with signing in and claiming in `entry`), the filter on names others see (`name_filter`) and the names not drawn again (`hidden`), the session cookie (`session`), password hashing and session tokens (`auth`), the
 //! items behind them (`store`) and the account page (`account_page`).
 
 pub mod account_page;
@@ -10,6 +10,8 @@ pub mod model;
 pub mod auth;
 #[cfg(feature = "ssr")]
 pub mod entry;
+#[cfg(feature = "ssr")]
+pub mod hidden;
 #[cfg(feature = "ssr")]
 pub mod name_filter;
 #[cfg(feature = "ssr")]

@@ -23,6 +23,8 @@ pub mod leaderboards;
 pub mod live;
 pub mod profiles;
 pub mod rooms;
+// Above the pages it reads from (profiles, boards, rooms, fair play's flags).
+pub mod reports;
 
 // The document, the app's top bar and its routes: above every feature.
 pub mod shell;

@@ -3,8 +3,8 @@
 
 use crate::i18n::td_string;
 use crate::{
-    bundle, catalog, daily, game, identity, inventory, lang, leaderboards, live, profiles, rooms,
-    ui,
+    bundle, catalog, daily, game, identity, inventory, lang, leaderboards, live, profiles, reports,
+    rooms, ui,
 };
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Title};
@@ -22,6 +22,8 @@ use inventory::trades_page::TradesPage;
 use leaderboards::boards_page::{BoardPage, BoardsIndex, RoomBoardPage};
 use live::room_page::{RoomPage, ScreenPage};
 use profiles::profile_page::ProfilePage;
+use reports::report_page::{ReportPage, RoomReportPage};
+use reports::review_page::ReviewPage;
 use rooms::home_page::HomePage;
 use ui::not_found::NotFound;
 
@@ -128,6 +130,9 @@ pub fn App() -> impl IntoView {
                         <Route path=StaticSegment("lb") view=BoardsIndex ssr=SsrMode::Async />
                         <Route path=(StaticSegment("lb"), ParamSegment("metric"), ParamSegment("period"), ParamSegment("scope")) view=BoardPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("me") view=AccountPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("report"), ParamSegment("id")) view=ReportPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("r"), ParamSegment("code"), StaticSegment("report")) view=RoomReportPage ssr=SsrMode::Async />
+                        <Route path=StaticSegment("operator") view=ReviewPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("p"), ParamSegment("id")) view=ProfilePage ssr=SsrMode::Async />
                         <Route path=StaticSegment("inventory") view=InventoryPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("shop") view=ShopPage ssr=SsrMode::Async />

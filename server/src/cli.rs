@@ -52,6 +52,10 @@ pub(crate) enum Command {
     /// clear one (it counts on the boards now) or confirm one (it never counts).
     #[command(subcommand)]
     Flagged(FlaggedCommand),
+    /// Players' reports and hidden names: list them, hide a player, clear one (their reports
+    /// go and their names show again), ban a name or lift a ban.
+    #[command(subcommand)]
+    Reports(ReportsCommand),
     /// Give a player cards and feathers (an operator's grant: a make-good, an event prize), in
     /// one transaction, as a match's rewards are given.
     Grant {
@@ -109,6 +113,26 @@ pub(crate) enum FlaggedCommand {
     Clear { pk: String, sk: String },
     /// Confirm a flagged result: it stays the player's, never counts, and leaves the list.
     Confirm { pk: String, sk: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ReportsCommand {
+    /// The reported players (most reported first), the hidden players and the banned names.
+    List {
+        #[arg(long, default_value_t = 100)]
+        limit: usize,
+    },
+    /// Hide every name of a player (a username or a player id) until they are cleared.
+    Hide { player: String },
+    /// Forget a player's reports and show their names again.
+    Clear { player: String },
+    /// Ban a name (and every name that folds the same: case, look-alike letters): hidden
+    /// wherever it was copied, refused when typed. `--lift` lifts the ban.
+    BanName {
+        name: String,
+        #[arg(long)]
+        lift: bool,
+    },
 }
 
 /// How the game server runs.
@@ -173,6 +197,10 @@ pub(crate) struct ServeArgs {
     /// load balancer or client pool in front (the AWS template's balancer keeps 120 s).
     #[arg(long, env = "UDD_KEEP_ALIVE_SECS", default_value_t = app::http::serve::KEEP_ALIVE_IDLE.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3_600), global = true)]
     pub(crate) keep_alive_secs: u64,
+    /// Usernames of the operators (comma-separated): claimed accounts that may open the review
+    /// of reports and flagged results at /operator. Nobody, by default.
+    #[arg(long, env = "UDD_OPERATORS", value_delimiter = ',', global = true)]
+    pub(crate) operators: Vec<String>,
     /// Live streams one client address may hold open across every instance.
     #[arg(long, env = "UDD_STREAMS_PER_CLIENT", default_value_t = app::live::STREAMS_PER_CLIENT, value_parser = clap::value_parser!(u32).range(1..=100_000), global = true)]
     streams_per_client: u32,
@@ -217,6 +245,18 @@ fn parse_proxies(raw: &str) -> Result<Proxies, String> {
 }
 
 impl ServeArgs {
+    /// The operators' usernames, each checked.
+    pub(crate) fn operators(&self) -> anyhow::Result<Vec<app::identity::Username>> {
+        self.operators
+            .iter()
+            .filter(|name| !name.trim().is_empty())
+            .map(|name| {
+                app::identity::Username::parse(name.trim().trim_start_matches('@'))
+                    .map_err(|e| anyhow::anyhow!("UDD_OPERATORS: {name}: {e}"))
+            })
+            .collect()
+    }
+
     pub(crate) fn security(&self) -> SecurityConfig {
         SecurityConfig {
             public_origin: self.public_origin.clone(),

@@ -16,8 +16,8 @@ use app::http::{router, AppState};
 use app::store::{table, Db};
 use clap::Parser;
 use cli::{
-    BoardsCommand, Cli, Command, FlaggedCommand, MetricsAddress, SeasonCommand, ServeArgs,
-    StoreArgs,
+    BoardsCommand, Cli, Command, FlaggedCommand, MetricsAddress, ReportsCommand, SeasonCommand,
+    ServeArgs, StoreArgs,
 };
 use leptos::prelude::get_configuration;
 use tracing_subscriber::EnvFilter;
@@ -90,6 +90,12 @@ async fn main() -> anyhow::Result<()> {
         Command::Flagged(command) => {
             let (engine, db) = open_store(&cli.store).await?;
             let outcome = flagged(&db, command).await;
+            engine.stop().await;
+            outcome
+        }
+        Command::Reports(command) => {
+            let (engine, db) = open_store(&cli.store).await?;
+            let outcome = reports(&db, command).await;
             engine.stop().await;
             outcome
         }
@@ -173,18 +179,105 @@ async fn flagged(db: &Db, command: FlaggedCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The player a command names: a username or a player id.
+async fn player_named(db: &Db, player: &str) -> anyhow::Result<app::identity::UserId> {
+    if let Ok(id) = app::identity::UserId::parse(player) {
+        return Ok(id);
+    }
+    let name = app::identity::Username::parse(player.trim_start_matches('@'))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    db.accounts()
+        .user_by_username(&name)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("no player has the username {name}"))
+}
+
+/// `udd-server reports`: the operator's review of reports and hidden names.
+async fn reports(db: &Db, command: ReportsCommand) -> anyhow::Result<()> {
+    use app::identity::store::hidden::HiddenBy;
+    match command {
+        ReportsCommand::List { limit } => {
+            let (reports, hidden) =
+                tokio::try_join!(db.reports().open_reports(limit), db.hiding().hidden_list())?;
+            println!("reported players ({}):", reports.len());
+            for r in &reports {
+                println!(
+                    "  {}  {}  {} reporters (name {}, abuse {}, cheating {}, other {})  last {}",
+                    r.user,
+                    r.name,
+                    r.count,
+                    r.name_reports,
+                    r.abuse_reports,
+                    r.cheating_reports,
+                    r.other_reports,
+                    r.last_ms
+                );
+            }
+            println!("hidden players ({}):", hidden.players.len());
+            for p in &hidden.players {
+                println!("  {}  {}  by {:?}  at {}", p.user, p.name, p.by, p.at_ms);
+            }
+            println!("banned names ({}):", hidden.names.len());
+            for n in &hidden.names {
+                println!("  {}", n.name);
+            }
+        }
+        ReportsCommand::Hide { player } => {
+            let user = player_named(db, &player).await?;
+            let profile = db
+                .accounts()
+                .profile(&user)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("no player {user}"))?;
+            let done = db
+                .hiding()
+                .hide_player(&user, &profile.display_name, HiddenBy::Operator)
+                .await?;
+            println!(
+                "{}",
+                if done {
+                    "hidden: every name of theirs shows as a tag"
+                } else {
+                    "hidden already"
+                }
+            );
+        }
+        ReportsCommand::Clear { player } => {
+            let user = player_named(db, &player).await?;
+            let done = db.reports().clear(&user).await?;
+            println!(
+                "{}",
+                if done {
+                    "cleared: their reports are gone and their names show"
+                } else {
+                    "nothing to clear"
+                }
+            );
+        }
+        ReportsCommand::BanName { name, lift } => {
+            let name =
+                app::identity::DisplayName::try_from(name).map_err(|e| anyhow::anyhow!(e))?;
+            let done = match lift {
+                false => db.hiding().ban_name(&name).await?,
+                true => db.hiding().unban_name(&name).await?,
+            };
+            println!(
+                "{}",
+                match (lift, done) {
+                    (false, true) => "banned: hidden wherever it was copied, refused when typed",
+                    (false, false) => "banned already",
+                    (true, true) => "the ban is lifted",
+                    (true, false) => "that name was not banned",
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
 async fn grant(db: &Db, player: &str, feathers: u64, cards: &[String]) -> anyhow::Result<()> {
     use app::inventory::{Rewards, ThingId};
-    let user = match app::identity::UserId::parse(player) {
-        Ok(id) => id,
-        Err(_) => {
-            let name = app::identity::Username::parse(player).map_err(|e| anyhow::anyhow!(e))?;
-            db.accounts()
-                .user_by_username(&name)
-                .await?
-                .ok_or_else(|| anyhow::anyhow!("no player has the username {name}"))?
-        }
-    };
+    let user = player_named(db, player).await?;
     let cards: Vec<ThingId> = if cards.iter().any(|c| c == "all") {
         app::inventory::store::CARDS.keys().cloned().collect()
     } else {
@@ -324,7 +417,8 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
         engine.config.kind(),
         Duration::from_millis(args.live_poll_ms),
     )
-    .with_security(args.security());
+    .with_security(args.security())
+    .with_operators(app::reports::Operators::new(args.operators()?));
     let hub = state.hub.clone();
     // Shards another instance let go of as it shut down: taken now, not when their leases end.
     if let Some(handover) = handover {

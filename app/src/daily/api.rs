@@ -147,7 +147,7 @@ pub async fn flown(day: DayText, user: UserId) -> Result<FlownView, AppError> {
             day,
             number: crate::daily::model::number(day),
             over: crate::daily::clock::is_over(day, clock.now_ms()),
-            nickname: flight.nickname.to_string(),
+            nickname: crate::identity::hidden::shown(&flight.user_id, &flight.nickname).to_string(),
             score: result.score,
             correct: result.correct,
             rounds: result.grid.chars().count() as u32,

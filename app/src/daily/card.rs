@@ -13,7 +13,7 @@ pub fn flight_card(flight: &Flight, l: Locale) -> Option<ShareImage> {
     let result = flight.result.as_ref()?;
     let grid: Vec<bool> = result.grid.chars().map(|c| c == '1').collect();
     let day = flight.day.to_string();
-    let name = flight.nickname.to_string();
+    let name = crate::identity::hidden::shown(&flight.user_id, &flight.nickname).to_string();
     let speed = match result.average_ms {
         Some(ms) => format!("{ms} ms"),
         None => td_string!(l, daily.card.speed_none).to_string(),

@@ -270,7 +270,6 @@ impl std::ops::Deref for Room {
 }
 
 impl Room {
-    /// The room as a browser may see it at `now_ms` (see [`Match::visible_at`]).
     /// Whether the room's match is over but the room is not back in the lobby yet: the match's
     /// end is still to be written (by whoever sees this first).
     pub fn needs_finish(&self) -> bool {
@@ -306,11 +305,25 @@ impl Room {
         Some((round.n, *ms))
     }
 
+    /// The room as a browser may see it at `now_ms` (see [`Match::visible_at`]), with every
+    /// hidden name drawn as its tag (`identity::hidden`).
     pub fn visible_at(&self, now_ms: i64) -> Room {
-        Room {
+        #[allow(unused_mut)]
+        let mut room = Room {
             lobby: self.lobby.clone(),
             game: self.game.as_ref().map(|game| game.visible_at(now_ms)),
+        };
+        #[cfg(feature = "ssr")]
+        {
+            use crate::identity::hidden::mask;
+            for p in &mut room.lobby.players {
+                mask(&p.user_id, &mut p.nickname);
+            }
+            for p in room.game.iter_mut().flat_map(|g| g.players.iter_mut()) {
+                mask(&p.user_id, &mut p.nickname);
+            }
         }
+        room
     }
 }
 
@@ -364,6 +377,13 @@ pub struct MatchRecord {
     /// (boards, counters, badges) until an operator clears it (`udd-server flagged`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flagged: bool,
+}
+
+#[cfg(feature = "ssr")]
+impl crate::identity::hidden::HideNames for MatchRecord {
+    fn hide_names(&mut self) {
+        crate::identity::hidden::mask(&self.user_id, &mut self.nickname);
+    }
 }
 
 impl MatchRecord {

@@ -185,6 +185,15 @@ impl MatchDetail {
     }
 }
 
+#[cfg(feature = "ssr")]
+impl crate::identity::hidden::HideNames for MatchSummary {
+    fn hide_names(&mut self) {
+        for p in &mut self.players {
+            crate::identity::hidden::mask(&p.user_id, &mut p.nickname);
+        }
+    }
+}
+
 impl MatchSummary {
     /// The room the match was played in, for good: its id, or its code on a match kept before
     /// rooms had ids (the key it was kept under then).

@@ -39,12 +39,16 @@ pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let db = state.db.clone();
     let hub = state.hub.clone();
+    let redraw = hub.clone();
+    crate::identity::hidden::on_change(move || redraw.redraw_all());
+    keep_checking_hidden_names(&db);
     let news = RoomNews::new(move |code| hub.poke(code));
     let taps = state.taps.clone();
     let room_loads = state.room_loads.clone();
     let crowds = state.hub.crowds();
     let daily = state.daily.clone();
     let draws = state.draws.clone();
+    let operators = state.operators.clone();
     let options = state.leptos_options.clone();
     let fallback_db = db.clone();
     Router::new()
@@ -70,6 +74,7 @@ pub fn router(state: AppState) -> Router {
                 provide_context(crowds.clone());
                 provide_context(daily.clone());
                 provide_context(draws.clone());
+                provide_context(operators.clone());
             },
             move || shell(options.clone()),
         )
@@ -82,6 +87,10 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             report_dynamodb_calls,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            keep_hidden_names_fresh,
         ))
         .layer(middleware::from_fn(keep_hashed_files))
         // A server function's owner is its own request's (see `owner`).
@@ -119,6 +128,37 @@ pub fn router(state: AppState) -> Router {
         .layer(TraceLayer::new_for_http())
         .layer(middleware::from_fn(crate::http::metrics::track))
         .with_state(state)
+}
+
+/// Reads this instance's copy of the hidden set (`identity::hidden`) before the first request
+/// is answered; [`keep_checking_hidden_names`] keeps it fresh after.
+async fn keep_hidden_names_fresh(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if crate::identity::hidden::current().version < 0 {
+        state.db.hiding().refresh_if_due().await;
+    }
+    next.run(request).await
+}
+
+/// Checks the hidden set's version every few seconds, whether or not requests arrive: a live
+/// room watched here is drawn again when it changes (a big screen nobody touches included).
+fn keep_checking_hidden_names(db: &Db) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let db = db.clone();
+    runtime.spawn(async move {
+        let every = std::time::Duration::from_millis(
+            crate::identity::hidden::CHECK_EVERY_MS.unsigned_abs(),
+        );
+        loop {
+            tokio::time::sleep(every).await;
+            db.hiding().refresh_if_due().await;
+        }
+    });
 }
 
 /// The longest file name the disk takes (`NAME_MAX`), and a path length no file we serve comes

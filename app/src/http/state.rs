@@ -36,6 +36,8 @@ pub struct AppState {
     /// How long a request's whole body may take to arrive, from its head (see
     /// `http::deadline`).
     pub body_deadline: std::time::Duration,
+    /// Who may open the operators' review (`reports::Operators`).
+    pub operators: crate::reports::Operators,
 }
 
 impl AppState {
@@ -65,6 +67,7 @@ impl AppState {
             daily: Default::default(),
             draws: Default::default(),
             body_deadline: crate::http::serve::BODY_READ_TIMEOUT,
+            operators: Default::default(),
         }
     }
 
@@ -74,6 +77,11 @@ impl AppState {
             security: Arc::new(security),
             ..self
         }
+    }
+
+    /// The same state with these operators (usernames of claimed accounts).
+    pub fn with_operators(self, operators: crate::reports::Operators) -> Self {
+        Self { operators, ..self }
     }
 
     /// The same state with another deadline for a request's whole body (tests shorten it).

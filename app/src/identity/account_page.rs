@@ -12,11 +12,16 @@ use crate::lang::Locale;
 use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 
-use crate::identity::api::{me, ClaimAccount, SignIn, SignOut};
+use crate::identity::api::{me, ClaimAccount, Rename, SignIn, SignOut};
 use crate::identity::model::{Avatar, Profile};
 use crate::ui::forms::FormError;
 
-const FORM_PATHS: &[&str] = &[ClaimAccount::PATH, SignIn::PATH, SignOut::PATH];
+const FORM_PATHS: &[&str] = &[
+    ClaimAccount::PATH,
+    SignIn::PATH,
+    SignOut::PATH,
+    Rename::PATH,
+];
 
 #[component]
 pub fn AccountPage() -> impl IntoView {
@@ -31,13 +36,15 @@ pub fn AccountPage() -> impl IntoView {
                 {move || Suspend::new(async move {
                     match profile.await {
                         Ok(Some(player)) if player.is_guest() => EitherOf3::A(view! {
-                            <Who player l />
+                            <Who player=player.clone() l />
+                            <RenameForm player l />
                             <Places l />
                             <ClaimForm l />
                             <SignInForm l heading=td_string!(l, identity.have_account).to_string() />
                         }),
                         Ok(Some(player)) => EitherOf3::B(view! {
-                            <Who player l />
+                            <Who player=player.clone() l />
+                            <RenameForm player l />
                             <Places l />
                             <form method="post" action=SignOut::PATH>
                                 <button type="submit" class="secondary">{td_string!(l, identity.sign_out).to_string()}</button>
@@ -123,6 +130,32 @@ fn Places(l: Locale) -> impl IntoView {
                 }).collect_view()}
             </ul>
         </nav>
+    }
+}
+
+/// The player's name, to change; when others cannot see it (it is hidden: `identity::hidden`),
+/// why and what they see instead, first.
+#[component]
+fn RenameForm(player: Profile, l: Locale) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    let hidden = crate::identity::hidden::hides(&player.id, &player.display_name)
+        .then(|| crate::identity::hidden::tag(&player.id).to_string());
+    #[cfg(not(feature = "ssr"))]
+    let hidden: Option<String> = None;
+    let notice = hidden.map(|tag| {
+        view! {
+            <p class="notice" role="status" data-testid="name-hidden">
+                {td_string!(l, identity.hidden.notice, tag = tag.as_str()).to_string()}
+            </p>
+        }
+    });
+    view! {
+        <form method="post" action=Rename::PATH class="card" data-testid="rename">
+            <h2>{td_string!(l, identity.hidden.rename_heading).to_string()}</h2>
+            {notice}
+            <label>{td_string!(l, rooms.home.your_name).to_string()} <input name="name" required maxlength="24" autocomplete="nickname" value=player.display_name.to_string() /></label>
+            <button type="submit">{td_string!(l, identity.hidden.rename_button).to_string()}</button>
+        </form>
     }
 }
 

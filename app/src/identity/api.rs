@@ -26,6 +26,31 @@ pub async fn me() -> Result<Option<Profile>, AppError> {
     crate::error::answer("me", async move { session::current_player(&db()).await }).await
 }
 
+/// The signed-in player's name from now on, checked as every typed name is (the filter, a
+/// banned name). Limited per player: a name is not a chat channel.
+#[server(endpoint = "rename")]
+pub async fn rename(name: NewName) -> Result<Profile, AppError> {
+    crate::error::answer("rename", async move {
+        let db = db();
+        let player = session::require_player(&db).await?;
+        let name = name.into_inner();
+        if !db
+            .hit_rate_limit(Limited::Renames(&player.id), 3600, RENAMES_PER_HOUR)
+            .await?
+        {
+            return Err(AppError::RateLimited);
+        }
+        if !db.accounts().rename(&player.id, &name).await? {
+            return Err(AppError::SignInRequired);
+        }
+        Ok(Profile {
+            display_name: name,
+            ..player
+        })
+    })
+    .await
+}
+
 /// Turns the signed-in guest into an account with a username, password and optional email.
 /// Everything that can refuse it cheaply (already claimed, the limits, a taken username or
 /// email) is checked before the password is hashed; the transaction still decides a race. The
@@ -102,6 +127,9 @@ mod ssr {
         store::keys::Limited,
         store::Db,
     };
+
+    /// Renames one player may make in an hour.
+    pub(crate) const RENAMES_PER_HOUR: u32 = 10;
 
     /// Guests one address may create in ten minutes (a party on one wifi shares an address).
     pub(crate) const GUESTS_PER_ADDRESS: u32 = 30;

@@ -29,12 +29,21 @@ impl DisplayName {
         #[cfg(feature = "ssr")]
         crate::identity::visible::check_marks(raw).map_err(invalid)?;
         #[cfg(feature = "ssr")]
-        if crate::identity::name_filter::refuses(name.as_str()) {
+        if crate::identity::name_filter::refuses(name.as_str())
+            || crate::identity::hidden::banned(&name)
+        {
             return Err(invalid(
                 td_string!(locale(), identity.errors.name_refused).to_string(),
             ));
         }
         Ok(name)
+    }
+
+    /// A name read back or made by the server (the hidden names' tag): the rules of a stored
+    /// name.
+    #[cfg(feature = "ssr")]
+    pub(crate) fn parse_stored_name(raw: &str) -> Result<Self, Invalid> {
+        Self::parse_stored(raw)
     }
 
     /// A name read back (from the table, or an island's props): the rules without the cap on

@@ -12,6 +12,7 @@ use crate::store::keys::{self, Key};
 use crate::store::tx::s;
 use crate::store::{epoch_millis, key_map, DataError};
 
+pub mod hidden;
 pub mod sessions;
 
 crate::store::handle!(
@@ -238,6 +239,26 @@ impl Accounts<'_> {
             .map(serde_dynamo::from_item::<_, ProfileItem>)
             .transpose()?
             .map(Profile::from))
+    }
+
+    /// `id` is called `name` from now on: one UpdateItem of the profile, if it exists. What
+    /// carries a copy of the old name keeps it (a board entry until the next match counted on
+    /// it, a match's record for good); a copy the old name's hiding hides stays hidden.
+    #[tracing::instrument(skip(self, name), err(level = "debug"))]
+    pub async fn rename(self, id: &UserId, name: &DisplayName) -> Result<bool, DataError> {
+        let change = self
+            .client
+            .update_item()
+            .set_key(Some(key_map(keys::user_profile(id))))
+            .expressions(
+                Expr::update(Update::new().set(attr("display_name"), s(name.as_str())))
+                    .when(Cond::exists(attr(keys::PK))),
+            );
+        match self.update_item(change).await {
+            Ok(()) => Ok(true),
+            Err(DataError::Conflict(crate::store::Conflict::ConditionFailed)) => Ok(false),
+            Err(err) => Err(err),
+        }
     }
 
     /// Several players' profiles, by id (those that exist): one BatchGetItem.

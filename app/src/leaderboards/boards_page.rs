@@ -303,7 +303,12 @@ fn row(
         <tr data-testid="board-entry" class:me=mine class:at=asked id=asked.then_some("at-row")
             aria-current=mine.then_some("true")>
             <td class="num" data-testid="board-rank">{line.rank}</td>
-            <td><span class="avatar" aria-hidden="true">{line.avatar.emoji()}</span>" "<a href=profile_path(&line.user_id)>{name}</a></td>
+            <td><span class="avatar" aria-hidden="true">{line.avatar.emoji()}</span>" "<a href=profile_path(&line.user_id)>{name.clone()}</a>
+                {(!mine).then(|| {
+                    let label = td_string!(crate::lang::locale(), reports.report_label, name = name.as_str()).to_string();
+                    view! { " " <a class="report-link" href=crate::reports::report_path(&line.user_id) aria-label=label.clone() title=label data-testid="board-report">"⚐"</a> }
+                })}
+            </td>
             <td class="num" data-testid="board-score">{line.score}</td>
             {totals.then(|| view! { <td class="num">{line.matches}</td> })}
         </tr>

@@ -140,7 +140,7 @@ impl EntryItem {
         Line {
             rank,
             user_id: self.user_id.clone(),
-            nickname: self.nickname.clone(),
+            nickname: crate::identity::hidden::shown(&self.user_id, &self.nickname),
             avatar: self.avatar,
             score: self.score,
             reached_ms: self.reached_ms,

@@ -280,6 +280,7 @@ fn RoomExtras(code: String, buttons: bool) -> impl IntoView {
                 </a>
             </li>
             <li><a href=view_href data-testid="view-toggle">{view_label.to_string()}</a></li>
+            <li><a href=format!("/r/{code}/report") data-testid="room-report-link">{td_string!(l, reports.room_link).to_string()}</a></li>
         </ul>
     }
 }

@@ -142,7 +142,7 @@ impl Profiles<'_> {
             })
             .collect();
         Ok(Some(CardFacts {
-            nickname: profile.display_name,
+            nickname: crate::identity::hidden::shown(&profile.id, &profile.display_name),
             username: profile.username,
             joined_ms: profile.created_at_ms,
             stats,

@@ -26,6 +26,9 @@ pub struct ProfileView {
     pub next: Option<String>,
     /// Whether the reader is this player.
     pub mine: bool,
+    /// Others see a tag for this player's name (`identity::hidden`): they are asked to rename.
+    #[serde(default)]
+    pub name_hidden: bool,
     /// Their days in a row of the daily flight.
     pub days: DaysInARow,
 }

@@ -67,6 +67,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         matches,
         next,
         mine,
+        name_hidden,
         days,
     } = profile;
     let l = crate::lang::locale();
@@ -198,12 +199,25 @@ fn Profile(profile: ProfileView) -> impl IntoView {
         view! { <p><a href=href rel="next" data-testid="profile-older">{td_string!(l, profiles.older).to_string()}</a></p> }
     });
     let own = mine.then(|| {
+        let hidden = name_hidden.then(|| {
+            let notice = td_string!(l, identity.hidden.notice, tag = name.as_str()).to_string();
+            view! {
+                <p class="notice" role="status" data-testid="name-hidden">
+                    {notice}" "<a href="/me">{td_string!(l, identity.hidden.rename_heading).to_string()}</a>
+                </p>
+            }
+        });
         view! {
+            {hidden}
             <p class="muted" data-testid="profile-mine">
                 {td_string!(l, profiles.this_is_you).to_string()}
                 <a href="/me">{td_string!(l, profiles.your_account).to_string()}</a>
             </p>
         }
+    });
+    let report = (!mine).then(|| {
+        let label = td_string!(l, reports.report_label, name = name.as_str()).to_string();
+        view! { <p><a href=crate::reports::report_path(&user_id) data-testid="report-link">{label}</a></p> }
     });
     view! {
         <ShareTags path=path.clone() title description kind="profile" />
@@ -217,6 +231,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
             </div>
             {own}
             {crate::inventory::trades_page::offer_link(&user_id, mine)}
+            {report}
             <dl class="stats" data-testid="profile-stats">
                 <div><dt>{td_string!(l, profiles.stat.matches).to_string()}</dt><dd data-testid="stat-matches">{stats.matches}</dd></div>
                 <div><dt>{td_string!(l, profiles.stat.wins).to_string()}</dt><dd data-testid="stat-wins">{stats.wins}</dd></div>

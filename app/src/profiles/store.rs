@@ -58,8 +58,9 @@ impl Profiles<'_> {
             .collect();
         Ok(Some(ProfileView {
             mine: viewer == Some(&profile.id),
+            name_hidden: crate::identity::hidden::hides(&profile.id, &profile.display_name),
+            nickname: crate::identity::hidden::shown(&profile.id, &profile.display_name),
             user_id: profile.id,
-            nickname: profile.display_name,
             avatar: profile.avatar,
             username: profile.username,
             joined_ms: profile.created_at_ms,

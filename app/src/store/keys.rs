@@ -15,6 +15,7 @@ mod inventory;
 mod limits;
 mod live;
 mod rooms;
+mod safety;
 mod table;
 
 pub use boards::*;
@@ -26,4 +27,5 @@ pub use inventory::*;
 pub use limits::*;
 pub use live::*;
 pub use rooms::*;
+pub use safety::*;
 pub use table::*;

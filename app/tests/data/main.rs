@@ -26,6 +26,7 @@ mod profiles;
 mod refusals;
 mod reuse;
 mod rooms;
+mod safety;
 mod scale_in;
 mod streams;
 

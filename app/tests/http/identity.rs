@@ -317,6 +317,13 @@ async fn an_offensive_name_is_refused_in_the_players_language_and_nothing_is_wri
                 &asha,
                 &name_refused,
             ),
+            // A player's new name.
+            (
+                "/api/rename",
+                "name=Chut1ya%20Raja".to_owned(),
+                &asha,
+                &name_refused,
+            ),
             // A username, when a guest claims an account.
             (
                 "/api/claim",

@@ -16,6 +16,7 @@ mod identity;
 mod inventory;
 mod lang;
 mod pages;
+mod reports;
 mod rooms;
 mod screen;
 mod security;

@@ -79,6 +79,27 @@ pub async fn app_with_clock() -> (Router, Engine, app::daily::clock::DailyClock)
 }
 
 /// One instance's router on `db`, with default settings.
+/// An instance whose operators are the claimed accounts called `usernames`.
+pub async fn app_with_operators(usernames: &[&str]) -> (Router, Engine) {
+    let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
+        .await
+        .unwrap();
+    let db = Db::new(engine.client.clone(), "udd");
+    db.ensure_table().await.unwrap();
+    let operators = usernames
+        .iter()
+        .map(|name| app::identity::Username::parse(name).unwrap())
+        .collect();
+    let state = AppState::new(
+        LeptosOptions::builder().output_name("udd").build(),
+        db,
+        "embedded",
+    )
+    .with_security(SecurityConfig::default())
+    .with_operators(app::reports::Operators::new(operators));
+    (router(state), engine)
+}
+
 pub fn router_on(db: Db) -> Router {
     router(
         AppState::new(

@@ -22,6 +22,7 @@ use super::Game;
 use serde::{Deserialize, Serialize};
 
 use crate::game::sheet::{MatchDetail, MatchSummary, RoundSheet};
+use crate::identity::hidden::HideNames;
 use crate::rooms::model::RoomId;
 use crate::store::expr::{attr, Cond, Expr, Expressions};
 use crate::store::keys::{self, Key, Keyed};
@@ -135,10 +136,13 @@ impl Game<'_> {
                 _ => {}
             }
         }
-        Ok(summary.map(|summary| MatchDetail {
-            summary,
-            rounds,
-            receipt,
+        Ok(summary.map(|mut summary: MatchSummary| {
+            summary.hide_names();
+            MatchDetail {
+                summary,
+                rounds,
+                receipt,
+            }
         }))
     }
 
@@ -157,7 +161,9 @@ impl Game<'_> {
                     .set_key(Some(key_map(keys::match_summary(room, first)))),
             )
             .await?;
-        Ok(item.map(serde_dynamo::from_item).transpose()?)
+        let mut summary: Option<MatchSummary> = item.map(serde_dynamo::from_item).transpose()?;
+        summary.iter_mut().for_each(HideNames::hide_names);
+        Ok(summary)
     }
 
     /// Every finished match, newest first, a page at a time (one Query of GSI2 `RECENT`).

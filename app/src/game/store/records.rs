@@ -69,8 +69,8 @@ impl Game<'_> {
             })
             .filter(|(p, _)| &p.user_id != user && seen.insert(p.user_id.clone()))
             .map(|(p, last_ms)| Partner {
+                nickname: crate::identity::hidden::shown(&p.user_id, &p.nickname),
                 user_id: p.user_id,
-                nickname: p.nickname,
                 avatar: p.avatar,
                 last_ms,
             })
@@ -79,7 +79,9 @@ impl Game<'_> {
 
     /// One page of a Query of items that are each a `T`, from a signed cursor (scoped to
     /// `scope`, so a cursor of one list is refused by another) to the next page's.
-    pub(crate) async fn match_page<T: serde::de::DeserializeOwned>(
+    pub(crate) async fn match_page<
+        T: serde::de::DeserializeOwned + crate::identity::hidden::HideNames,
+    >(
         self,
         scope: &str,
         request: QueryFluentBuilder,
@@ -99,7 +101,12 @@ impl Game<'_> {
         };
         let items = items
             .into_iter()
-            .map(serde_dynamo::from_item)
+            .map(|item| {
+                serde_dynamo::from_item(item).map(|mut shown: T| {
+                    shown.hide_names();
+                    shown
+                })
+            })
             .collect::<Result<_, _>>()?;
         Ok(Page { items, next })
     }

@@ -154,7 +154,10 @@ mod reads {
                         .players
                         .iter()
                         .filter(|p| inside && &p.user_id != me)
-                        .map(|p| (p.user_id.clone(), p.nickname.to_string()))
+                        .map(|p| {
+                            let shown = crate::identity::hidden::shown(&p.user_id, &p.nickname);
+                            (p.user_id.clone(), shown.to_string())
+                        })
                         .collect(),
                 })
             }
@@ -228,8 +231,8 @@ mod reads {
             db.inventory().feathers(me)
         )?;
         Ok(Ok(Pick {
+            name: crate::identity::hidden::shown(&profile.id, &profile.display_name).to_string(),
             to: profile.id,
-            name: profile.display_name.to_string(),
             username: profile.username,
             mine,
             theirs,

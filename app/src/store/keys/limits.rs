@@ -29,6 +29,10 @@ pub enum Limited<'a> {
     /// Joins from an address, and a player's joins.
     JoinsFrom(&'a str),
     Joins(&'a UserId),
+    /// A player's renames.
+    Renames(&'a UserId),
+    /// A player's reports of other players.
+    Reports(&'a UserId),
     /// A player's purchases and sales in the shop.
     Shop(&'a UserId),
     /// A player's trade offers and answers, and declines.
@@ -52,6 +56,8 @@ impl Limited<'_> {
             Limited::Rooms(user) => format!("rooms#{user}"),
             Limited::JoinsFrom(address) => format!("joins-from#{address}"),
             Limited::Joins(user) => format!("joins#{user}"),
+            Limited::Renames(user) => format!("rename#{user}"),
+            Limited::Reports(user) => format!("report#{user}"),
             Limited::Shop(user) => format!("shop#{user}"),
             Limited::Trades(user) => format!("trade#{user}"),
             Limited::Declines(user) => format!("decline#{user}"),
