@@ -75,11 +75,6 @@ pub enum Reported {
     Again,
 }
 
-/// The path of the page that reports `player`.
-pub fn report_path(player: &crate::identity::UserId) -> String {
-    format!("/report/{player}")
-}
-
 /// The operators: the usernames this instance was started with (`UDD_OPERATORS`).
 #[cfg(feature = "ssr")]
 #[derive(Debug, Clone, Default)]

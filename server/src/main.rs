@@ -197,8 +197,10 @@ async fn reports(db: &Db, command: ReportsCommand) -> anyhow::Result<()> {
     use app::identity::store::hidden::HiddenBy;
     match command {
         ReportsCommand::List { limit } => {
-            let (reports, hidden) =
-                tokio::try_join!(db.reports().open_reports(limit), db.hiding().hidden_list())?;
+            let (reports, hidden) = tokio::try_join!(
+                db.reports().open_reports(limit),
+                db.accounts().hidden_list()
+            )?;
             println!("reported players ({}):", reports.len());
             for r in &reports {
                 println!(
@@ -230,7 +232,7 @@ async fn reports(db: &Db, command: ReportsCommand) -> anyhow::Result<()> {
                 .await?
                 .ok_or_else(|| anyhow::anyhow!("no player {user}"))?;
             let done = db
-                .hiding()
+                .accounts()
                 .hide_player(&user, &profile.display_name, HiddenBy::Operator)
                 .await?;
             println!(
@@ -258,8 +260,8 @@ async fn reports(db: &Db, command: ReportsCommand) -> anyhow::Result<()> {
             let name =
                 app::identity::DisplayName::try_from(name).map_err(|e| anyhow::anyhow!(e))?;
             let done = match lift {
-                false => db.hiding().ban_name(&name).await?,
-                true => db.hiding().unban_name(&name).await?,
+                false => db.accounts().ban_name(&name).await?,
+                true => db.accounts().unban_name(&name).await?,
             };
             println!(
                 "{}",

@@ -314,27 +314,9 @@ impl Room {
             game: self.game.as_ref().map(|game| game.visible_at(now_ms)),
         };
         #[cfg(feature = "ssr")]
-        {
-            use crate::identity::hidden::mask;
-            for p in &mut room.lobby.players {
-                mask(&p.user_id, &mut p.nickname);
-            }
-            for p in room.game.iter_mut().flat_map(|g| g.players.iter_mut()) {
-                mask(&p.user_id, &mut p.nickname);
-            }
-        }
+        crate::identity::hidden::HideNames::hide_names(&mut room);
         room
     }
-}
-
-/// A player someone played with lately ([`Game::played_with`](crate::game::store::Game::played_with)).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Partner {
-    pub user_id: UserId,
-    pub nickname: DisplayName,
-    pub avatar: Avatar,
-    /// When their latest match together ended (epoch ms).
-    pub last_ms: i64,
 }
 
 /// A player's durable record of one finished match (`USER#<id>` / `MATCH#<ulid>`), also what
@@ -377,13 +359,6 @@ pub struct MatchRecord {
     /// (boards, counters, badges) until an operator clears it (`udd-server flagged`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flagged: bool,
-}
-
-#[cfg(feature = "ssr")]
-impl crate::identity::hidden::HideNames for MatchRecord {
-    fn hide_names(&mut self) {
-        crate::identity::hidden::mask(&self.user_id, &mut self.nickname);
-    }
 }
 
 impl MatchRecord {

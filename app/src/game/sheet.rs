@@ -36,6 +36,16 @@ pub struct MatchSummary {
     pub players: Vec<SummaryPlayer>,
 }
 
+/// A player someone played with lately ([`Game::played_with`](crate::game::store::Game::played_with)).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Partner {
+    pub user_id: UserId,
+    pub nickname: DisplayName,
+    pub avatar: Avatar,
+    /// When their latest match together ended (epoch ms).
+    pub last_ms: i64,
+}
+
 /// One player's line in a [`MatchSummary`]: what a list of matches shows. The rest of their
 /// match (right calls, taps, runs, reactions) is in the rounds ([`MatchDetail::totals`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,15 +192,6 @@ impl MatchDetail {
         totals.average_reaction_ms =
             (totals.taps > 0).then(|| (reaction_total / u64::from(totals.taps)) as u32);
         totals
-    }
-}
-
-#[cfg(feature = "ssr")]
-impl crate::identity::hidden::HideNames for MatchSummary {
-    fn hide_names(&mut self) {
-        for p in &mut self.players {
-            crate::identity::hidden::mask(&p.user_id, &mut p.nickname);
-        }
     }
 }
 

@@ -138,7 +138,7 @@ async fn keep_hidden_names_fresh(
     next: Next,
 ) -> Response {
     if crate::identity::hidden::current().version < 0 {
-        state.db.hiding().refresh_if_due().await;
+        state.db.accounts().refresh_hidden_if_due().await;
     }
     next.run(request).await
 }
@@ -156,7 +156,7 @@ fn keep_checking_hidden_names(db: &Db) {
         );
         loop {
             tokio::time::sleep(every).await;
-            db.hiding().refresh_if_due().await;
+            db.accounts().refresh_hidden_if_due().await;
         }
     });
 }

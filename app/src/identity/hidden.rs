@@ -88,6 +88,7 @@ pub fn install(set: HiddenSet) {
             return;
         }
         let changed = set.players != held.players || set.names != held.names;
+        crate::identity::name_filter::set_banned(set.names.clone());
         *held = Arc::new(set);
         changed
     };
@@ -105,6 +106,7 @@ pub fn forget() {
         version: -1,
         ..HiddenSet::default()
     });
+    crate::identity::name_filter::set_banned(Default::default());
     CHECKED_MS.store(0, Ordering::Relaxed);
 }
 
@@ -139,8 +141,7 @@ pub fn refused(name: &str) -> bool {
 
 /// Whether an operator banned `name` (compared folded).
 pub fn banned(name: &DisplayName) -> bool {
-    let set = current();
-    !set.names.is_empty() && set.names.contains(&name.folded())
+    crate::identity::name_filter::banned(&name.folded())
 }
 
 /// Whether `name`, as a copy of `player`'s name, is not to be drawn where others see it.

@@ -30,7 +30,7 @@ impl DisplayName {
         crate::identity::visible::check_marks(raw).map_err(invalid)?;
         #[cfg(feature = "ssr")]
         if crate::identity::name_filter::refuses(name.as_str())
-            || crate::identity::hidden::banned(&name)
+            || crate::identity::name_filter::banned(&name.folded())
         {
             return Err(invalid(
                 td_string!(locale(), identity.errors.name_refused).to_string(),
@@ -187,6 +187,11 @@ impl Profile {
 /// A player's public page (the profiles feature serves it): `/p/<id>`.
 pub fn profile_path(user: &UserId) -> String {
     format!("/p/{}", user.as_str())
+}
+
+/// The page that reports a player (the reports feature serves it): `/report/<id>`.
+pub fn report_path(user: &UserId) -> String {
+    format!("/report/{}", user.as_str())
 }
 
 /// What a player looks like in a lobby.

@@ -206,6 +206,22 @@ fn compound(word: &str, entries: &Entries) -> bool {
     })
 }
 
+/// The names an operator banned, folded (`DisplayName::folded`), as this instance's copy of the
+/// hidden set has them (`identity::hidden` keeps it).
+static BANNED: LazyLock<std::sync::RwLock<std::collections::HashSet<String>>> =
+    LazyLock::new(Default::default);
+
+/// Whether an operator banned the name folded as `folded`.
+pub fn banned(folded: &str) -> bool {
+    let banned = BANNED.read().unwrap_or_else(|e| e.into_inner());
+    !banned.is_empty() && banned.contains(folded)
+}
+
+/// The banned names from now on (folded).
+pub fn set_banned(names: std::collections::HashSet<String>) {
+    *BANNED.write().unwrap_or_else(|e| e.into_inner()) = names;
+}
+
 /// The filter's lists, loaded now rather than on the first name a player types.
 pub fn warm() {
     LazyLock::force(&LISTS);

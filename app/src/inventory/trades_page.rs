@@ -11,7 +11,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::codec::Base64Json;
-use crate::game::model::Partner;
+use crate::game::sheet::Partner;
 use crate::i18n::td_string;
 use crate::ids::OrBlank;
 use crate::inventory::api::{

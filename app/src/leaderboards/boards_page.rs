@@ -306,7 +306,7 @@ fn row(
             <td><span class="avatar" aria-hidden="true">{line.avatar.emoji()}</span>" "<a href=profile_path(&line.user_id)>{name.clone()}</a>
                 {(!mine).then(|| {
                     let label = td_string!(crate::lang::locale(), reports.report_label, name = name.as_str()).to_string();
-                    view! { " " <a class="report-link" href=crate::reports::report_path(&line.user_id) aria-label=label.clone() title=label data-testid="board-report">"⚐"</a> }
+                    view! { " " <a class="report-link" href=crate::identity::report_path(&line.user_id) aria-label=label.clone() title=label data-testid="board-report">"⚐"</a> }
                 })}
             </td>
             <td class="num" data-testid="board-score">{line.score}</td>

@@ -401,14 +401,6 @@ impl RoomHub {
         }
     }
 
-    /// Draws every room watched here again, without reading it (its names as hidden now:
-    /// `identity::hidden`); a room whose feed changes is sent to its listeners.
-    pub fn redraw_all(&self) {
-        for watcher in self.rooms().values() {
-            watcher.wake.notify_one();
-        }
-    }
-
     /// Joins the other instances on the table as `id`, reachable at `address`
     /// (`http://host:port`, served by this instance's router): from now on this instance tells
     /// them of its rooms' changes and hears theirs. Once; later calls do nothing.

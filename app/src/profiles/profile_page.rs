@@ -217,7 +217,7 @@ fn Profile(profile: ProfileView) -> impl IntoView {
     });
     let report = (!mine).then(|| {
         let label = td_string!(l, reports.report_label, name = name.as_str()).to_string();
-        view! { <p><a href=crate::reports::report_path(&user_id) data-testid="report-link">{label}</a></p> }
+        view! { <p><a href=crate::identity::report_path(&user_id) data-testid="report-link">{label}</a></p> }
     });
     view! {
         <ShareTags path=path.clone() title description kind="profile" />

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
-use crate::identity::model::{Avatar, UserId};
+use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::reports::{Reason, Reported};
 use crate::rooms::model::RoomCode;
 #[cfg(feature = "ssr")]
@@ -47,22 +47,14 @@ pub async fn report_player(player: UserId, reason: Reason) -> Result<Reported, A
         {
             return Err(AppError::RateLimited);
         }
-        let profile = db.accounts().profile(&player).await?;
-        let profile = profile.ok_or_else(|| crate::profiles::api::no_such_player(l))?;
-        let outcome = db
-            .reports()
-            .report(&me.id, &player, &profile.display_name, reason)
-            .await?;
-        if matches!(outcome, Reported::Counted { hidden: true }) {
-            tracing::info!(player = %player, "a player's names are hidden after reports");
-        }
+        let outcome = report_as(&db, &me, &player, reason).await?;
         let sent = match outcome {
             Reported::Counted { .. } => "counted",
             Reported::Again => "again",
         };
         redirect_page(&format!(
             "{}?sent={sent}",
-            crate::reports::report_path(&player)
+            crate::identity::report_path(&player)
         ));
         Ok(outcome)
     })
@@ -164,9 +156,93 @@ pub async fn read_review() -> Result<Review, AppError> {
     crate::error::answer("read_review", async move {
         let db = expect_context::<Db>();
         require_operator(&db).await?;
+        review_of(&db).await
+    })
+    .await
+}
+
+/// What an operator does from the review.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Act {
+    /// Hide every name of `player`.
+    Hide,
+    /// Forget `player`'s reports and show their names again.
+    Clear,
+    /// Ban `name` (every name that folds the same).
+    BanName,
+    /// Lift the ban on `name`.
+    UnbanName,
+    /// A flagged result (`pk`, `sk`) counts after all.
+    ClearFlag,
+    /// A flagged result never counts.
+    ConfirmFlag,
+}
+
+/// An operator's act from the review; a plain form post goes back to the review.
+#[server(endpoint = "operator/act")]
+pub async fn review_act(
+    act: Act,
+    player: Option<UserId>,
+    name: Option<DisplayName>,
+    pk: Option<String>,
+    sk: Option<String>,
+) -> Result<bool, AppError> {
+    crate::error::answer("review_act", async move {
+        let db = expect_context::<Db>();
+        require_operator(&db).await?;
+        let done = act_on(&db, act, player, name, pk.zip(sk)).await?;
+        redirect_page("/operator");
+        Ok(done)
+    })
+    .await
+}
+
+#[cfg(feature = "ssr")]
+mod ssr {
+    pub(super) use crate::i18n::td_string;
+    pub(super) use crate::identity::model::Profile;
+    pub(super) use crate::identity::session;
+    pub(super) use crate::identity::store::hidden::HiddenBy;
+    pub(super) use crate::reports::store::ReportSummary;
+    pub(super) use crate::reports::{Operators, REPORTS_PER_HOUR};
+    pub(super) use crate::store::keys::Limited;
+    pub(super) use crate::store::Db;
+
+    use super::*;
+
+    pub(super) fn target(
+        id: &UserId,
+        name: &DisplayName,
+        avatar: Avatar,
+        me: Option<&Profile>,
+    ) -> ReportTarget {
+        ReportTarget {
+            id: id.clone(),
+            name: crate::identity::hidden::shown(id, name).to_string(),
+            avatar,
+            me: me.is_some_and(|me| &me.id == id),
+        }
+    }
+
+    /// The session's player, if they are an operator; else 401 (nobody signed in) or 403.
+    pub(super) async fn require_operator(db: &Db) -> Result<Profile, AppError> {
+        let player = session::require_player(db).await?;
+        let operators = use_context::<Operators>().unwrap_or_default();
+        if !operators.include(&player) {
+            let l = crate::lang::locale();
+            return Err(AppError::Forbidden(
+                td_string!(l, reports.operators_only).to_string(),
+            ));
+        }
+        Ok(player)
+    }
+
+    /// What an operator reviews, read at once: reports, the hidden set, flagged results.
+    pub(super) async fn review_of(db: &Db) -> Result<Review, AppError> {
         let (reports, hidden, flagged) = tokio::try_join!(
             db.reports().open_reports(200),
-            db.hiding().hidden_list(),
+            db.accounts().hidden_list(),
             db.game().flagged_results(200),
         )?;
         let hidden_ids: std::collections::HashSet<_> =
@@ -210,85 +286,26 @@ pub async fn read_review() -> Result<Review, AppError> {
                 })
                 .collect(),
         })
-    })
-    .await
-}
-
-/// What an operator does from the review.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Act {
-    /// Hide every name of `player`.
-    Hide,
-    /// Forget `player`'s reports and show their names again.
-    Clear,
-    /// Ban `name` (every name that folds the same).
-    BanName,
-    /// Lift the ban on `name`.
-    UnbanName,
-    /// A flagged result (`pk`, `sk`) counts after all.
-    ClearFlag,
-    /// A flagged result never counts.
-    ConfirmFlag,
-}
-
-/// An operator's act from the review; a plain form post goes back to the review.
-#[server(endpoint = "operator/act")]
-pub async fn review_act(
-    act: Act,
-    player: Option<UserId>,
-    name: Option<String>,
-    pk: Option<String>,
-    sk: Option<String>,
-) -> Result<bool, AppError> {
-    crate::error::answer("review_act", async move {
-        let db = expect_context::<Db>();
-        require_operator(&db).await?;
-        let done = act_on(&db, act, player, name, pk.zip(sk)).await?;
-        redirect_page("/operator");
-        Ok(done)
-    })
-    .await
-}
-
-#[cfg(feature = "ssr")]
-mod ssr {
-    pub(super) use crate::i18n::td_string;
-    pub(super) use crate::identity::model::{DisplayName, Profile};
-    pub(super) use crate::identity::session;
-    pub(super) use crate::identity::store::hidden::HiddenBy;
-    pub(super) use crate::reports::store::ReportSummary;
-    pub(super) use crate::reports::{Operators, REPORTS_PER_HOUR};
-    pub(super) use crate::store::keys::Limited;
-    pub(super) use crate::store::Db;
-
-    use super::*;
-
-    pub(super) fn target(
-        id: &UserId,
-        name: &DisplayName,
-        avatar: Avatar,
-        me: Option<&Profile>,
-    ) -> ReportTarget {
-        ReportTarget {
-            id: id.clone(),
-            name: crate::identity::hidden::shown(id, name).to_string(),
-            avatar,
-            me: me.is_some_and(|me| &me.id == id),
-        }
     }
 
-    /// The session's player, if they are an operator; else 401 (nobody signed in) or 403.
-    pub(super) async fn require_operator(db: &Db) -> Result<Profile, AppError> {
-        let player = session::require_player(db).await?;
-        let operators = use_context::<Operators>().unwrap_or_default();
-        if !operators.include(&player) {
-            let l = crate::lang::locale();
-            return Err(AppError::Forbidden(
-                td_string!(l, reports.operators_only).to_string(),
-            ));
+    /// `me` reports `player` (their name now is what they are reported under).
+    pub(super) async fn report_as(
+        db: &Db,
+        me: &Profile,
+        player: &UserId,
+        reason: Reason,
+    ) -> Result<Reported, AppError> {
+        let l = crate::lang::locale();
+        let profile = db.accounts().profile(player).await?;
+        let profile = profile.ok_or_else(|| crate::profiles::api::no_such_player(l))?;
+        let outcome = db
+            .reports()
+            .report(&me.id, player, &profile.display_name, reason)
+            .await?;
+        if matches!(outcome, Reported::Counted { hidden: true }) {
+            tracing::info!(player = %player, "a player's names are hidden after reports");
         }
-        Ok(player)
+        Ok(outcome)
     }
 
     pub(super) fn reasons_of(r: &ReportSummary) -> String {
@@ -324,28 +341,24 @@ mod ssr {
         db: &Db,
         act: Act,
         player: Option<UserId>,
-        name: Option<String>,
+        name: Option<DisplayName>,
         flag: Option<(String, String)>,
     ) -> Result<bool, AppError> {
         let l = crate::lang::locale();
         let missing = || AppError::BadRequest(td_string!(l, reports.act_incomplete).to_string());
-        let name = || -> Result<DisplayName, AppError> {
-            Ok(DisplayName::parse_stored_name(
-                name.as_deref().ok_or_else(missing)?,
-            )?)
-        };
+        let name = || name.clone().ok_or_else(missing);
         Ok(match act {
             Act::Hide => {
                 let player = player.ok_or_else(missing)?;
                 let profile = db.accounts().profile(&player).await?;
                 let profile = profile.ok_or_else(|| crate::profiles::api::no_such_player(l))?;
-                db.hiding()
+                db.accounts()
                     .hide_player(&player, &profile.display_name, HiddenBy::Operator)
                     .await?
             }
             Act::Clear => db.reports().clear(&player.ok_or_else(missing)?).await?,
-            Act::BanName => db.hiding().ban_name(&name()?).await?,
-            Act::UnbanName => db.hiding().unban_name(&name()?).await?,
+            Act::BanName => db.accounts().ban_name(&name()?).await?,
+            Act::UnbanName => db.accounts().unban_name(&name()?).await?,
             Act::ClearFlag | Act::ConfirmFlag => {
                 let (pk, sk) = flag.ok_or_else(missing)?;
                 let key = crate::store::keys::Key { pk, sk };

@@ -11,10 +11,11 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use crate::codec::Base64Json;
 use crate::i18n::td_string;
 use crate::identity::profile_path;
+use crate::identity::report_path;
 use crate::identity::UserId;
 use crate::lang::Locale;
 use crate::reports::api::{read_report_target, room_targets, ReportPageData, ReportPlayer};
-use crate::reports::{report_path, Reason, REPORTS_TO_HIDE, REPORT_LIFETIME_DAYS};
+use crate::reports::{Reason, REPORTS_TO_HIDE, REPORT_LIFETIME_DAYS};
 use crate::rooms::model::RoomCode;
 use crate::ui::forms::FormError;
 use crate::ui::Missing;
@@ -72,20 +73,21 @@ fn Report(data: ReportPageData, sent: Option<String>, l: Locale) -> impl IntoVie
         days = REPORT_LIFETIME_DAYS
     )
     .to_string();
-    let body = match (target.me, signed_in, status.is_some()) {
-        (true, _, _) => EitherOf3::A(
+    let sent = status.is_some();
+    let body = (!sent).then(|| match (target.me, signed_in) {
+        (true, _) => EitherOf3::A(
             view! { <p data-testid="report-yourself">{td_string!(l, reports.is_you).to_string()}</p> },
         ),
-        (false, false, _) => EitherOf3::B(view! {
+        (false, false) => EitherOf3::B(view! {
             <p data-testid="report-sign-in"><a href="/">{td_string!(l, reports.sign_in_first).to_string()}</a></p>
         }),
-        (false, true, _) => EitherOf3::C(view! {
+        (false, true) => EitherOf3::C(view! {
             <form method="post" action=ReportPlayer::PATH class="card" data-testid="report-form">
                 <input type="hidden" name="player" value=target.id.to_string() />
                 <fieldset class="choices">
                     <legend>{td_string!(l, reports.why).to_string()}</legend>
                     {Reason::ALL.into_iter().enumerate().map(|(i, reason)| view! {
-                        <label class="choice">
+                        <label class="check">
                             <input type="radio" name="reason" value=reason.slug() required=i == 0 />
                             " " {reason.label(l)}
                         </label>
@@ -94,12 +96,12 @@ fn Report(data: ReportPageData, sent: Option<String>, l: Locale) -> impl IntoVie
                 <button type="submit" data-testid="send-report">{td_string!(l, reports.submit).to_string()}</button>
             </form>
         }),
-    };
+    });
     view! {
         <Title text=title.clone() />
         <section class="report" data-testid="report">
-            <h1 class="page-head"><span aria-hidden="true">{target.avatar.emoji()}</span>" "{title}</h1>
-            {status.map(|s| view! { <p class="notice" role="status" data-testid="report-sent">{s}</p> })}
+            <h1 class="page-head">{title}</h1>
+            {status.map(|s| view! { <p class="notice ok" role="status" data-testid="report-sent">{s}</p> })}
             <FormError paths=FORM_PATHS />
             {body}
             <p class="muted">{how}</p>

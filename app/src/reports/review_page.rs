@@ -1,4 +1,4 @@
-//! `/operator`: the operators' review, server-drawn plain forms. Reported players (hide, or
+//! `/operator`: the operators' review, server-drawn plain forms, a tile per player or result. Reported players (hide, or
 //! clear their reports and show them), hidden players, banned names, and the results fair play
 //! flagged (they count, or never). Anyone but an operator reads a 403.
 
@@ -38,6 +38,22 @@ pub fn ReviewPage() -> impl IntoView {
     }
 }
 
+/// The reasons as the review's rows say them (`name 2 · abuse 1` from the review, each in `l`'s
+/// words).
+fn reasons(counted: &str, l: Locale) -> String {
+    counted
+        .split(" · ")
+        .filter_map(|part| {
+            let (slug, n) = part.split_once(' ')?;
+            let reason = crate::reports::Reason::ALL
+                .into_iter()
+                .find(|r| r.slug() == slug)?;
+            Some(format!("{} {n}", reason.label(l)))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
 /// One act's button: a plain form with the act and its target.
 fn act(
     act: &'static str,
@@ -57,69 +73,60 @@ fn act(
 #[component]
 fn Reviewed(review: Review, title: String, l: Locale) -> impl IntoView {
     let none = move || view! { <p class="muted">{td_string!(l, reports.none).to_string()}</p> };
-    let reports = match review.reports.is_empty() {
+    let tiles = |testid: &'static str, items: Vec<AnyView>| match items.is_empty() {
         true => Either::Left(none()),
-        false => Either::Right(view! {
-            <div class="table-scroll"><table data-testid="review-reports">
-                <thead><tr>
-                    <th scope="col">{td_string!(l, reports.col_player).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_count).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_reasons).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_when).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_actions).to_string()}</th>
-                </tr></thead>
-                <tbody>
-                    {review.reports.into_iter().map(|r| {
-                        let id = r.user.to_string();
-                        view! {
-                            <tr data-testid="review-report">
-                                <td><a href=profile_path(&r.user)>{r.name}</a>
-                                    {r.hidden.then(|| view! { " " <span class="badge">{td_string!(l, reports.hidden_marker).to_string()}</span> })}
-                                    <br /><small class="muted">{id.clone()}</small></td>
-                                <td>{r.count}</td>
-                                <td>{r.reasons}</td>
-                                <td><Moment ms=r.last_ms /></td>
-                                <td>
-                                    {(!r.hidden).then(|| act("hide", td_string!(l, reports.hide).to_string(), vec![("player", id.clone())], "review-hide"))}
-                                    {act("clear", td_string!(l, reports.clear).to_string(), vec![("player", id)], "review-clear")}
-                                </td>
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table></div>
-        }),
+        false => Either::Right(view! { <ul class="tiles" data-testid=testid>{items}</ul> }),
     };
-    let hidden = match review.hidden.is_empty() {
-        true => Either::Left(none()),
-        false => Either::Right(view! {
-            <div class="table-scroll"><table data-testid="review-hidden">
-                <thead><tr>
-                    <th scope="col">{td_string!(l, reports.col_player).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_by).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_when).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_actions).to_string()}</th>
-                </tr></thead>
-                <tbody>
-                    {review.hidden.into_iter().map(|h| {
-                        let id = h.user.to_string();
-                        view! {
-                            <tr>
-                                <td><a href=profile_path(&h.user)>{h.name}</a><br /><small class="muted">{id.clone()}</small></td>
-                                <td>{h.by}</td>
-                                <td><Moment ms=h.at_ms /></td>
-                                <td>{act("clear", td_string!(l, reports.clear).to_string(), vec![("player", id)], "review-show")}</td>
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table></div>
-        }),
-    };
+    let reports = review
+        .reports
+        .into_iter()
+        .map(|r| {
+            let id = r.user.to_string();
+            let counted = format!(
+                "{}: {} · {}",
+                td_string!(l, reports.col_count),
+                r.count,
+                reasons(&r.reasons, l)
+            );
+            view! {
+                <li class="tile" data-testid="review-report">
+                    <span class="name"><a href=profile_path(&r.user)>{r.name}</a>
+                        {r.hidden.then(|| view! { " " <span class="badge">{td_string!(l, reports.hidden_marker).to_string()}</span> })}</span>
+                    <span class="meta">{id.clone()}</span>
+                    <span>{counted}" · "<Moment ms=r.last_ms /></span>
+                    <div class="actions">
+                        {(!r.hidden).then(|| act("hide", td_string!(l, reports.hide).to_string(), vec![("player", id.clone())], "review-hide"))}
+                        {act("clear", td_string!(l, reports.clear).to_string(), vec![("player", id)], "review-clear")}
+                    </div>
+                </li>
+            }
+            .into_any()
+        })
+        .collect();
+    let hidden = review
+        .hidden
+        .into_iter()
+        .map(|h| {
+            let id = h.user.to_string();
+            let by = match h.by.as_str() {
+                "reports" => td_string!(l, reports.by_reports).to_string(),
+                _ => td_string!(l, reports.by_operator).to_string(),
+            };
+            view! {
+                <li class="tile">
+                    <span class="name"><a href=profile_path(&h.user)>{h.name}</a></span>
+                    <span class="meta">{id.clone()}</span>
+                    <span>{format!("{}: {by} · ", td_string!(l, reports.col_by))}<Moment ms=h.at_ms /></span>
+                    <div class="actions">{act("clear", td_string!(l, reports.clear).to_string(), vec![("player", id)], "review-show")}</div>
+                </li>
+            }
+            .into_any()
+        })
+        .collect();
     let banned = view! {
-        <ul class="banned" data-testid="review-banned">
+        <ul class="plain" data-testid="review-banned">
             {review.banned.into_iter().map(|name| view! {
-                <li>{name.clone()} " " {act("unban-name", td_string!(l, reports.unban).to_string(), vec![("name", name)], "review-unban")}</li>
+                <li class="actions">{name.clone()} {act("unban-name", td_string!(l, reports.unban).to_string(), vec![("name", name)], "review-unban")}</li>
             }).collect_view()}
         </ul>
         <form method="post" action=ReviewAct::PATH class="card">
@@ -128,53 +135,44 @@ fn Reviewed(review: Review, title: String, l: Locale) -> impl IntoView {
             <button type="submit" data-testid="review-ban">{td_string!(l, reports.ban_button).to_string()}</button>
         </form>
     };
-    let flagged = match review.flagged.is_empty() {
-        true => Either::Left(none()),
-        false => Either::Right(view! {
-            <div class="table-scroll"><table data-testid="review-flagged">
-                <thead><tr>
-                    <th scope="col">{td_string!(l, reports.col_player).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_result).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_mean).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_when).to_string()}</th>
-                    <th scope="col">{td_string!(l, reports.col_actions).to_string()}</th>
-                </tr></thead>
-                <tbody>
-                    {review.flagged.into_iter().map(|f| {
-                        let what = match &f.day {
-                            Some(day) => td_string!(l, reports.daily, day = day.as_str()).to_string(),
-                            None => td_string!(l, reports.a_match).to_string(),
-                        };
-                        let key = vec![("pk", f.pk.clone()), ("sk", f.sk.clone())];
-                        view! {
-                            <tr>
-                                <td>{f.name}<br /><small class="muted">{f.user}</small></td>
-                                <td>{what}</td>
-                                <td>{f.average_ms.map(|ms| format!("{ms} ms"))}</td>
-                                <td><Moment ms=f.finished_ms /></td>
-                                <td>
-                                    {act("clear-flag", td_string!(l, reports.clear_flag).to_string(), key.clone(), "review-flag-clear")}
-                                    {act("confirm-flag", td_string!(l, reports.confirm_flag).to_string(), key, "review-flag-confirm")}
-                                </td>
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table></div>
-        }),
-    };
+    let flagged = review
+        .flagged
+        .into_iter()
+        .map(|f| {
+            let what = match &f.day {
+                Some(day) => td_string!(l, reports.daily, day = day.as_str()).to_string(),
+                None => td_string!(l, reports.a_match).to_string(),
+            };
+            let mean = f
+                .average_ms
+                .map(|ms| format!(" · {} {ms} ms", td_string!(l, reports.col_mean)));
+            let key = vec![("pk", f.pk.clone()), ("sk", f.sk.clone())];
+            view! {
+                <li class="tile">
+                    <span class="name">{f.name}</span>
+                    <span class="meta">{f.user}</span>
+                    <span>{what}{mean}" · "<Moment ms=f.finished_ms /></span>
+                    <div class="actions">
+                        {act("clear-flag", td_string!(l, reports.clear_flag).to_string(), key.clone(), "review-flag-clear")}
+                        {act("confirm-flag", td_string!(l, reports.confirm_flag).to_string(), key, "review-flag-confirm")}
+                    </div>
+                </li>
+            }
+            .into_any()
+        })
+        .collect();
     view! {
         <section class="review" data-testid="review">
             <h1 class="page-head">{title}</h1>
             <FormError paths=FORM_PATHS />
             <h2>{td_string!(l, reports.reports_heading).to_string()}</h2>
-            {reports}
+            {tiles("review-reports", reports)}
             <h2>{td_string!(l, reports.hidden_heading).to_string()}</h2>
-            {hidden}
+            {tiles("review-hidden", hidden)}
             <h2>{td_string!(l, reports.banned_heading).to_string()}</h2>
             {banned}
             <h2>{td_string!(l, reports.flagged_heading).to_string()}</h2>
-            {flagged}
+            {tiles("review-flagged", flagged)}
         </section>
     }
 }

@@ -3,7 +3,7 @@
 //! | pattern | how | round trips · units |
 //! |---|---|---|
 //! | report a player | TransactWriteItems: Put `REPORT#<reported>` / `BY#<reporter>` if absent (or expired), `ADD count 1` on the summary `REPORTS` / `<reported>`; then GetItem of the summary, strongly consistent | 2 · 4 WCU + 1 RCU |
-//! | … the report that reaches the threshold | and the hide (`Hiding::hide_player`: a transaction, then the hidden set read again) | +2 · +4 WCU, +1 RCU |
+//! | … the report that reaches the threshold | and the hide (`Accounts::hide_player`: a transaction, then the hidden set read again) | +2 · +4 WCU, +1 RCU |
 //! | a second report by the same reporter | the transaction refused by its first condition; nothing written | 1 · 4 WCU billed |
 //! | the open reports, most reported first | Query `REPORTS` | 1 a page |
 //! | clear a player's reports | Query `REPORT#<id>`, then a BatchWriteItem of deletes with the summary | 2 · 1 WCU an item |
@@ -116,7 +116,7 @@ impl Reports<'_> {
             .map_or(0, |summary| summary.count);
         let hidden = count >= REPORTS_TO_HIDE
             && self
-                .hiding()
+                .accounts()
                 .hide_player(reported, name, HiddenBy::Reports)
                 .await?;
         Ok(Reported::Counted { hidden })
@@ -156,10 +156,7 @@ impl Reports<'_> {
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn clear(self, user: &UserId) -> Result<bool, DataError> {
         let reports = self
-            .query_all(
-                self.query_partition(Keyed::Table, keys::reports_of(user))
-                    .projection_expression("PK, SK"),
-            )
+            .query_all(self.query_partition(Keyed::Table, keys::reports_of(user)))
             .await?;
         let mut deletes = reports
             .iter()
@@ -173,7 +170,7 @@ impl Reports<'_> {
         if any {
             self.batch_write(deletes).await?;
         }
-        let shown = self.hiding().clear_player(user).await?;
+        let shown = self.accounts().clear_player(user).await?;
         Ok(any || shown)
     }
 }

@@ -227,7 +227,7 @@ async fn a_hidden_player_is_a_tag_in_every_read_until_cleared_and_what_it_costs(
     t.calls.reset();
     assert!(t
         .db
-        .hiding()
+        .accounts()
         .hide_player(&asha, &name("Asha"), HiddenBy::Operator)
         .await
         .unwrap());
@@ -255,7 +255,10 @@ async fn a_hidden_player_is_a_tag_in_every_read_until_cleared_and_what_it_costs(
         "the same calls as before the hide"
     );
     t.calls.reset();
-    assert!(!t.db.hiding().refresh().await.unwrap(), "nothing changed");
+    assert!(
+        !t.db.accounts().refresh_hidden().await.unwrap(),
+        "nothing changed"
+    );
     let (check_read, _) = units(&t.calls);
     assert_eq!(t.calls.ops(), vec!["GetItem"]);
     println!(
@@ -267,7 +270,7 @@ async fn a_hidden_player_is_a_tag_in_every_read_until_cleared_and_what_it_costs(
     // Another instance sees it at its next check: its copy forgotten, one check reads it.
     hidden::forget();
     assert!(!hidden::hides(&asha, &name("Asha")));
-    assert!(t.db.hiding().refresh().await.unwrap());
+    assert!(t.db.accounts().refresh_hidden().await.unwrap());
     assert!(hidden::hides(&asha, &name("Asha")));
 
     // Cleared by an operator: every copy shows the name again.
@@ -313,7 +316,7 @@ async fn a_stored_name_the_filter_refuses_is_a_tag_and_a_rename_brings_the_playe
     let profile = back.iter().find(|(place, _)| *place == "profile").unwrap();
     assert_eq!(profile.1, "Asha K");
     // A banned name is hidden wherever it was copied, and refused when typed.
-    assert!(t.db.hiding().ban_name(&name("ASHA")).await.unwrap());
+    assert!(t.db.accounts().ban_name(&name("ASHA")).await.unwrap());
     let banned = names_drawn(&t, &room, &asha).await;
     assert!(
         banned
@@ -324,8 +327,8 @@ async fn a_stored_name_the_filter_refuses_is_a_tag_and_a_rename_brings_the_playe
     );
     assert!(DisplayName::parse("Asha").is_err());
     assert!(DisplayName::parse("Asha K").is_ok());
-    assert!(!t.db.hiding().unban_name(&name("Asha K")).await.unwrap());
-    assert!(t.db.hiding().unban_name(&stored("asha")).await.unwrap());
+    assert!(!t.db.accounts().unban_name(&name("Asha K")).await.unwrap());
+    assert!(t.db.accounts().unban_name(&stored("asha")).await.unwrap());
     assert!(DisplayName::parse("Asha").is_ok());
 }
 

@@ -400,6 +400,7 @@ fn db_gains_methods_only_in_the_store_core_and_each_feature_has_one_handle() {
         "leaderboards",
         "live",
         "profiles",
+        "reports",
         "rooms",
     ];
     for feature in features {

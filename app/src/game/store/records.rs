@@ -12,8 +12,9 @@ use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 
 use std::collections::HashSet;
 
-use crate::game::model::{MatchRecord, Partner};
+use crate::game::model::MatchRecord;
 use crate::game::sheet::MatchSummary;
+use crate::game::sheet::Partner;
 use crate::identity::model::UserId;
 use crate::store::keys;
 use crate::store::{DataError, Page};
@@ -109,5 +110,38 @@ impl Game<'_> {
             })
             .collect::<Result<_, _>>()?;
         Ok(Page { items, next })
+    }
+}
+
+/// Every copy of a name in a room as sent, a match's summary or a player's record, drawn as
+/// others may see it (`identity::hidden`).
+mod shown {
+    use crate::game::model::{MatchRecord, Room};
+    use crate::game::sheet::MatchSummary;
+    use crate::identity::hidden::{mask, HideNames};
+
+    impl HideNames for Room {
+        fn hide_names(&mut self) {
+            for p in &mut self.lobby.players {
+                mask(&p.user_id, &mut p.nickname);
+            }
+            for p in self.game.iter_mut().flat_map(|g| g.players.iter_mut()) {
+                mask(&p.user_id, &mut p.nickname);
+            }
+        }
+    }
+
+    impl HideNames for MatchSummary {
+        fn hide_names(&mut self) {
+            for p in &mut self.players {
+                mask(&p.user_id, &mut p.nickname);
+            }
+        }
+    }
+
+    impl HideNames for MatchRecord {
+        fn hide_names(&mut self) {
+            mask(&self.user_id, &mut self.nickname);
+        }
     }
 }

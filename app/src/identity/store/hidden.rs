@@ -18,12 +18,7 @@ use crate::store::keys::{self, Key};
 use crate::store::tx::{n, update};
 use crate::store::{epoch_millis, key_map, Conflict, DataError, Item};
 
-crate::store::handle!(
-    /// The access patterns of the hidden set: players whose every name is hidden and banned
-    /// names.
-    Hiding,
-    hiding
-);
+use super::Accounts;
 
 /// Why a player is hidden.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,7 +66,8 @@ impl HiddenList {
     }
 }
 
-impl Hiding<'_> {
+/// The access patterns of the hidden set: players whose every name is hidden and banned names.
+impl Accounts<'_> {
     /// The set whole: one strongly consistent Query of `HIDDEN` (its version item included, so
     /// the version and the set agree).
     #[tracing::instrument(skip(self), err(level = "debug"))]
@@ -101,7 +97,7 @@ impl Hiding<'_> {
     /// Reads the set again if its version moved since this instance's copy, and keeps it:
     /// one GetItem, and one Query when it moved. `true` if the copy changed.
     #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn refresh(self) -> Result<bool, DataError> {
+    pub async fn refresh_hidden(self) -> Result<bool, DataError> {
         let item = self
             .get(
                 self.client
@@ -113,12 +109,12 @@ impl Hiding<'_> {
         if version == hidden::current().version {
             return Ok(false);
         }
-        self.reload().await?;
+        self.reload_hidden().await?;
         Ok(true)
     }
 
     /// Reads the set whole and keeps it as this instance's copy (after a change made here).
-    pub async fn reload(self) -> Result<(), DataError> {
+    pub async fn reload_hidden(self) -> Result<(), DataError> {
         let list = self.hidden_list().await?;
         hidden::install(list.set());
         Ok(())
@@ -126,16 +122,16 @@ impl Hiding<'_> {
 
     /// Checks the set's version if [`hidden::CHECK_EVERY_MS`] passed since the last check on
     /// this instance (one check at a time); a failed check is tried again at the next period.
-    pub async fn refresh_if_due(self) {
+    pub async fn refresh_hidden_if_due(self) {
         let now = epoch_millis();
         if hidden::check_due(now) {
-            self.refresh_checked(now).await;
+            self.refresh_hidden_checked(now).await;
         }
     }
 
     /// The check [`hidden::check_due`] allowed at `now`.
-    pub async fn refresh_checked(self, now: i64) {
-        if let Err(err) = self.refresh().await {
+    pub async fn refresh_hidden_checked(self, now: i64) {
+        if let Err(err) = self.refresh_hidden().await {
             tracing::warn!(error = ?err, "reading the hidden set failed; the copy held stays");
         }
         hidden::checked(now);
@@ -158,14 +154,14 @@ impl Hiding<'_> {
             at_ms: epoch_millis(),
         };
         let item = with_key(keys::hidden_player(user), serde_dynamo::to_item(hidden)?);
-        self.change(self.put_new(item)?).await
+        self.change_hidden(self.put_new(item)?).await
     }
 
     /// Shows `user`'s names again. `false` if they were not hidden.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn clear_player(self, user: &UserId) -> Result<bool, DataError> {
         let delete = self.delete_if_present(keys::hidden_player(user))?;
-        self.change(delete).await
+        self.change_hidden(delete).await
     }
 
     /// Bans `name` (and every name that folds the same): it is hidden wherever it was copied
@@ -179,14 +175,14 @@ impl Hiding<'_> {
             at_ms: epoch_millis(),
         };
         let item = with_key(keys::banned_name(&folded), serde_dynamo::to_item(banned)?);
-        self.change(self.put_new(item)?).await
+        self.change_hidden(self.put_new(item)?).await
     }
 
     /// Lifts the ban on `name`. `false` if it was not banned.
     #[tracing::instrument(skip(self, name), err(level = "debug"))]
     pub async fn unban_name(self, name: &DisplayName) -> Result<bool, DataError> {
         let delete = self.delete_if_present(keys::banned_name(&name.folded()))?;
-        self.change(delete).await
+        self.change_hidden(delete).await
     }
 
     fn delete_if_present(
@@ -206,7 +202,7 @@ impl Hiding<'_> {
 
     /// One change to the set with its version moved, in one transaction; then this instance's
     /// copy read again. `false` if the change's condition refused it (nothing written).
-    async fn change(
+    async fn change_hidden(
         self,
         action: aws_sdk_dynamodb::types::TransactWriteItem,
     ) -> Result<bool, DataError> {
@@ -222,7 +218,7 @@ impl Hiding<'_> {
             Err(DataError::Conflict(Conflict::ConditionFailed)) => return Ok(false),
             Err(err) => return Err(err),
         }
-        self.reload().await?;
+        self.reload_hidden().await?;
         Ok(true)
     }
 }

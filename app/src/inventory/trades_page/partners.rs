@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::game::model::Partner;
+use crate::game::sheet::Partner;
 use crate::i18n::td_string;
 use crate::lang::Locale;
 use crate::ui::Moment;

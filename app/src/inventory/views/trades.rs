@@ -38,7 +38,7 @@ pub struct TradesView {
     pub pick_error: Option<String>,
     /// Without `?with=`: whom the player played with lately (guests too), to pick from.
     #[serde(default)]
-    pub partners: Vec<crate::game::model::Partner>,
+    pub partners: Vec<crate::game::sheet::Partner>,
 }
 
 /// How many of the player's latest matches the trades page lists their fellow players from.

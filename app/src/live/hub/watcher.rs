@@ -4,6 +4,14 @@
 use super::*;
 
 impl RoomHub {
+    /// Draws every room watched here again, without reading it (its names as hidden now:
+    /// `identity::hidden`); a room whose feed changes is sent to its listeners.
+    pub fn redraw_all(&self) {
+        for watcher in self.rooms().values() {
+            watcher.wake.notify_one();
+        }
+    }
+
     pub(super) async fn watch(self, code: RoomCode, watcher: Arc<Watcher>) {
         let mut room: Option<Room> = None;
         let mut receipt = ReceiptView::default();

@@ -350,7 +350,7 @@ const LAYERS: &[&[&str]] = &[
     &["catalog", "identity"],
     &["rooms", "inventory"],
     &["game", "leaderboards"],
-    &["live", "profiles", "daily"],
+    &["live", "profiles", "daily", "reports"],
     &["http", "shell"],
     &["lib"],
 ];
