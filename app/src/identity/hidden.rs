@@ -141,7 +141,8 @@ pub fn refused(name: &str) -> bool {
 
 /// Whether an operator banned `name` (compared folded).
 pub fn banned(name: &DisplayName) -> bool {
-    crate::identity::name_filter::banned(&name.folded())
+    use crate::identity::name_filter;
+    name_filter::any_banned() && name_filter::banned(&name.folded())
 }
 
 /// Whether `name`, as a copy of `player`'s name, is not to be drawn where others see it.

@@ -30,7 +30,8 @@ impl DisplayName {
         crate::identity::visible::check_marks(raw).map_err(invalid)?;
         #[cfg(feature = "ssr")]
         if crate::identity::name_filter::refuses(name.as_str())
-            || crate::identity::name_filter::banned(&name.folded())
+            || (crate::identity::name_filter::any_banned()
+                && crate::identity::name_filter::banned(&name.folded()))
         {
             return Err(invalid(
                 td_string!(locale(), identity.errors.name_refused).to_string(),

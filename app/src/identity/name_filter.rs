@@ -211,10 +211,17 @@ fn compound(word: &str, entries: &Entries) -> bool {
 static BANNED: LazyLock<std::sync::RwLock<std::collections::HashSet<String>>> =
     LazyLock::new(Default::default);
 
+/// Whether an operator banned any name (most of the time none: then no name need be folded).
+pub fn any_banned() -> bool {
+    !BANNED.read().unwrap_or_else(|e| e.into_inner()).is_empty()
+}
+
 /// Whether an operator banned the name folded as `folded`.
 pub fn banned(folded: &str) -> bool {
-    let banned = BANNED.read().unwrap_or_else(|e| e.into_inner());
-    !banned.is_empty() && banned.contains(folded)
+    BANNED
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(folded)
 }
 
 /// The banned names from now on (folded).
