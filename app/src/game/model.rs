@@ -12,7 +12,9 @@ use crate::catalog::ThingId;
 use crate::game::timing::GRACE_MS;
 use crate::identity::{Avatar, DisplayName, UserId};
 use crate::inventory::model::Outcome;
-use crate::rooms::model::{Lobby, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
+use crate::rooms::model::{Lobby, RoomCode, RoomId, RoomState};
+
+mod wire;
 
 /// The 3-2-1 before each reveal.
 pub const COUNTDOWN_MS: i64 = 3000;
@@ -179,86 +181,11 @@ impl MatchReceipt {
 /// plain struct rather than `#[serde(flatten)]`, which would make every decoder in the browser
 /// bundle buffer its input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "RoomWire", into = "RoomWire")]
+#[serde(from = "wire::RoomWire", into = "wire::RoomWire")]
 pub struct Room {
     pub lobby: Lobby,
     /// The match being played, or the last one played (its results stay until the next).
     pub game: Option<Match>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct RoomWire {
-    code: RoomCode,
-    id: RoomId,
-    host_id: UserId,
-    settings: RoomSettings,
-    state: RoomState,
-    players: Vec<RoomPlayer>,
-    version: u64,
-    created_at_ms: i64,
-    #[serde(default)]
-    locked: bool,
-    #[serde(default)]
-    game: Option<Match>,
-}
-
-impl From<RoomWire> for Room {
-    fn from(wire: RoomWire) -> Self {
-        Room {
-            lobby: Lobby {
-                code: wire.code,
-                id: wire.id,
-                host_id: wire.host_id,
-                settings: wire.settings,
-                state: wire.state,
-                players: wire.players,
-                version: wire.version,
-                created_at_ms: wire.created_at_ms,
-                locked: wire.locked,
-                audience: 0,
-                host_seen_ms: None,
-                #[cfg(feature = "ssr")]
-                away_host: None,
-                #[cfg(feature = "ssr")]
-                away_until_ms: None,
-            },
-            game: wire.game,
-        }
-    }
-}
-
-impl From<Room> for RoomWire {
-    fn from(room: Room) -> Self {
-        let Lobby {
-            code,
-            id,
-            host_id,
-            settings,
-            state,
-            players,
-            version,
-            created_at_ms,
-            locked,
-            audience: _,
-            host_seen_ms: _,
-            #[cfg(feature = "ssr")]
-                away_host: _,
-            #[cfg(feature = "ssr")]
-                away_until_ms: _,
-        } = room.lobby;
-        RoomWire {
-            code,
-            id,
-            host_id,
-            settings,
-            state,
-            players,
-            version,
-            created_at_ms,
-            locked,
-            game: room.game,
-        }
-    }
 }
 
 impl std::ops::Deref for Room {

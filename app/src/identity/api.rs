@@ -165,6 +165,23 @@ mod ssr {
             session::set_cookie(&self.token);
             self.profile
         }
+
+        /// The same guest (its session, and the address's count already taken) called `name`.
+        pub fn renamed(
+            self,
+            db: &Db,
+            name: &DisplayName,
+            avatar: Avatar,
+        ) -> Result<Self, AppError> {
+            let (profile, actions) =
+                db.accounts()
+                    .guest_actions(name, avatar, &self.token.hash())?;
+            Ok(Self {
+                profile,
+                actions,
+                token: self.token,
+            })
+        }
     }
 
     /// A guest for `name`, counted against the address's guest limit, but not yet written.

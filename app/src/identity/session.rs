@@ -127,57 +127,111 @@ pub async fn device_from_request(db: &Db, user: &UserId) -> Result<Option<String
     let Some(parts) = request() else {
         return Ok(None);
     };
-    let secure = over_tls();
-    let name = if secure {
+    let name = if over_tls() {
         SECURE_DEVICE_COOKIE_NAME
     } else {
         DEVICE_COOKIE_NAME
     };
-    let Some(value) = cookie_values(&parts.headers, name)
+    signed_value(db, &parts.headers, name, &device_tag_purpose(user)).await
+}
+
+/// Gives the browser a device cookie for `user` after a successful sign-in.
+pub async fn remember_device(db: &Db, user: &UserId) -> Result<(), AppError> {
+    let name = if over_tls() {
+        SECURE_DEVICE_COOKIE_NAME
+    } else {
+        DEVICE_COOKIE_NAME
+    };
+    let (_, cookie) = new_signed(db, name, &device_tag_purpose(user)).await?;
+    set_cookie_header(cookie);
+    Ok(())
+}
+
+/// The room mark's cookie (plain HTTP, and over TLS): a browser that joined or asked to join a
+/// room carries a signed random id for a year, whatever session it has, so a player the host
+/// removed or turned away who comes back from the same browser as a fresh guest is known.
+pub const MARK_COOKIE_NAME: &str = "udd_mark";
+pub const SECURE_MARK_COOKIE_NAME: &str = "__Host-udd_mark";
+const MARK_PURPOSE: &str = "room-mark";
+
+/// A browser's room mark (see [`MARK_COOKIE_NAME`]).
+pub struct RoomMark {
+    pub id: String,
+    /// The cookie to give the browser with the answer, for a mark made now.
+    cookie: Option<String>,
+}
+
+impl RoomMark {
+    /// After the join (or the ask) it went with was written: a new mark's cookie goes to the
+    /// browser (a refused join sets no cookie).
+    pub fn give(self) {
+        if let Some(cookie) = self.cookie {
+            set_cookie_header(cookie);
+        }
+    }
+}
+
+/// This browser's room mark: the one its cookie carries when this table's servers signed it,
+/// else a new one (its cookie given by [`RoomMark::give`]).
+pub async fn room_mark(db: &Db) -> Result<RoomMark, AppError> {
+    let name = if over_tls() {
+        SECURE_MARK_COOKIE_NAME
+    } else {
+        MARK_COOKIE_NAME
+    };
+    if let Some(parts) = request() {
+        if let Some(id) = signed_value(db, &parts.headers, name, MARK_PURPOSE).await? {
+            return Ok(RoomMark { id, cookie: None });
+        }
+    }
+    let (id, cookie) = new_signed(db, name, MARK_PURPOSE).await?;
+    Ok(RoomMark {
+        id,
+        cookie: Some(cookie),
+    })
+}
+
+/// The random id in cookie `name` (`<id>.<tag>`), if its tag is this table's MAC of it for
+/// `purpose`.
+async fn signed_value(
+    db: &Db,
+    headers: &http::HeaderMap,
+    name: &str,
+    purpose: &str,
+) -> Result<Option<String>, AppError> {
+    let Some((id, tag)) = cookie_values(headers, name)
         .next()
-        .map(str::to_owned)
+        .and_then(|value| value.split_once('.'))
     else {
         return Ok(None);
     };
-    let Some((device, tag)) = value.split_once('.') else {
-        return Ok(None);
-    };
-    let well_formed = device.len() == 22
-        && device
+    let well_formed = id.len() == 22
+        && id
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if !well_formed {
         return Ok(None);
     }
-    let expected = db
-        .secret_tag(&device_tag_purpose(user), device.as_bytes())
-        .await?;
+    let expected = db.secret_tag(purpose, id.as_bytes()).await?;
     let matches = URL_SAFE_NO_PAD
         .decode(tag)
         .is_ok_and(|tag| crate::identity::auth::constant_time_eq(&tag, &expected));
-    Ok(matches.then(|| device.to_owned()))
+    Ok(matches.then(|| id.to_owned()))
 }
 
-/// Gives the browser a device cookie for `user` after a successful sign-in.
-pub async fn remember_device(db: &Db, user: &UserId) -> Result<(), AppError> {
+/// A new random id and cookie `name` that carries it with its MAC for `purpose`, for a year
+/// (HttpOnly, SameSite=Lax, and Secure over TLS).
+async fn new_signed(db: &Db, name: &str, purpose: &str) -> Result<(String, String), AppError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|_| AppError::Internal)?;
-    let device = URL_SAFE_NO_PAD.encode(bytes);
-    let tag = db
-        .secret_tag(&device_tag_purpose(user), device.as_bytes())
-        .await?;
-    let secure = over_tls();
-    set_cookie_header(format!(
-        "{}={device}.{}; Path=/; Max-Age={DEVICE_LIFETIME_SECS}; HttpOnly; SameSite=Lax{}",
-        if secure {
-            SECURE_DEVICE_COOKIE_NAME
-        } else {
-            DEVICE_COOKIE_NAME
-        },
+    let id = URL_SAFE_NO_PAD.encode(bytes);
+    let tag = db.secret_tag(purpose, id.as_bytes()).await?;
+    let cookie = format!(
+        "{name}={id}.{}; Path=/; Max-Age={DEVICE_LIFETIME_SECS}; HttpOnly; SameSite=Lax{}",
         URL_SAFE_NO_PAD.encode(tag),
-        if secure { "; Secure" } else { "" }
-    ));
-    Ok(())
+        if over_tls() { "; Secure" } else { "" }
+    );
+    Ok((id, cookie))
 }
 
 /// The session a page's request resolved, kept for the rest of that request: the top bar and

@@ -26,9 +26,13 @@ use crate::lang::Locale;
 use crate::leaderboards::boards_page::BoardLink;
 use crate::live::api::{room_page, RoomPageData};
 use crate::live::feed::{events_path, RoomFeed, FOR_NOBODY};
-use crate::rooms::api::{ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom};
+use crate::rooms::api::{
+    AnotherName, AnswerAsk, ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom,
+    SetRoomRule,
+};
 use crate::rooms::lobby::{
-    settings_summary, JoinForm, LeaveForm, LockForm, Players, SettingsForm, ShareBox,
+    settings_summary, AnotherNameForm, AskQueue, JoinForm, LeaveForm, LockForm, Players, RulesForm,
+    SettingsForm, ShareBox,
 };
 use crate::rooms::model::{Lobby, RoomCode, RoomState};
 use crate::ui::code_param;
@@ -48,6 +52,9 @@ const FORM_PATHS: &[&str] = &[
     LockRoom::PATH,
     HandOver::PATH,
     JoinAudience::PATH,
+    SetRoomRule::PATH,
+    AnswerAsk::PATH,
+    AnotherName::PATH,
 ];
 
 /// The room the address names, for its page: an address whose code is not one is refused as
@@ -151,6 +158,10 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
     let for_nobody = me.is_none();
     let code = first.code.to_string();
     let was_member = me.as_ref().is_some_and(|id| first.player(id).is_some());
+    // The join queue as the page was drawn: an asker learns the host's no when their ask goes
+    // without them joining, a host that the list drawn is out of date.
+    let asked = me.as_ref().is_some_and(|id| first.is_asking(id));
+    let drawn = first.asking.len();
     let code_value = StoredValue::new(first.code.clone());
     let room = RwSignal::new(first.clone());
     let ended = RwSignal::new(false);
@@ -248,7 +259,7 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
             // The forms, drawn on the server (none of their code is in the browser bundle): which
             // of them show is up to the player's part and the room's state, in the stylesheet.
             <div class="room-forms"
-                data-role=move || lobby.with(|lobby| Role::of(lobby, me_for_forms.get_value().as_ref()).as_str())
+                data-role=move || lobby.with(|lobby| role(lobby, me_for_forms.get_value().as_ref(), asked, drawn))
                 data-state=move || if lobby.with(|l| l.state == RoomState::Playing) { "playing" } else { "lobby" }
                 data-played=move || if played.get() { "yes" } else { "no" }
                 data-locked=move || if lobby.with(|l| l.locked) { "yes" } else { "no" }
@@ -285,30 +296,18 @@ fn RoomExtras(code: String, buttons: bool) -> impl IntoView {
     }
 }
 
-/// The viewer's part in a room, which decides the forms they see.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Host,
-    /// A player who is not the host.
-    Guest,
-    Visitor,
-}
-
-impl Role {
-    fn of(lobby: &Lobby, me: Option<&UserId>) -> Role {
-        match me {
-            Some(id) if id == &lobby.host_id => Role::Host,
-            Some(id) if lobby.player(id).is_some() => Role::Guest,
-            _ => Role::Visitor,
-        }
-    }
-
-    fn as_str(self) -> &'static str {
-        match self {
-            Role::Host => "host",
-            Role::Guest => "guest",
-            Role::Visitor => "visitor",
-        }
+/// The viewer's part in a room, which decides the forms they see: `host`, `guest` or `visitor`,
+/// with a second word for the join queue (one attribute: each reactive one costs the bundle
+/// about 800 B): a host whose queue changed since the page was drawn (`host queue-changed`), a
+/// visitor whose ask waits (`visitor asking`) or went without them joining (`visitor refused`).
+fn role(lobby: &Lobby, me: Option<&UserId>, asked: bool, drawn: usize) -> &'static str {
+    match me {
+        Some(id) if id == &lobby.host_id && lobby.asking.len() != drawn => "host queue-changed",
+        Some(id) if id == &lobby.host_id => "host",
+        Some(id) if lobby.player(id).is_some() => "guest",
+        Some(id) if lobby.is_asking(id) => "visitor asking",
+        Some(_) if asked => "visitor refused",
+        _ => "visitor",
     }
 }
 
@@ -333,8 +332,36 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>, along: bool) -> impl IntoView {
     });
     let code = lobby.code.to_string();
     let board_href = crate::ids::BoardId::room_best(&lobby.id).href();
+    let rules = lobby.rules();
+    // A player's name drawn for them (a room with friendly names), and a visitor's ask.
+    let drawn = me
+        .as_ref()
+        .and_then(|me| lobby.player(me))
+        .filter(|_| rules.friendly)
+        .map(|p| p.nickname.to_string());
+    let asking = me
+        .as_ref()
+        .and_then(|me| lobby.asking.iter().find(|p| &p.user_id == me))
+        .map(|p| p.nickname.to_string());
+    // Someone waiting to be let in is offered nothing else meanwhile (the audience among it).
+    let waits = asking.is_some();
+    let visitor_way_in = match asking {
+        Some(name) => Either::Left(view! {
+            <p class="notice for-visitor if-asking" role="status" data-testid="asking">{td_string!(l, strangers.asking, name = name.as_str()).to_string()}</p>
+            <p class="notice for-visitor if-refused" role="alert" data-testid="turned-away">{td_string!(l, strangers.turned_away).to_string()}</p>
+        }),
+        None => Either::Right(view! {
+            <div class="for-visitor if-open"><JoinForm code=code.clone() avatar=lobby.free_avatar() friendly=rules.friendly approve=rules.approve /></div>
+        }),
+    };
     view! {
         {away_note}
+        <p class="notice for-host if-asks-changed top" role="status" data-testid="queue-changed">
+            {td_string!(l, strangers.queue_changed).to_string()}" "
+            <a href="">{td_string!(l, strangers.queue_show).to_string()}</a>
+        </p>
+        // The queue first when someone waits (the host's next step), else among the host's forms.
+        {(rules.approve && !lobby.asking.is_empty()).then(|| view! { <div class="for-host top"><AskQueue code=code.clone() asking=lobby.asking.clone() /></div> })}
         <p class="notice for-host if-host-changed top" role="status" data-testid="host-note">{td_string!(l, rooms.room.you_host_now).to_string()}</p>
         <p class="notice for-guest if-host-changed top" role="status" data-testid="new-host-note">{td_string!(l, rooms.room.new_host).to_string()}</p>
         <p class="notice ok for-host between step" data-testid="you-host">{td_string!(l, rooms.room.you_host).to_string()}</p>
@@ -346,17 +373,21 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>, along: bool) -> impl IntoView {
         <div class="again for-member"><AfterMatch code=code.clone() /></div>
         <div class="again"><BoardLink href=board_href /></div>
         <div class="for-host between"><SettingsForm code=code.clone() current=lobby.settings /></div>
+
+        {drawn.map(|name| view! { <div class="for-guest between"><AnotherNameForm code=code.clone() name /></div> })}
         <div class="for-host if-open"><LockForm code=code.clone() locked=false /></div>
         <div class="for-host if-locked"><LockForm code=code.clone() locked=true /></div>
+        {(rules.approve && lobby.asking.is_empty()).then(|| view! { <div class="for-host"><AskQueue code=code.clone() asking=Vec::new() /></div> })}
+        <div class="for-host between"><RulesForm code=code.clone() friendly=rules.friendly approve=rules.approve /></div>
         <div class="for-member"><LeaveForm code=code.clone() /></div>
-        <div class="for-visitor if-open"><JoinForm code avatar=lobby.free_avatar() /></div>
+        {visitor_way_in}
         <p class="notice for-visitor if-locked" role="status" data-testid="room-locked">{td_string!(l, rooms.lobby.locked_notice).to_string()}</p>
         {if along {
             Either::Left(view! {
                 <p class="notice top fresh" data-testid="along-note">{td_string!(l, rooms.room.along_note).to_string()}</p>
             })
         } else {
-            Either::Right(view! { <div class="for-visitor if-open along-form"><AudienceForm code=lobby.code.to_string() named=me.is_some() /></div> })
+            Either::Right((!waits).then(|| view! { <div class="for-visitor if-open along-form"><AudienceForm code=lobby.code.to_string() named=me.is_some() || rules.friendly /></div> }))
         }}
     }
 }

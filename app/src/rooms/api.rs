@@ -7,55 +7,99 @@ use leptos::prelude::*;
 
 use crate::error::AppError;
 use crate::identity::model::{Avatar, NewName, UserId};
-use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomSettings};
+use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomRule, RoomSettings};
 #[cfg(feature = "ssr")]
 use ssr::*;
 
-/// Opens a room with the caller as host, and goes to its lobby.
+/// Opens a room with the caller as host (with friendly names and approved joins if asked for),
+/// and goes to its lobby.
 #[server(endpoint = "rooms/create")]
 pub async fn create_room(
     name: NewName,
     avatar: Option<Avatar>,
     public: Option<bool>,
+    friendly: Option<bool>,
+    approve: Option<bool>,
 ) -> Result<RoomCode, AppError> {
     crate::error::answer("create_room", async move {
         let db = expect_context::<Db>();
         let nickname = name.into_inner();
         let avatar = avatar.unwrap_or_default();
         let public = public.unwrap_or(false);
-        let code = open_room(&db, &nickname, avatar, public).await?;
+        let rules = RoomRules {
+            friendly: friendly.unwrap_or(false),
+            approve: approve.unwrap_or(false),
+        };
+        let code = open_room(&db, &nickname, avatar, public, rules).await?;
         leptos_axum::redirect(&format!("/r/{code}"));
         Ok(code)
     })
     .await
 }
 
-/// Joins a room by code (twice is the same as once), and goes to its lobby.
+/// Joins a room by code (twice is the same as once), or asks to when its host approves each
+/// join, and goes to its lobby. In a room with friendly names the name is drawn, not typed.
 #[server(endpoint = "rooms/join")]
 pub async fn join_room(
     code: RoomCode,
-    name: NewName,
+    name: Option<NewName>,
     avatar: Option<Avatar>,
 ) -> Result<RoomCode, AppError> {
     crate::error::answer("join_room", async move {
         let db = expect_context::<Db>();
-        let (nickname, avatar) = (name.into_inner(), avatar.unwrap_or_default());
-        let admission = admit(&db, &code, Some(&nickname), avatar).await?;
-        let player = &admission.player;
-        db.rooms()
-            .join_room_looking(
-                &code,
-                &player.id,
-                &nickname,
-                avatar,
-                player.look,
-                admission.guest_actions(),
-            )
-            .await?;
-        admission.joined();
+        let typed = name.map(NewName::into_inner);
+        let admission = admit(&db, &code, typed.as_ref(), avatar.unwrap_or_default()).await?;
+        admission.take_place(&db, &code).await?;
         announce(&code);
         leptos_axum::redirect(&format!("/r/{code}"));
         Ok(code)
+    })
+    .await
+}
+
+/// The host turns one of the room's rules for strangers on or off, and goes back to the room.
+#[server(endpoint = "rooms/rule")]
+pub async fn set_room_rule(code: RoomCode, rule: RoomRule, on: bool) -> Result<(), AppError> {
+    crate::error::answer("set_room_rule", async move {
+        let db = expect_context::<Db>();
+        let host = session::require_player(&db).await?;
+        db.rooms().set_rule(&code, &host.id, rule, on).await?;
+        announce(&code);
+        leptos_axum::redirect(&format!("/r/{code}"));
+        Ok(())
+    })
+    .await
+}
+
+/// The host lets a player waiting to join in, or turns them away, and goes back to the room.
+#[server(endpoint = "rooms/answer")]
+pub async fn answer_ask(code: RoomCode, player: UserId, let_in: bool) -> Result<(), AppError> {
+    crate::error::answer("answer_ask", async move {
+        let db = expect_context::<Db>();
+        let host = session::require_player(&db).await?;
+        db.rooms()
+            .answer_ask(&code, &host.id, &player, let_in)
+            .await?;
+        announce(&code);
+        leptos_axum::redirect(&format!("/r/{code}"));
+        Ok(())
+    })
+    .await
+}
+
+/// A player of a room with friendly names draws another name (a few times at most), and goes
+/// back to the room.
+#[server(endpoint = "rooms/another-name")]
+pub async fn another_name(code: RoomCode) -> Result<(), AppError> {
+    crate::error::answer("another_name", async move {
+        let db = expect_context::<Db>();
+        let player = session::require_player(&db).await?;
+        db.rooms()
+            .draw_another_name(&code, &player.id, crate::lang::locale())
+            .await?;
+        announce(&code);
+        leptos_axum::redirect(&format!("/r/{code}"));
+        Ok(())
     })
     .await
 }
@@ -159,6 +203,7 @@ pub(crate) mod ssr {
         identity::session,
         news::announce,
         rooms::admission::{admit, open_room},
+        rooms::model::RoomRules,
         rooms::store::RoomConflict,
         store::Db,
     };
@@ -167,8 +212,10 @@ pub(crate) mod ssr {
         fn from(conflict: RoomConflict) -> Self {
             match conflict {
                 RoomConflict::Data(err) => err.into(),
-                RoomConflict::NotFound => AppError::NotFound(conflict_message(&conflict)),
-                RoomConflict::NotHost | RoomConflict::Locked => {
+                RoomConflict::NotFound | RoomConflict::NotAsking => {
+                    AppError::NotFound(conflict_message(&conflict))
+                }
+                RoomConflict::NotHost | RoomConflict::Locked | RoomConflict::TurnedAway => {
                     AppError::Forbidden(conflict_message(&conflict))
                 }
                 other => AppError::Conflict(conflict_message(&other)),
@@ -194,6 +241,9 @@ pub(crate) mod ssr {
                 td_string!(l, rooms.errors.too_many_for_settings).to_string()
             }
             RoomConflict::Locked => td_string!(l, rooms.errors.locked).to_string(),
+            RoomConflict::TurnedAway => td_string!(l, strangers.err_turned_away).to_string(),
+            RoomConflict::NoMoreNames => td_string!(l, strangers.err_no_more_names).to_string(),
+            RoomConflict::NotAsking => td_string!(l, strangers.err_not_asking).to_string(),
             RoomConflict::Data(err) => err.to_string(),
         }
     }

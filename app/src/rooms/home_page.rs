@@ -37,6 +37,8 @@ pub fn HomePage() -> impl IntoView {
                 <label>{your_name()} <input name="name" required maxlength="24" autocomplete="nickname" /></label>
                 <AvatarPicker />
                 <label class="check"><input type="checkbox" name="public" value="true" />{td_string!(l, rooms.home.list_publicly).to_string()}</label>
+                <label class="check"><input type="checkbox" name="friendly" value="true" data-testid="create-friendly" />{td_string!(l, strangers.create_friendly).to_string()}</label>
+                <label class="check"><input type="checkbox" name="approve" value="true" data-testid="create-approve" />{td_string!(l, strangers.create_approve).to_string()}</label>
                 <button type="submit">{td_string!(l, rooms.home.create).to_string()}</button>
             </form>
             <form method="post" action=JoinRoom::PATH class="card" data-testid="join-room">

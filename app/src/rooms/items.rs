@@ -1,6 +1,7 @@
 //! A room's items as stored: META (settings, state, version, seats, the removed players, the
-//! lock, when the host was last seen), one PLAYER item per player (the host's also on GSI1 under
-//! `HOSTING#<id>`) and one NICK item per nickname, with their `ttl`; reading the lobby
+//! lock, the rules for strangers, when the host was last seen), one PLAYER item per player (the
+//! host's also on GSI1 under `HOSTING#<id>`), one NICK item per nickname and one QUEUE item per
+//! visitor waiting to be let in, with their `ttl`; reading the lobby
 //! from them; and the values other features build their conditions with (`state_value`,
 //! `open_index`), so no other feature spells a room attribute's stored form.
 
@@ -9,7 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::ids::Look;
-use crate::rooms::model::{Lobby, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
+use crate::rooms::model::{
+    Lobby, RoomCode, RoomId, RoomPlayer, RoomRules, RoomSettings, RoomState,
+};
 use crate::store::keys::{self, Key};
 use crate::store::{sort_key, DataError, Item};
 
@@ -56,6 +59,33 @@ pub(crate) struct MetaItem {
     /// See [`Lobby::audience`]; absent is none.
     #[serde(default)]
     pub(crate) audience: u32,
+    /// The host's rules for strangers (see [`crate::rooms::model::RoomRules`]); absent is off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) friendly: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) approve: bool,
+}
+
+/// How long a visitor's ask waits for the host before it lapses.
+pub const ASK_SECS: i64 = 30 * 60;
+
+/// A visitor waiting to be let in (see [`keys::room_ask`]): who they will join as.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct AskItem {
+    #[serde(rename = "PK")]
+    pub(crate) pk: String,
+    #[serde(rename = "SK")]
+    pub(crate) sk: String,
+    pub(crate) user_id: UserId,
+    pub(crate) nickname: DisplayName,
+    pub(crate) avatar: Avatar,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) look: Option<String>,
+    pub(crate) asked_at_ms: i64,
+    /// Their browser's room mark, kept out with them if they are turned away.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) mark: Option<String>,
+    pub(crate) ttl: i64,
 }
 
 /// META's attribute that lets an away host take the room back: a match's start removes it.
@@ -82,6 +112,17 @@ pub(crate) struct PlayerItem {
     pub(crate) look: Option<String>,
     pub(crate) joined_at_ms: i64,
     pub(crate) ttl: i64,
+    /// Their browser's room mark when they joined (see `identity::session::room_mark`): kept
+    /// out with them if the host removes them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) mark: Option<String>,
+    /// How many friendly names they drew again (at most [`crate::rooms::friendly::REROLLS`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) rerolls: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -121,22 +162,37 @@ pub fn state_value(state: RoomState) -> AttributeValue {
 }
 
 /// The lobby from the room's items (see [`Rooms::room_items`]); `None` without a META item.
-/// Players in join order.
+/// Players in join order, the queue in ask order (lapsed asks left out).
 pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
     let mut meta = None;
     let mut players = Vec::new();
+    let mut asking = Vec::new();
+    let now = crate::store::epoch_seconds();
     for item in items {
         let sk = sort_key(item);
         if sk == keys::ROOM_META {
             meta = Some(serde_dynamo::from_item::<_, MetaItem>(item.clone())?);
         } else if sk.starts_with(keys::ROOM_PLAYER_PREFIX) {
             players.push(serde_dynamo::from_item::<_, PlayerItem>(item.clone())?);
+        } else if sk.starts_with(keys::ROOM_ASK_PREFIX) {
+            let ask = serde_dynamo::from_item::<_, AskItem>(item.clone())?;
+            if ask.ttl > now {
+                asking.push(RoomPlayer {
+                    user_id: ask.user_id,
+                    nickname: ask.nickname,
+                    avatar: ask.avatar,
+                    look: ask.look.as_deref().and_then(Look::parse),
+                    joined_at_ms: ask.asked_at_ms,
+                    away: false,
+                });
+            }
         }
     }
     let Some(meta) = meta else {
         return Ok(None);
     };
     players.sort_by(|a, b| (a.joined_at_ms, &a.user_id).cmp(&(b.joined_at_ms, &b.user_id)));
+    asking.sort_by(|a, b| (a.joined_at_ms, &a.user_id).cmp(&(b.joined_at_ms, &b.user_id)));
     Ok(Some(Lobby {
         id: meta.room_id.unwrap_or_else(|| RoomId::legacy(&meta.code)),
         code: meta.code,
@@ -159,6 +215,11 @@ pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
                 away: false,
             })
             .collect(),
+        asking,
+        rules: RoomRules {
+            friendly: meta.friendly,
+            approve: meta.approve,
+        },
         version: meta.version,
         created_at_ms: meta.created_at_ms,
         locked: meta.locked,
@@ -191,6 +252,8 @@ pub(crate) fn player_item(
         look: look.map(|l| l.id().to_owned()),
         joined_at_ms: now_ms,
         ttl: now_ms / 1000 + ROOM_IDLE_SECS,
+        mark: None,
+        rerolls: 0,
     }
 }
 

@@ -11,8 +11,11 @@ use crate::browser;
 use crate::i18n::td_string;
 use crate::identity::account_page::AvatarPicker;
 use crate::identity::model::UserId;
-use crate::rooms::api::{ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom};
-use crate::rooms::model::{Lobby, RoomSettings};
+use crate::rooms::api::{
+    AnotherName, AnswerAsk, ChangeSettings, HandOver, JoinRoom, KickPlayer, LeaveRoom, LockRoom,
+    SetRoomRule,
+};
+use crate::rooms::model::{Lobby, RoomPlayer, RoomRule, RoomSettings};
 
 /// The room's link: shown, copyable, shareable where the browser can, and as a QR code.
 #[component]
@@ -222,18 +225,141 @@ pub fn SettingsForm(code: String, current: RoomSettings) -> impl IntoView {
     }
 }
 
-/// The join form for a visitor (the room page shows it only while the room is open).
+/// The join form for a visitor (the room page shows it only while the room is open): a name and
+/// an avatar, or only the avatar where names are drawn (`friendly`); "Ask to join" where the host
+/// approves each join.
 #[component]
-pub fn JoinForm(code: String, avatar: crate::identity::Avatar) -> impl IntoView {
+pub fn JoinForm(
+    code: String,
+    avatar: crate::identity::Avatar,
+    #[prop(optional)] friendly: bool,
+    #[prop(optional)] approve: bool,
+) -> impl IntoView {
     let l = crate::lang::locale();
+    let (button, help) = if approve {
+        (
+            td_string!(l, strangers.ask_button).to_string(),
+            Some(td_string!(l, strangers.ask_help).to_string()),
+        )
+    } else {
+        (td_string!(l, rooms.home.join).to_string(), None)
+    };
     view! {
             <form method="post" action=JoinRoom::PATH class="card" data-testid="join-room">
                 <h2>{td_string!(l, rooms.lobby.join_heading).to_string()}</h2>
                 <input type="hidden" name="code" value=code />
-                <label>{td_string!(l, rooms.home.your_name).to_string()} <input name="name" required maxlength="24" autocomplete="nickname" /></label>
+                {if friendly {
+                    view! { <p class="muted" data-testid="friendly-help">{td_string!(l, strangers.friendly_help).to_string()}</p> }.into_any()
+                } else {
+                    view! { <label>{td_string!(l, rooms.home.your_name).to_string()} <input name="name" required maxlength="24" autocomplete="nickname" /></label> }.into_any()
+                }}
                 <AvatarPicker chosen=avatar />
-                <button type="submit">{td_string!(l, rooms.home.join).to_string()}</button>
+                {help.map(|help| view! { <p class="muted">{help}</p> })}
+                <button type="submit">{button}</button>
             </form>
+    }
+}
+
+/// The host's rules for strangers: friendly names and approving each join, each said in words
+/// with one button that turns it on or off.
+#[component]
+pub fn RulesForm(code: String, friendly: bool, approve: bool) -> impl IntoView {
+    let l = crate::lang::locale();
+    let rule = move |rule: RoomRule, on: bool| {
+        let (name, state) = match (rule, on) {
+            (RoomRule::Friendly, true) => (
+                td_string!(l, strangers.friendly),
+                td_string!(l, strangers.friendly_on),
+            ),
+            (RoomRule::Friendly, false) => (
+                td_string!(l, strangers.friendly),
+                td_string!(l, strangers.friendly_off),
+            ),
+            (RoomRule::Approve, true) => (
+                td_string!(l, strangers.approve),
+                td_string!(l, strangers.approve_on),
+            ),
+            (RoomRule::Approve, false) => (
+                td_string!(l, strangers.approve),
+                td_string!(l, strangers.approve_off),
+            ),
+        };
+        let (value, testid) = match rule {
+            RoomRule::Friendly => ("friendly", "rule-friendly"),
+            RoomRule::Approve => ("approve", "rule-approve"),
+        };
+        let button = if on {
+            td_string!(l, strangers.turn_off)
+        } else {
+            td_string!(l, strangers.turn_on)
+        };
+        view! {
+            <form method="post" action=SetRoomRule::PATH class="rule" data-testid=testid data-on=on.to_string()>
+                <input type="hidden" name="code" value=code.clone() />
+                <input type="hidden" name="rule" value=value />
+                <input type="hidden" name="on" value=(!on).to_string() />
+                <p><strong>{name.to_string()}</strong>" "<span class="muted">{state.to_string()}</span></p>
+                <button type="submit" class="small secondary">{button.to_string()}</button>
+            </form>
+        }
+    };
+    view! {
+        <section class="card rules" data-testid="room-rules">
+            <h2>{td_string!(l, strangers.rules_heading).to_string()}</h2>
+            {rule(RoomRule::Friendly, friendly)}
+            {rule(RoomRule::Approve, approve)}
+        </section>
+    }
+}
+
+/// The host's queue: who waits to join as the page was drawn, each with "Let in" and "Turn away"
+/// (the room page says when it changed since, with a link that draws it again).
+#[component]
+pub fn AskQueue(code: String, asking: Vec<RoomPlayer>) -> impl IntoView {
+    let l = crate::lang::locale();
+    let empty = asking.is_empty();
+    view! {
+        <section class="card queue" data-testid="join-queue" aria-live="polite">
+            <h2>{td_string!(l, strangers.queue_heading).to_string()}</h2>
+            {empty.then(|| view! { <p class="muted">{td_string!(l, strangers.queue_none).to_string()}</p> })}
+            <ul class="players">
+                {asking.into_iter().map(|asker| {
+                    let target = asker.user_id.to_string();
+                    let answer = |let_in: bool, label: String, class: &'static str, testid: &'static str| view! {
+                        <form method="post" action=AnswerAsk::PATH class="inline">
+                            <input type="hidden" name="code" value=code.clone() />
+                            <input type="hidden" name="player" value=target.clone() />
+                            <input type="hidden" name="let_in" value=let_in.to_string() />
+                            <button type="submit" class=class data-testid=testid>{label}</button>
+                        </form>
+                    };
+                    view! {
+                        <li class="player" data-testid="asker">
+                            <span class="avatar" aria-hidden="true">{asker.avatar.emoji()}</span>
+                            <span class="nickname">{asker.nickname.to_string()}</span>
+                            <span class="player-actions">
+                                {answer(true, td_string!(l, strangers.let_in).to_string(), "small", "let-in")}
+                                {answer(false, td_string!(l, strangers.turn_away).to_string(), "small secondary", "turn-away")}
+                            </span>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+/// A player's drawn name, and the button that draws another (in a room with friendly names).
+#[component]
+pub fn AnotherNameForm(code: String, name: String) -> impl IntoView {
+    let l = crate::lang::locale();
+    view! {
+        <form method="post" action=AnotherName::PATH class="card" data-testid="another-name">
+            <input type="hidden" name="code" value=code />
+            <h2>{td_string!(l, strangers.renamed, name = name.as_str()).to_string()}</h2>
+            <p class="muted">{td_string!(l, strangers.another_help).to_string()}</p>
+            <button type="submit" class="secondary">{td_string!(l, strangers.another_name).to_string()}</button>
+        </form>
     }
 }
 

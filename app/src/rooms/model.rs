@@ -48,6 +48,25 @@ impl RoomSettings {
     }
 }
 
+/// A rule a host can set for strangers (both off by default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoomRule {
+    /// Players get friendly names: each who joins is given two words in the page's language
+    /// (`rooms::friendly`), and nobody types a name.
+    Friendly,
+    /// The host approves each join: a visitor asks, and waits in a queue the host lets in or
+    /// turns away from.
+    Approve,
+}
+
+/// The host's rules for strangers, as the room keeps them (on META).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RoomRules {
+    pub friendly: bool,
+    pub approve: bool,
+}
+
 /// Where a room is in its life: gathering players (and between matches), or playing a match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -84,6 +103,17 @@ pub struct Lobby {
     pub state: RoomState,
     /// In join order: the first is the longest present.
     pub players: Vec<RoomPlayer>,
+    /// Who asked to join and waits for the host (a room whose host approves each join), oldest
+    /// first: their name and avatar as they will join. Sent to browsers, so a host's page knows
+    /// that someone waits and an asker's page that they still do (the list itself is drawn by
+    /// the server).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asking: Vec<RoomPlayer>,
+    /// The host's rules for strangers. Server-side only: the forms the server draws follow
+    /// them, and every page load reads them with the room.
+    #[cfg(feature = "ssr")]
+    #[serde(skip)]
+    pub rules: RoomRules,
     /// Grows with every change to the room; a watcher compares it to see news.
     pub version: u64,
     pub created_at_ms: i64,
@@ -198,6 +228,23 @@ impl Lobby {
     #[cfg(not(feature = "ssr"))]
     pub fn handed_on_from(&self, _user: &UserId) -> Option<&RoomPlayer> {
         None
+    }
+
+    /// The host's rules for strangers (the browser's copy keeps none: the server draws the forms
+    /// that follow them).
+    #[cfg(feature = "ssr")]
+    pub fn rules(&self) -> RoomRules {
+        self.rules
+    }
+
+    #[cfg(not(feature = "ssr"))]
+    pub fn rules(&self) -> RoomRules {
+        RoomRules::default()
+    }
+
+    /// Whether `user` waits to be let in.
+    pub fn is_asking(&self, user: &UserId) -> bool {
+        self.asking.iter().any(|p| &p.user_id == user)
     }
 
     pub fn is_full(&self) -> bool {

@@ -7,19 +7,23 @@
 //! the room (leave, kick, host hand-over, settings) read the lobby, then write in a transaction
 //! conditioned on the room's `version` being unchanged, and retry if it moved.
 
-use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem, Update as UpdateAction};
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::ids::Look;
 pub use crate::rooms::items::ROOM_IDLE_SECS;
 use crate::rooms::items::{lobby_from_items, nickname_item, open_index, player_item, MetaItem};
-use crate::rooms::model::{Lobby, OpenRoom, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
-use crate::store::expr::{attr, Compare, Cond, Expr, Expressions, KeyCond, Operand, Update};
+use crate::rooms::model::{
+    Lobby, OpenRoom, RoomCode, RoomId, RoomPlayer, RoomRules, RoomSettings, RoomState,
+};
+use crate::store::expr::{attr, Compare, Cond, Expr, Expressions, KeyCond};
 use crate::store::keys::{self, Key};
-use crate::store::tx::{internal, n, s};
+use crate::store::tx::{n, s};
 use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError, Item, Page};
 
+pub mod asks;
 pub mod control;
+pub mod joining;
 pub mod members;
 
 crate::store::handle!(
@@ -50,6 +54,32 @@ pub enum Joined {
     AlreadyIn,
 }
 
+/// Who takes a place in a room (or asks for one): the player, the name and avatar they take it
+/// with, the look they wear (copied from their profile, so the lobby shows it without another
+/// read) and their browser's room mark (`identity::session::room_mark`), kept out with them if
+/// the host removes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Joiner {
+    pub user: UserId,
+    pub nickname: DisplayName,
+    pub avatar: Avatar,
+    pub look: Option<Look>,
+    pub mark: Option<String>,
+}
+
+impl Joiner {
+    /// A player with a name and an avatar, no look and no mark.
+    pub fn new(user: &UserId, nickname: &DisplayName, avatar: Avatar) -> Self {
+        Self {
+            user: user.clone(),
+            nickname: nickname.clone(),
+            avatar,
+            look: None,
+            mark: None,
+        }
+    }
+}
+
 /// Why a room action was refused, in words for the player.
 #[derive(Debug, thiserror::Error)]
 pub enum RoomConflict {
@@ -73,6 +103,12 @@ pub enum RoomConflict {
     TooManyForSettings,
     #[error("The host has locked this room.")]
     Locked,
+    #[error("The host turned you away. You can ask again in a few minutes.")]
+    TurnedAway,
+    #[error("You have drawn all the names you can in this room.")]
+    NoMoreNames,
+    #[error("That player is not asking to join.")]
+    NotAsking,
     #[error(transparent)]
     Data(#[from] DataError),
 }
@@ -88,22 +124,23 @@ impl Rooms<'_> {
         avatar: Avatar,
         settings: RoomSettings,
     ) -> Result<Lobby, RoomConflict> {
-        self.create_room_looking(code, host, nickname, avatar, None, settings)
+        let host = Joiner::new(host, nickname, avatar);
+        self.create_room_looking(code, &host, settings, RoomRules::default())
             .await
     }
 
-    /// [`Rooms::create_room`] with the look the host wears (copied from their profile onto their
-    /// place in the room, so the lobby shows it without another read).
+    /// [`Rooms::create_room`] with the host as a [`Joiner`] (their look and mark) and the room's
+    /// rules for strangers.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn create_room_looking(
         self,
         code: &RoomCode,
-        host: &UserId,
-        nickname: &DisplayName,
-        avatar: Avatar,
-        look: Option<Look>,
+        joiner: &Joiner,
         settings: RoomSettings,
+        rules: RoomRules,
     ) -> Result<Lobby, RoomConflict> {
+        let (host, nickname, avatar, look) =
+            (&joiner.user, &joiner.nickname, joiner.avatar, joiner.look);
         let now_ms = epoch_millis();
         let Key { pk, sk } = keys::room_meta(code);
         let (gsi2pk, gsi2sk) = open_index(settings, RoomState::Lobby, now_ms, code);
@@ -132,15 +169,14 @@ impl Rooms<'_> {
             away_host: None,
             away_until: None,
             audience: 0,
+            friendly: rules.friendly,
+            approve: rules.approve,
         };
+        let mut player = player_item(code, host, nickname, avatar, look, now_ms, true);
+        player.mark = joiner.mark.clone();
         let actions = vec![
             self.put_new(serde_dynamo::to_item(&meta).map_err(DataError::from)?)?,
-            self.put_new(
-                serde_dynamo::to_item(player_item(
-                    code, host, nickname, avatar, look, now_ms, true,
-                ))
-                .map_err(DataError::from)?,
-            )?,
+            self.put_new(serde_dynamo::to_item(player).map_err(DataError::from)?)?,
             self.put_new(
                 serde_dynamo::to_item(nickname_item(code, host, nickname, now_ms))
                     .map_err(DataError::from)?,
@@ -167,6 +203,8 @@ impl Rooms<'_> {
                 joined_at_ms: now_ms,
                 away: false,
             }],
+            asking: Vec::new(),
+            rules,
             version: 1,
             created_at_ms: now_ms,
             locked: false,
@@ -321,149 +359,6 @@ impl Rooms<'_> {
             )
             .await?;
         Ok(item.is_some())
-    }
-
-    /// Puts a player in a room: one transaction that counts the seat only while the room has a
-    /// free seat, and claims the nickname only if nobody in the room has it. A player who joins
-    /// during a match watches it and plays from the next.
-    #[tracing::instrument(skip(self), err(level = "debug"))]
-    pub async fn join_room(
-        self,
-        code: &RoomCode,
-        user: &UserId,
-        nickname: &DisplayName,
-        avatar: Avatar,
-    ) -> Result<Joined, RoomConflict> {
-        self.join_room_with(code, user, nickname, avatar, Vec::new())
-            .await
-    }
-
-    /// [`Rooms::join_room`] with `extra` actions in the same transaction, after the join's own: a
-    /// guest made for the join (`Accounts::guest_actions`) exists only if the join succeeds.
-    pub async fn join_room_with(
-        self,
-        code: &RoomCode,
-        user: &UserId,
-        nickname: &DisplayName,
-        avatar: Avatar,
-        extra: Vec<TransactWriteItem>,
-    ) -> Result<Joined, RoomConflict> {
-        self.join_room_looking(code, user, nickname, avatar, None, extra)
-            .await
-    }
-
-    /// [`Rooms::join_room_with`] with the look the player wears, copied onto their place in the
-    /// room (the lobby then shows it from the Query it already makes).
-    #[tracing::instrument(skip(self, extra), err(level = "debug"))]
-    pub async fn join_room_looking(
-        self,
-        code: &RoomCode,
-        user: &UserId,
-        nickname: &DisplayName,
-        avatar: Avatar,
-        look: Option<Look>,
-        extra: Vec<TransactWriteItem>,
-    ) -> Result<Joined, RoomConflict> {
-        let now_ms = epoch_millis();
-        let now = now_ms / 1000;
-        let seat = UpdateAction::builder()
-            .table_name(self.table_name())
-            .set_key(Some(key_map(keys::room_meta(code))))
-            .expressions(
-                Expr::update(
-                    Update::new()
-                        .set(
-                            attr("player_count"),
-                            Operand::Plus(attr("player_count"), n(1)),
-                        )
-                        .set(attr("version"), Operand::Plus(attr("version"), n(1)))
-                        .set(attr(keys::TTL), n(now + ROOM_IDLE_SECS)),
-                )
-                // A player the host removed stays out for the room's life (`removed` is a set
-                // of ids); nobody new joins a locked room (one already in it is answered below,
-                // as a rejoin).
-                .when(
-                    Cond::exists(attr(keys::PK))
-                        .and(Cond::gt(attr(keys::TTL), n(now)))
-                        .and(Cond::lt(attr("player_count"), attr("max_players")))
-                        .and(Cond::contains(attr("removed"), s(user.as_str())).not())
-                        .and(
-                            Cond::not_exists(attr("locked"))
-                                .or(Cond::eq(attr("locked"), AttributeValue::Bool(false))),
-                        ),
-                ),
-            )
-            .build()
-            .map_err(internal)?;
-        let mut actions = vec![
-            TransactWriteItem::builder().update(seat).build(),
-            self.put_new(
-                serde_dynamo::to_item(player_item(
-                    code, user, nickname, avatar, look, now_ms, false,
-                ))
-                .map_err(DataError::from)?,
-            )?,
-            self.put_new(
-                serde_dynamo::to_item(nickname_item(code, user, nickname, now_ms))
-                    .map_err(DataError::from)?,
-            )?,
-        ];
-        actions.extend(extra);
-        match self.transact(actions).await {
-            Ok(()) => return Ok(Joined::Joined),
-            // Still contended after the retries: busy, not refused.
-            Err(err @ DataError::Conflict(Conflict::TransactionConflict)) => return Err(err.into()),
-            Err(DataError::Conflict(_)) => {}
-            Err(err) => return Err(err.into()),
-        }
-        // Refused: one consistent read says why.
-        let Some(lobby) = self.lobby(code).await? else {
-            return Err(RoomConflict::NotFound);
-        };
-        if lobby.player(user).is_some() {
-            return Ok(Joined::AlreadyIn);
-        }
-        if self.was_removed(code, user).await? {
-            return Err(RoomConflict::Removed);
-        }
-        if lobby.locked {
-            return Err(RoomConflict::Locked);
-        }
-        if lobby.is_full() {
-            return Err(RoomConflict::Full);
-        }
-        if lobby
-            .players
-            .iter()
-            .any(|p| p.nickname.folded() == nickname.folded())
-        {
-            return Err(RoomConflict::NicknameTaken);
-        }
-        Err(RoomConflict::Data(DataError::Conflict(
-            Conflict::ConditionFailed,
-        )))
-    }
-
-    /// Whether the host removed `user` from the room (one GetItem of META, projected to the set
-    /// of removed players); read only to explain a refused join.
-    pub(crate) async fn was_removed(
-        self,
-        code: &RoomCode,
-        user: &UserId,
-    ) -> Result<bool, DataError> {
-        let item = self
-            .get(
-                self.client
-                    .get_item()
-                    .set_key(Some(key_map(keys::room_meta(code))))
-                    .expressions(Expr::default().project([attr("removed")]))
-                    .consistent_read(true),
-            )
-            .await?;
-        Ok(item
-            .and_then(|item| item.get("removed").cloned())
-            .and_then(|set| set.as_ss().ok().cloned())
-            .is_some_and(|ids| ids.iter().any(|id| id == user.as_str())))
     }
 
     /// Public rooms still in the lobby with a free seat, newest first: the sparse GSI2

@@ -85,6 +85,21 @@ impl Db {
         Ok(TransactWriteItem::builder().delete(delete).build())
     }
 
+    /// A transaction action that deletes the item at `key` only if `condition` holds on it.
+    pub fn delete_action_when(
+        &self,
+        key: Key,
+        condition: Cond,
+    ) -> Result<TransactWriteItem, DataError> {
+        let delete = Delete::builder()
+            .table_name(self.table_name())
+            .set_key(Some(key_map(key)))
+            .expressions(Expr::condition(condition))
+            .build()
+            .map_err(internal)?;
+        Ok(TransactWriteItem::builder().delete(delete).build())
+    }
+
     /// A transaction action that only checks `condition` on the item at `key`.
     pub fn check_action(&self, key: Key, condition: Cond) -> Result<TransactWriteItem, DataError> {
         let check = ConditionCheck::builder()

@@ -28,6 +28,7 @@ mod reuse;
 mod rooms;
 mod safety;
 mod scale_in;
+mod strangers;
 mod streams;
 
 use std::sync::atomic::{AtomicU32, Ordering};

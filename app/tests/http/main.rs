@@ -20,3 +20,4 @@ mod reports;
 mod rooms;
 mod screen;
 mod security;
+mod strangers;

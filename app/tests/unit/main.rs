@@ -86,6 +86,7 @@ mod profiles {
 }
 
 mod rooms {
+    mod friendly;
     mod items;
     mod lobby;
     mod model;

@@ -145,7 +145,7 @@ impl Game<'_> {
         let Some(lobby) = db.rooms().lobby(code).await? else {
             return Err(GameConflict::NotFound);
         };
-        if db.rooms().was_removed(code, user).await? {
+        if db.rooms().was_removed(code, user, None).await? {
             return Err(GameConflict::Removed);
         }
         if lobby.locked {

@@ -122,7 +122,7 @@ mod shown {
 
     impl HideNames for Room {
         fn hide_names(&mut self) {
-            for p in &mut self.lobby.players {
+            for p in self.lobby.players.iter_mut().chain(&mut self.lobby.asking) {
                 mask(&p.user_id, &mut p.nickname);
             }
             for p in self.game.iter_mut().flat_map(|g| g.players.iter_mut()) {

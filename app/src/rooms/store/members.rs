@@ -75,11 +75,13 @@ impl Rooms<'_> {
                     .set(attr("version"), moved),
             };
             if acting_host.is_some() && !remaining.is_empty() {
-                // Removed by the host: kept out of this room from now on (the join's condition).
-                change = change.add(
-                    attr("removed"),
-                    AttributeValue::Ss(vec![target.to_string()]),
-                );
+                // Removed by the host: kept out of this room from now on (the join's condition),
+                // and so is the browser they joined from, whatever session it comes back with.
+                let mut removed = vec![target.to_string()];
+                if let Some(mark) = self.player_mark(code, target).await? {
+                    removed.push(keys::marked(&mark));
+                }
+                change = change.add(attr("removed"), AttributeValue::Ss(removed));
             }
             let meta = crate::store::tx::update(keys::room_meta(code))
                 .table_name(self.table_name())
@@ -105,6 +107,25 @@ impl Rooms<'_> {
             }
         }
         Err(DataError::Unavailable("the room kept changing; try again".into()).into())
+    }
+
+    /// The room mark of the browser `user` joined from, if it had one (one GetItem of their
+    /// PLAYER item, projected): what a removal keeps out with them.
+    async fn player_mark(
+        self,
+        code: &RoomCode,
+        user: &UserId,
+    ) -> Result<Option<String>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::room_player(code, user))))
+                    .expressions(Expr::default().project([attr("mark")]))
+                    .consistent_read(true),
+            )
+            .await?;
+        Ok(item.and_then(|item| item.get("mark")?.as_s().ok().cloned()))
     }
 
     /// The host changes the room's settings (in the lobby only; never below the players present).

@@ -76,3 +76,34 @@ pub fn audience_seat(code: &RoomCode, user: &UserId) -> Key {
 
 /// Sort-key prefix of the audience in a room partition.
 pub const AUDIENCE_PREFIX: &str = "AUD#";
+
+/// Someone waiting to be let into a room whose host approves each join: `ROOM#<code>` /
+/// `QUEUE#<id>`, with the name and avatar they will join with and a `ttl`
+/// ([`crate::rooms::asks`]). After `META`, so the room's own Query ([`super::ROOM_READ_FROM`] on)
+/// reads the queue with the players: the host's page costs nothing more.
+pub fn room_ask(code: &RoomCode, user: &UserId) -> Key {
+    Key {
+        pk: room_partition(code),
+        sk: format!("{ROOM_ASK_PREFIX}{}", user.as_str()),
+    }
+}
+
+/// Sort-key prefix of the queue in a room partition.
+pub const ROOM_ASK_PREFIX: &str = "QUEUE#";
+
+/// Someone the host turned away, who may not ask again until its `ttl`: `ROOM#<code>` /
+/// `BARRED#<id>`, one for the player and one for their browser's room mark
+/// (`BARRED#M#<mark>`, see `identity::room_mark`). Before `META`: read only by the ask's
+/// condition, never by the room's Query.
+pub fn room_barred(code: &RoomCode, who: &str) -> Key {
+    Key {
+        pk: room_partition(code),
+        sk: format!("BARRED#{who}"),
+    }
+}
+
+/// How a browser's room mark is written where a player's id also goes (a room's `removed` set,
+/// a `BARRED#` key): `M#<mark>`, never a player's id.
+pub fn marked(mark: &str) -> String {
+    format!("M#{mark}")
+}

@@ -16,6 +16,8 @@ fn state_values_are_what_a_stored_room_holds() {
             settings: RoomSettings::default(),
             state,
             players: Vec::new(),
+            asking: Vec::new(),
+            rules: Default::default(),
             version: 1,
             created_at_ms: 0,
             locked: false,

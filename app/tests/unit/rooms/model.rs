@@ -55,6 +55,8 @@ fn lobby(host: &UserId, players: &[&UserId], seen: Option<i64>) -> Lobby {
                 away: false,
             })
             .collect(),
+        asking: Vec::new(),
+        rules: Default::default(),
         version: 1,
         created_at_ms: 0,
         locked: false,

@@ -1,0 +1,91 @@
+//! A room on the wire: one object, the lobby's fields and `game` side by side (see [`Room`]).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Match, Room};
+use crate::identity::UserId;
+use crate::rooms::model::{Lobby, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
+
+#[derive(Serialize, Deserialize)]
+pub(super) struct RoomWire {
+    code: RoomCode,
+    id: RoomId,
+    host_id: UserId,
+    settings: RoomSettings,
+    state: RoomState,
+    players: Vec<RoomPlayer>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    asking: Vec<RoomPlayer>,
+    version: u64,
+    created_at_ms: i64,
+    #[serde(default)]
+    locked: bool,
+    #[serde(default)]
+    game: Option<Match>,
+}
+
+impl From<RoomWire> for Room {
+    fn from(wire: RoomWire) -> Self {
+        Room {
+            lobby: Lobby {
+                code: wire.code,
+                id: wire.id,
+                host_id: wire.host_id,
+                settings: wire.settings,
+                state: wire.state,
+                players: wire.players,
+                asking: wire.asking,
+                version: wire.version,
+                created_at_ms: wire.created_at_ms,
+                locked: wire.locked,
+                audience: 0,
+                host_seen_ms: None,
+                #[cfg(feature = "ssr")]
+                rules: Default::default(),
+                #[cfg(feature = "ssr")]
+                away_host: None,
+                #[cfg(feature = "ssr")]
+                away_until_ms: None,
+            },
+            game: wire.game,
+        }
+    }
+}
+
+impl From<Room> for RoomWire {
+    fn from(room: Room) -> Self {
+        let Lobby {
+            code,
+            id,
+            host_id,
+            settings,
+            state,
+            players,
+            asking,
+            version,
+            created_at_ms,
+            locked,
+            audience: _,
+            host_seen_ms: _,
+            #[cfg(feature = "ssr")]
+                rules: _,
+            #[cfg(feature = "ssr")]
+                away_host: _,
+            #[cfg(feature = "ssr")]
+                away_until_ms: _,
+        } = room.lobby;
+        RoomWire {
+            code,
+            id,
+            host_id,
+            settings,
+            state,
+            players,
+            asking,
+            version,
+            created_at_ms,
+            locked,
+            game: room.game,
+        }
+    }
+}
