@@ -267,6 +267,8 @@ package_site() {
   cp -r public/. "$SITE/"
   # The big screen's own stylesheet (the room on a TV; loaded there only), minified in place.
   "$css_min" --minify public/screen.css -o "$SITE/screen.css"
+  # The room page's own rules (the join queue's notes), minified in place too.
+  "$css_min" --minify public/room.css -o "$SITE/room.css"
   # Served as-is to browsers that accept brotli (leptos_axum's static handler looks for .br).
   find "$SITE" -type f \( -name '*.js' -o -name '*.wasm' -o -name '*.css' -o -name '*.svg' -o -name '*.ico' \) \
     -exec brotli -f -q 11 -k {} \;

@@ -30,7 +30,8 @@ async function firstLoad(page: Page, path: string): Promise<Load> {
   const sizes: Promise<[string, number]>[] = [];
   const listener = (request: import("@playwright/test").Request) => {
     const url = new URL(request.url());
-    if (url.pathname.startsWith("/pkg/") || url.pathname === "/screen.css") {
+    // The bundle, and every stylesheet a page loads besides (the big screen's, the room's own).
+    if (url.pathname.startsWith("/pkg/") || /^\/[\w-]+\.css$/.test(url.pathname)) {
       sizes.push(request.sizes().then((s) => [url.pathname, s.responseBodySize] as [string, number]));
     }
   };

@@ -42,6 +42,10 @@ use crate::ui::forms::FormError;
 /// ([`ScreenPage`]) and by this page in its "just the button" view only.
 pub const SCREEN_CSS: &str = "/screen.css";
 
+/// The room page's own stylesheet (in `public/`): rules no other page needs (the join queue's
+/// notes), so the pages without islands do not pay for them.
+pub const ROOM_CSS: &str = "/room.css";
+
 /// Server functions whose plain-form failures this page shows.
 const FORM_PATHS: &[&str] = &[
     JoinRoom::PATH,
@@ -122,6 +126,7 @@ pub fn RoomPage() -> impl IntoView {
                         <noscript>
                             <p class="notice" data-testid="needs-js">{td_string!(l, rooms.room.needs_js).to_string()}</p>
                         </noscript>
+                        <Link rel="stylesheet" href=ROOM_CSS />
                         <div class="room-view" data-view=if buttons { "buttons" } else { "full" }>
                             {buttons.then(|| view! { <Link rel="stylesheet" href=SCREEN_CSS /> })}
                             <LiveRoom page=page.clone()>
@@ -356,7 +361,7 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>, along: bool) -> impl IntoView {
     };
     view! {
         {away_note}
-        <p class="notice for-host if-asks-changed top" role="status" data-testid="queue-changed">
+        <p class="notice for-host if-queue top" role="status" data-testid="queue-changed">
             {td_string!(l, strangers.queue_changed).to_string()}" "
             <a href="">{td_string!(l, strangers.queue_show).to_string()}</a>
         </p>
