@@ -81,6 +81,16 @@ async fn lobby(app: &Router, code: &str, cookie: &str) -> (Vec<String>, Vec<Stri
     )
 }
 
+/// Asserts that a call was answered with success, saying what came back if not.
+fn succeeded(answer: &Answer) {
+    assert!(
+        answer.status.is_success(),
+        "{:?} {}",
+        answer.status,
+        answer.body
+    );
+}
+
 /// The id of the player signed in with `cookie`, as the room's page data names them.
 async fn me(app: &Router, code: &str, cookie: &str) -> String {
     let page = post(
@@ -103,31 +113,16 @@ async fn a_friendly_room_names_each_joiner_in_the_page_language_and_ignores_a_ty
     let (app, _engine) = app().await;
     let (code, host) = create(&app, "Teacher", "friendly=true").await;
     let english = join(&app, &code, "Typed%20Name", "en", None).await;
-    assert!(
-        english.status.is_success(),
-        "{:?} {}",
-        english.status,
-        english.body
-    );
+    succeeded(&english);
     let hindi = join(&app, &code, "Typed%20Name", "hi", None).await;
-    assert!(
-        hindi.status.is_success(),
-        "{:?} {}",
-        hindi.status,
-        hindi.body
-    );
+    succeeded(&hindi);
     // No name typed at all is no error where names are drawn.
     let untyped = send(
         &app,
         form("/api/rooms/join", &format!("code={code}"), None).header("accept-language", "en"),
     )
     .await;
-    assert!(
-        untyped.status.is_success(),
-        "{:?} {}",
-        untyped.status,
-        untyped.body
-    );
+    succeeded(&untyped);
 
     let (players, _) = lobby(&app, &code, &host).await;
     assert_eq!(players.len(), 4, "{players:?}");
@@ -145,7 +140,7 @@ async fn a_join_the_host_approves_waits_until_let_in_and_a_turned_away_player_is
     let (app, _engine) = app().await;
     let (code, host) = create(&app, "Host", "approve=true").await;
     let asha = join(&app, &code, "Asha", "en", None).await;
-    assert!(asha.status.is_success(), "{:?} {}", asha.status, asha.body);
+    succeeded(&asha);
     let asha_cookie = asha.cookie().expect("Asha's guest session");
     let bo = join(&app, &code, "Bo", "en", None).await;
     let bo_cookie = bo.cookie().expect("Bo's guest session");
@@ -256,12 +251,7 @@ async fn a_removed_player_back_as_a_fresh_guest_from_the_same_browser_is_refused
     let last = if mark.ends_with('A') { 'B' } else { 'A' };
     let forged = format!("{}{last}", &mark[..mark.len() - 1]);
     let other = join(&app, &code, "Not%20Asha", "en", Some(&forged)).await;
-    assert!(
-        other.status.is_success(),
-        "{:?} {}",
-        other.status,
-        other.body
-    );
+    succeeded(&other);
     assert_eq!(
         lobby(&app, &code, &host).await.0,
         vec!["Host".to_string(), "Not Asha".to_string()]
