@@ -1,5 +1,5 @@
-//! Page pieces every feature's pages share: the form helpers, the not-found page, and the room
-//! code a page's address names.
+//! Page pieces every feature's pages share: the form helpers, the not-found page, the room code
+//! a page's address names, and the wrapper of an island's props.
 
 pub mod forms;
 pub mod language;
@@ -7,6 +7,32 @@ pub mod not_found;
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// An island's props, which travel one way: the server writes them into the page as JSON and
+/// the browser reads them. The wrapper Leptos generates for an island serializes its props in
+/// the browser too, for an island drawn there anew; Udd's islands are only ever hydrated, and
+/// hydration never reads that copy. It put the JSON writer of every type the props hold (the
+/// room, its match and rounds, the catalog's things) in the browser bundle, which pays for it
+/// on every page with an island. In the browser these props write `null`; on the server they
+/// are written as the value itself, so the page's JSON is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IslandProps<T>(pub T);
+
+impl<T: Serialize> Serialize for IslandProps<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[cfg(feature = "ssr")]
+        return self.0.serialize(serializer);
+        #[cfg(not(feature = "ssr"))]
+        serializer.serialize_unit()
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for IslandProps<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        T::deserialize(deserializer).map(IslandProps)
+    }
+}
 
 /// The `code` segment of the page's address (`/r/<CODE>…`), upper-cased as codes are typed;
 /// still to be parsed.

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 use leptos_router::location::Url;
+use serde::{Deserialize, Serialize};
 
 use crate::browser;
 use crate::catalog::api::list_things;
@@ -15,6 +16,7 @@ use crate::catalog::model::{flying_rule_in, matches_search, FlyFilter, Thing};
 use crate::codec::Base64Json;
 use crate::i18n::td_string;
 use crate::lang::Locale;
+use crate::ui::IslandProps;
 
 pub fn filter_href(filter: FlyFilter, search: &str) -> String {
     let mut href = format!("/things?flies={}", filter.as_query());
@@ -63,7 +65,7 @@ pub fn ThingsPage() -> impl IntoView {
                     let search = search.clone();
                     Suspend::new(async move {
                         match things.await {
-                            Ok(all) => Either::Left(view! { <ThingBrowser all filter search /> }),
+                            Ok(all) => Either::Left(view! { <ThingBrowser page=IslandProps(Browse { all, filter, search }) /> }),
                             Err(err) => Either::Right(view! {
                                 <p class="error" role="alert">{err.localized()}</p>
                             }),
@@ -75,11 +77,25 @@ pub fn ThingsPage() -> impl IntoView {
     }
 }
 
+/// What the catalog's island starts from: every thing, and the filter and search the address
+/// asked for.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Browse {
+    all: Vec<Thing>,
+    filter: FlyFilter,
+    search: String,
+}
+
 /// The filter links, the search box and the list: the page's one island. Rendered on the
 /// server for the address asked; in the browser, a filter link or typing filters in place,
 /// and the address follows (back and forward too).
 #[island]
-fn ThingBrowser(all: Vec<Thing>, filter: FlyFilter, search: String) -> impl IntoView {
+fn ThingBrowser(page: IslandProps<Browse>) -> impl IntoView {
+    let IslandProps(Browse {
+        all,
+        filter,
+        search,
+    }) = page;
     let l = crate::lang::locale();
     let filter = RwSignal::new(filter);
     let search = RwSignal::new(search);

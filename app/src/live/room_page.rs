@@ -35,8 +35,8 @@ use crate::rooms::lobby::{
     SettingsForm, ShareBox,
 };
 use crate::rooms::model::{Lobby, RoomCode, RoomState};
-use crate::ui::code_param;
 use crate::ui::forms::FormError;
+use crate::ui::{code_param, IslandProps};
 
 /// The big screen's stylesheet (in `public/`): loaded by `/r/<CODE>/screen`
 /// ([`ScreenPage`]) and by this page in its "just the button" view only.
@@ -129,7 +129,7 @@ pub fn RoomPage() -> impl IntoView {
                         <Link rel="stylesheet" href=ROOM_CSS />
                         <div class="room-view" data-view=if buttons { "buttons" } else { "full" }>
                             {buttons.then(|| view! { <Link rel="stylesheet" href=SCREEN_CSS /> })}
-                            <LiveRoom page=page.clone()>
+                            <LiveRoom page=IslandProps(page.clone())>
                                 <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() along=page.along.is_some() />
                             </LiveRoom>
                             <RoomExtras code=room_code buttons />
@@ -149,8 +149,8 @@ pub fn RoomPage() -> impl IntoView {
 // `pub(crate)` alone, moves the whole optimised bundle (that one moved it 405 B brotli, measured
 // 2026-11-28), which is why the big screen lives in this file instead.
 #[island]
-fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
-    let RoomPageData {
+fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoView {
+    let IslandProps(RoomPageData {
         room: first,
         me,
         qr_svg,
@@ -158,7 +158,7 @@ fn LiveRoom(page: RoomPageData, children: Children) -> impl IntoView {
         my_tap,
         along,
         along_from,
-    } = page;
+    }) = page;
     let l = crate::lang::locale();
     let for_nobody = me.is_none();
     let code = first.code.to_string();
@@ -461,7 +461,7 @@ pub fn ScreenPage() -> impl IntoView {
                                     {td_string!(l, rooms.room.screen_join).to_string()}" "
                                     <a href=room_href>{address}</a>
                                 </p>
-                                <LiveRoom page>
+                                <LiveRoom page=IslandProps(page)>
                                     <span></span>
                                 </LiveRoom>
                             </div>

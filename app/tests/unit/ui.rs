@@ -51,3 +51,15 @@ fn a_match_line_of_its_top_three_says_when_more_played() {
     assert_eq!(podium_line(&of(4)), "Asha 3200 · Ravi 2900 · Mei 2600 · …");
     assert_eq!(podium_line(&of(1)), "Asha 3200");
 }
+
+#[test]
+fn island_props_are_written_on_the_server_as_the_value_they_hold_and_read_back() {
+    use app::ui::IslandProps;
+    let value = (vec![3_u32, 1, 2], "Kauwa \"udd\"".to_string(), Some(true));
+    let written = serde_json::to_string(&IslandProps(value.clone())).unwrap();
+    // The page's JSON is the value's own: the wrapper adds nothing on the server.
+    assert_eq!(written, r#"[[3,1,2],"Kauwa \"udd\"",true]"#);
+    let read: IslandProps<(Vec<u32>, String, Option<bool>)> =
+        serde_json::from_str(&written).unwrap();
+    assert_eq!(read, IslandProps(value));
+}
