@@ -299,16 +299,19 @@ pub async fn join_audience(code: RoomCode, name: Option<NewName>) -> Result<(), 
         {
             return Err(GameConflict::InTheMatch.into());
         }
+        let mark = crate::identity::session::room_mark(&db).await?;
         db.game()
             .join_audience(
                 &code,
                 &member.id,
                 &member.display_name,
                 member.avatar,
+                Some(&mark.id),
                 admission.guest_actions(),
             )
             .await?;
         admission.joined();
+        mark.give();
         announce(&code);
         leptos_axum::redirect(&format!("/r/{code}"));
         Ok(())

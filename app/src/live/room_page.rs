@@ -34,7 +34,7 @@ use crate::rooms::lobby::{
     settings_summary, AnotherNameForm, AskQueue, JoinForm, LeaveForm, LockForm, Players, RulesForm,
     SettingsForm, ShareBox,
 };
-use crate::rooms::model::{Lobby, RoomCode, RoomState};
+use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomState};
 use crate::ui::forms::FormError;
 use crate::ui::{code_param, IslandProps};
 
@@ -164,9 +164,9 @@ fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoVie
     let code = first.code.to_string();
     let was_member = me.as_ref().is_some_and(|id| first.player(id).is_some());
     // The join queue as the page was drawn: an asker learns the host's no when their ask goes
-    // without them joining, a host that the list drawn is out of date.
+    // without them joining, a host that the list drawn is out of date (whoever came or went).
     let asked = me.as_ref().is_some_and(|id| first.is_asking(id));
-    let drawn = first.asking.len();
+    let drawn = first.asking.clone();
     let code_value = StoredValue::new(first.code.clone());
     let room = RwSignal::new(first.clone());
     let ended = RwSignal::new(false);
@@ -264,7 +264,7 @@ fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoVie
             // The forms, drawn on the server (none of their code is in the browser bundle): which
             // of them show is up to the player's part and the room's state, in the stylesheet.
             <div class="room-forms"
-                data-role=move || lobby.with(|lobby| role(lobby, me_for_forms.get_value().as_ref(), asked, drawn))
+                data-role=move || lobby.with(|lobby| role(lobby, me_for_forms.get_value().as_ref(), asked, &drawn))
                 data-state=move || if lobby.with(|l| l.state == RoomState::Playing) { "playing" } else { "lobby" }
                 data-played=move || if played.get() { "yes" } else { "no" }
                 data-locked=move || if lobby.with(|l| l.locked) { "yes" } else { "no" }
@@ -305,9 +305,9 @@ fn RoomExtras(code: String, buttons: bool) -> impl IntoView {
 /// with a second word for the join queue (one attribute: each reactive one costs the bundle
 /// about 800 B): a host whose queue changed since the page was drawn (`host queue-changed`), a
 /// visitor whose ask waits (`visitor asking`) or went without them joining (`visitor refused`).
-fn role(lobby: &Lobby, me: Option<&UserId>, asked: bool, drawn: usize) -> &'static str {
+fn role(lobby: &Lobby, me: Option<&UserId>, asked: bool, drawn: &[RoomPlayer]) -> &'static str {
     match me {
-        Some(id) if id == &lobby.host_id && lobby.asking.len() != drawn => "host queue-changed",
+        Some(id) if id == &lobby.host_id && lobby.asking != drawn => "host queue-changed",
         Some(id) if id == &lobby.host_id => "host",
         Some(id) if lobby.player(id).is_some() => "guest",
         Some(id) if lobby.is_asking(id) => "visitor asking",

@@ -44,7 +44,7 @@ async fn audience(t: &TestTable, code: &RoomCode, count: usize) -> Vec<UserId> {
         let id = player(t, &who).await;
         let joined =
             t.db.game()
-                .join_audience(code, &id, &name(&who), Avatar::Bee, Vec::new())
+                .join_audience(code, &id, &name(&who), Avatar::Bee, None, Vec::new())
                 .await
                 .unwrap();
         assert_eq!(joined, JoinedAudience::Joined);
@@ -242,7 +242,7 @@ async fn joining_the_audience_is_once_within_its_limit_and_not_into_a_locked_roo
         let code = code.clone();
         async move {
             t.db.game()
-                .join_audience(&code, &who, &name("Fan"), Avatar::Bee, Vec::new())
+                .join_audience(&code, &who, &name("Fan"), Avatar::Bee, None, Vec::new())
                 .await
         }
     };
@@ -302,7 +302,7 @@ async fn twenty_racing_joins_and_their_racing_calls_count_each_member_once() {
         let id = id.clone();
         tokio::spawn(async move {
             db.game()
-                .join_audience(&code, &id, &name("Racer"), Avatar::Bee, Vec::new())
+                .join_audience(&code, &id, &name("Racer"), Avatar::Bee, None, Vec::new())
                 .await
         })
     });

@@ -254,6 +254,20 @@ async fn a_removed_player_back_as_a_fresh_guest_from_the_same_browser_stays_out(
             .await,
         Err(RoomConflict::Removed)
     ));
+    // Nor into the room's audience from that browser (a tap along is still a name on the page).
+    assert!(matches!(
+        t.db.game()
+            .join_audience(
+                &code,
+                &fresh,
+                &name("Not Asha"),
+                Avatar::Bee,
+                Some("browser-a"),
+                Vec::new()
+            )
+            .await,
+        Err(app::game::store::GameConflict::Removed)
+    ));
     // From another browser the same guest is welcome (what a mark cannot stop: a new browser).
     t.db.rooms()
         .join_room_looking(&code, &joiner(&fresh, "Not Asha", "browser-z"), Vec::new())

@@ -371,7 +371,7 @@ async fn with_a_full_audience_an_anonymous_room_load_reads_at_most_two_units() {
     for (i, fan) in fans.iter().enumerate() {
         let name = DisplayName::parse(&format!("Fan {i}")).unwrap();
         db.game()
-            .join_audience(&room_code, fan, &name, Avatar::Bee, Vec::new())
+            .join_audience(&room_code, fan, &name, Avatar::Bee, None, Vec::new())
             .await
             .unwrap();
     }

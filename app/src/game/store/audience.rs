@@ -5,7 +5,7 @@
 //!
 //! | pattern | how | round trips |
 //! |---|---|---|
-//! | join the audience | one transaction: META's `audience` count (under [`AUDIENCE_LIMIT`], the room live, unlocked, the joiner not removed) and the seat `AUD#<id>` put new; a refused join reads the room to say why | TransactWriteItems (+ Query, GetItem when refused) |
+//! | join the audience | one transaction: META's `audience` count (under [`AUDIENCE_LIMIT`], the room live, unlocked, neither the joiner nor their browser's room mark removed) and the seat `AUD#<id>` put new; a refused join reads the room to say why | TransactWriteItems (+ Query, GetItem when refused) |
 //! | tap along | the round read (eventually consistent, projected: reveal, window, closed, players) to check the tap is for the round as it is; then one conditional UpdateItem of the member's own seat adds the call (`calls.<n>`), only if the seat exists and holds no call for that round | GetItem + UpdateItem (+ GetItem when refused) |
 //! | the audience's calls | Query `AUD#` of the room partition (consistent): every seat, with its calls; counted once per instance at each round's close (`game::crowds`) | Query |
 //! | a viewer's own seat | GetItem `AUD#<id>` (consistent): the room page's own calls | GetItem |
@@ -104,7 +104,8 @@ pub fn count_calls(room: &mut Room, seats: &[AudienceSeat]) {
 
 impl Game<'_> {
     /// `user` joins the room's audience (see the module's table). Joining twice is joining once.
-    /// A player of the match in play taps as a player, not here.
+    /// A player of the match in play taps as a player, not here. A player the host removed is
+    /// kept out, and so is their browser (its room `mark`) under another name.
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn join_audience(
         self,
@@ -112,6 +113,7 @@ impl Game<'_> {
         user: &UserId,
         nickname: &DisplayName,
         avatar: Avatar,
+        mark: Option<&str>,
         extra: Vec<TransactWriteItem>,
     ) -> Result<JoinedAudience, GameConflict> {
         let now_ms = epoch_millis();
@@ -127,7 +129,7 @@ impl Game<'_> {
         };
         let db = self.counted_as(AUDIENCE);
         let mut actions = vec![
-            db.rooms().audience_joined(code, user)?,
+            db.rooms().audience_joined(code, user, mark)?,
             db.put_new(serde_dynamo::to_item(&seat).map_err(DataError::from)?)?,
         ];
         // A guest made for this join rides in its transaction: a refused join makes none.
@@ -145,7 +147,7 @@ impl Game<'_> {
         let Some(lobby) = db.rooms().lobby(code).await? else {
             return Err(GameConflict::NotFound);
         };
-        if db.rooms().was_removed(code, user, None).await? {
+        if db.rooms().was_removed(code, user, mark).await? {
             return Err(GameConflict::Removed);
         }
         if lobby.locked {

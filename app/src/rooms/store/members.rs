@@ -198,8 +198,14 @@ impl Rooms<'_> {
         &self,
         code: &RoomCode,
         user: &UserId,
+        mark: Option<&str>,
     ) -> Result<TransactWriteItem, DataError> {
         let now = epoch_millis() / 1000;
+        // Not the removed player, nor (under a new name) their browser.
+        let mut kept = Cond::contains(attr("removed"), s(user.as_str())).not();
+        if let Some(mark) = mark {
+            kept = kept.and(Cond::contains(attr("removed"), s(keys::marked(mark))).not());
+        }
         self.update_action(
             crate::store::tx::update(keys::room_meta(code)).expressions(
                 Expr::update(
@@ -213,7 +219,7 @@ impl Rooms<'_> {
                 .when(
                     Cond::exists(attr(keys::PK))
                         .and(Cond::gt(attr(keys::TTL), n(now)))
-                        .and(Cond::contains(attr("removed"), s(user.as_str())).not())
+                        .and(kept)
                         .and(
                             Cond::not_exists(attr("locked"))
                                 .or(Cond::eq(attr("locked"), AttributeValue::Bool(false))),

@@ -79,8 +79,10 @@ pub fn match_sort(finished_at_ms: i64, room: &RoomId, first: u32) -> String {
     format!("{:013}#{}#{first:05}", finished_at_ms.max(0), room.as_str())
 }
 
-/// Where the room's Query starts: everything from `META` on (META, players, rounds), which
-/// leaves out the nickname claims.
+/// Where the room's Query starts: everything from `META` on (META, the join queue, players,
+/// rounds), which leaves out the audience's seats and the barred (`AUD#`, `BARRED#` sort before
+/// `META`). It reads the nickname claims too: `NICK#` sorts after `META` (about 80 B each, one
+/// per player; the lobby's reader skips them).
 pub const ROOM_READ_FROM: &str = ROOM_META;
 
 /// A player's record of one finished match: `USER#<id>` / `MATCH#<ulid>`, newest last.
