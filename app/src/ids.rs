@@ -381,6 +381,8 @@ pub(crate) use string_newtype_conversions;
 string_newtype_conversions!(UserId, Username, Email, RoomCode, RoomId);
 
 mod board;
+mod deck;
 mod inventory;
 pub use board::{BoardId, Day, DayText, Metric, Period, PeriodKind, Scope, SeasonId};
+pub use deck::{DeckCode, DECK_CODE_LEN};
 pub use inventory::{Look, OfferId, Place};

@@ -18,6 +18,8 @@ pub mod catalog;
 pub mod daily;
 pub mod game;
 pub mod identity;
+// Decks of things players make: on the catalog (its emoji) and identity (the name filter).
+pub mod decks;
 pub mod inventory;
 pub mod leaderboards;
 pub mod live;

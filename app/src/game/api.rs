@@ -15,7 +15,7 @@ use crate::{
     game::throttle::TapThrottle,
     game::timing::Received,
     i18n::td_string,
-    identity::model::Avatar,
+    identity::model::{Avatar, UserId},
     identity::session,
     news::announce,
     store::{epoch_millis, Db},
@@ -281,6 +281,20 @@ fn acknowledge(tapped: Result<Tapped, GameConflict>) -> Result<TapAck, AppError>
     })
 }
 
+/// Refuses a player of the match in play in room `code`: they tap as a player, not from the
+/// audience.
+#[cfg(feature = "ssr")]
+async fn not_in_the_match(db: &Db, code: &RoomCode, user: &UserId) -> Result<(), AppError> {
+    let room = db.game().room(code).await?.ok_or(GameConflict::NotFound)?;
+    if room
+        .game
+        .is_some_and(|g| !g.is_finished() && g.player(user).is_some())
+    {
+        return Err(GameConflict::InTheMatch.into());
+    }
+    Ok(())
+}
+
 /// Joins the room's audience (a visitor who has no session becomes a guest called `name` in the
 /// same transaction), and goes back to the room, where they tap along from the next round on.
 #[server(endpoint = "rooms/audience")]
@@ -291,15 +305,8 @@ pub async fn join_audience(code: RoomCode, name: Option<NewName>) -> Result<(), 
         let admission =
             crate::rooms::admission::admit(&db, &code, name.as_ref(), Avatar::default()).await?;
         let member = &admission.player;
-        // A player of the match in play taps as a player.
-        let room = db.game().room(&code).await?.ok_or(GameConflict::NotFound)?;
-        if room
-            .game
-            .is_some_and(|g| !g.is_finished() && g.player(&member.id).is_some())
-        {
-            return Err(GameConflict::InTheMatch.into());
-        }
-        let mark = crate::identity::session::room_mark(&db).await?;
+        not_in_the_match(&db, &code, &member.id).await?;
+        let mark = session::room_mark(&db).await?;
         db.game()
             .join_audience(
                 &code,

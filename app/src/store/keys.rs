@@ -9,6 +9,7 @@
 mod boards;
 mod catalog;
 mod daily;
+mod decks;
 mod game;
 mod identity;
 mod inventory;
@@ -21,6 +22,7 @@ mod table;
 pub use boards::*;
 pub use catalog::*;
 pub use daily::*;
+pub use decks::*;
 pub use game::*;
 pub use identity::*;
 pub use inventory::*;

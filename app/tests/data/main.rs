@@ -11,6 +11,7 @@ mod conflicts;
 mod control;
 mod convert;
 mod daily;
+mod decks;
 #[path = "../support/faults.rs"]
 mod faults;
 mod game;

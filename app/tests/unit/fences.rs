@@ -394,6 +394,7 @@ fn db_gains_methods_only_in_the_store_core_and_each_feature_has_one_handle() {
     }
     let features = [
         "catalog",
+        "decks",
         "game",
         "identity",
         "inventory",

@@ -19,6 +19,10 @@ mod catalog {
     mod things_page;
 }
 
+mod decks {
+    mod model;
+}
+
 mod daily {
     mod clock;
     mod model;

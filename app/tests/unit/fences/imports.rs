@@ -348,7 +348,7 @@ const LAYERS: &[&[&str]] = &[
     ],
     &["store", "ui", "share"],
     &["catalog", "identity"],
-    &["rooms", "inventory"],
+    &["rooms", "inventory", "decks"],
     &["game", "leaderboards"],
     &["live", "profiles", "daily", "reports"],
     &["http", "shell"],
