@@ -1,7 +1,9 @@
 //! Decks of things that hosts make, share by code and play like the built-in catalog (which
 //! stays the default deck). `model`: a deck, its rules and its lines; `store`: decks in the
-//! table. See `docs/decks.md`.
+//! table; `api`: making, saving, deleting and reading them over HTTP. See `docs/decks.md`.
 
+pub mod api;
+pub mod deck_pages;
 pub mod model;
 
 #[cfg(feature = "ssr")]

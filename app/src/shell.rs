@@ -3,8 +3,8 @@
 
 use crate::i18n::td_string;
 use crate::{
-    bundle, catalog, daily, game, identity, inventory, lang, leaderboards, live, profiles, reports,
-    rooms, ui,
+    bundle, catalog, daily, decks, game, identity, inventory, lang, leaderboards, live, profiles,
+    reports, rooms, ui,
 };
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Title};
@@ -13,6 +13,7 @@ use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 use catalog::things_page::ThingsPage;
 use daily::daily_page::{DailyPage, DayPage, FlownPage};
+use decks::deck_pages::{DeckPage, DecksPage, EditDeckPage, NewDeckPage};
 use game::match_page::MatchPage;
 use game::matches_page::MatchesPage;
 use identity::account_page::AccountPage;
@@ -138,6 +139,10 @@ pub fn App() -> impl IntoView {
                         <Route path=StaticSegment("shop") view=ShopPage ssr=SsrMode::Async />
                         <Route path=StaticSegment("trades") view=TradesPage ssr=SsrMode::Async />
                         <Route path=(StaticSegment("cards"), ParamSegment("thing")) view=CardPage ssr=SsrMode::Async />
+                        <Route path=StaticSegment("decks") view=DecksPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("decks"), StaticSegment("new")) view=NewDeckPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("d"), ParamSegment("code")) view=DeckPage ssr=SsrMode::Async />
+                        <Route path=(StaticSegment("d"), ParamSegment("code"), StaticSegment("edit")) view=EditDeckPage ssr=SsrMode::Async />
                     </Routes>
                 </main>
             </div>

@@ -66,6 +66,8 @@ test("each page's first load is within its budget, and pages without islands loa
     ["things", "/things", true],
     ["room", room, true],
     ["screen", `${room}/screen`, true],
+    ["decks", "/decks", false],
+    ["new deck", "/decks/new", false],
   ];
   const rows: string[] = [];
   const totals = new Map<string, number>();

@@ -153,6 +153,55 @@ pub struct Deck {
     pub draft: DeckDraft,
 }
 
+/// A deck's head as a list shows it: no things.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckHead {
+    pub code: DeckCode,
+    pub author: UserId,
+    pub title: String,
+    pub lang: DeckLang,
+    pub visibility: Visibility,
+    pub count: u32,
+    pub version: u64,
+    pub updated_ms: i64,
+}
+
+/// A deck's form as its author sent it: kept when refused, so that the form comes back with
+/// everything typed in it (a deck's lines do not fit in an address).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckForm {
+    pub title: String,
+    pub description: String,
+    pub lang: DeckLang,
+    pub visibility: Visibility,
+    /// The things as lines ([`parse_lines`]).
+    pub lines: String,
+}
+
+impl DeckForm {
+    /// The form of `draft` as it is saved: its things as lines.
+    pub fn of(draft: &DeckDraft) -> Self {
+        DeckForm {
+            title: draft.title.clone(),
+            description: draft.description.clone(),
+            lang: draft.lang,
+            visibility: draft.visibility,
+            lines: lines(&draft.things, draft.lang),
+        }
+    }
+
+    /// The draft the form says, its lines read in its language.
+    pub fn draft(&self, emoji_ok: impl Fn(&str) -> bool) -> Result<DeckDraft, DeckProblem> {
+        Ok(DeckDraft {
+            title: self.title.clone(),
+            description: self.description.clone(),
+            lang: self.lang,
+            visibility: self.visibility,
+            things: parse_lines(&self.lines, self.lang, emoji_ok)?,
+        })
+    }
+}
+
 /// What is wrong with a draft; `line` counts the things from 1, as the editor's lines do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DeckProblem {
@@ -284,7 +333,7 @@ const NO: [&str; 7] = ["no", "n", "doesn't fly", "nahi", "nahin", "नहीं"
 
 /// The things of `text`, one a line: `name, yes/no, note` (the note optional, and free to hold
 /// commas). A name may start with an emoji of `emoji_ok`'s set (else it gets
-/// [`DEFAULT_EMOJI`]); in a deck in both languages it is `English / हिन्दी`, and a Hindi name may
+/// [`DEFAULT_EMOJI`]; a first word of symbols outside the set is [`DeckProblem::Emoji`]); in a deck in both languages it is `English / हिन्दी`, and a Hindi name may
 /// carry its Latin spelling in brackets: `कौआ (Kauwa)`. Blank lines are skipped; a line that
 /// says neither yes nor no is [`DeckProblem::Unreadable`] at its thing's number.
 pub fn parse_lines(
@@ -310,6 +359,10 @@ pub fn parse_lines(
         let note = parts.next().map(str::trim).filter(|n| !n.is_empty());
         let (emoji, name) = match name.trim().split_once(' ') {
             Some((first, rest)) if emoji_ok(first) => (first.to_owned(), rest.trim()),
+            // A first word of symbols alone is an emoji, and not one the pages draw.
+            Some((first, _)) if !first.chars().any(char::is_alphanumeric) => {
+                return Err(DeckProblem::Emoji { line });
+            }
             _ => (DEFAULT_EMOJI.to_owned(), name.trim()),
         };
         let (en, hi) = match lang {

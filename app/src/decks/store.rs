@@ -7,17 +7,22 @@
 //! | a deck with its things | Query `DECK#<code>` (head and things) | 1 · things' KB / 4 RCU (/ 8 eventually consistent) |
 //! | a deck's head | GetItem `META` | 1 · 0.5 RCU |
 //! | an author's decks, newest first | Query GSI1 `DECKS#BY#<author>` (heads only) | 1 a page of 50 · under 1 RCU |
+//! | keep a refused form (an hour) | PutItem `DECKFORM#<author>` / `NEW` or `<code>` | 1 · the form's KB WCU |
+//! | the form kept, when a page comes back with its refusal | GetItem (consistent) | 1 · the form's KB / 4 RCU |
 //! | delete a deck | TransactWriteItems: Delete `META` if the author's, Delete `THINGS` | 1 · 2 × 2 WCU + things' KB |
 
 use aws_sdk_dynamodb::types::{Put, TransactWriteItem};
 use serde::{Deserialize, Serialize};
 
-use crate::decks::model::{Deck, DeckDraft, DeckLang, DeckProblem, DeckThing, Visibility};
+use crate::decks::model::{
+    Deck, DeckDraft, DeckForm, DeckHead, DeckLang, DeckProblem, DeckThing, Visibility,
+    MAX_THINGS_BYTES,
+};
 use crate::ids::{DeckCode, UserId};
 use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys::{self, Keyed};
 use crate::store::tx::{internal, n, s, update};
-use crate::store::{epoch_millis, key_map, Conflict, DataError, Item};
+use crate::store::{epoch_millis, epoch_seconds, key_map, Conflict, DataError, Item};
 
 crate::store::handle!(
     /// The access patterns of decks.
@@ -77,19 +82,6 @@ struct ThingsItem {
     /// The head's version these things were saved with.
     version: u64,
     things: Vec<DeckThing>,
-}
-
-/// A deck's head as a list shows it: no things.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeckHead {
-    pub code: DeckCode,
-    pub author: UserId,
-    pub title: String,
-    pub lang: DeckLang,
-    pub visibility: Visibility,
-    pub count: u32,
-    pub version: u64,
-    pub updated_ms: i64,
 }
 
 impl From<HeadItem> for DeckHead {
@@ -334,6 +326,66 @@ impl Decks<'_> {
             }
             Err(err) => Err(err.into()),
         }
+    }
+}
+
+/// A refused form as kept.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct FormItem {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    #[serde(flatten)]
+    form: DeckForm,
+    ttl: i64,
+}
+
+/// How long a refused form is kept, in seconds.
+const FORM_KEPT_SECS: i64 = 3600;
+
+impl Decks<'_> {
+    /// Keeps `form`, which `author` sent for a new deck or deck `code` and was refused, for an
+    /// hour: the page it comes back to fills it in again. Lines past what a deck may hold are
+    /// not kept (the refusal says to shorten them).
+    pub async fn keep_form(
+        self,
+        author: &UserId,
+        code: Option<&DeckCode>,
+        form: &DeckForm,
+    ) -> Result<(), DataError> {
+        if form.lines.len() + form.title.len() + form.description.len() > MAX_THINGS_BYTES {
+            return Ok(());
+        }
+        let key = keys::deck_form(author, code);
+        let kept = FormItem {
+            pk: key.pk,
+            sk: key.sk,
+            form: form.clone(),
+            ttl: epoch_seconds() + FORM_KEPT_SECS,
+        };
+        self.put(self.client.put_item().set_item(Some(item(&kept)?)))
+            .await
+    }
+
+    /// The form `author` last sent for a new deck or deck `code` and was refused, if kept.
+    pub async fn kept_form(
+        self,
+        author: &UserId,
+        code: Option<&DeckCode>,
+    ) -> Result<Option<DeckForm>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::deck_form(author, code))))
+                    .consistent_read(true),
+            )
+            .await?;
+        Ok(item
+            .map(serde_dynamo::from_item::<_, FormItem>)
+            .transpose()?
+            .map(|kept| kept.form))
     }
 }
 

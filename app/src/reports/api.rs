@@ -208,6 +208,7 @@ mod ssr {
     pub(super) use crate::reports::{Operators, REPORTS_PER_HOUR};
     pub(super) use crate::store::keys::Limited;
     pub(super) use crate::store::Db;
+    pub(super) use crate::ui::forms::redirect_page;
 
     use super::*;
 
@@ -320,21 +321,6 @@ mod ssr {
         .map(|(why, n)| format!("{why} {n}"))
         .collect::<Vec<_>>()
         .join(" · ")
-    }
-
-    /// Sends a plain form post (a browser asking for HTML) to `path`; the server function
-    /// client reads the answer instead.
-    pub(super) fn redirect_page(path: &str) {
-        let html = use_context::<http::request::Parts>().is_some_and(|parts| {
-            parts
-                .headers
-                .get(http::header::ACCEPT)
-                .and_then(|v| v.to_str().ok())
-                .is_some_and(|v| v.contains("text/html"))
-        });
-        if html {
-            leptos_axum::redirect(path);
-        }
     }
 
     pub(super) async fn act_on(

@@ -29,6 +29,7 @@ pub fn HomePage() -> impl IntoView {
                 {td!(l, rooms.home.lead, <strong> = |children: ChildrenFn| view! { <strong>{children()}</strong> })}
             </p>
             <p><a href="/daily" class="daily-link" data-testid="daily-link">{td_string!(l, rooms.home.daily).to_string()}</a></p>
+            <p><a href="/decks" data-testid="decks-link">{td_string!(l, decks.pages.home_link).to_string()}</a></p>
         </section>
         <FormError paths=&[CreateRoom::PATH, JoinRoom::PATH] />
         <section class="play-forms">

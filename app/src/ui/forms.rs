@@ -43,3 +43,19 @@ fn sealed_here(err: &ServerActionError) -> bool {
 fn sealed_here(_: &ServerActionError) -> bool {
     false
 }
+
+/// Sends a plain form post (a browser asking for HTML) on to `path`; the server function
+/// client (JavaScript) reads the function's answer instead.
+#[cfg(feature = "ssr")]
+pub fn redirect_page(path: &str) {
+    let html = use_context::<http::request::Parts>().is_some_and(|parts| {
+        parts
+            .headers
+            .get(http::header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("text/html"))
+    });
+    if html {
+        leptos_axum::redirect(path);
+    }
+}

@@ -7,6 +7,7 @@ mod support;
 
 mod boards;
 mod daily;
+mod decks;
 mod engine;
 mod faults;
 mod fuzz;

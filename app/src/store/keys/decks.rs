@@ -41,3 +41,13 @@ pub fn decks_by(author: &UserId) -> String {
 pub fn deck_by_sort(created_ms: i64, code: &DeckCode) -> String {
     format!("{:013}#{}", created_ms.max(0), code.as_str())
 }
+
+/// A deck's form as `author` last sent it and it was refused (`ttl`: an hour), for a new deck
+/// (`NEW`) or deck `code`: `DECKFORM#<author>` / `NEW` or `<code>`. Its own partition: nothing
+/// that reads a player's partition reads it.
+pub fn deck_form(author: &UserId, code: Option<&DeckCode>) -> Key {
+    Key {
+        pk: format!("DECKFORM#{}", author.as_str()),
+        sk: code.map_or("NEW", DeckCode::as_str).to_owned(),
+    }
+}

@@ -38,6 +38,8 @@ pub enum Limited<'a> {
     /// A player's trade offers and answers, and declines.
     Trades(&'a UserId),
     Declines(&'a UserId),
+    /// A player's decks made and saved.
+    Decks(&'a UserId),
 }
 
 impl Limited<'_> {
@@ -61,6 +63,7 @@ impl Limited<'_> {
             Limited::Shop(user) => format!("shop#{user}"),
             Limited::Trades(user) => format!("trade#{user}"),
             Limited::Declines(user) => format!("decline#{user}"),
+            Limited::Decks(user) => format!("decks#{user}"),
         }
     }
 }

@@ -126,6 +126,15 @@ fn pasted_lines_read_as_things_in_each_language() {
         Err(DeckProblem::Unreadable { line: 1 })
     );
     assert_eq!(
+        parse_lines(
+            "Crow, yes\n🤖 Robot, no",
+            DeckLang::En,
+            app::decks::emoji_ok
+        ),
+        Err(DeckProblem::Emoji { line: 2 }),
+        "an emoji the pages do not draw"
+    );
+    assert_eq!(
         parse_lines("Crow, yes\nKite, maybe", DeckLang::En, app::decks::emoji_ok),
         Err(DeckProblem::Unreadable { line: 2 })
     );

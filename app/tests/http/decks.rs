@@ -1,0 +1,313 @@
+//! Decks over HTTP: every bad deck a clear 4xx in the request's language with nothing written,
+//! another player's deck neither saved nor deleted, a private deck closed to strangers, a save
+//! against an old version told, and a flood of saves refused past its limit.
+
+use crate::support;
+
+use axum::http::StatusCode;
+use axum::Router;
+
+use support::{app, cookie_pair, form, post, send, Answer};
+
+/// A new guest: their session cookie and id.
+async fn guest(app: &Router, name: &str) -> (String, String) {
+    let reply = post(app, "/api/guest", &format!("name={name}&avatar=owl"), None).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
+    let cookie = cookie_pair(&reply.cookie.expect("a session cookie"));
+    (cookie, reply.json["id"].as_str().unwrap().to_owned())
+}
+
+/// `count` good lines: `Pet 1, yes` …
+fn lines(count: usize) -> String {
+    (1..=count)
+        .map(|i| format!("Pet {i}, {}\n", if i % 2 == 0 { "yes" } else { "no" }))
+        .collect()
+}
+
+fn encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+async fn create(app: &Router, cookie: Option<&str>, title: &str, body: &str, lang: &str) -> Answer {
+    let call = form(
+        "/api/decks/create",
+        &format!(
+            "title={}&description=&lang=en&visibility=unlisted&lines={}",
+            encode(title),
+            encode(body)
+        ),
+        cookie,
+    )
+    .header("accept-language", lang);
+    send(app, call).await
+}
+
+async fn save(app: &Router, cookie: &str, code: &str, version: u64, body: &str) -> Answer {
+    let call = form(
+        "/api/decks/save",
+        &format!(
+            "code={code}&version={version}&token=t{version}-{}&title=Pets&description=&lang=en&visibility=private&lines={}",
+            body.len(),
+            encode(body)
+        ),
+        Some(cookie),
+    );
+    send(app, call).await
+}
+
+/// The decks player `id` has, as the table holds them.
+async fn decks_of(engine: &app::http::engine::Engine, id: &str) -> usize {
+    let db = app::store::Db::new(engine.client.clone(), "udd");
+    let user = app::identity::UserId::parse(id).unwrap();
+    db.decks().by_author(&user).await.unwrap().len()
+}
+
+#[tokio::test]
+async fn every_bad_deck_is_a_clear_refusal_in_the_requests_language_and_writes_nothing() {
+    let (app, engine) = app().await;
+    let (asha, asha_id) = guest(&app, "Asha").await;
+    let long_name = format!("{}, yes\n{}", "x".repeat(41), lines(10));
+    let long_note = format!("Kite, yes, {}\n{}", "n".repeat(101), lines(10));
+    let cases: [(&str, String, &str, &str); 9] = [
+        (
+            "nine things",
+            lines(9),
+            "at least 10 things",
+            "कम से कम 10 चीज़ें",
+        ),
+        (
+            "501 things",
+            lines(501),
+            "at most 500 things",
+            "ज़्यादा से ज़्यादा 500 चीज़ें",
+        ),
+        (
+            "an empty name",
+            format!(" , yes\n{}", lines(10)),
+            "Line 1",
+            "पंक्ति 1",
+        ),
+        (
+            "a filtered name",
+            format!("{}Fuck, yes\n", lines(10)),
+            "Line 11: please choose other words",
+            "पंक्ति 11: कृपया कोई और शब्द चुनें",
+        ),
+        (
+            "a name past its limit",
+            long_name,
+            "at most 40 characters",
+            "40 अक्षरों",
+        ),
+        (
+            "a note past its limit",
+            long_note,
+            "at most 100 characters",
+            "100 अक्षरों",
+        ),
+        (
+            "a thing twice",
+            format!("{}Pet 3, no\n", lines(10)),
+            "Line 11: the same thing as line 3",
+            "पंक्ति 3",
+        ),
+        (
+            "an emoji outside the set",
+            format!("🤖 Robot, no\n{}", lines(10)),
+            "Line 1: pick an emoji",
+            "इमोजी",
+        ),
+        (
+            "a line without a ruling",
+            format!("{}Kite, maybe\n", lines(10)),
+            "Line 11: write it as",
+            "पंक्ति 11",
+        ),
+    ];
+    for (what, body, english, hindi) in &cases {
+        for (lang, expected) in [("en", english), ("hi", hindi)] {
+            let answer = create(&app, Some(&asha), "Our pets", body, lang).await;
+            assert_eq!(
+                answer.status,
+                StatusCode::BAD_REQUEST,
+                "{what} ({lang}): {}",
+                answer.body
+            );
+            assert!(
+                answer.body.contains(expected),
+                "{what} ({lang}): {}",
+                answer.body
+            );
+            assert!(
+                !answer.body.contains("Fuck"),
+                "the refused word is not repeated: {}",
+                answer.body
+            );
+        }
+    }
+    let untitled = create(&app, Some(&asha), " ", &lines(10), "en").await;
+    assert_eq!(
+        untitled.status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        untitled.body
+    );
+    assert_eq!(decks_of(&engine, &asha_id).await, 0, "nothing written");
+
+    let nobody = create(&app, None, "Our pets", &lines(10), "en").await;
+    assert_eq!(nobody.status, StatusCode::UNAUTHORIZED, "{}", nobody.body);
+    let made = create(&app, Some(&asha), "Our pets", &lines(10), "en").await;
+    assert_eq!(made.status, StatusCode::OK, "{}", made.body);
+    assert_eq!(decks_of(&engine, &asha_id).await, 1);
+}
+
+#[tokio::test]
+async fn another_players_deck_is_left_alone_a_private_one_is_closed_and_an_old_save_is_told() {
+    let (app, _engine) = app().await;
+    let (asha, _) = guest(&app, "Asha").await;
+    let (bilal, _) = guest(&app, "Bilal").await;
+    let made = create(&app, Some(&asha), "Our pets", &lines(12), "en").await;
+    let code = made.json().as_str().unwrap().to_owned();
+
+    // Unlisted: anyone with the code reads it.
+    let read = post(
+        &app,
+        "/api/decks/read",
+        &format!("code={code}"),
+        Some(&bilal),
+    )
+    .await;
+    assert_eq!(read.status, StatusCode::OK, "{}", read.json);
+    assert_eq!(read.json["deck"]["things"].as_array().unwrap().len(), 12);
+    assert_eq!(read.json["mine"], false);
+
+    // Bilal can neither save nor delete it.
+    let theirs = save(&app, &bilal, &code, 1, &lines(12)).await;
+    assert_eq!(theirs.status, StatusCode::FORBIDDEN, "{}", theirs.body);
+    let deleted = send(
+        &app,
+        form("/api/decks/delete", &format!("code={code}"), Some(&bilal)),
+    )
+    .await;
+    assert_eq!(deleted.status, StatusCode::FORBIDDEN, "{}", deleted.body);
+
+    // Asha makes it private: Bilal is told there is no such deck, as for a code that names none.
+    let saved = save(&app, &asha, &code, 1, &lines(11)).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    for (who, status) in [(&bilal, StatusCode::NOT_FOUND), (&asha, StatusCode::OK)] {
+        let read = post(&app, "/api/decks/read", &format!("code={code}"), Some(who)).await;
+        assert_eq!(read.status, status, "{}", read.json);
+    }
+    let nothing = post(&app, "/api/decks/read", "code=ZZZZZZZ", Some(&asha)).await;
+    assert_eq!(nothing.status, StatusCode::NOT_FOUND);
+
+    // A save from version 1 again (another token) is told of version 2; the deck keeps 11.
+    let stale = send(
+        &app,
+        form(
+            "/api/decks/save",
+            &format!("code={code}&version=1&token=other&title=Old&description=&lang=en&visibility=public&lines={}", encode(&lines(15))),
+            Some(&asha),
+        ),
+    )
+    .await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.body);
+    assert!(stale.body.contains("version 2"), "{}", stale.body);
+    let read = post(
+        &app,
+        "/api/decks/read",
+        &format!("code={code}"),
+        Some(&asha),
+    )
+    .await;
+    assert_eq!(read.json["deck"]["things"].as_array().unwrap().len(), 11);
+    assert_eq!(read.json["deck"]["title"], "Pets");
+}
+
+#[tokio::test]
+async fn a_flood_of_deck_saves_is_refused_past_its_limit() {
+    let (app, _engine) = app().await;
+    let (asha, _) = guest(&app, "Asha").await;
+    let made = create(&app, Some(&asha), "Our pets", &lines(10), "en").await;
+    let code = made.json().as_str().unwrap().to_owned();
+    let limit = app::decks::api::DECK_WRITES_PER_HOUR as u64;
+    // The make counted one; the saves count the rest.
+    for version in 1..limit {
+        let saved = save(&app, &asha, &code, version, &lines(10)).await;
+        assert_eq!(
+            saved.status,
+            StatusCode::OK,
+            "save {version}: {}",
+            saved.body
+        );
+    }
+    let refused = save(&app, &asha, &code, limit, &lines(10)).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refused.body
+    );
+    let read = post(
+        &app,
+        "/api/decks/read",
+        &format!("code={code}"),
+        Some(&asha),
+    )
+    .await;
+    assert_eq!(
+        read.json["deck"]["version"], limit,
+        "the refused save wrote nothing"
+    );
+}
+
+#[tokio::test]
+async fn a_refused_form_comes_back_with_everything_typed_in_it() {
+    let (app, _engine) = app().await;
+    let (asha, _) = guest(&app, "Asha").await;
+    let typed = format!("{}Kite, maybe, it has a string\n", lines(30));
+    let refused = create(&app, Some(&asha), "Our pets", &typed, "en").await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.body);
+    // The new deck's form, as the page reads it when it comes back with the refusal.
+    let back = post(&app, "/api/decks/form", "refused=true", Some(&asha)).await;
+    assert_eq!(back.status, StatusCode::OK, "{}", back.json);
+    assert_eq!(back.json["form"]["lines"], typed.as_str());
+    assert_eq!(back.json["form"]["title"], "Our pets");
+    // Drawn without a refusal, the form is empty.
+    let fresh = post(&app, "/api/decks/form", "refused=false", Some(&asha)).await;
+    assert_eq!(fresh.json["form"]["lines"], "");
+
+    // A save refused as stale comes back with what was typed, at the version now.
+    let made = create(&app, Some(&asha), "Our pets", &lines(12), "en").await;
+    let code = made.json().as_str().unwrap().to_owned();
+    assert_eq!(
+        save(&app, &asha, &code, 1, &lines(13)).await.status,
+        StatusCode::OK
+    );
+    let mine = lines(14);
+    let stale = save(&app, &asha, &code, 1, &mine).await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.body);
+    let back = post(
+        &app,
+        "/api/decks/form",
+        &format!("code={code}&refused=true"),
+        Some(&asha),
+    )
+    .await;
+    assert_eq!(back.json["form"]["lines"], mine.as_str());
+    assert_eq!(back.json["version"], 2);
+    // Someone else opens no one's form.
+    let (bilal, _) = guest(&app, "Bilal").await;
+    let theirs = post(
+        &app,
+        "/api/decks/form",
+        &format!("code={code}&refused=true"),
+        Some(&bilal),
+    )
+    .await;
+    assert_eq!(
+        theirs.status,
+        StatusCode::NOT_FOUND,
+        "a private deck, as for a code that names none"
+    );
+}
