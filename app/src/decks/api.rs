@@ -41,13 +41,7 @@ pub async fn create_deck(
     crate::error::answer("create_deck", async move {
         let db = expect_context::<Db>();
         let me = writer(&db).await?;
-        let form = DeckForm {
-            title,
-            description: description.unwrap_or_default(),
-            lang,
-            visibility,
-            lines,
-        };
+        let form = DeckForm::sent(title, description, lang, visibility, lines);
         let made = match draft(&form) {
             Ok(draft) => db
                 .decks()
@@ -81,13 +75,7 @@ pub async fn save_deck(
     crate::error::answer("save_deck", async move {
         let db = expect_context::<Db>();
         let me = writer(&db).await?;
-        let form = DeckForm {
-            title,
-            description: description.unwrap_or_default(),
-            lang,
-            visibility,
-            lines,
-        };
+        let form = DeckForm::sent(title, description, lang, visibility, lines);
         let saved = match draft(&form) {
             Ok(draft) => (db
                 .decks()

@@ -179,6 +179,23 @@ pub struct DeckForm {
 }
 
 impl DeckForm {
+    /// The form as a post sends it (a blank description is none).
+    pub fn sent(
+        title: String,
+        description: Option<String>,
+        lang: DeckLang,
+        visibility: Visibility,
+        lines: String,
+    ) -> Self {
+        DeckForm {
+            title,
+            description: description.unwrap_or_default(),
+            lang,
+            visibility,
+            lines,
+        }
+    }
+
     /// The form of `draft` as it is saved: its things as lines.
     pub fn of(draft: &DeckDraft) -> Self {
         DeckForm {

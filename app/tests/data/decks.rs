@@ -4,10 +4,9 @@
 
 use app::decks::model::{DeckDraft, DeckLang, DeckThing, Visibility, DEFAULT_EMOJI};
 use app::decks::store::DeckConflict;
-use app::store::metrics::is_write;
 use app::store::Recorder;
 
-use super::{player, test_table};
+use super::{cost, player, test_table};
 
 fn draft(title: &str, things: &[&str]) -> DeckDraft {
     DeckDraft {
@@ -34,17 +33,6 @@ const PETS: [&str; 12] = [
     "Moti", "Tommy", "Kalu", "Bholu", "Chintu", "Pinky", "Sheru", "Tiger", "Mithu", "Bunty",
     "Raja", "Rani",
 ];
-
-/// (calls, read units, write units) of what `calls` recorded.
-fn cost(calls: &Recorder) -> (usize, f64, f64) {
-    calls.calls().iter().fold((0, 0.0, 0.0), |(n, r, w), c| {
-        if is_write(c.op) {
-            (n + 1, r, w + c.capacity)
-        } else {
-            (n + 1, r + c.capacity, w)
-        }
-    })
-}
 
 #[tokio::test]
 async fn a_deck_is_made_read_back_whole_and_listed_by_its_author() {

@@ -82,6 +82,17 @@ fn engine_config() -> EngineConfig {
     }
 }
 
+/// (calls, read units, write units) of what `calls` recorded.
+pub fn cost(calls: &Recorder) -> (usize, f64, f64) {
+    calls.calls().iter().fold((0, 0.0, 0.0), |(n, r, w), c| {
+        if app::store::metrics::is_write(c.op) {
+            (n + 1, r, w + c.capacity)
+        } else {
+            (n + 1, r + c.capacity, w)
+        }
+    })
+}
+
 pub fn unique_table_name() -> String {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let nanos = std::time::SystemTime::now()

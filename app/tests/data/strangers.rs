@@ -8,10 +8,8 @@ use app::lang::Locale;
 use app::rooms::store::asks::Asked;
 use app::rooms::store::{Joiner, RoomConflict};
 use app::rooms::{RoomCode, RoomRule, RoomSettings};
-use app::store::metrics::is_write;
-use app::store::Recorder;
 
-use super::{name, player, room, set_ttl, test_table, TestTable};
+use super::{cost, name, player, room, set_ttl, test_table, TestTable};
 
 fn joiner(user: &UserId, nick: &str, mark: &str) -> Joiner {
     Joiner {
@@ -30,17 +28,6 @@ async fn names(t: &TestTable, code: &RoomCode) -> (Vec<String>, Vec<String>) {
     let of =
         |list: &[app::rooms::RoomPlayer]| list.iter().map(|p| p.nickname.to_string()).collect();
     (of(&lobby.players), of(&lobby.asking))
-}
-
-/// (calls, read units, write units) of what `calls` recorded.
-fn cost(calls: &Recorder) -> (usize, f64, f64) {
-    calls.calls().iter().fold((0, 0.0, 0.0), |(n, r, w), c| {
-        if is_write(c.op) {
-            (n + 1, r, w + c.capacity)
-        } else {
-            (n + 1, r + c.capacity, w)
-        }
-    })
 }
 
 /// `player_count` as META holds it, read raw.
