@@ -4,6 +4,8 @@
 
 pub mod api;
 pub mod deck_pages;
+pub mod gallery_page;
+pub mod in_room;
 pub mod model;
 
 #[cfg(feature = "ssr")]

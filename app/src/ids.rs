@@ -276,6 +276,15 @@ pub struct ThingId(String);
 pub struct InvalidThingId;
 
 impl ThingId {
+    /// How the id of a deck's thing starts (`deck-<code>-<place>`): a deck's things are no
+    /// catalog cards.
+    pub const DECK_PREFIX: &'static str = "deck-";
+
+    /// Whether this is a deck's thing, not one of the catalog's.
+    pub fn is_deck_thing(&self) -> bool {
+        self.0.starts_with(Self::DECK_PREFIX)
+    }
+
     pub fn parse(raw: &str) -> Result<Self, InvalidThingId> {
         let ok = (1..=40).contains(&raw.len())
             && raw

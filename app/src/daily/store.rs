@@ -180,6 +180,9 @@ impl Daily<'_> {
                     hi: t.hi.clone(),
                     hi_latin: t.hi_latin.clone(),
                     emoji: t.emoji.clone(),
+                    // The daily's flight page shows no notes: its day item stays small.
+                    note: None,
+                    note_hi: None,
                 };
                 (card, t.flies)
             })

@@ -91,6 +91,36 @@ pub async fn save_deck(
     .await
 }
 
+/// "Make a copy": a new private deck of the session's player with deck `code`'s things (any
+/// deck they may open), titled as a copy; goes on to its editor.
+#[server(endpoint = "decks/copy")]
+pub async fn copy_deck(code: DeckCode) -> Result<DeckCode, AppError> {
+    crate::error::answer("copy_deck", async move {
+        let db = expect_context::<Db>();
+        let me = writer(&db).await?;
+        let deck = db.decks().deck(&code, false).await?;
+        let deck = deck
+            .filter(|deck| deck.draft.visibility != Visibility::Private || deck.author == me.id)
+            .ok_or(DeckConflict::NotFound)?;
+        let mut draft = deck.draft;
+        let title = td_string!(
+            crate::lang::locale(),
+            decks.pages.copy_of,
+            title = draft.title.as_str()
+        );
+        draft.title = title
+            .to_string()
+            .chars()
+            .take(crate::decks::TITLE_MAX)
+            .collect();
+        draft.visibility = Visibility::Private;
+        let copy = db.decks().create(&me.id, draft).await?;
+        crate::ui::forms::redirect_page(&format!("{}/edit", deck_path(&copy.code)));
+        Ok(copy.code)
+    })
+    .await
+}
+
 /// Deletes deck `code`, the session player's. A plain form post goes on to their decks.
 #[server(endpoint = "decks/delete")]
 pub async fn delete_deck(code: DeckCode) -> Result<(), AppError> {
@@ -198,7 +228,7 @@ mod ssr {
     pub use crate::decks::store::DeckConflict;
     use crate::decks::{DESCRIPTION_MAX, MAX_THINGS, MIN_THINGS, NAME_MAX, NOTE_MAX, TITLE_MAX};
     use crate::error::AppError;
-    use crate::i18n::td_string;
+    pub use crate::i18n::td_string;
     use crate::identity::model::Profile;
     pub use crate::identity::session;
     use crate::ids::{DeckCode, UserId};

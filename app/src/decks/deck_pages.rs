@@ -11,9 +11,11 @@ use leptos_router::hooks::use_params_map;
 
 use crate::codec::Base64Json;
 use crate::decks::api::{
-    deck_path, my_decks, read_deck, read_deck_form, CreateDeck, DeckFormData, DeckView, DeleteDeck,
-    SaveDeck,
+    deck_path, my_decks, read_deck, read_deck_form, CopyDeck, CreateDeck, DeckFormData, DeckView,
+    DeleteDeck, SaveDeck,
 };
+use crate::decks::gallery_page::Gallery;
+use crate::decks::in_room::PlayDeckForm;
 use crate::decks::model::{DeckLang, Visibility, MAX_THINGS, MIN_THINGS};
 use crate::i18n::td_string;
 use crate::ids::DeckCode;
@@ -21,18 +23,21 @@ use crate::lang::Locale;
 use crate::ui::forms::FormError;
 use crate::ui::Missing;
 
-/// `/decks`: the player's decks, newest first, and the way to make one.
+/// `/decks`: the gallery of public decks, then the player's own, newest first, and the way to
+/// make one.
 #[component]
 pub fn DecksPage() -> impl IntoView {
     let l = crate::lang::locale();
     let decks = Resource::<_, Base64Json>::new_with_options(|| (), |_| my_decks(), false);
-    let title = td_string!(l, decks.pages.mine_title).to_string();
+    let title = td_string!(l, decks.pages.title).to_string();
     view! {
         <Title text=title.clone() />
-        <section class="decks" data-testid="decks">
-            <h1 class="page-head">{title}</h1>
-            <p>{td_string!(l, decks.pages.what).to_string()}</p>
-            <p><a href="/decks/new" data-testid="new-deck-link">{td_string!(l, decks.pages.make_one).to_string()}</a></p>
+        <h1 class="page-head">{title}</h1>
+        <p>{td_string!(l, decks.pages.what).to_string()}</p>
+        <p><a href="/decks/new" data-testid="new-deck-link">{td_string!(l, decks.pages.make_one).to_string()}</a></p>
+        <Gallery />
+        <section class="decks" data-testid="decks" aria-labelledby="my-decks-heading">
+            <h2 id="my-decks-heading">{td_string!(l, decks.pages.mine_title).to_string()}</h2>
             <Suspense fallback=move || view! { <p class="muted">{td_string!(l, decks.pages.reading).to_string()}</p> }>
                 {move || Suspend::new(async move {
                     match decks.await {
@@ -191,6 +196,12 @@ fn DeckShown(data: DeckView, l: Locale) -> impl IntoView {
     .to_string();
     let code = deck.code.clone();
     let things = deck.draft.things.clone();
+    let plays = match deck.plays {
+        0 => td_string!(l, decks.room.plays_none).to_string(),
+        1 => td_string!(l, decks.room.plays_one).to_string(),
+        count => td_string!(l, decks.room.plays, count = count).to_string(),
+    };
+    let board = crate::ids::BoardId::deck_best(&code).href();
     view! {
         <Title text=title.clone() />
         <section class="decks deck" data-testid="deck">
@@ -198,6 +209,8 @@ fn DeckShown(data: DeckView, l: Locale) -> impl IntoView {
             <p class="muted" data-testid="deck-about">{about}" · "{visibility_label(deck.draft.visibility, l)}</p>
             {(!deck.draft.description.is_empty()).then(|| view! { <p>{deck.draft.description.clone()}</p> })}
             <p>{td_string!(l, decks.pages.code, code = code.as_str()).to_string()}</p>
+            <p data-testid="deck-plays" data-plays=deck.plays>{plays}" · "<a href=board>{td_string!(l, decks.room.board).to_string()}</a></p>
+            <PlayDeckForm deck=code.clone() />
             <ul class="deck-things" data-testid="deck-things">
                 {things.iter().map(|t| view! {
                     <li>
@@ -228,6 +241,11 @@ fn DeckShown(data: DeckView, l: Locale) -> impl IntoView {
                     <button type="submit" class="secondary" data-testid="delete-deck">{td_string!(l, decks.pages.delete).to_string()}</button>
                 </form>
             })}
+            <FormError paths=&[CopyDeck::PATH] />
+            <form method="post" action=CopyDeck::PATH>
+                <input type="hidden" name="code" value=code.to_string() />
+                <button type="submit" class="secondary" data-testid="copy-deck">{td_string!(l, decks.pages.copy).to_string()}</button>
+            </form>
             <p><a href="/decks">{td_string!(l, decks.pages.mine_title).to_string()}</a></p>
         </section>
     }

@@ -37,6 +37,8 @@ pub enum DeckLang {
 }
 
 impl DeckLang {
+    pub const ALL: [DeckLang; 3] = [DeckLang::En, DeckLang::Hi, DeckLang::Both];
+
     pub fn as_str(self) -> &'static str {
         match self {
             DeckLang::En => "en",
@@ -46,9 +48,7 @@ impl DeckLang {
     }
 
     pub fn parse(raw: &str) -> Option<Self> {
-        [DeckLang::En, DeckLang::Hi, DeckLang::Both]
-            .into_iter()
-            .find(|l| l.as_str() == raw)
+        Self::ALL.into_iter().find(|l| l.as_str() == raw)
     }
 
     fn english(self) -> bool {
@@ -149,8 +149,111 @@ pub struct Deck {
     pub version: u64,
     pub created_ms: i64,
     pub updated_ms: i64,
+    /// Matches played with it, as the projector has counted them so far.
+    #[serde(default)]
+    pub plays: u64,
     #[serde(flatten)]
     pub draft: DeckDraft,
+}
+
+/// A deck's plays as kept (`DECK#<code>` / `PLAYS`): all time and in its latest week, and its
+/// version (each of the projector's writes is conditioned on the one read; a save that
+/// takes the deck out of the gallery moves it too). What the gallery lists by plays, so it
+/// also carries the deck's title, count and language (set by each save).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckPlays {
+    #[serde(default)]
+    pub plays: u64,
+    /// The ISO week of the latest play (`2026-W48`), and the plays in it.
+    #[serde(default)]
+    pub week: Option<String>,
+    #[serde(default)]
+    pub week_plays: u64,
+    #[serde(default)]
+    pub v: u64,
+}
+
+/// What the projector reads of a deck's head: where the gallery lists it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ListedHead {
+    pub lang: DeckLang,
+    pub visibility: Visibility,
+}
+
+impl ListedHead {
+    /// The gallery's language of the deck while it is public; `None` while it is not.
+    pub fn listed(&self) -> Option<DeckLang> {
+        (self.visibility == Visibility::Public).then_some(self.lang)
+    }
+}
+
+/// A deck as the gallery lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GalleryDeck {
+    pub code: DeckCode,
+    pub title: String,
+    pub lang: DeckLang,
+    pub count: u32,
+    #[serde(default)]
+    pub plays: u64,
+    #[serde(default)]
+    pub week_plays: u64,
+}
+
+/// How the gallery orders its decks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GalleryOrder {
+    /// Most played this week (ISO week, UTC).
+    #[default]
+    Week,
+    /// Most played of all time.
+    Plays,
+    Newest,
+}
+
+impl GalleryOrder {
+    pub const ALL: [GalleryOrder; 3] = [
+        GalleryOrder::Week,
+        GalleryOrder::Plays,
+        GalleryOrder::Newest,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GalleryOrder::Week => "week",
+            GalleryOrder::Plays => "plays",
+            GalleryOrder::Newest => "newest",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|o| o.as_str() == raw)
+    }
+}
+
+/// A title as the gallery searches it: lower case, ASCII punctuation dropped, spaces single;
+/// Devanagari kept as written (its marks included), so a search in either script finds it by
+/// the start of its title.
+pub fn searched_title(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_punctuation() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The ISO week (UTC) of a time, as the gallery's weekly plays name it: `2026-W48`.
+#[cfg(feature = "ssr")]
+pub fn week_label(ms: i64) -> String {
+    let date = time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
+        .date();
+    let (year, week, _) = date.to_iso_week_date();
+    format!("{year}-W{week:02}")
 }
 
 /// A deck's head as a list shows it: no things.

@@ -2,20 +2,22 @@
 //!
 //! | pattern | how | round trips · units |
 //! |---|---|---|
-//! | make a deck | TransactWriteItems: Put `DECK#<code>` / `META` (with `GSI1PK = DECKS#BY#<author>`) and `THINGS`, each only if new (a code in use: another code) | 1 · 2 × (head ≈ 1 KB + things' KB) WCU |
-//! | save a deck | TransactWriteItems: Update `META` (`version + 1`) if the author's and still at the version the editor read, Put `THINGS`; refused: GetItem `META` (consistent) says why, or finds the save was this one (an answer lost) | 1 · 2 × (1 + things' KB) WCU; refused +1 · 1 RCU |
+//! | make a deck | TransactWriteItems: Put `DECK#<code>` / `META` (with `GSI1PK = DECKS#BY#<author>`) and `THINGS`, each only if new (a code in use: another code), and its gallery listing (`PLAYS`, `TITLE`: `gallery`) | 1 · 2 × (3 + things' KB) WCU |
+//! | save a deck | TransactWriteItems: Update `META` (`version + 1`) if the author's and still at the version the editor read, Put `THINGS`, and its gallery listing; refused: GetItem `META` (consistent) says why, or finds the save was this one (an answer lost) | 1 · 2 × (3 + things' KB) WCU; refused +1 · 1 RCU |
 //! | a deck with its things | Query `DECK#<code>` (head and things) | 1 · things' KB / 4 RCU (/ 8 eventually consistent) |
 //! | a deck's head | GetItem `META` | 1 · 0.5 RCU |
+//! | a deck's things, to start a match | GetItem `THINGS` (eventually consistent) | 1 · ⌈things' KB / 4⌉ / 2 RCU |
 //! | an author's decks, newest first | Query GSI1 `DECKS#BY#<author>` (heads only) | 1 a page of 50 · under 1 RCU |
 //! | keep a refused form (an hour) | PutItem `DECKFORM#<author>` / `NEW` or `<code>` | 1 · the form's KB WCU |
 //! | the form kept, when a page comes back with its refusal | GetItem (consistent) | 1 · the form's KB / 4 RCU |
-//! | delete a deck | TransactWriteItems: Delete `META` if the author's, Delete `THINGS` | 1 · 2 × 2 WCU + things' KB |
+//! | count plays, the gallery, search | see `gallery` | |
+//! | delete a deck | TransactWriteItems: Delete `META` if the author's, Delete `THINGS` and `PLAYS` | 1 · 2 × (3 WCU + things' KB) |
 
 use aws_sdk_dynamodb::types::{Put, TransactWriteItem};
 use serde::{Deserialize, Serialize};
 
 use crate::decks::model::{
-    Deck, DeckDraft, DeckForm, DeckHead, DeckLang, DeckProblem, DeckThing, Visibility,
+    Deck, DeckDraft, DeckForm, DeckHead, DeckLang, DeckPlays, DeckProblem, DeckThing, Visibility,
     MAX_THINGS_BYTES,
 };
 use crate::ids::{DeckCode, UserId};
@@ -29,6 +31,9 @@ crate::store::handle!(
     Decks,
     decks
 );
+
+mod gallery;
+pub use gallery::GALLERY_PAGE;
 
 /// Why a deck's write was refused.
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +62,11 @@ struct HeadItem {
     gsi1pk: String,
     #[serde(rename = "GSI1SK")]
     gsi1sk: String,
+    /// The gallery's newest, while public: `DECKS#NEW#<lang>`.
+    #[serde(rename = "GSI2PK", default, skip_serializing_if = "Option::is_none")]
+    gsi2pk: Option<String>,
+    #[serde(rename = "GSI2SK", default)]
+    gsi2sk: String,
     code: DeckCode,
     author: UserId,
     title: String,
@@ -145,15 +155,17 @@ impl Decks<'_> {
             let deck = Deck {
                 code: code.clone(),
                 author: author.clone(),
+                plays: 0,
                 version: 1,
                 created_ms: now,
                 updated_ms: now,
                 draft: draft.clone(),
             };
-            let actions = vec![
+            let mut actions = vec![
                 self.put_new(item(&head_item(&deck, ulid::Ulid::new().to_string()))?)?,
                 self.put_new(item(&things_item(&deck))?)?,
             ];
+            actions.extend(self.listing_actions(&code, &deck.draft)?);
             match self.transact(actions).await {
                 Ok(()) => return Ok(deck),
                 Err(DataError::Conflict(Conflict::TransactionCanceled { .. })) => continue,
@@ -178,9 +190,18 @@ impl Decks<'_> {
     ) -> Result<u64, DeckConflict> {
         let draft = tidy(draft)?;
         let now = epoch_millis();
+        let listed = Update::new();
+        let listed = match draft.visibility {
+            Visibility::Public => listed.set(
+                attr(keys::GSI2PK),
+                s(keys::gallery_new(draft.lang.as_str())),
+            ),
+            _ => listed.remove(attr(keys::GSI2PK)),
+        };
+        let listing = self.listing_actions(code, &draft)?;
         let head = update(keys::deck_head(code)).expressions(
             Expr::update(
-                Update::new()
+                listed
                     .set(attr("title"), s(draft.title.clone()))
                     .set(attr("description"), s(draft.description.clone()))
                     .set(attr("lang"), s(draft.lang.as_str()))
@@ -206,10 +227,11 @@ impl Decks<'_> {
             .set_item(Some(item(&things)?))
             .build()
             .map_err(internal)?;
-        let actions = vec![
+        let mut actions = vec![
             self.update_action(head)?,
             TransactWriteItem::builder().put(put).build(),
         ];
+        actions.extend(listing);
         match self.transact(actions).await {
             Ok(()) => Ok(seen + 1),
             Err(DataError::Conflict(Conflict::TransactionCanceled { .. })) => {
@@ -240,19 +262,22 @@ impl Decks<'_> {
                     .consistent_read(consistent),
             )
             .await?;
-        let (mut head, mut things) = (None, None);
+        let (mut head, mut things, mut plays) = (None, None, DeckPlays::default());
         for item in items {
             let sk = item.get(keys::SK).and_then(|v| v.as_s().ok());
             if sk.is_some_and(|sk| sk == keys::DECK_HEAD) {
                 head = Some(serde_dynamo::from_item::<_, HeadItem>(item)?);
             } else if sk.is_some_and(|sk| sk == keys::DECK_THINGS) {
                 things = Some(serde_dynamo::from_item::<_, ThingsItem>(item)?);
+            } else if sk.is_some_and(|sk| sk == keys::DECK_PLAYS) {
+                plays = serde_dynamo::from_item(item)?;
             }
         }
         let (Some(head), Some(things)) = (head, things) else {
             return Ok(None);
         };
         Ok(Some(Deck {
+            plays: plays.plays,
             code: head.code,
             author: head.author,
             version: head.version,
@@ -266,6 +291,23 @@ impl Decks<'_> {
                 things: things.things,
             },
         }))
+    }
+
+    /// Deck `code`'s things alone, as a match draws them (one GetItem, eventually
+    /// consistent: a save a moment ago may not be seen yet), `None` if there is no deck.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn things(self, code: &DeckCode) -> Result<Option<Vec<DeckThing>>, DataError> {
+        let item = self
+            .get(
+                self.client
+                    .get_item()
+                    .set_key(Some(key_map(keys::deck_things(code)))),
+            )
+            .await?;
+        Ok(item
+            .map(serde_dynamo::from_item::<_, ThingsItem>)
+            .transpose()?
+            .map(|kept| kept.things))
     }
 
     /// Deck `code`'s head alone (one GetItem), `None` if there is none.
@@ -315,6 +357,8 @@ impl Decks<'_> {
                 Cond::eq(attr("author"), s(author.as_str())),
             )?,
             self.delete_action(keys::deck_things(code))?,
+            self.delete_action(keys::deck_plays(code))?,
+            self.delete_action(keys::deck_title(code))?,
         ];
         match self.transact(actions).await {
             Ok(()) => Ok(()),
@@ -396,6 +440,9 @@ fn head_item(deck: &Deck, save: String) -> HeadItem {
         sk: key.sk,
         gsi1pk: keys::decks_by(&deck.author),
         gsi1sk: keys::deck_by_sort(deck.created_ms, &deck.code),
+        gsi2pk: (deck.draft.visibility == Visibility::Public)
+            .then(|| keys::gallery_new(deck.draft.lang.as_str())),
+        gsi2sk: keys::deck_by_sort(deck.created_ms, &deck.code),
         code: deck.code.clone(),
         author: deck.author.clone(),
         title: deck.draft.title.clone(),

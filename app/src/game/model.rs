@@ -38,6 +38,12 @@ pub struct ThingCard {
     pub hi: String,
     pub hi_latin: String,
     pub emoji: String,
+    /// Why it was ruled so (a catalog's edge case, a deck's ruling), shown with the match's
+    /// rounds; in Hindi as `note_hi` where the catalog has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note_hi: Option<String>,
 }
 
 impl ThingCard {
@@ -281,11 +287,25 @@ pub struct MatchRecord {
     /// A daily flight's result (its day), counted on the daily's boards only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub daily: Option<crate::ids::Day>,
+    /// A match of a deck: counted on its room's boards and the deck's own, never on everyone's,
+    /// and earning no catalog cards (`docs/decks.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<DeckPlay>,
     /// Flagged for review: its reactions were too fast and steady to be a person's (see
     /// [`crate::game::timing::too_fast_to_believe`]). It stays the player's, and counts nowhere
     /// (boards, counters, badges) until an operator clears it (`udd-server flagged`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub flagged: bool,
+}
+
+/// The deck a match record's match played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckPlay {
+    pub code: crate::ids::DeckCode,
+    /// Set on one record of the match (its first player's): the one that counts the match as
+    /// one play of the deck.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub counts_play: bool,
 }
 
 impl MatchRecord {

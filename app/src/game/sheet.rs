@@ -34,6 +34,9 @@ pub struct MatchSummary {
     pub rounds: u32,
     /// Best first, as the podium placed them.
     pub players: Vec<SummaryPlayer>,
+    /// What the room played, when not the whole catalog (as it was when the match ended).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<crate::rooms::model::RoomDeck>,
 }
 
 /// A player someone played with lately ([`Game::played_with`](crate::game::store::Game::played_with)).
@@ -136,6 +139,7 @@ impl Match {
             window_ms: self.window_ms,
             rounds: self.len(),
             players,
+            deck: None,
         }
     }
 

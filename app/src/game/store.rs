@@ -10,14 +10,15 @@
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-use crate::catalog::model::{FlyFilter, Thing, ThingId};
+use crate::catalog::model::ThingId;
 use crate::game::draw::draw_things;
+use crate::game::draw::Playable;
 use crate::game::model::{Match, MatchPlayer, Room, Round, RoundResult, ThingCard, ROUND_BLOCK};
 use crate::game::rules::{score_round, Decision};
 use crate::game::timing::TapRejected;
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::rooms::items::{lobby_from_items, state_value, ROOM_IDLE_SECS};
-use crate::rooms::model::{RoomCode, RoomId, RoomState};
+use crate::rooms::model::{RoomCode, RoomDeck, RoomId, RoomState};
 use crate::rooms::store::MAX_ATTEMPTS;
 use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys::{self, Key};
@@ -29,6 +30,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 pub mod audience;
 pub mod detail;
 pub mod flags;
+pub mod playable;
 pub mod receipts;
 pub mod records;
 pub mod resolve;
@@ -105,6 +107,11 @@ pub(crate) struct RoundItem {
     hi: String,
     hi_latin: String,
     emoji: String,
+    /// The thing's note, kept with the round (a deck edited later does not change it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note_hi: Option<String>,
     flies: bool,
     reveal_ms: i64,
     window_ms: u32,
@@ -133,6 +140,8 @@ impl RoundItem {
                 hi: self.hi.clone(),
                 hi_latin: self.hi_latin.clone(),
                 emoji: self.emoji.clone(),
+                note: self.note.clone(),
+                note_hi: self.note_hi.clone(),
             }),
             flies: Some(self.flies),
             crowd: 0,
@@ -245,6 +254,8 @@ fn match_from_items(items: &[Item]) -> Result<Option<Match>, DataError> {
                 hi: round.hi,
                 hi_latin: round.hi_latin,
                 emoji: round.emoji,
+                note: round.note,
+                note_hi: round.note_hi,
             }),
             flies: Some(round.flies),
             results,
@@ -309,9 +320,9 @@ fn score_taps(
 /// The rounds of a match, as the start writes them (and a reader repairs them, from META,
 /// should the start have stopped between META and the rounds).
 #[allow(clippy::too_many_arguments)]
-fn round_items(
+pub(super) fn round_items(
     code: &RoomCode,
-    catalog: &[Thing],
+    catalog: &[Playable],
     drawn: &[ThingId],
     first: u32,
     started_at_ms: i64,
@@ -339,6 +350,8 @@ fn round_items(
                 hi: thing.hi.clone(),
                 hi_latin: thing.hi_latin.clone(),
                 emoji: thing.emoji.clone(),
+                note: thing.note.clone(),
+                note_hi: thing.note_hi.clone(),
                 flies: thing.flies,
                 reveal_ms: Match::reveal_at(started_at_ms, window_ms, index),
                 window_ms,
@@ -363,7 +376,9 @@ impl Game<'_> {
         };
         let game = match_from_items(&items)?;
         if let Some(game) = &game {
-            if lobby.state == RoomState::Playing && self.repair_rounds(code, game).await? {
+            if lobby.state == RoomState::Playing
+                && self.repair_rounds(code, lobby.deck.as_ref(), game).await?
+            {
                 return Box::pin(self.room(code)).await;
             }
         }
@@ -386,7 +401,7 @@ impl Game<'_> {
         host: &UserId,
         host_seed: Option<u64>,
     ) -> Result<Match, GameConflict> {
-        let catalog = self.catalog().list_things(FlyFilter::All).await?;
+        let mut catalog: Option<(Option<RoomDeck>, Vec<Playable>)> = None;
         let chosen = match host_seed {
             Some(seed) => seed,
             None => {
@@ -417,9 +432,15 @@ impl Game<'_> {
                 room.id.clone()
             };
             let seed = self.match_seed(&id, first, chosen).await?;
+            // What the room plays, read once (again only if the host chose anew meanwhile).
+            let catalog = match catalog.take() {
+                Some((deck, things)) if deck == room.deck => catalog.insert((deck, things)),
+                _ => catalog.insert((room.deck.clone(), self.playable(room.deck.as_ref()).await?)),
+            };
+            let catalog = &catalog.1;
             // From here on, what the start costs is on the match's receipt.
             let db = self.billed_to_match(code, first);
-            let drawn = draw_things(&catalog, usize::from(room.settings.rounds), seed);
+            let drawn = draw_things(catalog, usize::from(room.settings.rounds), seed);
             if drawn.is_empty() {
                 return Err(GameConflict::NoThings);
             }
@@ -474,7 +495,7 @@ impl Game<'_> {
                 continue;
             }
             let ids: Vec<UserId> = entrants.iter().map(|e| e.user_id.clone()).collect();
-            let items = round_items(code, &catalog, &drawn, first, now_ms, window_ms, &ids, ttl)?;
+            let items = round_items(code, catalog, &drawn, first, now_ms, window_ms, &ids, ttl)?;
             let rounds: Vec<Round> = items.iter().map(RoundItem::shown).collect();
             // The new rounds are put over the last match's; only rounds past the new match's
             // last (when it has fewer) are deleted.
@@ -510,7 +531,7 @@ impl Game<'_> {
     /// Writes rounds that are not there yet: a PutItem each, all at once, over an earlier
     /// match's round in the same place but never over this match's (written by the start, or by
     /// another repair: it is left as it is, taps and all).
-    async fn put_rounds(self, rounds: Vec<RoundItem>) -> Result<(), DataError> {
+    pub(super) async fn put_rounds(self, rounds: Vec<RoundItem>) -> Result<(), DataError> {
         let puts = rounds.into_iter().map(|round| async move {
             let first = round.match_first;
             let item: Item = serde_dynamo::to_item(round)?;
@@ -543,36 +564,6 @@ impl Game<'_> {
             return Ok(());
         }
         self.batch_write(requests).await
-    }
-
-    /// Writes the rounds of a started match that are missing (its start stopped between META
-    /// and the rounds): drawn again from META's seed, so they are the rounds it would have
-    /// written. `true` if any was missing.
-    async fn repair_rounds(self, code: &RoomCode, game: &Match) -> Result<bool, DataError> {
-        if game.len() >= game.planned {
-            return Ok(false);
-        }
-        let Some(seed) = game.seed else {
-            return Ok(false);
-        };
-        let catalog = self.catalog().list_things(FlyFilter::All).await?;
-        let drawn = draw_things(&catalog, game.planned as usize, seed);
-        let ids: Vec<UserId> = game.players.iter().map(|p| p.user_id.clone()).collect();
-        let ttl = game.started_at_ms / 1000 + ROOM_IDLE_SECS;
-        let items = round_items(
-            code,
-            &catalog,
-            &drawn,
-            game.first_round,
-            game.started_at_ms,
-            game.window_ms,
-            &ids,
-            ttl,
-        )?;
-        let have: Vec<u32> = game.rounds.iter().map(|r| r.n).collect();
-        self.put_rounds(items.into_iter().filter(|r| !have.contains(&r.n)).collect())
-            .await?;
-        Ok(true)
     }
 
     /// The seed of the match starting at room round `first`: a MAC of the room (its id: a later

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{invalid, Invalid, RoomCode, RoomId};
+use super::{invalid, DeckCode, Invalid, RoomCode, RoomId};
 use crate::i18n::td_string;
 
 /// What a board ranks.
@@ -257,6 +257,9 @@ pub enum Scope {
     Room(RoomId),
     /// Everyone's daily flights (a board of best scores: today's, the week's, all time).
     Daily,
+    /// One deck's matches, wherever they were played (best scores, all time): a deck's matches
+    /// count here and on their room's boards, never on everyone's (`docs/decks.md`).
+    Deck(DeckCode),
 }
 
 impl Scope {
@@ -264,6 +267,9 @@ impl Scope {
         match raw {
             "global" => Ok(Scope::Global),
             "daily" => Ok(Scope::Daily),
+            _ if raw.starts_with("deck-") => {
+                DeckCode::parse(&raw["deck-".len()..]).map(Scope::Deck)
+            }
             _ => match raw.strip_prefix("room-") {
                 // A room's id; or a code (typed in any case), the board of a room from before
                 // rooms had ids.
@@ -284,6 +290,7 @@ impl fmt::Display for Scope {
             Scope::Global => f.write_str("global"),
             Scope::Daily => f.write_str("daily"),
             Scope::Room(room) => write!(f, "room-{}", room.as_str()),
+            Scope::Deck(deck) => write!(f, "deck-{}", deck.as_str()),
         }
     }
 }
@@ -302,6 +309,13 @@ impl BoardId {
         if metric == Metric::Total && (scope != Scope::Global || period.kind() == PeriodKind::Day) {
             return Err(invalid(
                 td_string!(crate::lang::locale(), common.invalid.totals).to_string(),
+            ));
+        }
+        // A deck has one board: best scores of all time.
+        if matches!(scope, Scope::Deck(_)) && (metric, &period) != (Metric::Best, &Period::AllTime)
+        {
+            return Err(invalid(
+                td_string!(crate::lang::locale(), common.invalid.board).to_string(),
             ));
         }
         Ok(Self {
@@ -337,6 +351,15 @@ impl BoardId {
             metric: Metric::Best,
             period: Period::AllTime,
             scope: Scope::Room(room.clone()),
+        }
+    }
+
+    /// A deck's board: best scores of all time on its matches.
+    pub fn deck_best(deck: &DeckCode) -> Self {
+        Self {
+            metric: Metric::Best,
+            period: Period::AllTime,
+            scope: Scope::Deck(deck.clone()),
         }
     }
 

@@ -61,7 +61,8 @@ pub fn rewards(outcome: &Outcome) -> Rewards {
         if cards.len() == CARDS_PER_MATCH {
             break;
         }
-        if !cards.contains(thing) {
+        // A deck's thing is no catalog card: a deck's match gives none.
+        if !cards.contains(thing) && !thing.is_deck_thing() {
             cards.push(thing.clone());
         }
     }

@@ -261,7 +261,7 @@ fn picker(l: Locale, board: &BoardId) -> impl IntoView {
                 ),
             ]
         }
-        Scope::Global | Scope::Daily => Vec::new(),
+        Scope::Global | Scope::Daily | Scope::Deck(_) => Vec::new(),
         Scope::Room(room) => {
             let code = room.code();
             vec![
@@ -424,6 +424,9 @@ fn Board(board: BoardView) -> impl IntoView {
     let room = match &summary.board.scope {
         Scope::Room(room) => Some(view! {
             <p><a href=format!("/r/{}", room.code())>{td_string!(l, leaderboards.back_to_room).to_string()}</a></p>
+        }),
+        Scope::Deck(deck) => Some(view! {
+            <p><a href=format!("/d/{}", deck.as_str())>{td_string!(l, leaderboards.back_to_deck).to_string()}</a></p>
         }),
         Scope::Global | Scope::Daily => None,
     };

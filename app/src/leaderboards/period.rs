@@ -171,6 +171,23 @@ pub fn daily_boards_for(day: Day) -> Vec<BoardId> {
         .collect()
 }
 
+/// The boards a deck's match counts on (see `docs/decks.md`): best score on every period in
+/// the room, and best score of all time on the deck's own board; never everyone's, where a
+/// deck in which everything flies would be a ladder.
+pub fn deck_boards_for(
+    finished_ms: i64,
+    room: &RoomId,
+    deck: &crate::ids::DeckCode,
+    seasons: &[Season],
+) -> Vec<BoardId> {
+    let mut boards: Vec<BoardId> = boards_in(finished_ms, Some(room), seasons)
+        .into_iter()
+        .filter(|board| matches!(board.scope, Scope::Room(_)))
+        .collect();
+    boards.push(BoardId::deck_best(deck));
+    boards
+}
+
 /// The global boards among [`boards_for`]'s (a player's boards wherever they played).
 pub fn global_boards_for(finished_ms: i64, seasons: &[Season]) -> Vec<BoardId> {
     boards_in(finished_ms, None, seasons)
@@ -246,6 +263,9 @@ pub fn board_parts_in(l: Locale, board: &BoardId, seasons: &[Season]) -> (String
         Scope::Room(room) => {
             let code = room.code();
             td_string!(l, leaderboards.name.room, code = code.as_str()).to_string()
+        }
+        Scope::Deck(deck) => {
+            td_string!(l, leaderboards.name.deck, code = deck.as_str()).to_string()
         }
     };
     (metric, period, scope)

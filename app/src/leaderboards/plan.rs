@@ -3,15 +3,16 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::decks::model::{week_label, DeckLang, DeckPlays};
 use crate::game::model::MatchRecord;
 use crate::identity::model::UserId;
-use crate::ids::Day;
+use crate::ids::{Day, DeckCode};
 use crate::inventory::model::{Badge, Outcome, Place, ThingId};
 use crate::inventory::rules;
 use crate::inventory::store::changes::Folded;
 use crate::inventory::store::{card, stack_key};
 use crate::leaderboards::model::{BoardId, Metric, PeriodKind};
-use crate::leaderboards::period::{boards_for, bounds, daily_boards_for, Season};
+use crate::leaderboards::period::{boards_for, bounds, daily_boards_for, deck_boards_for, Season};
 use crate::leaderboards::store::{DaysItem, EntryItem, RecentRoom, StatsItem, TREE_VERSION};
 use crate::store::keys::{self, Key};
 
@@ -49,6 +50,23 @@ pub struct Read {
     pub badges: BTreeSet<Key>,
     /// Days in a row, by player (of those with a daily flight in the slice).
     pub days: HashMap<UserId, DaysItem>,
+    /// Plays of the decks the slice's matches played.
+    pub plays: BTreeMap<DeckCode, DeckPlays>,
+    /// Those decks' heads: listed in the gallery (public) in a language, or not; absent: the
+    /// deck is gone (its plays are then not counted).
+    pub decks: BTreeMap<DeckCode, Option<DeckLang>>,
+}
+
+/// One deck's plays counted now.
+#[derive(Debug, PartialEq)]
+pub struct PlaysPlan {
+    pub deck: DeckCode,
+    pub before: DeckPlays,
+    pub after: DeckPlays,
+    /// The gallery's language while the deck is public (as its head was read).
+    pub listed: Option<DeckLang>,
+    /// The records that count the plays: (player, record).
+    pub records: Vec<(UserId, String)>,
 }
 
 /// The writes one slice needs, as data.
@@ -65,6 +83,8 @@ pub struct Plan {
     pub badges: Vec<(UserId, Badge)>,
     /// (player, days in a row as read, after).
     pub days: Vec<(UserId, Option<DaysItem>, DaysItem)>,
+    /// Decks' plays: written each in one transaction with the markers of the records counted.
+    pub plays: Vec<PlaysPlan>,
     /// Results counted now: (player, record, finished).
     pub markers: Vec<(UserId, String, i64)>,
 }
@@ -78,6 +98,7 @@ impl Plan {
             + self.stacks.len()
             + self.badges.len()
             + self.days.len()
+            + self.plays.len()
             + self.markers.len()
     }
 }
@@ -105,9 +126,15 @@ pub fn slices(results: &[MatchRecord]) -> Vec<&[MatchRecord]> {
 
 /// The boards a result counts on that are still live at `now_ms`.
 pub fn live_boards(result: &MatchRecord, seasons: &[Season], now_ms: i64) -> Vec<BoardId> {
-    let boards = match result.daily {
-        Some(day) => daily_boards_for(day),
-        None => boards_for(result.finished_at_ms, &result.room_id(), seasons),
+    let boards = match (result.daily, &result.deck) {
+        (Some(day), _) => daily_boards_for(day),
+        (None, Some(deck)) => deck_boards_for(
+            result.finished_at_ms,
+            &result.room_id(),
+            &deck.code,
+            seasons,
+        ),
+        (None, None) => boards_for(result.finished_at_ms, &result.room_id(), seasons),
     };
     boards
         .into_iter()
@@ -136,6 +163,8 @@ pub(crate) fn earned(result: &MatchRecord) -> crate::inventory::model::Rewards {
         // A daily flight earns days in a row (and their badges), not a match's rewards.
         return Default::default();
     }
+    // A deck's match: feathers and badges by the same rules; its things are no catalog cards
+    // (`rules::rewards` leaves them out).
     rules::rewards(&Outcome {
         placement: result.placement,
         players: result.players,
@@ -179,6 +208,10 @@ pub(crate) fn wanted(results: &[MatchRecord], seasons: &[Season], now_ms: i64) -
         }
         wanted.push(keys::user_stats(&result.user_id));
         wanted.push(keys::wallet(&result.user_id));
+        if let Some(deck) = result.deck.as_ref().filter(|d| d.counts_play) {
+            wanted.push(keys::deck_plays(&deck.code));
+            wanted.push(keys::deck_head(&deck.code));
+        }
         let rewards = earned(result);
         for thing in &rewards.cards {
             if let Some(card) = card(thing) {
@@ -271,6 +304,7 @@ pub fn plan(results: &[MatchRecord], seasons: &[Season], read: &Read, now_ms: i6
         plan.entries.push((board, old, next));
     }
 
+    plan_plays(&mut plan, read, fresh.values().flatten().copied());
     for (user, results) in fresh {
         let (dailies, results): (Vec<&MatchRecord>, Vec<&MatchRecord>) =
             results.into_iter().partition(|r| r.daily.is_some());
@@ -384,6 +418,49 @@ pub fn plan(results: &[MatchRecord], seasons: &[Season], read: &Read, now_ms: i6
         }
     }
     plan
+}
+
+/// The decks' plays after the matches counted now: each match once, by its one record that
+/// counts the play (a record counted now has no marker: its marker goes with the plays, in one
+/// transaction), none of a deck that is gone; this week's count starts again with a play in a
+/// later week (a late play of an earlier week adds to all time alone).
+fn plan_plays<'a>(plan: &mut Plan, read: &Read, fresh: impl Iterator<Item = &'a MatchRecord>) {
+    let mut added: BTreeMap<DeckCode, Vec<&MatchRecord>> = BTreeMap::new();
+    for result in fresh {
+        let Some(deck) = result.deck.as_ref().filter(|d| d.counts_play) else {
+            continue;
+        };
+        if read.decks.contains_key(&deck.code) {
+            added.entry(deck.code.clone()).or_default().push(result);
+        }
+    }
+    for (deck, mut records) in added {
+        records.sort_by_key(|r| r.finished_at_ms);
+        let before = read.plays.get(&deck).cloned().unwrap_or_default();
+        let mut after = before.clone();
+        for record in &records {
+            let week = week_label(record.finished_at_ms);
+            after.plays += 1;
+            match after.week.as_deref() {
+                Some(now) if now == week => after.week_plays += 1,
+                Some(now) if now > week.as_str() => {}
+                _ => {
+                    after.week = Some(week);
+                    after.week_plays = 1;
+                }
+            }
+        }
+        plan.plays.push(PlaysPlan {
+            listed: read.decks.get(&deck).copied().flatten(),
+            deck,
+            before,
+            after,
+            records: records
+                .iter()
+                .map(|r| (r.user_id.clone(), r.record_id.clone()))
+                .collect(),
+        });
+    }
 }
 
 /// Days in a row that earn a badge ([`Badge::Days7`], [`Badge::Days30`]).

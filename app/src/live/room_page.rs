@@ -15,6 +15,7 @@ use leptos_meta::{Link, Title};
 
 use crate::browser;
 use crate::codec::Base64Json;
+use crate::decks::in_room::{ChooseDeck, RoomDeckForm};
 use crate::error::AppError;
 use crate::game::api::{JoinAudience, StartMatch};
 use crate::game::board::GameBoard;
@@ -59,6 +60,7 @@ const FORM_PATHS: &[&str] = &[
     SetRoomRule::PATH,
     AnswerAsk::PATH,
     AnotherName::PATH,
+    ChooseDeck::PATH,
 ];
 
 /// The room the address names, for its page: an address whose code is not one is refused as
@@ -114,7 +116,7 @@ pub fn RoomPage() -> impl IntoView {
                         view! {
                         <FormError paths=FORM_PATHS />
                         {saved().then(|| {
-                            let summary = settings_summary(page.room.settings, l);
+                            let summary = settings_summary(page.room.settings, page.room.deck.as_ref(), l);
                             view! {
                                 <p class="notice ok" role="status" data-testid="settings-saved">
                                     {td_string!(l, rooms.lobby.saved, summary = summary.as_str()).to_string()}
@@ -130,7 +132,7 @@ pub fn RoomPage() -> impl IntoView {
                         <div class="room-view" data-view=if buttons { "buttons" } else { "full" }>
                             {buttons.then(|| view! { <Link rel="stylesheet" href=SCREEN_CSS /> })}
                             <LiveRoom page=IslandProps(page.clone())>
-                                <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() along=page.along.is_some() />
+                                <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() along=page.along.is_some() my_decks=page.my_decks.clone() />
                             </LiveRoom>
                             <RoomExtras code=room_code buttons />
                         </div>
@@ -158,6 +160,7 @@ fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoVie
         my_tap,
         along,
         along_from,
+        my_decks: _,
     }) = page;
     let l = crate::lang::locale();
     let for_nobody = me.is_none();
@@ -258,7 +261,7 @@ fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoVie
                         <p class="notice" role="status" data-testid="removed">{td_string!(l, rooms.room.removed).to_string()}</p>
                     })}
                     <Players lobby=lobby.clone() me=me.clone() />
-                    <p class="settings-line" data-testid="settings-summary">{settings_summary(lobby.settings, l)}</p>
+                    <p class="settings-line" data-testid="settings-summary">{settings_summary(lobby.settings, lobby.deck.as_ref(), l)}</p>
                 }
             }}
             // The forms, drawn on the server (none of their code is in the browser bundle): which
@@ -323,7 +326,12 @@ fn role(lobby: &Lobby, me: Option<&UserId>, asked: bool, drawn: &[RoomPlayer]) -
 /// joins (or is told the room is locked); after a match, everyone gets the room board's link.
 /// Every form is a plain post that comes back to the room.
 #[component]
-fn RoomForms(lobby: Lobby, me: Option<UserId>, along: bool) -> impl IntoView {
+fn RoomForms(
+    lobby: Lobby,
+    me: Option<UserId>,
+    along: bool,
+    my_decks: Vec<crate::decks::model::DeckHead>,
+) -> impl IntoView {
     let l = crate::lang::locale();
     // The host the room was handed on from while they were away, back: who hosts now (shown
     // while they are a player and not the host; taking the room back makes them host).
@@ -378,6 +386,7 @@ fn RoomForms(lobby: Lobby, me: Option<UserId>, along: bool) -> impl IntoView {
         <div class="again for-member"><AfterMatch code=code.clone() /></div>
         <div class="again"><BoardLink href=board_href /></div>
         <div class="for-host between"><SettingsForm code=code.clone() current=lobby.settings /></div>
+        <div class="for-host between"><RoomDeckForm code=code.clone() current=lobby.deck.clone() mine=my_decks /></div>
 
         {drawn.map(|name| view! { <div class="for-guest between"><AnotherNameForm code=code.clone() name /></div> })}
         <div class="for-host if-open"><LockForm code=code.clone() locked=false /></div>

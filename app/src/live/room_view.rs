@@ -41,6 +41,10 @@ pub struct RoomPageData {
     /// by the round's window end); a round before it counts only if they called it.
     #[serde(default)]
     pub along_from: u32,
+    /// The host's own decks, for the lobby's choice of what to play (drawn by the server: never
+    /// sent to the browser).
+    #[serde(skip)]
+    pub my_decks: Vec<crate::decks::model::DeckHead>,
 }
 
 /// The reads behind the page.
@@ -115,6 +119,13 @@ mod read {
         } else {
             (None, 0)
         };
+        // The host's decks, for choosing one in the lobby (one Query of GSI1).
+        let my_decks = match me.as_ref() {
+            Some(me) if &room.host_id == me && room.state == RoomState::Lobby => {
+                db.decks().by_author(me).await?
+            }
+            _ => Vec::new(),
+        };
         let mut room = room.visible_at(epoch_millis());
         if let Some(game) = room.game.as_mut() {
             game.receipt = receipt.map(Box::new);
@@ -127,6 +138,7 @@ mod read {
             my_tap,
             along,
             along_from,
+            my_decks,
         })
     }
 

@@ -172,6 +172,7 @@ pub async fn open_room(
     avatar: Avatar,
     public: bool,
     rules: RoomRules,
+    deck: Option<crate::rooms::model::RoomDeck>,
 ) -> Result<RoomCode, AppError> {
     let address = session::client_address();
     let mut limits = vec![(Limited::RoomsFrom(&address), ROOMS_PER_ADDRESS)];
@@ -197,7 +198,7 @@ pub async fn open_room(
         };
         match db
             .rooms()
-            .create_room_looking(&code, &host, settings, rules)
+            .create_room_looking(&code, &host, settings, rules, deck.clone())
             .await
         {
             Ok(_) => return Ok(code),

@@ -30,7 +30,7 @@ pub async fn create_room(
             friendly: friendly.unwrap_or(false),
             approve: approve.unwrap_or(false),
         };
-        let code = open_room(&db, &nickname, avatar, public, rules).await?;
+        let code = open_room(&db, &nickname, avatar, public, rules, None).await?;
         leptos_axum::redirect(&format!("/r/{code}"));
         Ok(code)
     })
@@ -241,6 +241,9 @@ pub(crate) mod ssr {
                 td_string!(l, rooms.errors.too_many_for_settings).to_string()
             }
             RoomConflict::Locked => td_string!(l, rooms.errors.locked).to_string(),
+            RoomConflict::TooFewThings { things } => {
+                td_string!(l, decks.errors.too_few_things, things = *things).to_string()
+            }
             RoomConflict::TurnedAway => td_string!(l, strangers.err_turned_away).to_string(),
             RoomConflict::NoMoreNames => td_string!(l, strangers.err_no_more_names).to_string(),
             RoomConflict::NotAsking => td_string!(l, strangers.err_not_asking).to_string(),

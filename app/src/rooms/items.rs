@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::identity::model::{Avatar, DisplayName, UserId};
 use crate::ids::Look;
 use crate::rooms::model::{
-    Lobby, RoomCode, RoomId, RoomPlayer, RoomRules, RoomSettings, RoomState,
+    Lobby, RoomCode, RoomDeck, RoomId, RoomPlayer, RoomRules, RoomSettings, RoomState,
 };
 use crate::store::keys::{self, Key};
 use crate::store::{sort_key, DataError, Item};
@@ -64,6 +64,9 @@ pub(crate) struct MetaItem {
     pub(crate) friendly: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) approve: bool,
+    /// What the room plays (see [`Lobby::deck`]); absent is the whole catalog.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) deck: Option<RoomDeck>,
 }
 
 /// How long a visitor's ask waits for the host before it lapses.
@@ -227,6 +230,7 @@ pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
         host_seen_ms: meta.host_seen,
         away_host: meta.away_host,
         away_until_ms: meta.away_until,
+        deck: meta.deck,
     }))
 }
 

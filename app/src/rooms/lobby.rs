@@ -146,7 +146,11 @@ pub fn LockForm(code: String, locked: bool) -> impl IntoView {
 
 /// The room's settings in plain words: "8 rounds · 3.5 s to decide · up to 8 players · by
 /// invitation".
-pub fn settings_summary(settings: RoomSettings, l: crate::lang::Locale) -> String {
+pub fn settings_summary(
+    settings: RoomSettings,
+    deck: Option<&crate::rooms::model::RoomDeck>,
+    l: crate::lang::Locale,
+) -> String {
     let seconds = seconds(settings.window_ms);
     let listed = if settings.public {
         td_string!(l, rooms.lobby.summary_public)
@@ -157,16 +161,17 @@ pub fn settings_summary(settings: RoomSettings, l: crate::lang::Locale) -> Strin
         1 => td_string!(l, rooms.lobby.one_round).to_string(),
         n => td_string!(l, rooms.lobby.n_rounds, n = n).to_string(),
     };
-    format!(
-        "{} · {listed}",
-        td_string!(
-            l,
-            rooms.lobby.summary,
-            rounds = rounds.as_str(),
-            s = seconds.as_str(),
-            max = settings.max_players
-        )
-    )
+    let summary = td_string!(
+        l,
+        rooms.lobby.summary,
+        rounds = rounds.as_str(),
+        s = seconds.as_str(),
+        max = settings.max_players
+    );
+    match deck {
+        Some(deck) => format!("{} · {summary} · {listed}", deck.label),
+        None => format!("{summary} · {listed}"),
+    }
 }
 
 /// Milliseconds as seconds a player reads: "3", "3.5".

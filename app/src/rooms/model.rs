@@ -48,6 +48,49 @@ impl RoomSettings {
     }
 }
 
+/// What a room plays when not the whole built-in catalog (the host chooses it in the lobby): a
+/// category of the catalog, or a deck (`decks`). Kept on the room's META as a map.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomDeck {
+    /// A deck's code, or `cat:<category>` for one category of the catalog (see
+    /// [`RoomDeck::pick`]).
+    pub pick: String,
+    /// What the room's settings call it: a deck's title, a category's name in the language of
+    /// the host who chose it.
+    pub label: String,
+    /// How many things it had when chosen: a room asks for this many rounds at most.
+    pub things: u32,
+}
+
+/// A [`RoomDeck`]'s pick, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeckPick {
+    Category(crate::catalog::model::Category),
+    Deck(crate::ids::DeckCode),
+}
+
+impl RoomDeck {
+    /// The prefix of a category's pick.
+    pub const CATEGORY: &'static str = "cat:";
+
+    pub fn pick(&self) -> Option<DeckPick> {
+        match self.pick.strip_prefix(Self::CATEGORY) {
+            Some(slug) => crate::catalog::model::Category::from_slug(slug).map(DeckPick::Category),
+            None => crate::ids::DeckCode::parse(&self.pick)
+                .ok()
+                .map(DeckPick::Deck),
+        }
+    }
+
+    /// The deck's code, when the room plays a deck (not the catalog, nor a category of it).
+    pub fn deck_code(&self) -> Option<crate::ids::DeckCode> {
+        match self.pick()? {
+            DeckPick::Deck(code) => Some(code),
+            DeckPick::Category(_) => None,
+        }
+    }
+}
+
 /// A rule a host can set for strangers (both off by default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -117,6 +160,9 @@ pub struct Lobby {
     /// Grows with every change to the room; a watcher compares it to see news.
     pub version: u64,
     pub created_at_ms: i64,
+    /// What the room plays, when not the whole catalog.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<RoomDeck>,
     /// The host locked the room: nobody new may join (players in it stay, and may rejoin).
     #[serde(default)]
     pub locked: bool,

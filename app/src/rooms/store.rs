@@ -14,7 +14,7 @@ use crate::ids::Look;
 pub use crate::rooms::items::ROOM_IDLE_SECS;
 use crate::rooms::items::{lobby_from_items, nickname_item, open_index, player_item, MetaItem};
 use crate::rooms::model::{
-    Lobby, OpenRoom, RoomCode, RoomId, RoomPlayer, RoomRules, RoomSettings, RoomState,
+    Lobby, OpenRoom, RoomCode, RoomDeck, RoomId, RoomPlayer, RoomRules, RoomSettings, RoomState,
 };
 use crate::store::expr::{attr, Compare, Cond, Expr, Expressions, KeyCond};
 use crate::store::keys::{self, Key};
@@ -109,6 +109,9 @@ pub enum RoomConflict {
     NoMoreNames,
     #[error("That player is not asking to join.")]
     NotAsking,
+    /// More rounds than the room's deck has things (`things`).
+    #[error("The room's deck has only {things} things: that many rounds at most.")]
+    TooFewThings { things: u32 },
     #[error(transparent)]
     Data(#[from] DataError),
 }
@@ -125,12 +128,13 @@ impl Rooms<'_> {
         settings: RoomSettings,
     ) -> Result<Lobby, RoomConflict> {
         let host = Joiner::new(host, nickname, avatar);
-        self.create_room_looking(code, &host, settings, RoomRules::default())
+        self.create_room_looking(code, &host, settings, RoomRules::default(), None)
             .await
     }
 
-    /// [`Rooms::create_room`] with the host as a [`Joiner`] (their look and mark) and the room's
-    /// rules for strangers.
+    /// [`Rooms::create_room`] with the host as a [`Joiner`] (their look and mark), the room's
+    /// rules for strangers and what it plays (`None`: the whole catalog; its `things` bound the
+    /// rounds).
     #[tracing::instrument(skip(self), err(level = "debug"))]
     pub async fn create_room_looking(
         self,
@@ -138,9 +142,15 @@ impl Rooms<'_> {
         joiner: &Joiner,
         settings: RoomSettings,
         rules: RoomRules,
+        deck: Option<RoomDeck>,
     ) -> Result<Lobby, RoomConflict> {
         let (host, nickname, avatar, look) =
             (&joiner.user, &joiner.nickname, joiner.avatar, joiner.look);
+        let mut settings = settings;
+        if let Some(deck) = &deck {
+            let most = u8::try_from(deck.things).unwrap_or(u8::MAX).max(1);
+            settings.rounds = settings.rounds.min(most);
+        }
         let now_ms = epoch_millis();
         let Key { pk, sk } = keys::room_meta(code);
         let (gsi2pk, gsi2sk) = open_index(settings, RoomState::Lobby, now_ms, code);
@@ -171,6 +181,7 @@ impl Rooms<'_> {
             audience: 0,
             friendly: rules.friendly,
             approve: rules.approve,
+            deck: deck.clone(),
         };
         let mut player = player_item(code, host, nickname, avatar, look, now_ms, true);
         player.mark = joiner.mark.clone();
@@ -208,6 +219,7 @@ impl Rooms<'_> {
             version: 1,
             created_at_ms: now_ms,
             locked: false,
+            deck,
             audience: 0,
             host_seen_ms: Some(now_ms),
             away_host: None,

@@ -54,6 +54,7 @@ pub(super) fn record(user: &UserId, room: &RoomCode, score: i32, at: i64) -> Mat
         best_streak: 3,
         first_round: 1,
         daily: None,
+        deck: None,
         flagged: false,
     }
 }
@@ -105,6 +106,29 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     let players: Vec<UserId> = (0..150).map(|_| UserId::generate()).collect();
     let rooms = [room("BRDAA"), room("BRDBB"), room("BRDCC")];
+    // Two decks, played in about one match in five (each its own match: every record counts a
+    // play): on their rooms' boards and their own, never on everyone's.
+    let author = UserId::generate();
+    let mut decks = Vec::new();
+    for title in ["Pets", "Kites"] {
+        let draft = app::decks::model::DeckDraft {
+            title: title.to_owned(),
+            description: String::new(),
+            lang: app::decks::model::DeckLang::En,
+            visibility: app::decks::model::Visibility::Public,
+            things: (0..10)
+                .map(|i| app::decks::model::DeckThing {
+                    en: Some(format!("{title} {i}")),
+                    hi: None,
+                    hi_latin: None,
+                    emoji: app::decks::model::DEFAULT_EMOJI.to_owned(),
+                    flies: i % 2 == 0,
+                    note: None,
+                })
+                .collect(),
+        };
+        decks.push(t.db.decks().create(&author, draft).await.unwrap().code);
+    }
     let now = epoch_millis();
     let mut brute = Brute::default();
     let mut written = Vec::new();
@@ -119,7 +143,14 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
                 // Scores with many ties, some negative; times over the last three days.
                 let score = rng.random_range(-30..200) * 10;
                 let at = now - rng.random_range(0..3 * 86_400_000);
-                record(user, room, score, at)
+                let mut r = record(user, room, score, at);
+                if rng.random_range(0..5) == 0 {
+                    r.deck = Some(app::game::model::DeckPlay {
+                        code: decks[rng.random_range(0..decks.len())].clone(),
+                        counts_play: true,
+                    });
+                }
+                r
             })
             .collect()
     };
@@ -213,6 +244,13 @@ async fn random_matches_through_crashes_duplicates_and_a_lease_change_count_exac
     // Records were counted out of the order their matches ended (random times, a crashed
     // batch's share first): when each reached its line is one of its matches' ends.
     check(&t, &brute, &players, false).await;
+    // Each deck's plays: its matches, each once through the crash, the duplicates, the lease's
+    // change, the replay and the rebuild.
+    for deck in &decks {
+        let plays = t.db.decks().deck(deck, false).await.unwrap().unwrap().plays;
+        assert_eq!(plays, brute.plays[deck.as_str()], "{deck}'s plays");
+    }
+    assert!(brute.plays.values().all(|p| *p > 0));
 }
 
 fn to_result(r: &MatchRecord) -> MatchRecord {

@@ -249,6 +249,7 @@ async fn old_boards_are_converted_and_count_on() {
         best_streak: 3,
         first_round: 1,
         daily: None,
+        deck: None,
         flagged: false,
     };
     assert!(old_score < 9_999);

@@ -424,6 +424,7 @@ fn flight_record(user: &UserId, d: Day) -> app::game::model::MatchRecord {
         best_streak: 10,
         first_round: 0,
         daily: Some(d),
+        deck: None,
         flagged: false,
     }
 }

@@ -1050,6 +1050,7 @@ async fn a_summary_of_eight_players_is_one_write_unit_on_the_table_and_on_each_i
                 placement: i + 1,
             })
             .collect(),
+        deck: None,
     };
     let out = t
         .engine

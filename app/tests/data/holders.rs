@@ -80,6 +80,7 @@ fn records(players: &[UserId], rooms: &[RoomCode], count: usize) -> Vec<MatchRec
                 best_streak: correct,
                 first_round: 1,
                 daily: None,
+                deck: None,
                 flagged: false,
             }
         })

@@ -970,6 +970,7 @@ async fn match_rewards_are_granted_once_through_duplicates_replays_and_a_rebuild
             best_streak: 4,
             first_round: 1,
             daily: None,
+            deck: None,
             flagged: false,
         };
         t.engine
@@ -1158,6 +1159,7 @@ async fn play_together(t: &TestTable, players: &[&UserId], code: &str) {
             best_streak: 1,
             first_round: 1,
             daily: None,
+            deck: None,
             flagged: false,
         };
         t.engine

@@ -11,9 +11,11 @@ mod conflicts;
 mod control;
 mod convert;
 mod daily;
+mod deck_play;
 mod decks;
 #[path = "../support/faults.rs"]
 mod faults;
+mod gallery;
 mod game;
 mod holders;
 mod identity;

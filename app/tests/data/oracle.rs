@@ -76,6 +76,17 @@ pub fn boards_of(ms: i64, room: &str) -> Vec<BoardId> {
         .collect()
 }
 
+/// The boards a deck's match (deck `deck`, ended at `ms` in room `room`) counts on: the room's
+/// best of every period and the deck's own best of all time; never everyone's.
+pub fn deck_boards_of(ms: i64, room: &str, deck: &str) -> Vec<BoardId> {
+    let mut boards: Vec<BoardId> = boards_of(ms, room)
+        .into_iter()
+        .filter(|b| b.key().ends_with(&format!("room-{room}")))
+        .collect();
+    boards.push(BoardId::parse_key(&format!("best.all.deck-{deck}")).unwrap());
+    boards
+}
+
 /// One player's expected entry on a board.
 #[derive(Debug, Clone, Default)]
 pub struct Expected {
@@ -98,13 +109,24 @@ pub struct Brute {
     pub matches: HashMap<UserId, (u64, u64, i64)>,
     pub feathers: HashMap<UserId, u64>,
     pub cards: HashMap<UserId, BTreeMap<String, u32>>,
+    /// Plays of each deck: its matches' records that count a play.
+    pub plays: BTreeMap<String, u64>,
 }
 
 impl Brute {
     pub fn add(&mut self, r: &MatchRecord) {
         let score = i64::from(r.score);
         let at = r.finished_at_ms;
-        for board in boards_of(at, r.room.as_str()) {
+        let boards = match &r.deck {
+            Some(deck) => {
+                if deck.counts_play {
+                    *self.plays.entry(deck.code.to_string()).or_default() += 1;
+                }
+                deck_boards_of(at, r.room.as_str(), deck.code.as_str())
+            }
+            None => boards_of(at, r.room.as_str()),
+        };
+        for board in boards {
             let entries = self.boards.entry(board.clone()).or_default();
             match board.metric {
                 Metric::Best => match entries.get_mut(&r.user_id) {
@@ -150,7 +172,8 @@ impl Brute {
         *self.feathers.entry(r.user_id.clone()).or_default() +=
             FEATHERS_FOR_PLAYING + FEATHERS_PER_RIGHT * u64::from(r.correct) + place;
         let mut cards: Vec<&str> = Vec::new();
-        for thing in &r.right {
+        // A deck's things are no catalog cards.
+        for thing in r.right.iter().filter(|_| r.deck.is_none()) {
             if cards.len() < CARDS_PER_MATCH && !cards.contains(&thing.as_str()) {
                 cards.push(thing.as_str());
             }

@@ -311,3 +311,261 @@ async fn a_refused_form_comes_back_with_everything_typed_in_it() {
         "a private deck, as for a code that names none"
     );
 }
+
+/// A room of `cookie`'s: its code.
+async fn room_of(app: &Router, cookie: &str) -> String {
+    let made = post(
+        app,
+        "/api/rooms/create",
+        "name=Host&avatar=crow",
+        Some(cookie),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::OK, "{}", made.json);
+    made.json.as_str().unwrap().to_owned()
+}
+
+async fn choose(app: &Router, cookie: &str, room: &str, deck: &str, typed: &str) -> Answer {
+    let call = form(
+        "/api/decks/choose",
+        &format!("code={room}&deck={}&typed={}", encode(deck), encode(typed)),
+        Some(cookie),
+    );
+    send(app, call).await
+}
+
+/// What room `code` plays and how many rounds, as the table holds it.
+async fn room_deck(
+    engine: &app::http::engine::Engine,
+    code: &str,
+) -> (Option<app::rooms::model::RoomDeck>, u8) {
+    let db = app::store::Db::new(engine.client.clone(), "udd");
+    let code = app::rooms::RoomCode::parse(code).unwrap();
+    let lobby = db.rooms().lobby(&code).await.unwrap().unwrap();
+    (lobby.deck, lobby.settings.rounds)
+}
+
+#[tokio::test]
+async fn a_room_plays_a_deck_its_host_chooses_and_every_bad_choice_is_a_clear_refusal() {
+    let (app, engine) = app().await;
+    let (asha, _) = guest(&app, "Asha").await;
+    let (bilal, _) = guest(&app, "Bilal").await;
+    let room = room_of(&app, &asha).await;
+    let joined = post(
+        &app,
+        "/api/rooms/join",
+        &format!("code={room}&name=Bilal&avatar=owl"),
+        Some(&bilal),
+    )
+    .await;
+    assert_eq!(joined.status, StatusCode::OK, "{}", joined.json);
+    let pets = create(&app, Some(&asha), "Our pets", &lines(12), "en").await;
+    let pets = pets.json().as_str().unwrap().to_owned();
+    let theirs = create(&app, Some(&bilal), "Bilal's", &lines(11), "en").await;
+    let theirs = theirs.json().as_str().unwrap().to_owned();
+    // Bilal's deck made private (a save by its author).
+    let private = send(
+        &app,
+        form(
+            "/api/decks/save",
+            &format!("code={theirs}&version=1&token=p&title=Mine&description=&lang=en&visibility=private&lines={}", encode(&lines(11))),
+            Some(&bilal),
+        ),
+    )
+    .await;
+    assert_eq!(private.status, StatusCode::OK, "{}", private.body);
+
+    let refusals = [
+        (
+            "a non-host",
+            &bilal,
+            pets.as_str(),
+            "",
+            StatusCode::FORBIDDEN,
+            "Only the host",
+        ),
+        (
+            "a stranger's private deck",
+            &asha,
+            "all",
+            theirs.as_str(),
+            StatusCode::NOT_FOUND,
+            "cannot be played here",
+        ),
+        (
+            "a deck nobody has",
+            &asha,
+            "ZZZZZZZ",
+            "",
+            StatusCode::NOT_FOUND,
+            "cannot be played here",
+        ),
+        (
+            "a category nobody has",
+            &asha,
+            "cat:unicorns",
+            "",
+            StatusCode::BAD_REQUEST,
+            "no such category",
+        ),
+        (
+            "a malformed code",
+            &asha,
+            "all",
+            "K7!",
+            StatusCode::BAD_REQUEST,
+            "7",
+        ),
+    ];
+    for (what, who, deck, typed, status, says) in refusals {
+        let answer = choose(&app, who, &room, deck, typed).await;
+        assert_eq!(answer.status, status, "{what}: {}", answer.body);
+        assert!(answer.body.contains(says), "{what}: {}", answer.body);
+        assert_eq!(
+            room_deck(&engine, &room).await,
+            (None, 10),
+            "{what}: nothing written"
+        );
+    }
+
+    // The host chooses a category: rounds lowered to what it has when fewer.
+    let birds = choose(&app, &asha, &room, "cat:myth", "").await;
+    assert_eq!(birds.status, StatusCode::OK, "{}", birds.body);
+    let (deck, rounds) = room_deck(&engine, &room).await;
+    let deck = deck.expect("a category chosen");
+    assert_eq!(deck.pick, "cat:myth");
+    assert_eq!(u32::from(rounds), deck.things.min(10));
+
+    // Their own deck, by its typed code (any case); more rounds than it has: refused.
+    let chosen = choose(&app, &asha, &room, "all", &pets.to_lowercase()).await;
+    assert_eq!(chosen.status, StatusCode::OK, "{}", chosen.body);
+    let (deck, _) = room_deck(&engine, &room).await;
+    assert_eq!(
+        deck.as_ref().map(|d| (d.pick.as_str(), d.things)),
+        Some((pets.as_str(), 12))
+    );
+    let too_many = send(
+        &app,
+        form(
+            "/api/rooms/settings",
+            &format!("code={room}&settings[max_players]=8&settings[rounds]=13&settings[window_ms]=3000&settings[public]=false"),
+            Some(&asha),
+        ),
+    )
+    .await;
+    assert_eq!(too_many.status, StatusCode::CONFLICT, "{}", too_many.body);
+    assert!(too_many.body.contains("12 things"), "{}", too_many.body);
+    assert_eq!(
+        room_deck(&engine, &room).await.1,
+        10,
+        "the rounds as they were"
+    );
+
+    // "Play this": a stranger cannot open a room with a private deck; anyone can with Asha's.
+    let play = |cookie: Option<&'static str>, deck: String| {
+        let app = app.clone();
+        async move {
+            send(
+                &app,
+                form(
+                    "/api/decks/play",
+                    &format!("deck={deck}&name=Mina&avatar=owl"),
+                    cookie,
+                ),
+            )
+            .await
+        }
+    };
+    let closed = play(None, theirs.clone()).await;
+    assert_eq!(closed.status, StatusCode::NOT_FOUND, "{}", closed.body);
+    let opened = play(None, pets.clone()).await;
+    assert_eq!(opened.status, StatusCode::OK, "{}", opened.body);
+    let code = opened.json().as_str().unwrap().to_owned();
+    let (deck, _) = room_deck(&engine, &code).await;
+    assert_eq!(deck.map(|d| d.pick), Some(pets));
+}
+
+#[tokio::test]
+async fn a_copy_is_a_new_private_deck_of_the_copier_and_a_private_deck_is_not_copied() {
+    let (app, _engine) = app().await;
+    let (asha, _) = guest(&app, "Asha").await;
+    let (bilal, bilal_id) = guest(&app, "Bilal").await;
+    let made = create(&app, Some(&asha), "Our pets", &lines(12), "en").await;
+    let code = made.json().as_str().unwrap().to_owned();
+    let copied = send(
+        &app,
+        form("/api/decks/copy", &format!("code={code}"), Some(&bilal)),
+    )
+    .await;
+    assert_eq!(copied.status, StatusCode::OK, "{}", copied.body);
+    let copy = copied.json().as_str().unwrap().to_owned();
+    assert_ne!(copy, code);
+    let read = post(
+        &app,
+        "/api/decks/read",
+        &format!("code={copy}"),
+        Some(&bilal),
+    )
+    .await;
+    assert_eq!(read.json["mine"], true);
+    assert_eq!(read.json["deck"]["author"], bilal_id.as_str());
+    assert_eq!(read.json["deck"]["title"], "Our pets (copy)");
+    assert_eq!(read.json["deck"]["visibility"], "private");
+    assert_eq!(read.json["deck"]["things"].as_array().unwrap().len(), 12);
+    // Private: Asha cannot open it, nor copy it.
+    let closed = send(
+        &app,
+        form("/api/decks/copy", &format!("code={copy}"), Some(&asha)),
+    )
+    .await;
+    assert_eq!(closed.status, StatusCode::NOT_FOUND, "{}", closed.body);
+    let nobody = send(&app, form("/api/decks/copy", &format!("code={code}"), None)).await;
+    assert_eq!(nobody.status, StatusCode::UNAUTHORIZED, "{}", nobody.body);
+}
+
+#[tokio::test]
+async fn the_gallery_lists_public_decks_only_and_refuses_a_search_past_its_limit() {
+    let (app, _engine) = app().await;
+    let (asha, _) = guest(&app, "Asha").await;
+    let unlisted = create(&app, Some(&asha), "Our pets", &lines(10), "en").await;
+    let unlisted = unlisted.json().as_str().unwrap().to_owned();
+    let public = send(
+        &app,
+        form(
+            "/api/decks/create",
+            &format!(
+                "title=Our+kites&description=&lang=en&visibility=public&lines={}",
+                encode(&lines(10))
+            ),
+            Some(&asha),
+        ),
+    )
+    .await;
+    assert_eq!(public.status, StatusCode::OK, "{}", public.body);
+    let public = public.json().as_str().unwrap().to_owned();
+    for query in ["by=newest", "by=plays&lang=en", "q=our"] {
+        let page = post(&app, "/api/decks/gallery", query, None).await;
+        assert_eq!(page.status, StatusCode::OK, "{query}: {}", page.json);
+        let codes: Vec<&str> = page.json["decks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            codes,
+            [public.as_str()],
+            "{query}: the public deck alone, never {unlisted}"
+        );
+    }
+    for (query, says) in [
+        (format!("q={}", "x".repeat(61)), "at most 60"),
+        (format!("after={}", "9".repeat(41)), "at most 60"),
+    ] {
+        let page = send(&app, form("/api/decks/gallery", &query, None)).await;
+        assert_eq!(page.status, StatusCode::BAD_REQUEST, "{}", page.body);
+        assert!(page.body.contains(says), "{}", page.body);
+    }
+    let nothing = post(&app, "/api/decks/gallery", "lang=hi", None).await;
+    assert_eq!(nothing.json["decks"].as_array().unwrap().len(), 0);
+}

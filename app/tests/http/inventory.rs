@@ -64,6 +64,7 @@ async fn play_together(db: &Db, client: &aws_sdk_dynamodb::Client, players: &[&U
             best_streak: 1,
             first_round: 1,
             daily: None,
+            deck: None,
             flagged: false,
         };
         client

@@ -46,6 +46,7 @@ fn a_match_line_of_its_top_three_says_when_more_played() {
         window_ms: 1_500,
         rounds: 10,
         players: (0..n).map(player).collect(),
+        deck: None,
     };
     assert_eq!(podium_line(&of(3)), "Asha 3200 · Ravi 2900 · Mei 2600");
     assert_eq!(podium_line(&of(4)), "Asha 3200 · Ravi 2900 · Mei 2600 · …");

@@ -289,6 +289,7 @@ async fn lag(db: &Db, engine: &Engine, matches: usize, wait: Duration) -> anyhow
             best_streak: 1,
             first_round: 1,
             daily: None,
+            deck: None,
             flagged: false,
         };
         // Written apart from the recorded handle: the bench counts the projector's calls alone.

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Match, Room};
 use crate::identity::UserId;
-use crate::rooms::model::{Lobby, RoomCode, RoomId, RoomPlayer, RoomSettings, RoomState};
+use crate::rooms::model::{Lobby, RoomCode, RoomDeck, RoomId, RoomPlayer, RoomSettings, RoomState};
 
 #[derive(Serialize, Deserialize)]
 pub(super) struct RoomWire {
@@ -20,6 +20,8 @@ pub(super) struct RoomWire {
     created_at_ms: i64,
     #[serde(default)]
     locked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    deck: Option<RoomDeck>,
     #[serde(default)]
     game: Option<Match>,
 }
@@ -38,6 +40,7 @@ impl From<RoomWire> for Room {
                 version: wire.version,
                 created_at_ms: wire.created_at_ms,
                 locked: wire.locked,
+                deck: wire.deck,
                 audience: 0,
                 host_seen_ms: None,
                 #[cfg(feature = "ssr")]
@@ -65,6 +68,7 @@ impl From<Room> for RoomWire {
             version,
             created_at_ms,
             locked,
+            deck,
             audience: _,
             host_seen_ms: _,
             #[cfg(feature = "ssr")]
@@ -85,6 +89,7 @@ impl From<Room> for RoomWire {
             version,
             created_at_ms,
             locked,
+            deck,
             game: room.game,
         }
     }

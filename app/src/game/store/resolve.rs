@@ -13,12 +13,12 @@
 use super::Game;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
-use crate::game::model::{Match, MatchRecord, Room};
+use crate::game::model::{DeckPlay, Match, MatchRecord, Room};
 use crate::game::store::Resolution;
 use crate::game::timing::too_fast_to_believe;
 use crate::identity::model::UserId;
 use crate::rooms::items::{open_index, state_value};
-use crate::rooms::model::{RoomCode, RoomState};
+use crate::rooms::model::{RoomCode, RoomDeck, RoomState};
 use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys::{self, Key};
 use crate::store::retry::{holds, Written};
@@ -134,7 +134,8 @@ impl Game<'_> {
             .and_then(|r| r.closed_at_ms)
             .ok_or_else(|| DataError::Internal("finishing a match that is not over".into()))?;
         let records = self.match_records(room, done, finished_at_ms).await?;
-        let summary = done.summary(code, &room.id, finished_at_ms);
+        let mut summary = done.summary(code, &room.id, finished_at_ms);
+        summary.deck = room.deck.clone();
         let rounds = done.sheet(&summary);
         let puts = records
             .into_iter()
@@ -176,7 +177,9 @@ impl Game<'_> {
         finished_at_ms: i64,
     ) -> Result<Vec<MatchRecord>, DataError> {
         let mut records = Vec::with_capacity(done.players.len());
-        for (player, outcome) in done.outcomes() {
+        // A room's deck cannot change while a match is on: the room's is the match's.
+        let deck = room.deck.as_ref().and_then(RoomDeck::deck_code);
+        for (index, (player, outcome)) in done.outcomes().into_iter().enumerate() {
             // The same id from any instance: the end's time, then bits of a MAC of the room
             // (its id: a later room with the same code makes other ids), the match and the
             // player (under the table's secret, so ids stay unguessable).
@@ -209,6 +212,10 @@ impl Game<'_> {
                 best_streak: outcome.best_streak,
                 first_round: done.first_round,
                 daily: None,
+                deck: deck.clone().map(|code| DeckPlay {
+                    code,
+                    counts_play: index == 0,
+                }),
                 flagged: too_fast_to_believe(&reactions_of(done, &player.user_id)),
             });
         }

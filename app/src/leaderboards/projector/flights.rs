@@ -58,6 +58,7 @@ pub(super) fn flight_from_stream(
         best_streak: flight.result.best_streak,
         first_round: 0,
         daily: Some(flight.day),
+        deck: None,
         flagged: flight.flagged,
     })
 }

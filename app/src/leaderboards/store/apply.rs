@@ -31,7 +31,7 @@ use crate::identity::model::UserId;
 use crate::inventory::store::changes::Folded;
 use crate::leaderboards::model::BoardId;
 use crate::leaderboards::period::Season;
-use crate::leaderboards::plan::{expiry, plan, slices, wanted, Plan, Read, StatsDelta};
+use crate::leaderboards::plan::{expiry, plan, slices, wanted, Plan, PlaysPlan, Read, StatsDelta};
 pub use crate::leaderboards::plan::{LIVE_GRACE_SECS, PER_PLAYER, RECENT_ROOMS, REMEMBERED, SLICE};
 use crate::leaderboards::store::{entries_by_key, DaysItem, EntryItem, StatsItem};
 use crate::store::expr::{attr, Cond, Expr, Expressions, Update};
@@ -97,6 +97,13 @@ fn sort_read(items: Vec<Item>) -> Result<Read, DataError> {
             }
         } else if key.sk.starts_with(keys::BADGE_PREFIX) {
             read.badges.insert(key);
+        } else if let Some(deck) = keys::deck_of_partition(&key.pk) {
+            if key.sk == keys::DECK_PLAYS {
+                read.plays.insert(deck, serde_dynamo::from_item(item)?);
+            } else if key.sk == keys::DECK_HEAD {
+                let head: crate::decks::model::ListedHead = serde_dynamo::from_item(item)?;
+                read.decks.insert(deck, head.listed());
+            }
         } else {
             read.folded.insert(key, Folded::read(Some(&item)));
         }
@@ -169,6 +176,13 @@ impl Boards<'_> {
         .buffer_unordered(IN_FLIGHT)
         .try_collect::<Vec<()>>()
         .await?;
+        // Everything else is added: each deck's plays with the markers of the records that
+        // count them, at once (a crash after it leaves those records retired, as they should
+        // be: everything of theirs is written).
+        for plays in &plan.plays {
+            applied.writes += 1 + plays.records.len();
+            self.count_plays(plays).await?;
+        }
         // Everything is added: retire the records.
         if !plan.markers.is_empty() {
             let mut requests = Vec::with_capacity(plan.markers.len());
@@ -188,6 +202,31 @@ impl Boards<'_> {
             .lags_ms
             .extend(plan.markers.iter().map(|(_, _, finished)| done - finished));
         Ok(())
+    }
+
+    /// One deck's plays and the markers of the records counted with them, in one transaction;
+    /// refused (someone counted or saved meanwhile) as a refused condition, so the slice is
+    /// read and planned again.
+    async fn count_plays(self, plays: &PlaysPlan) -> Result<(), DataError> {
+        let mut actions = vec![self.decks().plays_action(
+            &plays.deck,
+            &plays.before,
+            &plays.after,
+            plays.listed,
+        )?];
+        for (user, record) in &plays.records {
+            let key = keys::counted_match(user, record);
+            let mut item = Item::new();
+            item.insert(keys::PK.into(), s(key.pk));
+            item.insert(keys::SK.into(), s(key.sk));
+            actions.push(self.put_new(item)?);
+        }
+        match self.transact(actions).await {
+            Err(DataError::Conflict(Conflict::TransactionCanceled { .. })) => {
+                Err(DataError::Conflict(Conflict::ConditionFailed))
+            }
+            other => other,
+        }
     }
 
     /// The conditional writes of a plan, each marked whether it is an inventory reward

@@ -8,7 +8,9 @@ use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::identity::model::UserId;
 use crate::rooms::items::open_index;
-use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomSettings, RoomState, AUDIENCE_LIMIT};
+use crate::rooms::model::{
+    Lobby, RoomCode, RoomDeck, RoomPlayer, RoomSettings, RoomState, AUDIENCE_LIMIT,
+};
 use crate::rooms::store::{RoomConflict, MAX_ATTEMPTS};
 use crate::store::expr::{attr, Cond, Expr, Expressions, Operand, Update};
 use crate::store::keys;
@@ -147,6 +149,13 @@ impl Rooms<'_> {
             if lobby.players.len() > usize::from(settings.max_players) {
                 return Err(RoomConflict::TooManyForSettings);
             }
+            if let Some(deck) = lobby.deck.as_ref() {
+                if u32::from(settings.rounds) > deck.things {
+                    return Err(RoomConflict::TooFewThings {
+                        things: deck.things,
+                    });
+                }
+            }
             // Already so: nothing to write. (Also how this call's own write is recognised
             // when its answer was lost: the SDK's copy is refused by the version it moved.)
             if lobby.settings == settings {
@@ -190,6 +199,67 @@ impl Rooms<'_> {
 }
 
 impl Rooms<'_> {
+    /// The host chooses what the room plays (`None`: the whole catalog), in the lobby only. A
+    /// room set to more rounds than the choice has things is set to as many as it has (the
+    /// settings line says so). One UpdateItem conditioned on the version read.
+    #[tracing::instrument(skip(self), err(level = "debug"))]
+    pub async fn choose_deck(
+        self,
+        code: &RoomCode,
+        host: &UserId,
+        deck: Option<RoomDeck>,
+    ) -> Result<Lobby, RoomConflict> {
+        for _ in 0..MAX_ATTEMPTS {
+            let lobby = self.lobby(code).await?.ok_or(RoomConflict::NotFound)?;
+            if &lobby.host_id != host {
+                return Err(RoomConflict::NotHost);
+            }
+            if lobby.state != RoomState::Lobby {
+                return Err(RoomConflict::Started);
+            }
+            // Already so: nothing to write (and how a retry after a lost answer ends).
+            if lobby.deck == deck {
+                return Ok(lobby);
+            }
+            let mut settings = lobby.settings;
+            if let Some(deck) = &deck {
+                let most = u8::try_from(deck.things).unwrap_or(u8::MAX);
+                settings.rounds = settings.rounds.min(most.max(1));
+            }
+            let change = Update::new()
+                .set(attr("rounds"), n(settings.rounds))
+                .set(attr("version"), Operand::Plus(attr("version"), n(1)));
+            let change = match &deck {
+                Some(deck) => change.set(
+                    attr("deck"),
+                    serde_dynamo::to_attribute_value::<_, AttributeValue>(deck)
+                        .map_err(DataError::from)?,
+                ),
+                None => change.remove(attr("deck")),
+            };
+            let unchanged = Cond::eq(attr("version"), n(lobby.version))
+                .and(Cond::eq(attr("host_id"), s(host.as_str())));
+            let update = self
+                .client
+                .update_item()
+                .set_key(Some(key_map(keys::room_meta(code))))
+                .expressions(Expr::update(change).when(unchanged));
+            match self.update_item(update).await {
+                Ok(_) => {
+                    return Ok(Lobby {
+                        settings,
+                        deck,
+                        version: lobby.version + 1,
+                        ..lobby
+                    })
+                }
+                Err(DataError::Conflict(Conflict::ConditionFailed)) => continue,
+                Err(err) => return Err(err.into()),
+            }
+        }
+        Err(DataError::Unavailable("the room kept changing; try again".into()).into())
+    }
+
     /// The transaction action that counts one more in the room's audience (the game's
     /// [`crate::game::store::audience`] puts their seat beside it): only into a live room
     /// that is not locked, whose host did not remove them, and whose audience is under

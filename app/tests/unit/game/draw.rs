@@ -43,5 +43,5 @@ fn a_small_catalog_gives_what_it_has() {
     let things: Vec<Thing> = catalog().into_iter().filter(|t| t.flies).take(4).collect();
     let drawn = draw_things(&things, 10, 7);
     assert_eq!(drawn.len(), 4);
-    assert!(draw_things(&[], 10, 7).is_empty());
+    assert!(draw_things::<app::catalog::Thing>(&[], 10, 7).is_empty());
 }

@@ -41,6 +41,8 @@ fn a_match(rounds: usize, resolved: u32) -> Match {
                     hi: "कौआ".into(),
                     hi_latin: "Kauwa".into(),
                     emoji: "🐦".into(),
+                    note: None,
+                    note_hi: None,
                 }),
                 flies: Some(true),
                 results: (i < resolved as usize).then(Vec::new),

@@ -20,7 +20,7 @@ fn the_summary_says_rounds_time_players_and_who_may_come() {
         public: false,
     };
     assert_eq!(
-        settings_summary(settings, app::lang::Locale::en),
+        settings_summary(settings, None, app::lang::Locale::en),
         "8 rounds · 3.5 s to decide · up to 6 players · by invitation"
     );
     let one = RoomSettings {
@@ -29,7 +29,7 @@ fn the_summary_says_rounds_time_players_and_who_may_come() {
         ..settings
     };
     assert_eq!(
-        settings_summary(one, app::lang::Locale::en),
+        settings_summary(one, None, app::lang::Locale::en),
         "1 round · 3.5 s to decide · up to 6 players · listed publicly"
     );
 }

@@ -100,6 +100,7 @@ fn match_card_in(l: Locale) -> ShareImage {
                 placement: i as u32 + 1,
             })
             .collect(),
+        deck: None,
     };
     match_card(&summary, l)
 }

@@ -37,6 +37,7 @@ fn result(who: u8, record: &str, score: i32, at: i64) -> MatchRecord {
         average_reaction_ms: None,
         first_round: 0,
         daily: None,
+        deck: None,
         flagged: false,
     }
 }

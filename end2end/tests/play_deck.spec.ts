@@ -1,0 +1,168 @@
+// A deck played in a room: a host pastes 12 lines into a new public deck, chooses it in the
+// lobby (with JavaScript and without: a plain form), is refused more rounds than it has things,
+// and plays a 5-round match with a phone on another instance and the big screen there; every
+// thing shown is the deck's, every round's line follows the deck's ruling, and once the
+// projector has counted the match the deck's page shows its play. The oracles: the lines the
+// test pasted (which names fly) and the locale files' strings.
+import { expect, test } from "./fixtures/test";
+import { GamePage, HUMANLY } from "./fixtures/game_page";
+import { HomePage } from "./fixtures/home_page";
+import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
+import { strings, text } from "./fixtures/strings";
+import path from "node:path";
+
+const SCREENS = path.resolve(__dirname, "../../target/screens/decks");
+
+/** Pictures of `page` at a phone's width and a desktop's, in English and Hindi, for people to
+ * look at (`target/screens/decks`). */
+async function shots(page: import("./fixtures/test").Page, name: string, javaScript: boolean) {
+  const url = new URL(page.url());
+  for (const lang of ["en", "hi"]) {
+    await page.context().addCookies([{ name: "udd_lang", value: lang, url: url.origin }]);
+    await page.reload();
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: path.join(SCREENS, `${name}-${lang}-${width}-${javaScript ? "js" : "nojs"}.png`), fullPage: true });
+    }
+  }
+  await page.context().addCookies([{ name: "udd_lang", value: "en", url: url.origin }]);
+  await page.reload();
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+const PETS = ["Moti", "Tommy", "Kalu", "Bholu", "Chintu", "Pinky", "Sheru", "Tiger", "Mithu", "Bunty", "Raja", "Rani"];
+/** This family's rulings: every third pet flies. */
+const flies = (name: string) => PETS.indexOf(name) % 3 === 0;
+const LINES = PETS.map((pet, i) => `${pet}, ${flies(pet) ? "yes" : "no"}${i === 1 ? ", he only jumps" : ""}`);
+const ROUNDS = 5;
+
+test("a host plays their own deck in a room, on two instances and the big screen, and its page counts the play", async ({ browser, javaScriptEnabled }) => {
+  test.setTimeout(150_000);
+  const game = strings("en", "game");
+  const d = strings("en", "decks");
+  const hostContext = await browser.newContext({ baseURL: FIRST_INSTANCE, javaScriptEnabled });
+  const host = new GamePage(await hostContext.newPage());
+  await new HomePage(host.page).goto();
+  await new HomePage(host.page).createRoom("Tara");
+  const code = await host.roomCode();
+
+  // The deck, pasted and public.
+  await host.page.goto("/decks/new");
+  await host.page.getByTestId("deck-title").fill("Our pets");
+  await host.page.getByTestId("deck-lines").fill(LINES.join("\n"));
+  await host.page.locator("input[name=visibility][value=public]").check();
+  await host.page.getByTestId("save-deck").click();
+  await host.page.waitForURL(/\/d\/[A-Z0-9]{7}$/);
+  const deck = new URL(host.page.url()).pathname.split("/").pop()!;
+  await expect(host.page.getByTestId("deck-plays")).toHaveAttribute("data-plays", "0");
+
+  // Chosen in the lobby: the settings line names it for everyone.
+  await host.goto(code);
+  const choice = host.page.getByTestId("room-deck");
+  await choice.getByTestId("deck-choice").selectOption(deck);
+  await host.submit(choice.getByRole("button", { name: text(d, "room.choose") }));
+  await expect(host.page.getByTestId("settings-summary")).toContainText("Our pets");
+  await expect(host.page.getByTestId("deck-choice")).toHaveValue(deck);
+  await shots(host.page, "lobby-deck-chosen", javaScriptEnabled !== false);
+  // More rounds than the deck has things: refused, said, and nothing changed.
+  await host.page.getByLabel("Rounds (1–30)").fill("13");
+  await host.saveSettings();
+  await expect(host.formError).toHaveText(text(d, "errors.too_few_things", { things: "12" }));
+  await expect(host.page.getByLabel("Rounds (1–30)")).toHaveValue("10");
+  if (!javaScriptEnabled) {
+    // The gallery and the deck's page, as a visitor without JavaScript sees them.
+    await host.page.goto(`/decks?q=our+pe`);
+    await expect(host.page.getByTestId("gallery-deck").filter({ has: host.page.locator(`[href="/d/${deck}"]`) })).toHaveCount(1);
+    await shots(host.page, "gallery-search", false);
+    await host.page.goto(`/d/${deck}`);
+    await shots(host.page, "deck-page", false);
+    await hostContext.close();
+    return;
+  }
+  await host.waitForHydration();
+
+  // A phone and the big screen, both on the other instance.
+  const phoneContext = await browser.newContext({ baseURL: SECOND_INSTANCE, viewport: { width: 360, height: 740 } });
+  const phone = new GamePage(await phoneContext.newPage());
+  await phone.goto(code);
+  await phone.join("Nila");
+  await phone.waitForHydration();
+  const screenContext = await browser.newContext({ baseURL: SECOND_INSTANCE, viewport: { width: 1280, height: 720 } });
+  const screen = new GamePage(await screenContext.newPage());
+  await screen.page.goto(`/r/${code}/screen`);
+  await screen.waitForHydration();
+  await host.expectPlayers(["Tara", "Nila"], 5_000);
+
+  await host.startMatch(ROUNDS, 3000, 7);
+  const shown: string[] = [];
+  for (let n = 1; n <= ROUNDS; n++) {
+    const name = await host.thingOfRound(n);
+    expect(PETS, `round ${n} shows one of the deck's things`).toContain(name);
+    shown.push(name);
+    await expect(phone.reveal.filter({ hasText: `Round ${n} of` })).toContainText(name, { timeout: 15_000 });
+    await expect(screen.reveal.filter({ hasText: `Round ${n} of` })).toContainText(name, { timeout: 15_000 });
+    // Tara taps what the deck says flies; Nila taps everything.
+    const plan: [GamePage, boolean][] = [
+      [host, flies(name)],
+      [phone, true],
+    ];
+    await Promise.all(
+      plan.map(async ([player, tap]) => {
+        if (!tap) return;
+        await player.page.waitForTimeout(HUMANLY);
+        await player.udd.click({ timeout: 2_000 }).catch(() => {});
+      }),
+    );
+    // The round's line follows the deck's ruling, on the players' pages and the screen.
+    const line = text(game, flies(name) ? "results.flies" : "results.grounded", { n, thing: name });
+    for (const page of [host, phone, screen]) {
+      await expect(page.summary).toContainText(line, { timeout: 10_000 });
+    }
+  }
+  expect(new Set(shown).size, "no thing twice").toBe(ROUNDS);
+  await expect(phone.podium).toBeVisible({ timeout: 15_000 });
+
+  // The projector counts the match once: the deck's page says so.
+  await expect
+    .poll(
+      async () => {
+        await host.page.goto(`/d/${deck}`);
+        return host.page.getByTestId("deck-plays").getAttribute("data-plays");
+      },
+      { timeout: 30_000, intervals: [1_000] },
+    )
+    .toBe("1");
+  await expect(host.page.getByTestId("deck-plays")).toContainText(text(d, "room.plays_one"));
+  await shots(host.page, "deck-page", true);
+
+  // A second host finds it in the gallery (this week's most played) and plays it by its code,
+  // alone: every thing their match shows is the deck's too.
+  const secondContext = await browser.newContext({ baseURL: SECOND_INSTANCE });
+  const second = new GamePage(await secondContext.newPage());
+  await second.page.goto("/decks");
+  const listed = second.page.getByTestId("gallery-deck").filter({ has: second.page.locator(`[href="/d/${deck}"]`) });
+  await expect(listed).toContainText(text(d, "gallery.week_plays", { count: "1" }));
+  await shots(second.page, "gallery-week", true);
+  await new HomePage(second.page).goto();
+  await new HomePage(second.page).createRoom("Ravi");
+  const secondCode = await second.roomCode();
+  const form = second.page.getByTestId("room-deck");
+  await form.getByTestId("deck-code").fill(deck.toLowerCase());
+  await second.submit(form.getByRole("button", { name: text(d, "room.choose") }));
+  await expect(second.page.getByTestId("settings-summary")).toContainText("Our pets");
+  await second.waitForHydration();
+  await second.startMatch(3, 1000, 9);
+  for (let n = 1; n <= 3; n++) expect(PETS).toContain(await second.thingOfRound(n));
+  await expect(second.podium).toBeVisible({ timeout: 20_000 });
+  expect(secondCode).not.toBe(code);
+  await expect
+    .poll(
+      async () => {
+        await host.page.goto(`/d/${deck}`);
+        return host.page.getByTestId("deck-plays").getAttribute("data-plays");
+      },
+      { timeout: 30_000, intervals: [1_000] },
+    )
+    .toBe("2");
+  for (const context of [hostContext, phoneContext, screenContext, secondContext]) await context.close();
+});
