@@ -133,20 +133,26 @@ pub fn Gallery() -> impl IntoView {
         None => td_string!(l, decks.gallery.none).to_string(),
     };
     let first_page = after.is_none();
+    // A search's decks come from their titles, which do not count plays.
+    let shown = if searched.is_some() {
+        GalleryOrder::Newest
+    } else {
+        by
+    };
     view! {
         <section class="gallery" data-testid="gallery" aria-labelledby="gallery-heading">
             <h2 id="gallery-heading">{heading}</h2>
             <p>{td_string!(l, decks.gallery.what).to_string()}</p>
-            <form method="get" action="/decks" class="inline search" role="search">
+            <nav class="board-picker" aria-label=td_string!(l, decks.gallery.orders_label).to_string()>
+                <div class="tabs" data-testid="gallery-orders">{orders}</div>
+                <div class="tabs" data-testid="gallery-langs">{langs}</div>
+            </nav>
+            <form method="get" action="/decks" class="card search" role="search">
                 <label>{td_string!(l, decks.gallery.search_label).to_string()}" "
                     <input type="search" name="q" maxlength=SEARCH_MAX.to_string() value=searched.clone().unwrap_or_default() data-testid="gallery-search" />
                 </label>
                 " "<button type="submit">{td_string!(l, decks.gallery.search).to_string()}</button>
             </form>
-            <nav class="board-picker" aria-label=td_string!(l, decks.gallery.orders_label).to_string()>
-                <div class="tabs" data-testid="gallery-orders">{orders}</div>
-                <div class="tabs" data-testid="gallery-langs">{langs}</div>
-            </nav>
             <Suspense fallback=move || view! { <p class="muted">{td_string!(l, decks.pages.reading).to_string()}</p> }>
                 {move || {
                     let empty = empty.clone();
@@ -161,7 +167,7 @@ pub fn Gallery() -> impl IntoView {
                                 });
                                 view! {
                                     <ul class="room-list" data-testid="gallery-decks">
-                                        {view.decks.into_iter().map(|d| deck_line(d, by, l)).collect_view()}
+                                        {view.decks.into_iter().map(|d| deck_line(d, shown, l)).collect_view()}
                                     </ul>
                                     {next}
                                 }.into_any()
@@ -177,7 +183,8 @@ pub fn Gallery() -> impl IntoView {
 
 /// One deck of the gallery: its title, size, language and plays.
 fn deck_line(deck: GalleryDeck, by: GalleryOrder, l: Locale) -> impl IntoView {
-    // The newest are listed from their heads, which do not count plays.
+    // The newest are listed from their heads, which do not count plays (nor a search's, from
+    // their titles: shown so too).
     let plays = match by {
         GalleryOrder::Week => {
             td_string!(l, decks.gallery.week_plays, count = deck.week_plays).to_string()

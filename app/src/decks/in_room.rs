@@ -188,7 +188,7 @@ pub fn RoomDeckForm(code: String, current: Option<RoomDeck>, mine: Vec<DeckHead>
         <form method="post" action=ChooseDeck::PATH class="card settings" data-testid="room-deck">
             <h2>{td_string!(l, decks.room.heading).to_string()}</h2>
             <input type="hidden" name="code" value=code />
-            <label>{td_string!(l, decks.room.heading).to_string()}" "
+            <label>{td_string!(l, decks.room.choice_label).to_string()}" "
                 <select name="deck" data-testid="deck-choice">
                     <optgroup label=td_string!(l, decks.room.catalog_group).to_string()>
                         {option("all".to_owned(), all)}

@@ -39,10 +39,13 @@ pub struct ThingCard {
     pub hi_latin: String,
     pub emoji: String,
     /// Why it was ruled so (a catalog's edge case, a deck's ruling), shown with the match's
-    /// rounds; in Hindi as `note_hi` where the catalog has it.
+    /// rounds; in Hindi as `note_hi` where the catalog has it. Server-drawn pages show them:
+    /// the browser skips them (no code in the bundle to read them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "ssr"), serde(skip))]
     pub note: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "ssr"), serde(skip))]
     pub note_hi: Option<String>,
 }
 

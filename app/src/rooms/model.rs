@@ -160,8 +160,10 @@ pub struct Lobby {
     /// Grows with every change to the room; a watcher compares it to see news.
     pub version: u64,
     pub created_at_ms: i64,
-    /// What the room plays, when not the whole catalog.
+    /// What the room plays, when not the whole catalog. (The browser is sent its label alone,
+    /// by the room's wire form.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "ssr"), serde(skip))]
     pub deck: Option<RoomDeck>,
     /// The host locked the room: nobody new may join (players in it stay, and may rejoin).
     #[serde(default)]

@@ -20,8 +20,13 @@ pub(super) struct RoomWire {
     created_at_ms: i64,
     #[serde(default)]
     locked: bool,
+    /// What the room plays, whole, between instances; the browser reads `deck_label` alone
+    /// (no code in the bundle to read the rest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "ssr"), serde(skip))]
     deck: Option<RoomDeck>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    deck_label: Option<String>,
     #[serde(default)]
     game: Option<Match>,
 }
@@ -40,7 +45,13 @@ impl From<RoomWire> for Room {
                 version: wire.version,
                 created_at_ms: wire.created_at_ms,
                 locked: wire.locked,
-                deck: wire.deck,
+                deck: wire.deck.or_else(|| {
+                    wire.deck_label.map(|label| RoomDeck {
+                        label,
+                        pick: String::new(),
+                        things: 0,
+                    })
+                }),
                 audience: 0,
                 host_seen_ms: None,
                 #[cfg(feature = "ssr")]
@@ -89,6 +100,7 @@ impl From<Room> for RoomWire {
             version,
             created_at_ms,
             locked,
+            deck_label: deck.as_ref().map(|d| d.label.clone()),
             deck,
             game: room.game,
         }

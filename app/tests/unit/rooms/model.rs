@@ -183,3 +183,42 @@ fn settings_are_bounded() {
         assert!(bad.validate().is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn a_rooms_deck_names_a_category_or_a_deck_and_nothing_else() {
+    let deck = |pick: &str| RoomDeck {
+        pick: pick.to_owned(),
+        label: "x".to_owned(),
+        things: 12,
+    };
+    assert_eq!(
+        deck("cat:bird").pick(),
+        Some(DeckPick::Category(app::catalog::model::Category::Bird))
+    );
+    let code = app::ids::DeckCode::parse("K7QX2MP").unwrap();
+    assert_eq!(deck("K7QX2MP").pick(), Some(DeckPick::Deck(code.clone())));
+    assert_eq!(deck("K7QX2MP").deck_code(), Some(code));
+    assert_eq!(deck("cat:bird").deck_code(), None);
+    for bad in ["cat:unicorn", "cat:", "K7QX", "all", ""] {
+        assert_eq!(deck(bad).pick(), None, "{bad:?}");
+    }
+}
+
+#[test]
+fn a_room_passed_between_instances_keeps_its_deck_whole_and_tells_browsers_its_label() {
+    let host = UserId::parse("01ARZ3NDEKTSV4RRFFQ69G5F00").unwrap();
+    let mut lobby = lobby(&host, &[&host], None);
+    lobby.deck = Some(RoomDeck {
+        pick: "K7QX2MP".to_owned(),
+        label: "Our pets".to_owned(),
+        things: 12,
+    });
+    let room = app::game::Room { lobby, game: None };
+    let json = serde_json::to_value(&room).unwrap();
+    assert_eq!(json["deck_label"], "Our pets", "what a browser reads");
+    let back: app::game::Room = serde_json::from_value(json).unwrap();
+    assert_eq!(
+        back.lobby.deck, room.lobby.deck,
+        "what another instance reads"
+    );
+}
