@@ -57,6 +57,14 @@ test("each page's first load is within its budget, and pages without islands loa
   await home.goto();
   await home.createRoom("Budget");
   const room = new URL(page.url()).pathname;
+  // A public deck of theirs: its page, its editor and the gallery listing it load no wasm.
+  await page.goto("/decks/new");
+  await page.getByTestId("deck-title").fill("Budget pets");
+  await page.getByTestId("deck-lines").fill(Array.from({ length: 10 }, (_, i) => `Pet ${i + 1}, ${i % 2 ? "yes" : "no"}`).join("\n"));
+  await page.locator("input[name=visibility][value=public]").check();
+  await page.getByTestId("save-deck").click();
+  await page.waitForURL(/\/d\/[A-Z0-9]{7}$/);
+  const deck = new URL(page.url()).pathname;
 
   const pages: [string, string, boolean][] = [
     ["home", "/", false],
@@ -68,6 +76,9 @@ test("each page's first load is within its budget, and pages without islands loa
     ["screen", `${room}/screen`, true],
     ["decks", "/decks", false],
     ["new deck", "/decks/new", false],
+    ["deck", deck, false],
+    ["editor", `${deck}/edit`, false],
+    ["gallery", "/decks?by=newest", false],
   ];
   const rows: string[] = [];
   const totals = new Map<string, number>();

@@ -1,9 +1,11 @@
 // A deck played in a room: a host pastes 12 lines into a new public deck, chooses it in the
 // lobby (with JavaScript and without: a plain form), is refused more rounds than it has things,
-// and plays a 5-round match with a phone on another instance and the big screen there; every
+// and plays a 5-round match with two phones (one on each instance) and the big screen; every
 // thing shown is the deck's, every round's line follows the deck's ruling, and once the
-// projector has counted the match the deck's page shows its play. The oracles: the lines the
-// test pasted (which names fly) and the locale files' strings.
+// projector has counted the match the deck's page shows its play. A second host finds it in the
+// gallery (this week's most played), plays it by its code, and the page shows 2 plays. Pictures
+// of the lobby, the deck's page and the gallery go to target/screens/decks. The oracles: the
+// lines the test pasted (which names fly) and the locale files' strings.
 import { expect, test } from "./fixtures/test";
 import { GamePage, HUMANLY } from "./fixtures/game_page";
 import { HomePage } from "./fixtures/home_page";
@@ -87,11 +89,17 @@ test("a host plays their own deck in a room, on two instances and the big screen
   await phone.goto(code);
   await phone.join("Nila");
   await phone.waitForHydration();
+  // A second phone, on the host's instance.
+  const phone2Context = await browser.newContext({ baseURL: FIRST_INSTANCE, viewport: { width: 360, height: 740 } });
+  const phone2 = new GamePage(await phone2Context.newPage());
+  await phone2.goto(code);
+  await phone2.join("Veer");
+  await phone2.waitForHydration();
   const screenContext = await browser.newContext({ baseURL: SECOND_INSTANCE, viewport: { width: 1280, height: 720 } });
   const screen = new GamePage(await screenContext.newPage());
   await screen.page.goto(`/r/${code}/screen`);
   await screen.waitForHydration();
-  await host.expectPlayers(["Tara", "Nila"], 5_000);
+  await host.expectPlayers(["Tara", "Nila", "Veer"], 5_000);
 
   await host.startMatch(ROUNDS, 3000, 7);
   const shown: string[] = [];
@@ -99,12 +107,15 @@ test("a host plays their own deck in a room, on two instances and the big screen
     const name = await host.thingOfRound(n);
     expect(PETS, `round ${n} shows one of the deck's things`).toContain(name);
     shown.push(name);
-    await expect(phone.reveal.filter({ hasText: `Round ${n} of` })).toContainText(name, { timeout: 15_000 });
+    for (const player of [phone, phone2]) {
+      await expect(player.reveal.filter({ hasText: `Round ${n} of` })).toContainText(name, { timeout: 15_000 });
+    }
     await expect(screen.reveal.filter({ hasText: `Round ${n} of` })).toContainText(name, { timeout: 15_000 });
-    // Tara taps what the deck says flies; Nila taps everything.
+    // Tara taps what the deck says flies; Nila taps everything; Veer nothing.
     const plan: [GamePage, boolean][] = [
       [host, flies(name)],
       [phone, true],
+      [phone2, false],
     ];
     await Promise.all(
       plan.map(async ([player, tap]) => {
@@ -115,7 +126,7 @@ test("a host plays their own deck in a room, on two instances and the big screen
     );
     // The round's line follows the deck's ruling, on the players' pages and the screen.
     const line = text(game, flies(name) ? "results.flies" : "results.grounded", { n, thing: name });
-    for (const page of [host, phone, screen]) {
+    for (const page of [host, phone, phone2, screen]) {
       await expect(page.summary).toContainText(line, { timeout: 10_000 });
     }
   }
@@ -164,5 +175,5 @@ test("a host plays their own deck in a room, on two instances and the big screen
       { timeout: 30_000, intervals: [1_000] },
     )
     .toBe("2");
-  for (const context of [hostContext, phoneContext, screenContext, secondContext]) await context.close();
+  for (const context of [hostContext, phoneContext, phone2Context, screenContext, secondContext]) await context.close();
 });
