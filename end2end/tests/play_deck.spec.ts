@@ -38,6 +38,20 @@ const flies = (name: string) => PETS.indexOf(name) % 3 === 0;
 const LINES = PETS.map((pet, i) => `${pet}, ${flies(pet) ? "yes" : "no"}${i === 1 ? ", he only jumps" : ""}`);
 const ROUNDS = 5;
 
+/** Waits until deck `deck`'s page, opened again each second, says it was played `plays` times
+ * (the projector counts a match a moment after it ends). */
+async function expectPlays(page: import("./fixtures/test").Page, deck: string, plays: number) {
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`/d/${deck}`);
+        return page.getByTestId("deck-plays").getAttribute("data-plays");
+      },
+      { timeout: 30_000, intervals: [1_000] },
+    )
+    .toBe(String(plays));
+}
+
 test("a host plays their own deck in a room, on two instances and the big screen, and its page counts the play", async ({ browser, javaScriptEnabled }) => {
   test.setTimeout(150_000);
   const game = strings("en", "game");
@@ -134,15 +148,7 @@ test("a host plays their own deck in a room, on two instances and the big screen
   await expect(phone.podium).toBeVisible({ timeout: 15_000 });
 
   // The projector counts the match once: the deck's page says so.
-  await expect
-    .poll(
-      async () => {
-        await host.page.goto(`/d/${deck}`);
-        return host.page.getByTestId("deck-plays").getAttribute("data-plays");
-      },
-      { timeout: 30_000, intervals: [1_000] },
-    )
-    .toBe("1");
+  await expectPlays(host.page, deck, 1);
   await expect(host.page.getByTestId("deck-plays")).toContainText(text(d, "room.plays_one"));
   await shots(host.page, "deck-page", true);
 
@@ -166,14 +172,6 @@ test("a host plays their own deck in a room, on two instances and the big screen
   for (let n = 1; n <= 3; n++) expect(PETS).toContain(await second.thingOfRound(n));
   await expect(second.podium).toBeVisible({ timeout: 20_000 });
   expect(secondCode).not.toBe(code);
-  await expect
-    .poll(
-      async () => {
-        await host.page.goto(`/d/${deck}`);
-        return host.page.getByTestId("deck-plays").getAttribute("data-plays");
-      },
-      { timeout: 30_000, intervals: [1_000] },
-    )
-    .toBe("2");
+  await expectPlays(host.page, deck, 2);
   for (const context of [hostContext, phoneContext, phone2Context, screenContext, secondContext]) await context.close();
 });
