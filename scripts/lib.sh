@@ -443,16 +443,18 @@ run_tool_smoke() {
   smoke_tool 'bench --flood-only' 'bystander GET /things p95: idle [0-9.]+ ms' -- \
     "$SERVER" bench --smoke --flood-only --flood-addresses 2 --flood-secs 1 --bystander-loads 3
   # The loads, side by side, each on ports of its own: rooms with an audience, two matches
-  # (fresh and returning players' bills) and the lobby's changes; the daily and its burst; the
-  # same rooms on Amazon DynamoDB Local, as docs/load-and-cost.md runs them; the soak's minute.
+  # (fresh and returning players' bills), a match of each room's deck beside them, and the
+  # lobby's changes; the daily and its burst; the same rooms on Amazon DynamoDB Local, as
+  # docs/load-and-cost.md runs them; the soak's minute.
   start_dynamodb_local
   local -a loads=()
-  smoke_tool load 'played: 4 matches \(2 a room\)' 'tap ack +p50 +[0-9.]+ ms' \
+  smoke_tool load 'played: 6 matches \(3 a room\)' 'tap ack +p50 +[0-9.]+ ms' \
     'acknowledged taps missing from the results: 0 +HTTP 5xx: 0 ' \
     'audience: [1-9][0-9]* calls acknowledged, 0 missing from their seats' \
-    'matches 2-2 \(returning players\)' -- \
+    'matches 2-2 \(returning players\)' 'the deck.s is [0-9]+% of the built-in.s' \
+    '^a start .*built-in [0-9.]+ calls .* deck [0-9.]+ calls [0-9.]+ units \(mean of 2\)' -- \
     "$SERVER" load --rooms 2 --players 2 --rounds 2 --matches 2 --audience 1 --lobby-changes 3 \
-    --port "$SMOKE_PORT" --timeout-secs 240 &
+    --deck --port "$SMOKE_PORT" --timeout-secs 240 &
   loads+=($!)
   smoke_tool 'load --daily' '^daily: 2 flights finished \(20 player-rounds\), 0 never' \
     '^daily: acknowledged taps missing from the flights. results: 0 +HTTP 5xx: 0 ' \

@@ -1,12 +1,15 @@
 //! Decks of things that hosts make, share by code and play like the built-in catalog (which
 //! stays the default deck). `model`: a deck, its rules and its lines; `store`: decks in the
-//! table; `api`: making, saving, deleting and reading them over HTTP. See `docs/decks.md`.
+//! table; `api`: making, saving, deleting and reading them over HTTP; `card`: a deck's share card. See `docs/decks.md`.
 
 pub mod api;
+#[cfg(feature = "ssr")]
+pub mod card;
 pub mod deck_pages;
 pub mod gallery_page;
 pub mod in_room;
 pub mod model;
+pub mod moderation;
 
 #[cfg(feature = "ssr")]
 pub mod store;

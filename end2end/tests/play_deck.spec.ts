@@ -147,6 +147,14 @@ test("a host plays their own deck in a room, on two instances and the big screen
   expect(new Set(shown).size, "no thing twice").toBe(ROUNDS);
   await expect(phone.podium).toBeVisible({ timeout: 15_000 });
 
+  // The match's page shows each round with the deck's ruling, and its note where it has one.
+  await phone.page.getByTestId("match-detail-link").click();
+  await expect(phone.page.getByTestId("match-round")).toHaveCount(ROUNDS);
+  const noted = shown.indexOf(PETS[1]);
+  await expect(phone.page.getByTestId("round-note")).toHaveCount(noted < 0 ? 0 : 1);
+  if (noted >= 0) await expect(phone.page.getByTestId("match-round").nth(noted).getByTestId("round-note")).toHaveText("he only jumps");
+  await shots(phone.page, "deck-match", true);
+
   // The projector counts the match once: the deck's page says so.
   await expectPlays(host.page, deck, 1);
   await expect(host.page.getByTestId("deck-plays")).toContainText(text(d, "room.plays_one"));
@@ -173,5 +181,19 @@ test("a host plays their own deck in a room, on two instances and the big screen
   await expect(second.podium).toBeVisible({ timeout: 20_000 });
   expect(secondCode).not.toBe(code);
   await expectPlays(host.page, deck, 2);
+
+  // A player who is not its author may report it, and is told the report counted; its author
+  // has no report to send. (One report hides nothing: three do, see data::deck_reports.)
+  await second.page.goto(`/d/${deck}`);
+  const report = second.page.getByTestId("report-deck");
+  await report.locator("summary").click();
+  await report.getByRole("radio").first().check();
+  await second.submit(report.getByTestId("send-deck-report"));
+  await expect(second.page.getByTestId("deck-reported")).toHaveText(text(d, "report.counted"));
+  await second.page.getByTestId("report-deck").locator("summary").click();
+  await shots(second.page, "deck-reported", true);
+  await host.page.goto(`/d/${deck}`);
+  await expect(host.page.getByTestId("deck")).toBeVisible();
+  await expect(host.page.getByTestId("report-deck")).toHaveCount(0);
   for (const context of [hostContext, phoneContext, phone2Context, screenContext, secondContext]) await context.close();
 });

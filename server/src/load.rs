@@ -44,7 +44,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 
 pub use args::LoadArgs;
-use bill::{catch_up_and_say, print_bill, print_live_reads, usage, Snapshot};
+use bill::{catch_up_and_say, print_bill, print_deck_beside, print_live_reads, usage, Snapshot};
 use fleet::{cpu_seconds, Fleet};
 use phone::Shared;
 use players::{play_room, RoomPlan};
@@ -79,6 +79,11 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
     ensure!(
         args.rooms > 0 || args.daily > 0,
         "nothing to play: --rooms 0 and no --daily"
+    );
+    ensure!(
+        !args.deck || (args.matches >= 2 && args.minutes.is_none()),
+        "--deck sets a deck's match beside a returning built-in one: it needs --matches 2 or \
+         more, and no --minutes"
     );
     ensure!(
         args.minutes.is_none() || (args.daily == 0 && args.rooms > 0),
@@ -171,6 +176,7 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<(Snapshot, Snap
             audience: args.audience,
             rounds: args.rounds,
             matches: args.matches,
+            deck: args.deck,
             lobby_changes: args.lobby_changes,
             seed: args.seed,
             gate: Arc::clone(&gate),
@@ -216,7 +222,9 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<(Snapshot, Snap
                 eprintln!("a room failed: {err:#}");
             }
         };
-    for k in 0..args.matches {
+    // With `--deck`, one more match: the rooms' decks.
+    let total = args.matches + u32::from(args.deck);
+    for k in 0..total {
         let cpu_before: Vec<f64> = pids.iter().map(|&pid| cpu_seconds(pid)).collect();
         let started = Instant::now();
         starts_tx.send_replace(Some((k, Instant::now() + Duration::from_millis(500))));
@@ -238,12 +246,15 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<(Snapshot, Snap
             *used += cpu_seconds(pid) - before;
         }
         // The boards' projector counts the match in the measured window, not after it.
-        let match_k = format!("match {}", k + 1);
+        let match_k = match k == args.matches {
+            true => format!("match {} (the rooms' decks)", k + 1),
+            false => format!("match {}", k + 1),
+        };
         let figures = catch_up_and_say(&fleet.bases, &match_k, "room done", played).await?;
         snapshots.push(Snapshot::new(&shared, figures));
     }
     // The bill is read: the rooms check their audience's seats (reads outside the bill), then end.
-    starts_tx.send_replace(Some((args.matches, Instant::now())));
+    starts_tx.send_replace(Some((total, Instant::now())));
     // The rooms end after their last match.
     while let Some(done) = rooms.join_next_with_id().await {
         room_ended(done, &mut failed);
@@ -253,7 +264,7 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<(Snapshot, Snap
     let statuses = shared.statuses();
     println!(
         "played: {} matches ({} a room), {} player-matches, {} player-rounds in {wall:.1} s of play; {} rooms failed; {} players never saw a match end",
-        tally.matches, args.matches, tally.player_matches, tally.player_rounds, failures, tally.unfinished
+        tally.matches, total, tally.player_matches, tally.player_rounds, failures, tally.unfinished
     );
     println!(
         "taps: {} sent, {} acknowledged, refused {:?}",
@@ -329,10 +340,11 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<(Snapshot, Snap
          demand at ${} per million read and ${} per million write units",
         pricing.read_per_million, pricing.write_per_million
     );
+    // The built-in matches' last snapshot (a deck's match comes after them).
     let (first, after_one, last) = (
         &snapshots[0],
         &snapshots[1],
-        &snapshots[snapshots.len() - 1],
+        &snapshots[args.matches as usize],
     );
     print_bill(
         "match 1 (fresh players: everyone new on every board)",
@@ -348,6 +360,17 @@ async fn drive(args: &LoadArgs, fleet: &Fleet) -> anyhow::Result<(Snapshot, Snap
             pricing,
         );
         print_bill("all matches", first, last, pricing);
+    }
+    if args.deck {
+        let before_last = &snapshots[args.matches as usize - 1];
+        let deck = &snapshots[snapshots.len() - 1];
+        print_bill(
+            "the rooms' decks: one match each (returning players)",
+            last,
+            deck,
+            pricing,
+        );
+        print_deck_beside((before_last, last), (last, deck), &tally.starts, pricing);
     }
     println!(
         "  (requests: players' requests; watchers: each instance's room watchers (polls, reads, \

@@ -25,6 +25,9 @@ pub struct DeckView {
     /// Its author's name as others may see it (a hidden name as its tag).
     pub author_name: String,
     pub mine: bool,
+    /// Whether the viewer is signed in (a player may report a deck that is not theirs).
+    #[serde(default)]
+    pub signed_in: bool,
 }
 
 /// Makes a deck of the session's player from its `lines` (one thing a line: see
@@ -153,6 +156,7 @@ pub async fn read_deck(code: DeckCode) -> Result<DeckView, AppError> {
         });
         Ok(DeckView {
             mine: mine(&deck),
+            signed_in: me.is_some(),
             author_name,
             deck,
         })
@@ -320,6 +324,12 @@ mod ssr {
                 DeckConflict::Stale { current } => AppError::Conflict(
                     td_string!(l, decks.errors.stale, version = current).to_string(),
                 ),
+                DeckConflict::UnderReview => {
+                    AppError::Conflict(td_string!(l, decks.errors.under_review).to_string())
+                }
+                DeckConflict::Barred => {
+                    AppError::Forbidden(td_string!(l, decks.errors.barred).to_string())
+                }
                 DeckConflict::Data(err) => err.into(),
             }
         }

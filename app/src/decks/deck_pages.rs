@@ -17,11 +17,12 @@ use crate::decks::api::{
 use crate::decks::gallery_page::Gallery;
 use crate::decks::in_room::PlayDeckForm;
 use crate::decks::model::{DeckLang, Visibility, MAX_THINGS, MIN_THINGS};
+use crate::decks::moderation::ReportDeckForm;
 use crate::i18n::td_string;
 use crate::ids::DeckCode;
 use crate::lang::Locale;
 use crate::ui::forms::FormError;
-use crate::ui::Missing;
+use crate::ui::{Missing, ShareTags};
 
 /// `/decks`: the gallery of public decks, then the player's own, newest first, and the way to
 /// make one.
@@ -84,14 +85,20 @@ pub fn NewDeckPage() -> impl IntoView {
 pub fn DeckPage() -> impl IntoView {
     let l = crate::lang::locale();
     let deck = deck_resource();
+    // What became of a report sent from this page (a plain form post comes back here).
+    let reported = leptos_router::hooks::use_query_map()
+        .read_untracked()
+        .get("reported");
     view! {
         <Suspense fallback=move || view! { <p class="muted">{td_string!(l, decks.pages.reading).to_string()}</p> }>
-            {move || Suspend::new(async move {
+            {move || Suspend::new({
+                let reported = reported.clone();
+                async move {
                 match deck.await {
-                    Ok(data) => Either::Left(view! { <DeckShown data l /> }),
+                    Ok(data) => Either::Left(view! { <DeckShown data reported l /> }),
                     Err(err) => Either::Right(missing(err, l)),
                 }
-            })}
+            }})}
         </Suspense>
     }
 }
@@ -169,7 +176,7 @@ fn visibility_label(visibility: Visibility, l: Locale) -> String {
     }
 }
 
-fn lang_label(lang: DeckLang, l: Locale) -> String {
+pub(crate) fn lang_label(lang: DeckLang, l: Locale) -> String {
     match lang {
         DeckLang::En => td_string!(l, decks.pages.lang_en).to_string(),
         DeckLang::Hi => td_string!(l, decks.pages.lang_hi).to_string(),
@@ -178,11 +185,12 @@ fn lang_label(lang: DeckLang, l: Locale) -> String {
 }
 
 #[component]
-fn DeckShown(data: DeckView, l: Locale) -> impl IntoView {
+fn DeckShown(data: DeckView, reported: Option<String>, l: Locale) -> impl IntoView {
     let DeckView {
         deck,
         author_name,
         mine,
+        signed_in,
     } = data;
     let title = deck.draft.title.clone();
     let language = lang_label(deck.draft.lang, l);
@@ -202,8 +210,15 @@ fn DeckShown(data: DeckView, l: Locale) -> impl IntoView {
         count => td_string!(l, decks.room.plays, count = count).to_string(),
     };
     let board = crate::ids::BoardId::deck_best(&code).href();
+    // A deck others may open previews with its card when its link is shared.
+    let head = match deck.draft.visibility {
+        Visibility::Private => Either::Left(view! { <Title text=title.clone() /> }),
+        _ => Either::Right(view! {
+            <ShareTags path=deck_path(&code) title=title.clone() description=about.clone() />
+        }),
+    };
     view! {
-        <Title text=title.clone() />
+        {head}
         <section class="decks deck" data-testid="deck">
             <h1 class="page-head">{title}</h1>
             <p class="muted" data-testid="deck-about">{about}" · "{visibility_label(deck.draft.visibility, l)}</p>
@@ -246,6 +261,7 @@ fn DeckShown(data: DeckView, l: Locale) -> impl IntoView {
                 <input type="hidden" name="code" value=code.to_string() />
                 <button type="submit" class="secondary" data-testid="copy-deck">{td_string!(l, decks.pages.copy).to_string()}</button>
             </form>
+            {(signed_in && !mine).then(|| view! { <ReportDeckForm code=code.clone() reported=reported.clone() l /> })}
             <p><a href="/decks">{td_string!(l, decks.pages.mine_title).to_string()}</a></p>
         </section>
     }

@@ -178,12 +178,16 @@ pub struct DeckPlays {
 pub struct ListedHead {
     pub lang: DeckLang,
     pub visibility: Visibility,
+    /// Set while its reports hide it (`decks::moderation`).
+    #[serde(default)]
+    pub hidden_ms: Option<i64>,
 }
 
 impl ListedHead {
-    /// The gallery's language of the deck while it is public; `None` while it is not.
+    /// The gallery's language of the deck while it is public and not hidden by its reports;
+    /// `None` otherwise.
     pub fn listed(&self) -> Option<DeckLang> {
-        (self.visibility == Visibility::Public).then_some(self.lang)
+        (self.visibility == Visibility::Public && self.hidden_ms.is_none()).then_some(self.lang)
     }
 }
 

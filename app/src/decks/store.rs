@@ -33,6 +33,7 @@ crate::store::handle!(
 );
 
 mod gallery;
+mod moderation;
 pub use gallery::GALLERY_PAGE;
 
 /// Why a deck's write was refused.
@@ -47,6 +48,12 @@ pub enum DeckConflict {
     /// Someone saved the deck since the editor read it (at `current` now): nothing was written.
     #[error("The deck was saved by someone else meanwhile.")]
     Stale { current: u64 },
+    /// A deck its reports hid may not be made public until an operator restores it.
+    #[error("The deck is out of the gallery until its reports are reviewed.")]
+    UnderReview,
+    /// The author has [`crate::decks::moderation::HIDES_TO_BAR`] decks hidden: no public deck.
+    #[error("The author may not publish decks for now.")]
+    Barred,
     #[error(transparent)]
     Data(#[from] DataError),
 }
@@ -80,6 +87,12 @@ struct HeadItem {
     /// The token of the save that wrote this version: a save whose answer was lost finds its
     /// own token here and knows it was written.
     save: String,
+    /// Distinct players who reported it (see `moderation`).
+    #[serde(default)]
+    reports: u32,
+    /// When its reports hid it, until an operator restores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hidden_ms: Option<i64>,
 }
 
 /// A deck's things as stored.
@@ -166,8 +179,19 @@ impl Decks<'_> {
                 self.put_new(item(&things_item(&deck))?)?,
             ];
             actions.extend(self.listing_actions(&code, &deck.draft)?);
+            // A public deck: its author may publish (the check is the last action).
+            let public = deck.draft.visibility == Visibility::Public;
+            if public {
+                actions.push(self.may_publish_action(author)?);
+            }
+            let barred = public.then_some(actions.len() - 1);
             match self.transact(actions).await {
                 Ok(()) => return Ok(deck),
+                Err(DataError::Conflict(conflict))
+                    if barred.is_some() && conflict.failed_condition() == barred =>
+                {
+                    return Err(DeckConflict::Barred)
+                }
                 Err(DataError::Conflict(Conflict::TransactionCanceled { .. })) => continue,
                 Err(err) => return Err(err.into()),
             }
@@ -199,6 +223,12 @@ impl Decks<'_> {
             _ => listed.remove(attr(keys::GSI2PK)),
         };
         let listing = self.listing_actions(code, &draft)?;
+        let public = draft.visibility == Visibility::Public;
+        // A public save: not of a deck its reports hid.
+        let shown = match public {
+            true => Cond::not_exists(attr("hidden_ms")),
+            false => Cond::exists(attr(keys::PK)),
+        };
         let head = update(keys::deck_head(code)).expressions(
             Expr::update(
                 listed
@@ -213,7 +243,8 @@ impl Decks<'_> {
             )
             .when(
                 Cond::eq(attr("author"), s(editor.as_str()))
-                    .and(Cond::eq(attr("version"), n(seen))),
+                    .and(Cond::eq(attr("version"), n(seen)))
+                    .and(shown),
             ),
         );
         let things = ThingsItem {
@@ -232,9 +263,13 @@ impl Decks<'_> {
             TransactWriteItem::builder().put(put).build(),
         ];
         actions.extend(listing);
+        if public {
+            actions.push(self.may_publish_action(editor)?);
+        }
+        let barred = public.then_some(actions.len() - 1);
         match self.transact(actions).await {
             Ok(()) => Ok(seen + 1),
-            Err(DataError::Conflict(Conflict::TransactionCanceled { .. })) => {
+            Err(DataError::Conflict(conflict @ Conflict::TransactionCanceled { .. })) => {
                 let Some(head) = self.head_item(code, true).await? else {
                     return Err(DeckConflict::NotFound);
                 };
@@ -242,6 +277,10 @@ impl Decks<'_> {
                     Err(DeckConflict::NotYours)
                 } else if head.save == token && head.version == seen + 1 {
                     Ok(head.version)
+                } else if barred.is_some() && conflict.failed_condition() == barred {
+                    Err(DeckConflict::Barred)
+                } else if public && head.version == seen && head.hidden_ms.is_some() {
+                    Err(DeckConflict::UnderReview)
                 } else {
                     Err(DeckConflict::Stale {
                         current: head.version,
@@ -454,6 +493,8 @@ fn head_item(deck: &Deck, save: String) -> HeadItem {
         created_ms: deck.created_ms,
         updated_ms: deck.updated_ms,
         save,
+        reports: 0,
+        hidden_ms: None,
     }
 }
 

@@ -158,6 +158,8 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
                 .map(|(p, play)| play_cell(play, names.get(p).cloned().unwrap_or_default(), l))
                 .collect_view();
             let emoji = round.thing.emoji.clone();
+            let note = ruling_note(&round.thing, l)
+                .map(|n| view! { <br /><small class="muted" data-testid="round-note">{n}</small> });
             let verdict = if round.flies {
                 td_string!(l, game.sheet.flies).to_string()
             } else {
@@ -170,7 +172,7 @@ fn MatchSheet(detail: MatchDetail, l: Locale) -> impl IntoView {
                         <span class="emoji" aria-hidden="true">{emoji}</span>" "
                         {thing_names(round.thing, l)}
                     </td>
-                    <td class="verdict-cell" data-testid="round-flies">{verdict}</td>
+                    <td class="verdict-cell" data-testid="round-flies">{verdict}{note}</td>
                     {plays}
                 </tr>
             }
@@ -242,6 +244,38 @@ fn play_cell(play: Play, player: String, l: Locale) -> impl IntoView {
             {what}<br /><strong>{points}</strong>{run}{fastest}
         </td>
     }
+}
+
+/// Why a round's thing was ruled so, in `l` where there is one: a deck's note as its round kept
+/// it, a catalog thing's from the catalog as the game ships it (its rounds do not copy it).
+fn ruling_note(thing: &ThingCard, l: Locale) -> Option<String> {
+    let (note, note_hi) = match (&thing.note, &thing.note_hi) {
+        (None, None) => catalog_note(thing)?,
+        (note, note_hi) => (note.clone(), note_hi.clone()),
+    };
+    match l {
+        Locale::hi => note_hi.or(note),
+        Locale::en => note,
+    }
+}
+
+/// A catalog thing's note and its Hindi, as the game ships them (the page is drawn on the
+/// server: the browser's build has no catalog).
+#[cfg(feature = "ssr")]
+fn catalog_note(thing: &ThingCard) -> Option<(Option<String>, Option<String>)> {
+    let seed = crate::catalog::seed::SEED
+        .iter()
+        .filter(|_| !thing.id.is_deck_thing())
+        .find(|seed| seed.id == thing.id.as_str())?;
+    Some((
+        seed.note.map(str::to_owned),
+        seed.note_hi.map(str::to_owned),
+    ))
+}
+
+#[cfg(not(feature = "ssr"))]
+fn catalog_note(_: &ThingCard) -> Option<(Option<String>, Option<String>)> {
+    None
 }
 
 /// A thing's names: the English and the Devanagari on an English page, the Devanagari alone on

@@ -107,7 +107,8 @@ pub(crate) struct RoundItem {
     hi: String,
     hi_latin: String,
     emoji: String,
-    /// The thing's note, kept with the round (a deck edited later does not change it).
+    /// A deck thing's note, kept with the round (a deck edited later does not change it); none
+    /// for a catalog thing (see [`round_items`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     note: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -340,6 +341,9 @@ pub(super) fn round_items(
                 .ok_or_else(|| DataError::Internal("drawn thing not in catalog".into()))?;
             let number = first + index as u32;
             let Key { pk, sk } = keys::round(code, number);
+            // A deck's note is kept with its round (an edited deck leaves a match as played); a
+            // catalog thing's is the catalog's, read where it is shown: a room's rounds stay small.
+            let deck = thing.id.is_deck_thing();
             Ok(RoundItem {
                 pk,
                 sk,
@@ -350,8 +354,8 @@ pub(super) fn round_items(
                 hi: thing.hi.clone(),
                 hi_latin: thing.hi_latin.clone(),
                 emoji: thing.emoji.clone(),
-                note: thing.note.clone(),
-                note_hi: thing.note_hi.clone(),
+                note: deck.then(|| thing.note.clone()).flatten(),
+                note_hi: deck.then(|| thing.note_hi.clone()).flatten(),
                 flies: thing.flies,
                 reveal_ms: Match::reveal_at(started_at_ms, window_ms, index),
                 window_ms,

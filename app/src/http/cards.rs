@@ -1,6 +1,7 @@
 //! `GET /og/…`: each shareable page's card (see `crate::share`), at its page's address behind
 //! `/og`: `/og/r/<CODE>/m/<first>` (a match), `/og/p/<id>` (a profile) and
-//! `/og/lb/<metric>/<period>/<scope>` (a board, the room boards included). `?lang=hi` draws it
+//! `/og/lb/<metric>/<period>/<scope>` (a board, the room boards included), `/og/d/<CODE>` (a
+//! deck that is not private: `crate::decks::card`). `?lang=hi` draws it
 //! in Hindi (a page in Hindi names its card so, so a shared link previews in the sharer's
 //! language); English otherwise, and an unknown language is a 400. A malformed address is a 400,
 //! an unknown match, player or operator's season a 404. A board nobody is on yet has a card
@@ -368,6 +369,31 @@ pub async fn board_image(
         address: format!("lb/{}/{l}", board.key()),
         fresh_for: FRESH_FOR,
         read: async move { db.boards().board_card(&board, l).await },
+    };
+    answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
+}
+
+/// `GET /og/d/<CODE>`: a deck's card (two reads: the deck, its author). A deck changes with a
+/// save or a play, so what the address showed is believed for [`FRESH_FOR`].
+pub async fn deck_image(
+    State(state): State<AppState>,
+    client: Option<Extension<ClientAddress>>,
+    recorder: Option<Extension<Recorder>>,
+    headers: HeaderMap,
+    Path(code): Path<String>,
+    Query(query): Query<CardQuery>,
+) -> Response {
+    let Ok(code) = crate::ids::DeckCode::parse(&code) else {
+        return not_a_card();
+    };
+    let Some(l) = query.locale() else {
+        return not_our_language();
+    };
+    let db = request_db(&state, recorder);
+    let source = Source {
+        address: format!("d/{code}/{l}"),
+        fresh_for: FRESH_FOR,
+        read: async move { db.decks().deck_card(&code, l).await },
     };
     answer(&state.cards, client.map(|c| c.0 .0), &headers, source).await
 }

@@ -63,6 +63,7 @@ pub fn router(state: AppState) -> Router {
         .route("/og/p/{id}", get(cards::profile_image))
         .route("/og/lb/{metric}/{period}/{scope}", get(cards::board_image))
         .route("/og/daily/{day}/{id}", get(cards::flight_image))
+        .route("/og/d/{code}", get(cards::deck_image))
         .leptos_routes_with_context(
             &state,
             routes,

@@ -147,6 +147,9 @@ pub struct Review {
     pub hidden: Vec<HiddenLine>,
     pub banned: Vec<String>,
     pub flagged: Vec<FlagLine>,
+    /// Decks their reports hid (`decks::moderation`).
+    #[serde(default)]
+    pub decks: Vec<crate::decks::moderation::HiddenDeck>,
 }
 
 /// The operators' review: reports, hidden players, banned names, flagged results. Operators
@@ -177,6 +180,12 @@ pub enum Act {
     ClearFlag,
     /// A flagged result never counts.
     ConfirmFlag,
+    /// Deck `deck`'s reports were unfounded: shown again (listed again if public).
+    RestoreDeck,
+    /// Deck `deck` stays out of the gallery; it leaves the list.
+    KeepDeck,
+    /// `player` may publish decks again.
+    LiftAuthor,
 }
 
 /// An operator's act from the review; a plain form post goes back to the review.
@@ -187,11 +196,12 @@ pub async fn review_act(
     name: Option<DisplayName>,
     pk: Option<String>,
     sk: Option<String>,
+    deck: Option<crate::ids::DeckCode>,
 ) -> Result<bool, AppError> {
     crate::error::answer("review_act", async move {
         let db = expect_context::<Db>();
         require_operator(&db).await?;
-        let done = act_on(&db, act, player, name, pk.zip(sk)).await?;
+        let done = act_on(&db, act, (player, name, deck), pk.zip(sk)).await?;
         redirect_page("/operator");
         Ok(done)
     })
@@ -241,10 +251,11 @@ mod ssr {
 
     /// What an operator reviews, read at once: reports, the hidden set, flagged results.
     pub(super) async fn review_of(db: &Db) -> Result<Review, AppError> {
-        let (reports, hidden, flagged) = tokio::try_join!(
+        let (reports, hidden, flagged, decks) = tokio::try_join!(
             db.reports().open_reports(200),
             db.accounts().hidden_list(),
             db.game().flagged_results(200),
+            db.decks().hidden_decks(),
         )?;
         let hidden_ids: std::collections::HashSet<_> =
             hidden.players.iter().map(|p| p.user.clone()).collect();
@@ -286,6 +297,7 @@ mod ssr {
                     finished_ms: f.finished_ms,
                 })
                 .collect(),
+            decks,
         })
     }
 
@@ -326,8 +338,11 @@ mod ssr {
     pub(super) async fn act_on(
         db: &Db,
         act: Act,
-        player: Option<UserId>,
-        name: Option<DisplayName>,
+        (player, name, deck): (
+            Option<UserId>,
+            Option<DisplayName>,
+            Option<crate::ids::DeckCode>,
+        ),
         flag: Option<(String, String)>,
     ) -> Result<bool, AppError> {
         let l = crate::lang::locale();
@@ -344,6 +359,15 @@ mod ssr {
             }
             Act::Clear => db.reports().clear(&player.ok_or_else(missing)?).await?,
             Act::BanName => db.accounts().ban_name(&name()?).await?,
+            Act::RestoreDeck => db.decks().restore(&deck.ok_or_else(missing)?).await?,
+            Act::KeepDeck => {
+                db.decks().keep_hidden(&deck.ok_or_else(missing)?).await?;
+                true
+            }
+            Act::LiftAuthor => {
+                db.decks().lift_author(&player.ok_or_else(missing)?).await?;
+                true
+            }
             Act::UnbanName => db.accounts().unban_name(&name()?).await?,
             Act::ClearFlag | Act::ConfirmFlag => {
                 let (pk, sk) = flag.ok_or_else(missing)?;

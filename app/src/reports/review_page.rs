@@ -161,6 +161,27 @@ fn Reviewed(review: Review, title: String, l: Locale) -> impl IntoView {
             .into_any()
         })
         .collect();
+    let decks = review
+        .decks
+        .into_iter()
+        .map(|d| {
+            let (code, author) = (d.code.to_string(), d.author.to_string());
+            let counted = td_string!(l, reports.deck_reports, count = d.reports).to_string();
+            view! {
+                <li class="tile" data-testid="review-deck">
+                    <span class="name"><a href=crate::decks::api::deck_path(&d.code)>{d.title}</a></span>
+                    <span class="meta">{code.clone()}" · "<a href=profile_path(&d.author)>{author.clone()}</a></span>
+                    <span>{counted}" · "<Moment ms=d.hidden_ms /></span>
+                    <div class="actions">
+                        {act("restore-deck", td_string!(l, reports.restore_deck).to_string(), vec![("deck", code.clone())], "review-deck-restore")}
+                        {act("keep-deck", td_string!(l, reports.keep_deck).to_string(), vec![("deck", code)], "review-deck-keep")}
+                        {act("lift-author", td_string!(l, reports.lift_author).to_string(), vec![("player", author)], "review-deck-lift")}
+                    </div>
+                </li>
+            }
+            .into_any()
+        })
+        .collect();
     view! {
         <section class="review" data-testid="review">
             <h1 class="page-head">{title}</h1>
@@ -173,6 +194,8 @@ fn Reviewed(review: Review, title: String, l: Locale) -> impl IntoView {
             {banned}
             <h2>{td_string!(l, reports.flagged_heading).to_string()}</h2>
             {tiles("review-flagged", flagged)}
+            <h2>{td_string!(l, reports.decks_heading).to_string()}</h2>
+            {tiles("review-decks", decks)}
         </section>
     }
 }

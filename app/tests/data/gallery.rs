@@ -13,7 +13,7 @@ use app::rooms::RoomCode;
 use super::boards::{record, write_record};
 use super::{cost, player, test_table, TestTable};
 
-fn draft(title: &str, lang: DeckLang, visibility: Visibility) -> DeckDraft {
+pub(crate) fn draft(title: &str, lang: DeckLang, visibility: Visibility) -> DeckDraft {
     DeckDraft {
         title: title.to_owned(),
         description: String::new(),
@@ -36,12 +36,12 @@ fn codes(decks: &[GalleryDeck]) -> Vec<DeckCode> {
     decks.iter().map(|d| d.code.clone()).collect()
 }
 
-fn week() -> String {
+pub(crate) fn week() -> String {
     app::decks::model::week_label(app::store::epoch_millis())
 }
 
 /// `matches` finished matches of deck `code`, counted by the projector's path.
-async fn play(t: &TestTable, code: &DeckCode, matches: usize) {
+pub(crate) async fn play(t: &TestTable, code: &DeckCode, matches: usize) {
     let user = player(t, "Player").await;
     let mut records = Vec::new();
     for i in 0..matches {

@@ -12,6 +12,7 @@ mod control;
 mod convert;
 mod daily;
 mod deck_play;
+mod deck_reports;
 mod decks;
 #[path = "../support/faults.rs"]
 mod faults;

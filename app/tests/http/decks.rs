@@ -569,3 +569,222 @@ async fn the_gallery_lists_public_decks_only_and_refuses_a_search_past_its_limit
     let nothing = post(&app, "/api/decks/gallery", "lang=hi", None).await;
     assert_eq!(nothing.json["decks"].as_array().unwrap().len(), 0);
 }
+
+#[tokio::test]
+async fn a_shared_decks_link_previews_with_its_card_and_a_private_one_has_none() {
+    let (app, _engine) = app().await;
+    let (asha, _) = guest(&app, "Asha").await;
+    let shared = create(&app, Some(&asha), "Our pets", &lines(12), "en").await;
+    let shared = shared.json().as_str().unwrap().to_owned();
+    let private = create(&app, Some(&asha), "Secret", &lines(10), "en").await;
+    let private = private.json().as_str().unwrap().to_owned();
+    let made_private = save(&app, &asha, &private, 1, &lines(10)).await;
+    assert_eq!(made_private.status, StatusCode::OK, "{}", made_private.body);
+
+    let page = |code: &str| {
+        support::get_page(&format!("/d/{code}"))
+            .header("host", "udd.test")
+            .header("cookie", asha.as_str())
+    };
+    let shown = send(&app, page(&shared)).await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.body);
+    assert!(
+        shown.body.contains(&format!(
+            r#"<meta property="og:image" content="http://udd.test/og/d/{shared}""#
+        )),
+        "{}",
+        shown.body
+    );
+    let own = send(&app, page(&private)).await;
+    assert_eq!(own.status, StatusCode::OK, "{}", own.body);
+    assert!(
+        own.body.contains("Pets"),
+        "its author sees it (saved as Pets)"
+    );
+    assert!(!own.body.contains("og:image"), "no card for a private deck");
+
+    for path in [format!("/og/d/{shared}"), format!("/og/d/{shared}?lang=hi")] {
+        let image = send(&app, support::get_page(&path)).await;
+        assert_eq!(image.status, StatusCode::OK, "{path}: {}", image.body);
+        assert_eq!(image.header("content-type"), Some("image/png"), "{path}");
+    }
+    for (path, status) in [
+        (format!("/og/d/{private}"), StatusCode::NOT_FOUND),
+        ("/og/d/ZZZZZZZ".to_owned(), StatusCode::NOT_FOUND),
+        ("/og/d/K7!".to_owned(), StatusCode::BAD_REQUEST),
+        (format!("/og/d/{shared}?lang=fr"), StatusCode::BAD_REQUEST),
+    ] {
+        let answer = send(&app, support::get_page(&path)).await;
+        assert_eq!(answer.status, status, "{path}: {}", answer.body);
+    }
+}
+
+#[tokio::test]
+async fn a_deck_reported_three_times_leaves_the_gallery_until_an_operator_restores_it() {
+    let (app, _engine) = support::app_with_operators(&["opal"]).await;
+    let (asha, _) = guest(&app, "Asha").await;
+    let made = send(
+        &app,
+        form(
+            "/api/decks/create",
+            &format!(
+                "title=Ourpets&description=&lang=en&visibility=public&lines={}",
+                encode(&lines(10))
+            ),
+            Some(&asha),
+        ),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::OK, "{}", made.body);
+    let code = made.json().as_str().unwrap().to_owned();
+    let report = |cookie: Option<String>, deck: String, reason: &'static str| {
+        let app = app.clone();
+        async move {
+            let call = form(
+                "/api/decks/report",
+                &format!("code={deck}&reason={reason}"),
+                cookie.as_deref(),
+            );
+            send(&app, call).await
+        }
+    };
+    let listed = || async {
+        let page = post(&app, "/api/decks/gallery", "q=ourpets", None).await;
+        page.json["decks"].as_array().unwrap().len()
+    };
+    assert_eq!(listed().await, 1);
+
+    // Refusals, each a clear 4xx that counts nothing.
+    let (bilal, _) = guest(&app, "Bilal").await;
+    let hidden_one = create(&app, Some(&bilal), "Secret", &lines(10), "en").await;
+    let private = hidden_one.json().as_str().unwrap().to_owned();
+    let made_private = save(&app, &bilal, &private, 1, &lines(10)).await;
+    assert_eq!(made_private.status, StatusCode::OK, "{}", made_private.body);
+    for (what, cookie, deck, reason, status, says) in [
+        (
+            "nobody signed in",
+            None,
+            code.clone(),
+            "words",
+            StatusCode::UNAUTHORIZED,
+            "",
+        ),
+        (
+            "its author",
+            Some(asha.clone()),
+            code.clone(),
+            "words",
+            StatusCode::BAD_REQUEST,
+            "your own deck",
+        ),
+        (
+            "a stranger's private deck",
+            Some(asha.clone()),
+            private.clone(),
+            "words",
+            StatusCode::NOT_FOUND,
+            "no such deck",
+        ),
+        (
+            "a reason not on the list",
+            Some(bilal.clone()),
+            code.clone(),
+            "boring",
+            StatusCode::BAD_REQUEST,
+            "",
+        ),
+    ] {
+        let answer = report(cookie, deck, reason).await;
+        assert_eq!(answer.status, status, "{what}: {}", answer.body);
+        assert!(answer.body.contains(says), "{what}: {}", answer.body);
+    }
+    assert_eq!(listed().await, 1);
+
+    // Three players report it: the third hides it.
+    let mut outcomes = Vec::new();
+    for name in ["Chitra", "Dev", "Esha"] {
+        let (cookie, _) = guest(&app, name).await;
+        let answer = report(Some(cookie), code.clone(), "spam").await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+        outcomes.push(answer.json());
+    }
+    assert_eq!(
+        outcomes.last(),
+        Some(&serde_json::json!({ "counted": { "hidden": true } }))
+    );
+    assert_eq!(listed().await, 0, "out of the gallery");
+    let page = send(&app, support::get_page(&format!("/d/{code}"))).await;
+    assert_eq!(page.status, StatusCode::OK, "its link still opens it");
+
+    // Its author may not publish it again; the operator restores it.
+    let again = send(
+        &app,
+        form(
+            "/api/decks/save",
+            &format!(
+                "code={code}&version=1&token=x&title=Ourpets&description=&lang=en&visibility=public&lines={}",
+                encode(&lines(10))
+            ),
+            Some(&asha),
+        ),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    assert!(again.body.contains("out of the gallery"), "{}", again.body);
+    let stranger = post(
+        &app,
+        "/api/operator/act",
+        &format!("act=restore-deck&deck={code}"),
+        Some(&bilal),
+    )
+    .await;
+    assert_eq!(stranger.status, StatusCode::FORBIDDEN);
+    let (opal, _) = guest(&app, "opal").await;
+    let claimed = post(
+        &app,
+        "/api/claim",
+        "username=opal&password=correct+horse",
+        Some(&opal),
+    )
+    .await;
+    assert_eq!(claimed.status, StatusCode::OK, "{}", claimed.json);
+    let operator = support::cookie_pair(&claimed.cookie.expect("a new session"));
+    let review = post(&app, "/api/operator/review", "", Some(&operator)).await;
+    assert_eq!(review.json["decks"][0]["code"], code.as_str());
+    let restored = post(
+        &app,
+        "/api/operator/act",
+        &format!("act=restore-deck&deck={code}"),
+        Some(&operator),
+    )
+    .await;
+    assert_eq!(restored.status, StatusCode::OK, "{}", restored.json);
+    assert_eq!(listed().await, 1, "listed again");
+}
+
+#[tokio::test]
+async fn a_flood_of_deck_reports_is_refused_past_the_reporters_hourly_limit() {
+    let (app, _engine) = app().await;
+    let (reporter, _) = guest(&app, "Asha").await;
+    let mut refused = None;
+    for i in 0..12 {
+        let (author, _) = guest(&app, &format!("Author{i}")).await;
+        let made = create(&app, Some(&author), "A deck", &lines(10), "en").await;
+        let code = made.json().as_str().unwrap().to_owned();
+        let answer = send(
+            &app,
+            form(
+                "/api/decks/report",
+                &format!("code={code}&reason=other"),
+                Some(&reporter),
+            ),
+        )
+        .await;
+        if answer.status == StatusCode::TOO_MANY_REQUESTS {
+            refused = Some(i);
+            break;
+        }
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    }
+    assert_eq!(refused, Some(10), "ten reports an hour, then refused");
+}

@@ -156,6 +156,7 @@ async fn the_leaderboard_page_renders_on_the_server_with_its_preview_tags() {
 #[tokio::test]
 async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profile_without_javascript(
 ) {
+    use app::catalog::seed::SEED;
     use app::store::Db;
     use support::{get_page, send};
 
@@ -199,6 +200,26 @@ async fn a_finished_match_has_its_page_and_is_listed_and_each_player_has_a_profi
     );
     for thing in game.rounds.iter().filter_map(|r| r.thing.as_ref()) {
         assert!(html.contains(&thing.en), "{} is shown", thing.en);
+    }
+    // Each round's catalog note, as the catalog ships it, beside its ruling (the rounds do not
+    // copy it).
+    let notes: Vec<&str> = game
+        .rounds
+        .iter()
+        .filter_map(|r| r.thing.as_ref())
+        .filter_map(|t| SEED.iter().find(|s| s.id == t.id.as_str())?.note)
+        .collect();
+    assert!(!notes.is_empty(), "this seed draws a thing with a note");
+    assert_eq!(
+        html.matches(r#"data-testid="round-note""#).count(),
+        notes.len()
+    );
+    for note in notes {
+        let shown = note
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        assert!(html.contains(&shown), "{note}");
     }
     assert!(html.contains(r#"<meta property="og:title" content="Match in room "#));
     // The heading's moment is a moment like every other (the reader's time with JavaScript).

@@ -20,6 +20,7 @@ mod catalog {
 }
 
 mod decks {
+    mod card;
     mod model;
 }
 

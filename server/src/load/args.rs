@@ -38,6 +38,12 @@ pub struct LoadArgs {
     /// (fresh players), the next ones together (returning players).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub(super) matches: u32,
+    /// After its matches, every room plays one more, of a deck its host made at the set-up
+    /// (the catalog's first [`super::players::DECK_THINGS`] things, by their rulings): billed
+    /// apart, beside the last built-in match (returning players both), with each kind's start
+    /// cost. Needs `--matches 2` or more.
+    #[arg(long)]
+    pub(super) deck: bool,
     /// On-demand price of a million read capacity units, in US dollars (the bill's dollars;
     /// the instances' match receipts use it too).
     #[arg(

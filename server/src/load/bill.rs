@@ -336,3 +336,50 @@ pub(super) fn print_live_reads(from: &Snapshot, to: &Snapshot, rooms: u32) {
             .join(", ")
     );
 }
+
+/// A deck's match set beside the built-in match before it (`--deck`; returning players both):
+/// each one's whole bill per player-match, the deck's as a share of the built-in's (target:
+/// within 10 %), and what a start cost the table, each kind's mean (its answer's
+/// `Server-Timing`: calls, and read and write units together).
+pub(super) fn print_deck_beside(
+    built_in: (&Snapshot, &Snapshot),
+    deck: (&Snapshot, &Snapshot),
+    starts: &[Vec<(u64, f64)>; 2],
+    pricing: Pricing,
+) {
+    let per_player_match = |(from, to): (&Snapshot, &Snapshot)| {
+        let played = (to.player_matches - from.player_matches).max(1) as f64;
+        let mut all = Bill::default();
+        for bill in by_work(&between(&from.figures, &to.figures)).values() {
+            all.add(*bill);
+        }
+        all.per(played)
+    };
+    let (ours, theirs) = (per_player_match(built_in), per_player_match(deck));
+    let dollars = |bill: &Bill| pricing.price(bill.read, bill.write) * 1000.0;
+    println!(
+        "a deck's match beside a built-in one, per player-match, all works: deck {:.2} calls \
+         {:.2} RCU {:.2} WCU (${:.4} / 1,000 player-matches), built-in {:.2} calls {:.2} RCU \
+         {:.2} WCU (${:.4}); the deck's is {:.0}% of the built-in's (target <= 110%)",
+        theirs.calls,
+        theirs.read,
+        theirs.write,
+        dollars(&theirs),
+        ours.calls,
+        ours.read,
+        ours.write,
+        dollars(&ours),
+        100.0 * dollars(&theirs) / dollars(&ours).max(f64::MIN_POSITIVE),
+    );
+    let mean = |costs: &[(u64, f64)]| {
+        let n = costs.len().max(1) as f64;
+        let calls: u64 = costs.iter().map(|c| c.0).sum();
+        let units: f64 = costs.iter().map(|c| c.1).sum();
+        (calls as f64 / n, units / n, costs.len())
+    };
+    let ((bc, bu, bn), (dc, du, dn)) = (mean(&starts[0]), mean(&starts[1]));
+    println!(
+        "a start (the host's request, all it asked the table): built-in {bc:.1} calls {bu:.2} \
+         units (mean of {bn}), deck {dc:.1} calls {du:.2} units (mean of {dn})"
+    );
+}

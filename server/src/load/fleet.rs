@@ -205,6 +205,8 @@ impl Launch {
             .env("UDD_ENGINE_KEY", &self.key)
             .env("UDD_TABLE", &self.table)
             .env("UDD_TRUSTED_PROXIES", "127.0.0.1")
+            // Each answer says what it cost the table (a start's cost is printed).
+            .env("UDD_SERVER_TIMING", "true")
             .env(
                 "UDD_METRICS_ADDRESS",
                 format!("127.0.0.1:{}", self.first_metrics_port + i as u16),

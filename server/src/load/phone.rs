@@ -69,6 +69,17 @@ impl Phone {
     /// a write that had applied is recognised by the server as its own (a tap is answered as
     /// counted, with its time).
     pub(super) async fn post(&mut self, path: &str, form: &str) -> anyhow::Result<(u16, String)> {
+        let (status, body, _) = self.post_timed(path, form).await?;
+        Ok((status, body))
+    }
+
+    /// [`Phone::post`], with what the answer's `Server-Timing` says the request cost the table:
+    /// `(calls, capacity units)` (the load's instances send it).
+    pub(super) async fn post_timed(
+        &mut self,
+        path: &str,
+        form: &str,
+    ) -> anyhow::Result<(u16, String, Option<(u64, f64)>)> {
         let mut tries = 0u64;
         loop {
             match self.post_once(path, form).await {
@@ -94,7 +105,11 @@ impl Phone {
         }
     }
 
-    async fn post_once(&mut self, path: &str, form: &str) -> anyhow::Result<(u16, String)> {
+    async fn post_once(
+        &mut self,
+        path: &str,
+        form: &str,
+    ) -> anyhow::Result<(u16, String, Option<(u64, f64)>)> {
         let mut request = http::Request::post(format!("{}{path}", self.base))
             .header("content-type", "application/x-www-form-urlencoded")
             .header("accept", "application/json")
@@ -114,8 +129,13 @@ impl Phone {
             let pair = set.to_str()?.split(';').next().unwrap_or_default();
             self.cookie = Some(pair.to_owned());
         }
+        let cost = response
+            .headers()
+            .get("server-timing")
+            .and_then(|v| v.to_str().ok())
+            .and_then(table_cost);
         let body = response.into_body().collect().await?.to_bytes();
-        Ok((status, String::from_utf8_lossy(&body).into_owned()))
+        Ok((status, String::from_utf8_lossy(&body).into_owned(), cost))
     }
 
     /// Opens the room's live stream: each message is parsed and sent on. Returns whether the
@@ -217,4 +237,14 @@ pub(super) struct Player {
     /// An audience member's acknowledged calls in their last match: its first round, and the
     /// rounds called (checked against their seat once the bill is read).
     pub(super) called: (u32, Vec<u32>),
+}
+
+/// `(calls, capacity units)` from a `Server-Timing` value as the instances write it
+/// (`ddb;desc="9 calls, 12.5 capacity units";dur=3.20`).
+fn table_cost(timing: &str) -> Option<(u64, f64)> {
+    let desc = timing.split("desc=\"").nth(1)?.split('"').next()?;
+    let (calls, units) = desc.split_once(", ")?;
+    let calls = calls.strip_suffix(" calls")?.parse().ok()?;
+    let units = units.strip_suffix(" capacity units")?.parse().ok()?;
+    Some((calls, units))
 }

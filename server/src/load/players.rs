@@ -15,6 +15,17 @@ use rand::{Rng, SeedableRng};
 use super::lobby::lobby;
 use super::phone::{Phone, Player, Shared};
 
+/// A simulated player's name: `R<room><role><i>` ("R4P3": room 4's fourth player), or
+/// `Q<room><role><i>` when the name filter refuses that (read as letters, "R4P3" is a word
+/// the filter must refuse). Unique in the run either way.
+pub(super) fn nickname(room: u32, role: char, i: u32) -> String {
+    let name = format!("R{room}{role}{i}");
+    match app::identity::name_filter::refuses(&name) {
+        true => format!("Q{room}{role}{i}"),
+        false => name,
+    }
+}
+
 /// Sends one `()` when dropped.
 pub(super) struct Ready(pub(super) tokio::sync::mpsc::UnboundedSender<()>);
 
@@ -24,6 +35,18 @@ impl Drop for Ready {
     }
 }
 
+/// Things in a room's deck (`--deck`): every sixth of the catalog's, by their rulings.
+pub(super) const DECK_THINGS: usize = 30;
+
+/// The lines of a room's deck (`name, yes|no`), and the rulings its things play under.
+fn deck_lines() -> Vec<(&'static str, bool)> {
+    SEED.iter()
+        .step_by(6)
+        .take(DECK_THINGS)
+        .map(|t| (t.en, t.flies))
+        .collect()
+}
+
 /// How a room is run: what it plays, and the driver's signals.
 pub(super) struct RoomPlan {
     pub(super) room: u32,
@@ -31,6 +54,8 @@ pub(super) struct RoomPlan {
     pub(super) audience: u32,
     pub(super) rounds: u8,
     pub(super) matches: u32,
+    /// One more match, of a deck the host makes (`--deck`).
+    pub(super) deck: bool,
     pub(super) lobby_changes: u32,
     pub(super) seed: u64,
     /// Setting rooms up is paced: this many at a time.
@@ -56,6 +81,7 @@ pub(super) async fn play_room(
         audience,
         rounds,
         matches,
+        deck,
         lobby_changes,
         seed,
         gate,
@@ -67,7 +93,7 @@ pub(super) async fn play_room(
     let permit = gate.acquire_owned().await?;
     // Whatever becomes of the set-up, the driver hears of it once.
     let ready = Ready(ready);
-    let flies: HashMap<&str, bool> = SEED.iter().map(|t| (t.id, t.flies)).collect();
+    let catalog: HashMap<String, bool> = SEED.iter().map(|t| (t.id.to_owned(), t.flies)).collect();
     let mut phones: Vec<Phone> = (0..args_players)
         .map(|p| Phone {
             shared: Arc::clone(&shared),
@@ -76,7 +102,7 @@ pub(super) async fn play_room(
             cookie: None,
         })
         .collect();
-    let name = |p: u32| format!("R{room}P{p}");
+    let name = |p: u32| nickname(room, 'P', p);
     let (status, body) = phones[0]
         .post("/api/rooms/create", &format!("name={}", name(0)))
         .await?;
@@ -101,6 +127,11 @@ pub(super) async fn play_room(
         )
         .await?;
     ensure!(status == 200, "settings answered {status}: {body}");
+    // The host's deck, made now (outside the bill), and what its things' ids rule.
+    let deck = match deck {
+        true => Some(make_deck(&mut phones[0], room).await?),
+        false => None,
+    };
     // The audience: visitors who join it by name, each on an instance of their own.
     let fans = (0..audience).map(|a| Phone {
         shared: Arc::clone(&shared),
@@ -113,7 +144,7 @@ pub(super) async fn play_room(
         let (status, body) = fan
             .post(
                 "/api/rooms/audience",
-                &format!("code={code}&name=R{room}A{a}"),
+                &format!("code={code}&name={}", nickname(room, 'A', a as u32)),
             )
             .await?;
         ensure!(
@@ -164,7 +195,8 @@ pub(super) async fn play_room(
     // The measured part starts when every room has its players and listeners.
     drop(permit);
     drop(ready);
-    for k in 0..matches {
+    let total = matches + u32::from(deck.is_some());
+    for k in 0..total {
         let start_at = loop {
             if let Some((m, at)) = *starts.borrow_and_update() {
                 if m == k {
@@ -174,17 +206,33 @@ pub(super) async fn play_room(
             starts.changed().await?;
         };
         tokio::time::sleep_until(start_at.into()).await;
+        // The match after the last built-in one plays the host's deck, chosen as it starts.
+        let playing_deck = deck.as_ref().filter(|_| k == matches);
+        if let Some((deck, _)) = playing_deck {
+            let (status, body) = players[0]
+                .phone
+                .post(
+                    "/api/decks/choose",
+                    &format!("code={code}&deck={deck}&typed="),
+                )
+                .await?;
+            ensure!(status == 200, "choosing the deck answered {status}: {body}");
+        }
         // The host starts the next match of the same room, as after a podium.
-        let (status, body) = players[0]
+        let (status, body, cost) = players[0]
             .phone
-            .post("/api/rooms/start", &format!("code={code}"))
+            .post_timed("/api/rooms/start", &format!("code={code}"))
             .await?;
         ensure!(
             status == 200,
             "starting match {} answered {status}: {body}",
             k + 1
         );
-        let playing = spawn_match(&shared, &mut players, &code, &flies);
+        if let Some(cost) = cost {
+            shared.tally().starts[usize::from(playing_deck.is_some())].push(cost);
+        }
+        let flies = playing_deck.map_or(&catalog, |(_, rulings)| rulings);
+        let playing = spawn_match(&shared, &mut players, &code, flies);
         for player in playing {
             players.push(player.await??);
         }
@@ -192,7 +240,7 @@ pub(super) async fn play_room(
     }
     // Once the bill is read, each audience member's seat must hold every call acknowledged
     // (the room page's `along`: bit i for the last match's round i).
-    while !matches!(*starts.borrow_and_update(), Some((m, _)) if m == matches) {
+    while !matches!(*starts.borrow_and_update(), Some((m, _)) if m == total) {
         starts.changed().await?;
     }
     for player in players.iter_mut().filter(|p| p.along) {
@@ -214,12 +262,43 @@ pub(super) async fn play_room(
     Ok(())
 }
 
+/// The host makes the room's deck (unlisted, [`DECK_THINGS`] things): its code, and whether
+/// each of its things flies, by the id it plays under.
+async fn make_deck(host: &mut Phone, room: u32) -> anyhow::Result<(String, HashMap<String, bool>)> {
+    let lines = deck_lines();
+    let text: String = lines
+        .iter()
+        .map(|(name, flies)| format!("{name}, {}\n", if *flies { "yes" } else { "no" }))
+        .collect();
+    let form: String = form_urlencoded::Serializer::new(String::new())
+        .append_pair("title", &format!("Room {room}'s deck"))
+        .append_pair("description", "")
+        .append_pair("lang", "en")
+        .append_pair("visibility", "unlisted")
+        .append_pair("lines", &text)
+        .finish();
+    let (status, body) = host.post("/api/decks/create", &form).await?;
+    ensure!(status == 200, "making a deck answered {status}: {body}");
+    let code: String = serde_json::from_str(&body)?;
+    let parsed = app::ids::DeckCode::parse(&code)
+        .map_err(|err| anyhow::anyhow!("a deck's code {code}: {err}"))?;
+    let rulings = lines
+        .iter()
+        .enumerate()
+        .map(|(i, (_, flies))| {
+            let id = app::game::draw::deck_thing_id(&parsed, i);
+            (id.as_str().to_owned(), *flies)
+        })
+        .collect();
+    Ok((code, rulings))
+}
+
 /// Every player of a room plays the match just started, each in a task of their own.
 pub(super) fn spawn_match(
     shared: &Arc<Shared>,
     players: &mut Vec<Player>,
     code: &str,
-    flies: &HashMap<&'static str, bool>,
+    flies: &HashMap<String, bool>,
 ) -> Vec<tokio::task::JoinHandle<anyhow::Result<Player>>> {
     players
         .drain(..)
@@ -241,7 +320,7 @@ async fn play(
     shared: Arc<Shared>,
     mut player: Player,
     code: String,
-    flies: HashMap<&'static str, bool>,
+    flies: HashMap<String, bool>,
 ) -> anyhow::Result<Player> {
     let Player {
         phone,

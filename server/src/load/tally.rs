@@ -30,6 +30,9 @@ pub(super) struct Tally {
     pub(super) player_matches: u64,
     pub(super) matches: u64,
     pub(super) unfinished: u64,
+    /// Each start's cost to the table, as its answer's `Server-Timing` said: `(calls, capacity
+    /// units)`, of built-in matches and of deck matches (`--deck`).
+    pub(super) starts: [Vec<(u64, f64)>; 2],
     /// Requests sent again to another instance after their connection failed (a soak only).
     pub(super) resent: u64,
     /// Live streams opened again after they were cut (a soak only).

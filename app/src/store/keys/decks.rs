@@ -116,3 +116,33 @@ pub fn deck_form(author: &UserId, code: Option<&DeckCode>) -> Key {
         sk: code.map_or("NEW", DeckCode::as_str).to_owned(),
     }
 }
+
+/// One player's report of a deck: `DECKREPORT#<code>` / `BY#<reporter>` (apart from the
+/// deck's partition, which its page reads whole), kept [`crate::decks::moderation::REPORT_DAYS`].
+pub fn deck_report(code: &DeckCode, reporter: &UserId) -> Key {
+    Key {
+        pk: format!("DECKREPORT#{}", code.as_str()),
+        sk: format!("BY#{}", reporter.as_str()),
+    }
+}
+
+/// A deck hidden by its reports, waiting for an operator: `DECKS#HIDDEN` / `<code>` (the
+/// operators' list, read with one Query).
+pub fn deck_hidden(code: &DeckCode) -> Key {
+    Key {
+        pk: DECKS_HIDDEN.to_owned(),
+        sk: code.as_str().to_owned(),
+    }
+}
+
+/// The partition of the decks waiting for an operator.
+pub const DECKS_HIDDEN: &str = "DECKS#HIDDEN";
+
+/// How many of an author's decks their reports hid: `DECKAUTHOR#<author>` / `HIDDEN` (past
+/// [`crate::decks::moderation::HIDES_TO_BAR`], they publish no more until an operator lifts it).
+pub fn deck_author(author: &UserId) -> Key {
+    Key {
+        pk: format!("DECKAUTHOR#{}", author.as_str()),
+        sk: "HIDDEN".to_owned(),
+    }
+}
