@@ -17,7 +17,7 @@ use crate::decks::api::{
 use crate::decks::gallery_page::Gallery;
 use crate::decks::in_room::PlayDeckForm;
 use crate::decks::model::{DeckLang, Visibility, MAX_THINGS, MIN_THINGS};
-use crate::decks::moderation::ReportDeckForm;
+use crate::decks::moderation::{ReportDeckForm, ReportedNotice};
 use crate::i18n::td_string;
 use crate::ids::DeckCode;
 use crate::lang::Locale;
@@ -221,6 +221,7 @@ fn DeckShown(data: DeckView, reported: Option<String>, l: Locale) -> impl IntoVi
         {head}
         <section class="decks deck" data-testid="deck">
             <h1 class="page-head">{title}</h1>
+            <ReportedNotice reported=reported l />
             <p class="muted" data-testid="deck-about">{about}" · "{visibility_label(deck.draft.visibility, l)}</p>
             {(!deck.draft.description.is_empty()).then(|| view! { <p>{deck.draft.description.clone()}</p> })}
             <p>{td_string!(l, decks.pages.code, code = code.as_str()).to_string()}</p>
@@ -261,7 +262,7 @@ fn DeckShown(data: DeckView, reported: Option<String>, l: Locale) -> impl IntoVi
                 <input type="hidden" name="code" value=code.to_string() />
                 <button type="submit" class="secondary" data-testid="copy-deck">{td_string!(l, decks.pages.copy).to_string()}</button>
             </form>
-            {(signed_in && !mine).then(|| view! { <ReportDeckForm code=code.clone() reported=reported.clone() l /> })}
+            {(signed_in && !mine).then(|| view! { <ReportDeckForm code=code.clone() l /> })}
             <p><a href="/decks">{td_string!(l, decks.pages.mine_title).to_string()}</a></p>
         </section>
     }

@@ -126,20 +126,29 @@ pub async fn report_deck(code: DeckCode, reason: DeckReason) -> Result<DeckRepor
 /// `reports::REPORTS_PER_HOUR`, the same limit's key).
 pub const REPORTS_PER_HOUR: u32 = 10;
 
-/// The deck page's report: a disclosure with the reasons, for a signed-in player who is not
-/// its author; what became of a report sent (`reported`: `counted` or `again`).
+/// What became of a report sent from a deck's page (`reported`: `counted` or `again`), or
+/// why it was refused: at the top of the page the post comes back to.
 #[component]
-pub fn ReportDeckForm(code: DeckCode, reported: Option<String>, l: Locale) -> impl IntoView {
+pub fn ReportedNotice(reported: Option<String>, l: Locale) -> impl IntoView {
     use leptos::server_fn::ServerFn;
     let status = match reported.as_deref() {
         Some("counted") => Some(td_string!(l, decks.report.counted).to_string()),
         Some("again") => Some(td_string!(l, decks.report.again).to_string()),
         _ => None,
     };
-    let how = td_string!(l, decks.report.how, count = REPORTS_TO_HIDE).to_string();
     view! {
         {status.map(|s| view! { <p class="notice ok" role="status" data-testid="deck-reported">{s}</p> })}
         <crate::ui::forms::FormError paths=&[ReportDeck::PATH] />
+    }
+}
+
+/// The deck page's report: a disclosure with the reasons, for a signed-in player who is not
+/// its author.
+#[component]
+pub fn ReportDeckForm(code: DeckCode, l: Locale) -> impl IntoView {
+    use leptos::server_fn::ServerFn;
+    let how = td_string!(l, decks.report.how, count = REPORTS_TO_HIDE).to_string();
+    view! {
         <details class="rule" data-testid="report-deck">
             <summary>{td_string!(l, decks.report.open).to_string()}</summary>
             <form method="post" action=ReportDeck::PATH>

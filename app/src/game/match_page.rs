@@ -279,11 +279,13 @@ fn catalog_note(_: &ThingCard) -> Option<(Option<String>, Option<String>)> {
 }
 
 /// A thing's names: the English and the Devanagari on an English page, the Devanagari alone on
-/// a Hindi one.
+/// a Hindi one; its one name once when it has no other (a deck's thing named in one language).
 pub fn thing_names(thing: ThingCard, l: Locale) -> impl IntoView {
+    use leptos::either::EitherOf3;
     match l {
-        Locale::hi => Either::Left(view! { <span lang="hi">{thing.hi}</span> }),
-        _ => Either::Right(view! {
+        _ if thing.hi == thing.en => EitherOf3::A(view! { <span class="en">{thing.en}</span> }),
+        Locale::hi => EitherOf3::B(view! { <span lang="hi">{thing.hi}</span> }),
+        _ => EitherOf3::C(view! {
             <span class="en">{thing.en}</span>" · "<span lang="hi">{thing.hi}</span>
         }),
     }

@@ -81,7 +81,7 @@ pub(super) async fn lobby(
                     address: format!("10.{}.{}.{}", room / 250, room % 250, 200 + i % 50),
                     cookie: None,
                 };
-                visitor_name = super::players::nickname(room, 'V', i);
+                visitor_name = super::phone::nickname(room, 'V', i);
                 let answer = visitor
                     .post(
                         "/api/rooms/join",

@@ -55,6 +55,17 @@ impl Shared {
     }
 }
 
+/// A simulated player's name: `R<room><role><i>` ("R4P3": room 4's fourth player), or
+/// `Q<room><role><i>` when the name filter refuses that (read as letters, "R4P3" is a word
+/// the filter must refuse). Unique in the run either way.
+pub(super) fn nickname(room: u32, role: char, i: u32) -> String {
+    let name = format!("R{room}{role}{i}");
+    match app::identity::name_filter::refuses(&name) {
+        true => format!("Q{room}{role}{i}"),
+        false => name,
+    }
+}
+
 /// One simulated phone: its address, its instance and its session.
 pub(super) struct Phone {
     pub(super) shared: Arc<Shared>,

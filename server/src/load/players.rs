@@ -13,18 +13,7 @@ use app::store::epoch_millis;
 use rand::{Rng, SeedableRng};
 
 use super::lobby::lobby;
-use super::phone::{Phone, Player, Shared};
-
-/// A simulated player's name: `R<room><role><i>` ("R4P3": room 4's fourth player), or
-/// `Q<room><role><i>` when the name filter refuses that (read as letters, "R4P3" is a word
-/// the filter must refuse). Unique in the run either way.
-pub(super) fn nickname(room: u32, role: char, i: u32) -> String {
-    let name = format!("R{room}{role}{i}");
-    match app::identity::name_filter::refuses(&name) {
-        true => format!("Q{room}{role}{i}"),
-        false => name,
-    }
-}
+use super::phone::{nickname, Phone, Player, Shared};
 
 /// Sends one `()` when dropped.
 pub(super) struct Ready(pub(super) tokio::sync::mpsc::UnboundedSender<()>);

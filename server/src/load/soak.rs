@@ -307,7 +307,7 @@ async fn soak_room(
     } = plan;
     let flies: HashMap<String, bool> = SEED.iter().map(|t| (t.id.to_owned(), t.flies)).collect();
     let permit = gate.acquire_owned().await?;
-    let name = |p: u32| super::players::nickname(room, 'P', p);
+    let name = |p: u32| super::phone::nickname(room, 'P', p);
     let phone = |p: u32| Phone {
         shared: Arc::clone(&shared),
         base: bases[((room + p) as usize) % bases.len()].clone(),
