@@ -222,6 +222,9 @@ fn DeckShown(data: DeckView, reported: Option<String>, l: Locale) -> impl IntoVi
         <section class="decks deck" data-testid="deck">
             <h1 class="page-head">{title}</h1>
             <ReportedNotice reported=reported l />
+            {(mine && deck.hidden).then(|| view! {
+                <p class="notice" role="status" data-testid="deck-hidden">{td_string!(l, decks.report.hidden_note).to_string()}</p>
+            })}
             <p class="muted" data-testid="deck-about">{about}" · "{visibility_label(deck.draft.visibility, l)}</p>
             {(!deck.draft.description.is_empty()).then(|| view! { <p>{deck.draft.description.clone()}</p> })}
             <p>{td_string!(l, decks.pages.code, code = code.as_str()).to_string()}</p>

@@ -152,6 +152,9 @@ pub struct Deck {
     /// Matches played with it, as the projector has counted them so far.
     #[serde(default)]
     pub plays: u64,
+    /// Out of the gallery while its reports wait for an operator (`decks::moderation`).
+    #[serde(default)]
+    pub hidden: bool,
     #[serde(flatten)]
     pub draft: DeckDraft,
 }

@@ -169,6 +169,7 @@ impl Decks<'_> {
                 code: code.clone(),
                 author: author.clone(),
                 plays: 0,
+                hidden: false,
                 version: 1,
                 created_ms: now,
                 updated_ms: now,
@@ -317,6 +318,7 @@ impl Decks<'_> {
         };
         Ok(Some(Deck {
             plays: plays.plays,
+            hidden: head.hidden_ms.is_some(),
             code: head.code,
             author: head.author,
             version: head.version,

@@ -123,9 +123,9 @@ async fn the_third_report_hides_a_deck_from_every_list_until_an_operator_restore
         listed_in(&t, &pets.code, "Ourpets").await,
         Vec::<String>::new()
     );
-    // Its link still opens it: the deck is whole.
+    // Its link still opens it: the deck is whole, and says it is hidden.
     let deck = t.db.decks().deck(&pets.code, true).await.unwrap().unwrap();
-    assert_eq!((deck.plays, deck.version), (2, 1));
+    assert_eq!((deck.plays, deck.version, deck.hidden), (2, 1, true));
 
     // Its author may not publish it while hidden; unlisted is fine.
     let again =
@@ -166,6 +166,15 @@ async fn the_third_report_hides_a_deck_from_every_list_until_an_operator_restore
     assert_eq!(listed_in(&t, &pets.code, "Ourpets").await, every);
     assert_eq!(t.db.decks().hides_of(&asha).await.unwrap(), 0);
     assert!(t.db.decks().hidden_decks().await.unwrap().is_empty());
+    assert!(
+        !t.db
+            .decks()
+            .deck(&pets.code, true)
+            .await
+            .unwrap()
+            .unwrap()
+            .hidden
+    );
     assert!(!t.db.decks().restore(&pets.code).await.unwrap(), "once");
     let saved =
         t.db.decks()

@@ -715,6 +715,16 @@ async fn a_deck_reported_three_times_leaves_the_gallery_until_an_operator_restor
     assert_eq!(listed().await, 0, "out of the gallery");
     let page = send(&app, support::get_page(&format!("/d/{code}"))).await;
     assert_eq!(page.status, StatusCode::OK, "its link still opens it");
+    assert!(!page.body.contains("deck-hidden"), "a visitor is not told");
+    let own = send(
+        &app,
+        support::get_page(&format!("/d/{code}")).header("cookie", asha.as_str()),
+    )
+    .await;
+    assert!(
+        own.body.contains(r#"data-testid="deck-hidden""#),
+        "its author is told"
+    );
 
     // Its author may not publish it again; the operator restores it.
     let again = send(

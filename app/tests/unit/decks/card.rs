@@ -13,6 +13,7 @@ fn deck(count: usize, lang: DeckLang) -> Deck {
         created_ms: 0,
         updated_ms: 0,
         plays: 5,
+        hidden: false,
         draft: DeckDraft {
             title: "Our pets".to_owned(),
             description: String::new(),
