@@ -63,7 +63,9 @@ pub enum ApplyError {
 /// What counting a slice did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Applied {
-    /// Results counted now for the first time.
+    /// Results this call retired (wrote the markers of). A tally, not the oracle: two callers
+    /// counting one record at once may both retire it (the markers are blind puts), and each
+    /// tallies it; what the record changed, it changed once.
     pub counted: usize,
     /// Items written (each one conditional write).
     pub writes: usize,
