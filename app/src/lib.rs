@@ -27,6 +27,8 @@ pub mod profiles;
 pub mod rooms;
 // Above the pages it reads from (profiles, boards, rooms, fair play's flags).
 pub mod reports;
+// Things made together in a room: on rooms (the box on META) and decks (the save).
+pub mod suggest;
 
 // The document, the app's top bar and its routes: above every feature.
 pub mod shell;

@@ -125,7 +125,12 @@ fn DeckFormPage(code: Option<DeckCode>, l: Locale) -> impl IntoView {
         Some(_) => &[SaveDeck::PATH],
         None => &[CreateDeck::PATH],
     };
-    let refused = crate::ui::forms::form_error(paths).is_some();
+    // A new deck from a room's suggestion box (`?from=suggestions`) starts from the form the
+    // box kept, as a refused form comes back.
+    let from_box = code.is_none()
+        && leptos_router::hooks::use_query_map()
+            .with_untracked(|q| q.get("from").as_deref() == Some("suggestions"));
+    let refused = crate::ui::forms::form_error(paths).is_some() || from_box;
     let data = Resource::<_, Base64Json>::new_with_options(
         move || code.clone(),
         move |code| read_deck_form(code, refused),

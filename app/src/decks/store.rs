@@ -204,7 +204,6 @@ impl Decks<'_> {
     /// if it is theirs and nobody saved it since (else [`DeckConflict::Stale`], nothing
     /// written). `token` names this save: a retry after an answer lost on the way back is told
     /// it was written.
-    #[tracing::instrument(skip(self, draft, token), err(level = "debug"))]
     pub async fn save(
         self,
         code: &DeckCode,
@@ -212,6 +211,23 @@ impl Decks<'_> {
         seen: u64,
         draft: DeckDraft,
         token: &str,
+    ) -> Result<u64, DeckConflict> {
+        self.save_with(code, editor, seen, draft, token, Vec::new())
+            .await
+    }
+
+    /// [`Decks::save`], with `extra` actions of another feature's in the same transaction (a
+    /// suggestion box marks what it put in the deck): one of them refused is
+    /// [`DeckConflict::Stale`] at the version read (`current == seen`), nothing written.
+    #[tracing::instrument(skip(self, draft, token, extra), err(level = "debug"))]
+    pub async fn save_with(
+        self,
+        code: &DeckCode,
+        editor: &UserId,
+        seen: u64,
+        draft: DeckDraft,
+        token: &str,
+        extra: Vec<TransactWriteItem>,
     ) -> Result<u64, DeckConflict> {
         let draft = tidy(draft)?;
         let now = epoch_millis();
@@ -264,6 +280,7 @@ impl Decks<'_> {
             TransactWriteItem::builder().put(put).build(),
         ];
         actions.extend(listing);
+        actions.extend(extra);
         if public {
             actions.push(self.may_publish_action(editor)?);
         }

@@ -36,6 +36,7 @@ use crate::rooms::lobby::{
     SettingsForm, ShareBox,
 };
 use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomState};
+use crate::suggest::forms::{HostBox, PlayerBox, SentNotice};
 use crate::ui::forms::FormError;
 use crate::ui::{code_param, IslandProps};
 
@@ -115,6 +116,8 @@ pub fn RoomPage() -> impl IntoView {
                         let room_code = page.room.code.to_string();
                         view! {
                         <FormError paths=FORM_PATHS />
+                        <FormError paths=crate::suggest::forms::FORM_PATHS />
+                        <SentNotice sent=query.with_untracked(|q| q.get("sent")) put=query.with_untracked(|q| q.get("put")) />
                         {saved().then(|| {
                             let summary = settings_summary(page.room.settings, page.room.deck.as_ref(), l);
                             view! {
@@ -132,7 +135,7 @@ pub fn RoomPage() -> impl IntoView {
                         <div class="room-view" data-view=if buttons { "buttons" } else { "full" }>
                             {buttons.then(|| view! { <Link rel="stylesheet" href=SCREEN_CSS /> })}
                             <LiveRoom page=IslandProps(page.clone())>
-                                <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() along=page.along.is_some() my_decks=page.my_decks.clone() />
+                                <RoomForms lobby=Lobby::clone(&page.room) me=page.me.clone() along=page.along.is_some() my_decks=page.my_decks.clone() suggestions=page.suggestions.clone() />
                             </LiveRoom>
                             <RoomExtras code=room_code buttons />
                         </div>
@@ -161,6 +164,7 @@ fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoVie
         along,
         along_from,
         my_decks: _,
+        suggestions: _,
     }) = page;
     let l = crate::lang::locale();
     let for_nobody = me.is_none();
@@ -170,6 +174,9 @@ fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoVie
     // without them joining, a host that the list drawn is out of date (whoever came or went).
     let asked = me.as_ref().is_some_and(|id| first.is_asking(id));
     let drawn = first.asking.clone();
+    // The suggestion box's number and its last vote's as the page was drawn: a host learns
+    // that suggestions or votes came in since, a player that a vote opened.
+    let drawn_box = (first.suggest, first.vote);
     let code_value = StoredValue::new(first.code.clone());
     let room = RwSignal::new(first.clone());
     let ended = RwSignal::new(false);
@@ -267,7 +274,7 @@ fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoVie
             // The forms, drawn on the server (none of their code is in the browser bundle): which
             // of them show is up to the player's part and the room's state, in the stylesheet.
             <div class="room-forms"
-                data-role=move || lobby.with(|lobby| role(lobby, me_for_forms.get_value().as_ref(), asked, &drawn))
+                data-role=move || lobby.with(|lobby| role(lobby, me_for_forms.get_value().as_ref(), asked, &drawn, drawn_box))
                 data-state=move || if lobby.with(|l| l.state == RoomState::Playing) { "playing" } else { "lobby" }
                 data-played=move || if played.get() { "yes" } else { "no" }
                 data-locked=move || if lobby.with(|l| l.locked) { "yes" } else { "no" }
@@ -305,14 +312,32 @@ fn RoomExtras(code: String, buttons: bool) -> impl IntoView {
 }
 
 /// The viewer's part in a room, which decides the forms they see: `host`, `guest` or `visitor`,
-/// with a second word for the join queue (one attribute: each reactive one costs the bundle
-/// about 800 B): a host whose queue changed since the page was drawn (`host queue-changed`), a
-/// visitor whose ask waits (`visitor asking`) or went without them joining (`visitor refused`).
-fn role(lobby: &Lobby, me: Option<&UserId>, asked: bool, drawn: &[RoomPlayer]) -> &'static str {
+/// with more words for the join queue and the suggestion box (one attribute: each reactive one
+/// costs the bundle about 800 B): a host whose queue changed since the page was drawn
+/// (`queue-changed`) or whose box did (`box-changed`); a player while the box is open
+/// (`suggest`) and when a vote opened since (`vote-changed`); a visitor whose ask waits
+/// (`visitor asking`) or went without them joining (`visitor refused`).
+fn role(
+    lobby: &Lobby,
+    me: Option<&UserId>,
+    asked: bool,
+    drawn: &[RoomPlayer],
+    drawn_box: (Option<u32>, Option<u32>),
+) -> &'static str {
+    let box_moved = lobby.suggest != drawn_box.0;
+    let vote_new = lobby.vote.is_some() && lobby.vote != drawn_box.1;
     match me {
-        Some(id) if id == &lobby.host_id && lobby.asking != drawn => "host queue-changed",
-        Some(id) if id == &lobby.host_id => "host",
-        Some(id) if lobby.player(id).is_some() => "guest",
+        Some(id) if id == &lobby.host_id => match (lobby.asking != drawn, box_moved) {
+            (true, true) => "host queue-changed box-changed",
+            (true, false) => "host queue-changed",
+            (false, true) => "host box-changed",
+            (false, false) => "host",
+        },
+        Some(id) if lobby.player(id).is_some() => match (lobby.suggest.is_some(), vote_new) {
+            (true, true) => "guest suggest vote-changed",
+            (true, false) => "guest suggest",
+            (false, _) => "guest",
+        },
         Some(id) if lobby.is_asking(id) => "visitor asking",
         Some(_) if asked => "visitor refused",
         _ => "visitor",
@@ -331,8 +356,10 @@ fn RoomForms(
     me: Option<UserId>,
     along: bool,
     my_decks: Vec<crate::decks::model::DeckHead>,
+    suggestions: Vec<crate::suggest::model::Suggestion>,
 ) -> impl IntoView {
     let l = crate::lang::locale();
+    let suggest = suggest_forms(&lobby, me.as_ref(), suggestions, my_decks.clone());
     // The host the room was handed on from while they were away, back: who hosts now (shown
     // while they are a player and not the host; taking the room back makes them host).
     let away_note = me.as_ref().and_then(|me| lobby.handed_on_from(me)).map(|now| {
@@ -375,6 +402,7 @@ fn RoomForms(
         </p>
         // The queue first when someone waits (the host's next step), else among the host's forms.
         {(rules.approve && !lobby.asking.is_empty()).then(|| view! { <div class="for-host top"><AskQueue code=code.clone() asking=lobby.asking.clone() /></div> })}
+        {suggest}
         <p class="notice for-host if-host-changed top" role="status" data-testid="host-note">{td_string!(l, rooms.room.you_host_now).to_string()}</p>
         <p class="notice for-guest if-host-changed top" role="status" data-testid="new-host-note">{td_string!(l, rooms.room.new_host).to_string()}</p>
         <p class="notice ok for-host between step" data-testid="you-host">{td_string!(l, rooms.room.you_host).to_string()}</p>
@@ -403,6 +431,34 @@ fn RoomForms(
         } else {
             Either::Right((!waits).then(|| view! { <div class="for-visitor if-open along-form"><AudienceForm code=lobby.code.to_string() named=me.is_some() || rules.friendly /></div> }))
         }}
+    }
+}
+
+/// The suggestion box's part of the room's forms: for the host, notes of what came in since
+/// the page was drawn and the box; for a player, a note of a vote opened since and their part
+/// of it (shown while the box is open).
+fn suggest_forms(
+    lobby: &Lobby,
+    me: Option<&UserId>,
+    suggestions: Vec<crate::suggest::model::Suggestion>,
+    my_decks: Vec<crate::decks::model::DeckHead>,
+) -> impl IntoView {
+    let l = crate::lang::locale();
+    let code = lobby.code.to_string();
+    let names: Vec<(UserId, String)> = (lobby.players.iter())
+        .map(|p| (p.user_id.clone(), p.nickname.to_string()))
+        .collect();
+    let open = lobby.suggest.is_some();
+    let player = me.filter(|me| lobby.player(me).is_some()).cloned();
+    view! {
+        <p class="notice for-host if-box-changed top" role="status" data-testid="box-changed">
+            {td_string!(l, suggest.changed).to_string()}" "<a href="">{td_string!(l, suggest.changed_show).to_string()}</a>
+        </p>
+        <p class="notice for-guest if-vote-changed top" role="status" data-testid="vote-changed">
+            {td_string!(l, suggest.vote_open).to_string()}" "<a href="">{td_string!(l, suggest.vote_show).to_string()}</a>
+        </p>
+        <div class="for-host between"><HostBox code=code.clone() open suggestions=suggestions.clone() names my_decks /></div>
+        {player.map(|me| view! { <div class="for-guest between if-suggest"><PlayerBox code me suggestions /></div> })}
     }
 }
 

@@ -45,6 +45,10 @@ pub struct RoomPageData {
     /// sent to the browser).
     #[serde(skip)]
     pub my_decks: Vec<crate::decks::model::DeckHead>,
+    /// The room's suggestion box while it is open, for its players (drawn by the server: never
+    /// sent to the browser).
+    #[serde(skip)]
+    pub suggestions: Vec<crate::suggest::model::Suggestion>,
 }
 
 /// The reads behind the page.
@@ -126,6 +130,13 @@ mod read {
             }
             _ => Vec::new(),
         };
+        // The suggestion box, while open, for the room's players (one Query of its own).
+        let suggestions = match me.as_ref() {
+            Some(me) if room.lobby.suggest.is_some() && room.player(me).is_some() => {
+                db.suggestions().list(&room.lobby.id).await?
+            }
+            _ => Vec::new(),
+        };
         let mut room = room.visible_at(epoch_millis());
         if let Some(game) = room.game.as_mut() {
             game.receipt = receipt.map(Box::new);
@@ -139,6 +150,7 @@ mod read {
             along,
             along_from,
             my_decks,
+            suggestions,
         })
     }
 

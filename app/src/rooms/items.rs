@@ -67,6 +67,11 @@ pub(crate) struct MetaItem {
     /// What the room plays (see [`Lobby::deck`]); absent is the whole catalog.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) deck: Option<RoomDeck>,
+    /// See [`Lobby::suggest`] and [`Lobby::vote`]; absent while the box is closed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) suggest: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) vote: Option<u32>,
 }
 
 /// How long a visitor's ask waits for the host before it lapses.
@@ -231,6 +236,8 @@ pub fn lobby_from_items(items: &[Item]) -> Result<Option<Lobby>, DataError> {
         away_host: meta.away_host,
         away_until_ms: meta.away_until,
         deck: meta.deck,
+        suggest: meta.suggest,
+        vote: meta.vote,
     }))
 }
 

@@ -168,6 +168,14 @@ pub struct Lobby {
     /// The host locked the room: nobody new may join (players in it stay, and may rejoin).
     #[serde(default)]
     pub locked: bool,
+    /// While the host's suggestion box is open (`crate::suggest`): a number that moves with
+    /// every suggestion, vote and answer, so a host's page knows its list is out of date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggest: Option<u32>,
+    /// The box's number when the host last put a ruling to the room's vote: a player's page
+    /// drawn before it says a vote is open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vote: Option<u32>,
     /// How many joined the room's audience ([`AUDIENCE_LIMIT`] at most): people who tap along
     /// in its matches without a seat in them, scored for themselves alone. Server-side only
     /// (browsers are sent each round's counts), passed between instances by `live::peers`.

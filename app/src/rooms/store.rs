@@ -25,6 +25,7 @@ pub mod asks;
 pub mod control;
 pub mod joining;
 pub mod members;
+pub mod suggest_box;
 
 crate::store::handle!(
     /// The access patterns of rooms: create, join, the lobby, members, hosting.
@@ -182,6 +183,8 @@ impl Rooms<'_> {
             friendly: rules.friendly,
             approve: rules.approve,
             deck: deck.clone(),
+            suggest: None,
+            vote: None,
         };
         let mut player = player_item(code, host, nickname, avatar, look, now_ms, true);
         player.mark = joiner.mark.clone();
@@ -224,6 +227,8 @@ impl Rooms<'_> {
             host_seen_ms: Some(now_ms),
             away_host: None,
             away_until_ms: None,
+            suggest: None,
+            vote: None,
         })
     }
 

@@ -17,6 +17,7 @@ mod limits;
 mod live;
 mod rooms;
 mod safety;
+mod suggest;
 mod table;
 
 pub use boards::*;
@@ -30,4 +31,5 @@ pub use limits::*;
 pub use live::*;
 pub use rooms::*;
 pub use safety::*;
+pub use suggest::*;
 pub use table::*;

@@ -34,6 +34,7 @@ mod safety;
 mod scale_in;
 mod strangers;
 mod streams;
+mod suggest;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

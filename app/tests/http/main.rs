@@ -22,3 +22,4 @@ mod rooms;
 mod screen;
 mod security;
 mod strangers;
+mod suggest;

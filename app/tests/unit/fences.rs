@@ -403,6 +403,7 @@ fn db_gains_methods_only_in_the_store_core_and_each_feature_has_one_handle() {
         "profiles",
         "reports",
         "rooms",
+        "suggest",
     ];
     for feature in features {
         assert_eq!(
@@ -451,6 +452,8 @@ fn every_access_pattern_in_the_docs_is_a_method() {
         "Live",
         "Profiles",
         "Daily",
+        "Decks",
+        "Suggestions",
     ];
     let mut checked = 0;
     let mut missing = Vec::new();

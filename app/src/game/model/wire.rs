@@ -27,6 +27,11 @@ pub(super) struct RoomWire {
     deck: Option<RoomDeck>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     deck_label: Option<String>,
+    /// The suggestion box's number and its last vote's (see [`Lobby::suggest`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    suggest: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vote: Option<u32>,
     #[serde(default)]
     game: Option<Match>,
 }
@@ -52,6 +57,8 @@ impl From<RoomWire> for Room {
                         things: 0,
                     })
                 }),
+                suggest: wire.suggest,
+                vote: wire.vote,
                 audience: 0,
                 host_seen_ms: None,
                 #[cfg(feature = "ssr")]
@@ -80,6 +87,8 @@ impl From<Room> for RoomWire {
             created_at_ms,
             locked,
             deck,
+            suggest,
+            vote,
             audience: _,
             host_seen_ms: _,
             #[cfg(feature = "ssr")]
@@ -102,6 +111,8 @@ impl From<Room> for RoomWire {
             locked,
             deck_label: deck.as_ref().map(|d| d.label.clone()),
             deck,
+            suggest,
+            vote,
             game: room.game,
         }
     }

@@ -40,6 +40,8 @@ pub enum Limited<'a> {
     Declines(&'a UserId),
     /// A player's decks made and saved.
     Decks(&'a UserId),
+    /// A player's suggestions and votes in rooms' suggestion boxes.
+    Suggestions(&'a UserId),
 }
 
 impl Limited<'_> {
@@ -64,6 +66,7 @@ impl Limited<'_> {
             Limited::Trades(user) => format!("trade#{user}"),
             Limited::Declines(user) => format!("decline#{user}"),
             Limited::Decks(user) => format!("decks#{user}"),
+            Limited::Suggestions(user) => format!("suggest#{user}"),
         }
     }
 }

@@ -349,7 +349,7 @@ const LAYERS: &[&[&str]] = &[
     &["store", "ui", "share"],
     &["catalog", "identity"],
     &["rooms", "inventory", "decks"],
-    &["game", "leaderboards"],
+    &["game", "leaderboards", "suggest"],
     &["live", "profiles", "daily", "reports"],
     &["http", "shell"],
     &["lib"],

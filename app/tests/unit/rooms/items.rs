@@ -21,6 +21,8 @@ fn state_values_are_what_a_stored_room_holds() {
             version: 1,
             created_at_ms: 0,
             locked: false,
+            suggest: None,
+            vote: None,
             deck: None,
             audience: 0,
             host_seen_ms: None,

@@ -60,6 +60,8 @@ fn lobby(host: &UserId, players: &[&UserId], seen: Option<i64>) -> Lobby {
         version: 1,
         created_at_ms: 0,
         locked: false,
+        suggest: None,
+        vote: None,
         deck: None,
         audience: 0,
         host_seen_ms: seen,
