@@ -449,7 +449,12 @@ fn suggest_forms(
         .map(|p| (p.user_id.clone(), p.nickname.to_string()))
         .collect();
     let open = lobby.suggest.is_some();
-    let player = me.filter(|me| lobby.player(me).is_some()).cloned();
+    // The host's box for the host, a player's part for the others (a player made host while
+    // the page is open is told so, and the next load draws the box).
+    let hosts = me == Some(&lobby.host_id);
+    let player = me
+        .filter(|me| !hosts && lobby.player(me).is_some())
+        .cloned();
     view! {
         <p class="notice for-host if-box-changed top" role="status" data-testid="box-changed">
             {td_string!(l, suggest.changed).to_string()}" "<a href="">{td_string!(l, suggest.changed_show).to_string()}</a>
@@ -457,9 +462,10 @@ fn suggest_forms(
         <p class="notice for-guest if-vote-changed top" role="status" data-testid="vote-changed">
             {td_string!(l, suggest.vote_open).to_string()}" "<a href="">{td_string!(l, suggest.vote_show).to_string()}</a>
         </p>
-        <div class="for-host between"><HostBox code=code.clone() open suggestions=suggestions.clone() names my_decks /></div>
+        {hosts.then(|| view! { <div class="for-host between"><HostBox code=code.clone() open suggestions=suggestions.clone() names my_decks /></div> })}
         {player.map(|me| view! { <div class="for-guest between if-suggest"><PlayerBox code me suggestions /></div> })}
     }
+    .into_any()
 }
 
 /// Joining the room's audience, for a visitor (the room may be full, or its match under way, or

@@ -131,7 +131,7 @@ pub fn HostBox(
             <p class="muted">{td_string!(l, suggest.host_help).to_string()}</p>
             {suggestions.is_empty().then(|| view! { <p class="muted">{td_string!(l, suggest.none).to_string()}</p> })}
             <ul class="plain suggestions">{items}</ul>
-            {(accepted > 0).then(|| view! { <PutForm code=code.clone() accepted my_decks /> })}
+            {(accepted > 0).then(|| view! { <PutForm code=code.clone() accepted my_decks /> }.into_any())}
             {toggle(false)}
         </section>
     }
@@ -139,7 +139,7 @@ pub fn HostBox(
 }
 
 /// One suggestion in the host's box.
-fn host_item(l: Locale, code: &str, one: &Suggestion, from: Option<String>) -> impl IntoView {
+fn host_item(l: Locale, code: &str, one: &Suggestion, from: Option<String>) -> AnyView {
     let said = match one.sent.flies {
         true => td_string!(l, suggest.said_flies).to_string(),
         false => td_string!(l, suggest.said_grounded).to_string(),
@@ -182,13 +182,15 @@ fn host_item(l: Locale, code: &str, one: &Suggestion, from: Option<String>) -> i
         }
     });
     let closed = (!one.status.open()).then(|| view! { <p class="tag">{status_words(l, one)}</p> });
+    // Erased types: the whole box as one type is past the compiler's depth limit.
     view! {
         <li class="suggestion" data-testid="suggestion" data-status=one.status.slug()>
-            {head}
-            {answer}
+            {head.into_any()}
+            {answer.map(IntoAny::into_any)}
             {closed}
         </li>
     }
+    .into_any()
 }
 
 /// "Put what you accepted into a deck": one of the host's decks, or a new one.
@@ -253,7 +255,7 @@ pub fn PlayerBox(code: String, me: UserId, suggestions: Vec<Suggestion>) -> impl
         </ul>
     });
     view! {
-        {votes}
+        {votes.into_any()}
         <form method="post" action=SuggestThing::PATH class="card" id="suggest" data-testid="suggest-form">
             <input type="hidden" name="code" value=code />
             <h2>{td_string!(l, suggest.send_heading).to_string()}</h2>
@@ -267,7 +269,8 @@ pub fn PlayerBox(code: String, me: UserId, suggestions: Vec<Suggestion>) -> impl
                 <input name="note" maxlength=crate::decks::model::NOTE_MAX.to_string() autocomplete="off" />
             </label>
             <button type="submit" data-testid="send-suggestion">{td_string!(l, suggest.send).to_string()}</button>
-            {sent}
+            {sent.map(IntoAny::into_any)}
         </form>
     }
+    .into_any()
 }

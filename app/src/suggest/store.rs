@@ -80,7 +80,11 @@ fn next_id() -> String {
     static IDS: LazyLock<Mutex<ulid::Generator>> =
         LazyLock::new(|| Mutex::new(ulid::Generator::new()));
     let next = IDS.lock().ok().and_then(|mut ids| ids.generate().ok());
-    next.unwrap_or_else(ulid::Ulid::new).to_string()
+    // Not `unwrap_or_default`: a default ULID is the nil one, the same for everyone.
+    match next {
+        Some(id) => id.to_string(),
+        None => ulid::Ulid::new().to_string(),
+    }
 }
 
 /// A box's suggestions live as long as an idle room.

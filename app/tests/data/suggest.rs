@@ -352,3 +352,63 @@ async fn two_puts_racing_add_each_accepted_suggestion_once() {
     assert_eq!(names.len(), 15, "twelve and three, none twice: {names:?}");
     assert_eq!(&names[12..], ["Bat", "Kite", "Moth"]);
 }
+
+#[tokio::test]
+async fn suggestions_votes_answers_and_a_put_whose_answers_were_lost_each_count_once() {
+    use std::sync::atomic::Ordering;
+    let t = test_table().await;
+    let (client, lost) = super::faults::lose_every_first_answer(&t.engine.client);
+    let db = app::store::Db::new(client, t.db.table_name());
+    let host = player(&t, "Host").await;
+    let asha = player(&t, "Asha").await;
+    let deck = hosts_deck(&t, &host).await;
+    let (code, room) = room(&t, "SUGGC", &host, &[&asha]).await;
+    db.rooms()
+        .set_suggestions(&code, &host, true)
+        .await
+        .unwrap();
+    let bat = db
+        .suggestions()
+        .send(&code, &room, &asha, sent("Bat", true, None))
+        .await
+        .expect("told it was sent");
+    db.suggestions()
+        .answer(&code, &room, &host, &bat.id, Answer::Vote)
+        .await
+        .expect("told it was put to the vote");
+    db.suggestions()
+        .vote(&code, &room, &asha, &bat.id, false)
+        .await
+        .expect("told the vote is in");
+    db.suggestions()
+        .answer(
+            &code,
+            &room,
+            &host,
+            &bat.id,
+            Answer::Accept(bat.sent.clone()),
+        )
+        .await
+        .expect("told it was accepted");
+    let put = db.suggestions().put_into(&code, &host, &deck).await;
+    assert_eq!(put.expect("told it went in"), 1);
+    assert!(
+        lost.load(Ordering::SeqCst) >= 5,
+        "the writes' answers were lost"
+    );
+    let listed = t.db.suggestions().list(&room).await.unwrap();
+    assert_eq!(listed.len(), 1, "sent once");
+    assert_eq!(
+        (listed[0].status, listed[0].tally()),
+        (Status::Saved, (0, 1))
+    );
+    let things =
+        t.db.decks()
+            .deck(&deck, true)
+            .await
+            .unwrap()
+            .unwrap()
+            .draft
+            .things;
+    assert_eq!(things.len(), 13, "in the deck once");
+}

@@ -65,6 +65,17 @@ async fn held(engine: &app::http::engine::Engine, code: &str) -> usize {
     db.suggestions().list(&room).await.unwrap().len()
 }
 
+/// A bad suggestion: what it is, who sends it, its name and note, the answer's status and what
+/// it says.
+type Case<'a> = (
+    &'a str,
+    Option<&'a str>,
+    String,
+    &'a str,
+    StatusCode,
+    &'a str,
+);
+
 #[tokio::test]
 async fn every_bad_suggestion_or_answer_is_a_clear_refusal_and_writes_nothing() {
     let (app, engine) = app().await;
@@ -99,7 +110,7 @@ async fn every_bad_suggestion_or_answer_is_a_clear_refusal_and_writes_nothing() 
     );
     assert_eq!(open(&host).await.status, StatusCode::OK);
 
-    let cases: [(&str, Option<&str>, String, &str, StatusCode, &str); 7] = [
+    let cases: [Case; 7] = [
         (
             "signed out",
             None,
@@ -247,6 +258,46 @@ async fn every_bad_suggestion_or_answer_is_a_clear_refusal_and_writes_nothing() 
         app::suggest::model::Status::New,
         "nothing answered"
     );
+
+    // Accepted, then "a new deck": the editor's form is kept with it as its first line.
+    let accept = answer(
+        &host,
+        format!("code={code}&id={id}&answer=accept&name=Bat&flies=true&note="),
+    )
+    .await;
+    assert_eq!(accept.status, StatusCode::OK, "{}", accept.body);
+    let put = call(
+        &app,
+        "/api/suggest/put",
+        &format!("code={code}&into=new"),
+        Some(&host),
+        "en",
+    )
+    .await;
+    assert_eq!(put.status, StatusCode::OK, "{}", put.body);
+    let bad_deck = call(
+        &app,
+        "/api/suggest/put",
+        &format!("code={code}&into=nonsense!"),
+        Some(&host),
+        "en",
+    )
+    .await;
+    assert_eq!(
+        bad_deck.status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        bad_deck.body
+    );
+    let code = app::ids::RoomCode::parse(&code).unwrap();
+    let host_id = db.rooms().lobby(&code).await.unwrap().unwrap().host_id;
+    let kept = db
+        .decks()
+        .kept_form(&host_id, None)
+        .await
+        .unwrap()
+        .expect("the editor's form");
+    assert_eq!(kept.lines, "Bat, yes");
 }
 
 #[tokio::test]
