@@ -156,7 +156,9 @@ async fn a_new_days_board_whose_root_write_lost_its_answer_is_still_listed_for_c
     use app::leaderboards::store::apply::tree_pass::{padded, EntryMove};
     use app::leaderboards::BoardId;
     let t = test_table().await;
-    let board = BoardId::parse_key("best.day-2026-11-23.global").unwrap();
+    // Today's board: a day's board past its keeping is expired, and its writes are refused.
+    let today = app::leaderboards::period::day_of(app::store::epoch_millis());
+    let board = BoardId::parse_key(&format!("best.day-{today}.global")).unwrap();
     // Every node write loses its answer once: the SDK's copy is refused by its own write.
     let (db, remaining) = losing(&t, "UpdateItem", u32::MAX);
     let moved = [EntryMove {
