@@ -201,6 +201,62 @@ def compare(needed, statements, indexes):
     return problems
 
 
+# The parameters' combinations that change which resources a stack has.
+COMBINATIONS = [
+    {"CertificateArn": certificate, "PublicOrigin": origin, "AlarmTopicArn": topic}
+    for certificate, origin in (("", ""), ("arn:aws:acm:eu-west-1:1:certificate/x",
+                                           "https://udd.example"))
+    for topic in ("", "arn:aws:sns:eu-west-1:1:udd")
+]
+
+
+def resolved(template, parameters):
+    """The template as a stack with `parameters` has it: its conditions evaluated, resources and
+    outputs under a false one left out, each Fn::If taken and AWS::NoValue dropped."""
+    def value(node):
+        if isinstance(node, dict) and set(node) == {"Ref"} and node["Ref"] in parameters:
+            return parameters[node["Ref"]]
+        return node
+
+    def holds(node):
+        if isinstance(node, dict) and set(node) == {"Condition"}:
+            return conditions[node["Condition"]]
+        (name, args), = node.items()
+        if name == "Fn::Not":
+            return not holds(args[0])
+        if name == "Fn::Equals":
+            return value(args[0]) == value(args[1])
+        if name == "Fn::And":
+            return all(holds(a) for a in args)
+        if name == "Fn::Or":
+            return any(holds(a) for a in args)
+        raise ValueError(f"a condition the test cannot read: {node}")
+
+    conditions = {}
+    for name, node in template.get("Conditions", {}).items():
+        conditions[name] = holds(node)
+    no_value = object()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if set(node) == {"Fn::If"}:
+                name, yes, no = node["Fn::If"]
+                return walk(yes if conditions[name] else no)
+            if node == {"Ref": "AWS::NoValue"}:
+                return no_value
+            out = {k: walk(v) for k, v in node.items()}
+            return {k: v for k, v in out.items() if v is not no_value}
+        if isinstance(node, list):
+            return [v for v in (walk(x) for x in node) if v is not no_value]
+        return node
+
+    out = {}
+    for section in ("Resources", "Outputs"):
+        out[section] = {name: walk(r) for name, r in template.get(section, {}).items()
+                        if conditions.get(r.get("Condition"), True)}
+    return out
+
+
 class ThePolicyIsExact(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -411,23 +467,65 @@ class AFirstDay(unittest.TestCase):
                          {"Fn::Not": [{"Fn::Equals": [{"Ref": "CertificateArn"}, ""]}]})
 
     def test_internal_paths_are_answered_404_by_the_load_balancer_on_every_listener(self):
-        forwarding = {name for name, r in self.of_type(
-            "AWS::ElasticLoadBalancingV2::Listener").items()
-            if r["Properties"]["DefaultActions"][0]["Type"] == "forward"}
-        guarded = {}
-        for rule in self.of_type("AWS::ElasticLoadBalancingV2::ListenerRule").values():
-            props = rule["Properties"]
-            paths = [v for c in props["Conditions"] if c["Field"] == "path-pattern"
-                     for v in c["PathPatternConfig"]["Values"]]
-            action = props["Actions"][0]
-            if paths == ["/internal/*"] and action["Type"] == "fixed-response":
-                guarded[props["ListenerArn"]["Ref"]] = action["FixedResponseConfig"]["StatusCode"]
-                # Each listener exists under the same condition as its rule.
-                self.assertEqual(rule.get("Condition"),
-                                 self.resources[props["ListenerArn"]["Ref"]].get("Condition"))
-        self.assertEqual(guarded, {name: "404" for name in forwarding})
+        for parameters in COMBINATIONS:
+            resources = resolved(self.template, parameters)["Resources"]
+            listeners = {name: r for name, r in resources.items()
+                         if r["Type"] == "AWS::ElasticLoadBalancingV2::Listener"}
+            forwarding = {name for name, r in listeners.items()
+                          if r["Properties"]["DefaultActions"][0]["Type"] == "forward"}
+            guarded = {}
+            for rule in resources.values():
+                if rule["Type"] != "AWS::ElasticLoadBalancingV2::ListenerRule":
+                    continue
+                props = rule["Properties"]
+                paths = [v for c in props["Conditions"] if c["Field"] == "path-pattern"
+                         for v in c["PathPatternConfig"]["Values"]]
+                action = props["Actions"][0]
+                if paths == ["/internal/*"] and action["Type"] == "fixed-response":
+                    listener = props["ListenerArn"]["Ref"]
+                    self.assertIn(listener, listeners, parameters)
+                    guarded[listener] = action["FixedResponseConfig"]["StatusCode"]
+            self.assertEqual(len(forwarding), 1, parameters)
+            self.assertEqual(guarded, {name: "404" for name in forwarding}, parameters)
         self.assertIn('POKES_PATH: &str = "/internal/', (ROOT / "app" / "src" / "live" /
                                                         "peers.rs").read_text())
+
+    def test_one_listener_per_port_in_every_combination_so_adding_a_domain_is_an_update(self):
+        ports = {}
+        for parameters in COMBINATIONS:
+            resources = resolved(self.template, parameters)["Resources"]
+            by_port = {}
+            for name, r in resources.items():
+                if r["Type"] == "AWS::ElasticLoadBalancingV2::Listener":
+                    by_port.setdefault(r["Properties"]["Port"], []).append(name)
+            self.assertTrue(all(len(names) == 1 for names in by_port.values()),
+                            f"{parameters}: {by_port}")
+            certificate = parameters["CertificateArn"] != ""
+            self.assertEqual(set(by_port), {80, 443} if certificate else {80}, parameters)
+            port_80 = resources[by_port[80][0]]["Properties"]["DefaultActions"][0]
+            self.assertEqual(port_80["Type"], "redirect" if certificate else "forward")
+            if certificate:
+                self.assertEqual(port_80["RedirectConfig"]["Protocol"], "HTTPS")
+            ports[certificate] = by_port
+        # The same resource holds port 80 with a certificate and without: an update changes
+        # its action, never makes a second listener on the port.
+        self.assertEqual(ports[True][80], ports[False][80])
+
+    def test_an_http_only_deploy_says_it_is_for_a_trial(self):
+        for parameters in COMBINATIONS:
+            outputs = resolved(self.template, parameters)["Outputs"]
+            certificate = parameters["CertificateArn"] != ""
+            self.assertEqual("Warning" in outputs, not certificate, parameters)
+            if not certificate:
+                self.assertIn("clear text", outputs["Warning"]["Value"])
+
+    def test_the_service_sends_no_count_the_scaling_target_holds_it(self):
+        service = self.resources["Service"]["Properties"]
+        self.assertNotIn("DesiredCount", service)
+        target = self.resources["ScalableTarget"]["Properties"]
+        self.assertEqual(target["MinCapacity"], {"Ref": "DesiredCount"})
+        self.assertEqual(target["ResourceId"],
+                         {"Fn::Sub": "service/${Cluster}/${Service.Name}"})
 
     def test_the_task_may_protect_itself_from_scale_in_and_do_nothing_else_in_ecs(self):
         # The server asks the agent for protection at the documented path...
