@@ -203,10 +203,11 @@ def compare(needed, statements, indexes):
 
 # The parameters' combinations that change which resources a stack has.
 COMBINATIONS = [
-    {"CertificateArn": certificate, "PublicOrigin": origin, "AlarmTopicArn": topic}
+    {"CertificateArn": certificate, "PublicOrigin": origin, "AlarmTopicArn": topic,
+     "AlarmEmail": email}
     for certificate, origin in (("", ""), ("arn:aws:acm:eu-west-1:1:certificate/x",
                                            "https://udd.example"))
-    for topic in ("", "arn:aws:sns:eu-west-1:1:udd")
+    for topic, email in (("", "ops@udd.example"), ("arn:aws:sns:eu-west-1:1:udd", ""))
 ]
 
 
@@ -526,6 +527,59 @@ class AFirstDay(unittest.TestCase):
         self.assertEqual(target["MinCapacity"], {"Ref": "DesiredCount"})
         self.assertEqual(target["ResourceId"],
                          {"Fn::Sub": "service/${Cluster}/${Service.Name}"})
+
+    def test_every_alarm_reaches_someone_in_every_combination(self):
+        rule = self.template["Rules"]["AlarmsReachSomeone"]["Assertions"][0]["Assert"]
+        self.assertEqual(rule, {"Fn::Or": [
+            {"Fn::Not": [{"Fn::Equals": [{"Ref": "AlarmTopicArn"}, ""]}]},
+            {"Fn::Not": [{"Fn::Equals": [{"Ref": "AlarmEmail"}, ""]}]}]})
+        for parameters in COMBINATIONS:
+            resources = resolved(self.template, parameters)["Resources"]
+            own = parameters["AlarmTopicArn"] != ""
+            self.assertEqual("AlarmTopic" in resources, not own, parameters)
+            target = {"Ref": "AlarmTopicArn"} if own else {"Ref": "AlarmTopic"}
+            if not own:
+                self.assertEqual(resources["AlarmTopic"]["Properties"]["Subscription"],
+                                 [{"Protocol": "email", "Endpoint": {"Ref": "AlarmEmail"}}])
+            alarms = {n: r for n, r in resources.items() if r["Type"] == "AWS::CloudWatch::Alarm"}
+            self.assertGreaterEqual(len(alarms), 12)
+            for name, alarm in alarms.items():
+                self.assertEqual(alarm["Properties"].get("AlarmActions"), [target], name)
+
+    def test_tasks_below_the_minimum_memory_and_slow_answers_have_alarms(self):
+        alarms = [a["Properties"] for a in self.of_type("AWS::CloudWatch::Alarm").values()]
+        by_metric = {a.get("MetricName"): a for a in alarms}
+        below = by_metric["HealthyHostCount"]
+        self.assertEqual((below["Threshold"], below["ComparisonOperator"]),
+                         ({"Ref": "DesiredCount"}, "LessThanThreshold"))
+        self.assertEqual(below["TreatMissingData"], "breaching")
+        memory = by_metric["MemoryUtilization"]
+        self.assertEqual(memory["Namespace"], "AWS/ECS")
+        slow = by_metric["TargetResponseTime"]
+        self.assertEqual((slow["ExtendedStatistic"], slow["Threshold"]), ("p99", 1))
+
+    def test_the_collectors_image_is_pinned_to_a_release(self):
+        image = self.template["Parameters"]["CollectorImage"]["Default"]
+        self.assertRegex(image, r"^public\.ecr\.aws/cloudwatch-agent/cloudwatch-agent:"
+                                r"\d+\.\d+\.\d+b\d+$")
+        container = next(c for c in self.resources["TaskDefinition"]["Properties"]
+                         ["ContainerDefinitions"] if c["Name"] != "udd")
+        self.assertEqual(container["Image"], {"Ref": "CollectorImage"})
+
+    def test_tasks_scale_on_their_open_streams_below_the_cap(self):
+        policy = self.resources["StreamsScaling"]["Properties"]
+        config = policy["TargetTrackingScalingPolicyConfiguration"]
+        metric = config["CustomizedMetricSpecification"]
+        metrics_rs = (ROOT / "app" / "src" / "store" / "metrics.rs").read_text()
+        self.assertIn(f'STREAMS_OPEN: &str = "{metric["MetricName"]}"', metrics_rs)
+        self.assertEqual((metric["Namespace"], metric["Statistic"]), ("Udd", "Average"))
+        task = self.resources["TaskDefinition"]["Properties"]
+        collector = json.dumps(task)
+        self.assertIn(f"^{metric['MetricName']}$", collector, "the collector sends it")
+        hub = (ROOT / "app" / "src" / "live" / "hub.rs").read_text()
+        cap = int(re.search(r"pub const MAX_STREAMS: usize = ([0-9_]+);", hub)[1].replace("_", ""))
+        self.assertLess(config["TargetValue"], cap / 2, "room for a burst while tasks start")
+        self.assertEqual(policy["ScalingTargetId"], {"Ref": "ScalableTarget"})
 
     def test_the_task_may_protect_itself_from_scale_in_and_do_nothing_else_in_ecs(self):
         # The server asks the agent for protection at the documented path...
