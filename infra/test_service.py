@@ -360,13 +360,23 @@ class TheCollector(unittest.TestCase):
         self.assertIn("Stack: x", self.scrape)
 
     def test_the_collector_may_write_its_own_log_group_and_nothing_else(self):
+        # The oracle: the log actions of the agent's documented managed policy,
+        # CloudWatchAgentServerPolicy ("Create IAM roles and users for use with the CloudWatch
+        # agent", Amazon CloudWatch User Guide); its other actions serve what this agent is not
+        # configured to do (cloudwatch:PutMetricData, ec2:Describe*, xray:*, ssm:GetParameter).
+        documented_log_actions = {"logs:PutLogEvents", "logs:PutRetentionPolicy",
+                                  "logs:DescribeLogStreams", "logs:DescribeLogGroups",
+                                  "logs:CreateLogStream", "logs:CreateLogGroup"}
         statements = granted(self.template, "udd-metrics")
-        self.assertEqual(set(statements), {"Metrics"})
+        self.assertEqual(set(statements), {"Metrics", "ListGroups"})
         actions, resource = statements["Metrics"]
-        self.assertEqual(actions, {"logs:CreateLogStream", "logs:DescribeLogStreams",
-                                   "logs:PutLogEvents"})
+        listing, everywhere = statements["ListGroups"]
+        self.assertEqual(actions | listing, documented_log_actions)
+        self.assertEqual(listing, {"logs:DescribeLogGroups"})
         self.assertEqual(resource, [{"Fn::GetAtt": ["MetricsLogGroup", "Arn"]},
                                     {"Fn::Sub": "${MetricsLogGroup.Arn}:log-stream:*"}])
+        self.assertEqual(everywhere, {"Fn::Sub": "arn:${AWS::Partition}:logs:${AWS::Region}:"
+                                                 "${AWS::AccountId}:log-group:*"})
         prometheus = self.agent["logs"]["metrics_collected"]["prometheus"]
         env = {e["Name"]: e["Value"] for e in self.containers["collector"]["Environment"]}
         self.assertIn('"log_group_name": "${MetricsLogGroup}"', env["CW_CONFIG_CONTENT"]["Fn::Sub"])
