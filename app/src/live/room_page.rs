@@ -36,7 +36,7 @@ use crate::rooms::lobby::{
     SettingsForm, ShareBox,
 };
 use crate::rooms::model::{Lobby, RoomCode, RoomPlayer, RoomState};
-use crate::suggest::forms::{HostBox, PlayerBox, SentNotice};
+use crate::suggest::forms::{HostBox, PlayerSuggest, PlayerVotes, SentNotice};
 use crate::ui::forms::FormError;
 use crate::ui::{code_param, IslandProps};
 
@@ -359,7 +359,7 @@ fn RoomForms(
     suggestions: Vec<crate::suggest::model::Suggestion>,
 ) -> impl IntoView {
     let l = crate::lang::locale();
-    let suggest = suggest_forms(&lobby, me.as_ref(), suggestions, my_decks.clone());
+    let (suggest_top, suggest_box) = suggest_forms(&lobby, me.as_ref(), suggestions, my_decks.clone());
     // The host the room was handed on from while they were away, back: who hosts now (shown
     // while they are a player and not the host; taking the room back makes them host).
     let away_note = me.as_ref().and_then(|me| lobby.handed_on_from(me)).map(|now| {
@@ -402,7 +402,7 @@ fn RoomForms(
         </p>
         // The queue first when someone waits (the host's next step), else among the host's forms.
         {(rules.approve && !lobby.asking.is_empty()).then(|| view! { <div class="for-host top"><AskQueue code=code.clone() asking=lobby.asking.clone() /></div> })}
-        {suggest}
+        {suggest_top}
         <p class="notice for-host if-host-changed top" role="status" data-testid="host-note">{td_string!(l, rooms.room.you_host_now).to_string()}</p>
         <p class="notice for-guest if-host-changed top" role="status" data-testid="new-host-note">{td_string!(l, rooms.room.new_host).to_string()}</p>
         <p class="notice ok for-host between step" data-testid="you-host">{td_string!(l, rooms.room.you_host).to_string()}</p>
@@ -415,6 +415,7 @@ fn RoomForms(
         <div class="again"><BoardLink href=board_href /></div>
         <div class="for-host between"><SettingsForm code=code.clone() current=lobby.settings /></div>
         <div class="for-host between"><RoomDeckForm code=code.clone() current=lobby.deck.clone() mine=my_decks /></div>
+        {suggest_box}
 
         {drawn.map(|name| view! { <div class="for-guest between"><AnotherNameForm code=code.clone() name /></div> })}
         <div class="for-host if-open"><LockForm code=code.clone() locked=false /></div>
@@ -434,15 +435,16 @@ fn RoomForms(
     }
 }
 
-/// The suggestion box's part of the room's forms: for the host, notes of what came in since
-/// the page was drawn and the box; for a player, a note of a vote opened since and their part
-/// of it (shown while the box is open).
+/// The suggestion box's part of the room's forms, in two places: at the top, the notes of what
+/// came in since the page was drawn (the host's) or of a vote opened since (a player's) and the
+/// rulings a player is asked to vote on; among the host's forms after what to play, the host's
+/// box, and a player's form to suggest a thing (shown while the box is open).
 fn suggest_forms(
     lobby: &Lobby,
     me: Option<&UserId>,
     suggestions: Vec<crate::suggest::model::Suggestion>,
     my_decks: Vec<crate::decks::model::DeckHead>,
-) -> impl IntoView {
+) -> (AnyView, AnyView) {
     let l = crate::lang::locale();
     let code = lobby.code.to_string();
     let names: Vec<(UserId, String)> = (lobby.players.iter())
@@ -455,17 +457,26 @@ fn suggest_forms(
     let player = me
         .filter(|me| !hosts && lobby.player(me).is_some())
         .cloned();
-    view! {
+    let votes = player.clone().map(|me| {
+        let (code, suggestions) = (code.clone(), suggestions.clone());
+        view! { <div class="for-guest top if-suggest"><PlayerVotes code me suggestions /></div> }
+    });
+    let top = view! {
         <p class="notice for-host if-box-changed top" role="status" data-testid="box-changed">
             {td_string!(l, suggest.changed).to_string()}" "<a href="">{td_string!(l, suggest.changed_show).to_string()}</a>
         </p>
         <p class="notice for-guest if-vote-changed top" role="status" data-testid="vote-changed">
             {td_string!(l, suggest.vote_open).to_string()}" "<a href="">{td_string!(l, suggest.vote_show).to_string()}</a>
         </p>
-        {hosts.then(|| view! { <div class="for-host between"><HostBox code=code.clone() open suggestions=suggestions.clone() names my_decks /></div> })}
-        {player.map(|me| view! { <div class="for-guest between if-suggest"><PlayerBox code me suggestions /></div> })}
+        {votes}
     }
-    .into_any()
+    .into_any();
+    let boxes = view! {
+        {hosts.then(|| view! { <div class="for-host between"><HostBox code=code.clone() open suggestions=suggestions.clone() names my_decks /></div> })}
+        {player.map(|me| view! { <div class="for-guest between if-suggest"><PlayerSuggest code me suggestions /></div> })}
+    }
+    .into_any();
+    (top, boxes)
 }
 
 /// Joining the room's audience, for a visitor (the room may be full, or its match under way, or

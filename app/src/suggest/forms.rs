@@ -129,8 +129,9 @@ pub fn HostBox(
         <section class="card suggest" id="suggest" data-testid="suggest-box" aria-live="polite">
             <h2>{td_string!(l, suggest.heading).to_string()}</h2>
             <p class="muted">{td_string!(l, suggest.host_help).to_string()}</p>
+            <noscript><p class="muted">{td_string!(l, suggest.reload).to_string()}</p></noscript>
             {suggestions.is_empty().then(|| view! { <p class="muted">{td_string!(l, suggest.none).to_string()}</p> })}
-            <ul class="plain suggestions">{items}</ul>
+            <ul class="suggestions">{items}</ul>
             {(accepted > 0).then(|| view! { <PutForm code=code.clone() accepted my_decks /> }.into_any())}
             {toggle(false)}
         </section>
@@ -140,15 +141,18 @@ pub fn HostBox(
 
 /// One suggestion in the host's box.
 fn host_item(l: Locale, code: &str, one: &Suggestion, from: Option<String>) -> AnyView {
-    let said = match one.sent.flies {
-        true => td_string!(l, suggest.said_flies).to_string(),
-        false => td_string!(l, suggest.said_grounded).to_string(),
+    // Who sent it, by the name they play under (one who left since: unnamed).
+    let said = match (from.as_deref(), one.sent.flies) {
+        (Some(name), true) => td_string!(l, suggest.says_flies, name = name).to_string(),
+        (Some(name), false) => td_string!(l, suggest.says_grounded, name = name).to_string(),
+        (None, true) => td_string!(l, suggest.said_flies).to_string(),
+        (None, false) => td_string!(l, suggest.said_grounded).to_string(),
     };
-    let from = from.map(|name| td_string!(l, suggest.from, name = name.as_str()).to_string());
+    // The note shows in the answer form while there is one.
+    let note = (!one.status.open()).then(|| one.sent.note.clone()).flatten();
     let head = view! {
-        <p><strong data-testid="suggestion-name">{one.sent.name.clone()}</strong>" · "{said}
-            {from.map(|f| view! { <span class="muted">" · "{f}</span> })}</p>
-        {one.sent.note.clone().map(|note| view! { <p class="muted">{note}</p> })}
+        <p><strong data-testid="suggestion-name">{one.sent.name.clone()}</strong>" · "<span class="muted">{said}</span></p>
+        {note.map(|note| view! { <p class="muted">{note}</p> })}
     };
     let answer = one.status.open().then(|| {
         let (yes, no) = one.tally();
@@ -160,7 +164,7 @@ fn host_item(l: Locale, code: &str, one: &Suggestion, from: Option<String>) -> A
         // overriding it a change of radio.
         let flies = one.room_ruling().unwrap_or(one.sent.flies);
         view! {
-            {tally.map(|t| view! { <p class="notice" data-testid="vote-tally">{t}</p> })}
+            {tally.map(|t| view! { <p class="tally" data-testid="vote-tally">{t}</p> })}
             <form method="post" action=AnswerSuggestion::PATH class="answer">
                 <input type="hidden" name="code" value=code.to_owned() />
                 <input type="hidden" name="id" value=one.id.clone() />
@@ -172,7 +176,7 @@ fn host_item(l: Locale, code: &str, one: &Suggestion, from: Option<String>) -> A
                     <input name="note" maxlength=crate::decks::model::NOTE_MAX.to_string() value=one.sent.note.clone().unwrap_or_default() />
                 </label>
                 <p class="actions">
-                    <button type="submit" name="answer" value="accept" class="small" data-testid="accept">{td_string!(l, suggest.accept).to_string()}</button>
+                    <button type="submit" name="answer" value="accept" class="small primary" data-testid="accept">{td_string!(l, suggest.accept).to_string()}</button>
                     <button type="submit" name="answer" value="reject" class="small secondary" formnovalidate data-testid="reject">{td_string!(l, suggest.reject).to_string()}</button>
                     {(one.status == Status::New).then(|| view! {
                         <button type="submit" name="answer" value="vote" class="small secondary" formnovalidate data-testid="to-vote">{td_string!(l, suggest.to_vote).to_string()}</button>
@@ -214,48 +218,62 @@ fn PutForm(code: String, accepted: usize, my_decks: Vec<DeckHead>) -> impl IntoV
     }
 }
 
-/// A player's part of the box: the rulings put to the room's vote (theirs to vote on, their
-/// vote said), the form to send a thing, and what they sent with what became of it. The form
-/// is drawn for every player whether the box is open or not, so that it shows the moment the
-/// host opens it.
+/// The rulings put to the room's vote, for a player to vote on: the question, their vote if
+/// they gave one (its button marked pressed; they may change it until the host decides), and
+/// the two buttons.
 #[component]
-pub fn PlayerBox(code: String, me: UserId, suggestions: Vec<Suggestion>) -> impl IntoView {
+pub fn PlayerVotes(code: String, me: UserId, suggestions: Vec<Suggestion>) -> impl IntoView {
     let l = crate::lang::locale();
-    let votes = suggestions
+    suggestions
         .iter()
         .filter(|s| s.status == Status::Vote)
         .map(|one| {
-            let mine = one.votes.get(&me).map(|flies| match flies {
+            let mine = one.votes.get(&me).copied();
+            let said = mine.map(|flies| match flies {
                 true => td_string!(l, suggest.your_vote_flies).to_string(),
                 false => td_string!(l, suggest.your_vote_grounded).to_string(),
             });
             let question = td_string!(l, suggest.vote_question, name = one.sent.name.as_str()).to_string();
+            let button = |flies: bool, testid: &'static str| {
+                let chosen = mine == Some(flies);
+                view! {
+                    <button type="submit" name="flies" value=flies.to_string() class=if chosen { "" } else { "secondary" }
+                        aria-pressed=chosen.to_string() data-testid=testid>{ruling_label(l, flies)}</button>
+                }
+            };
             view! {
                 <form method="post" action=VoteRuling::PATH class="card vote" data-testid="vote">
                     <input type="hidden" name="code" value=code.clone() />
                     <input type="hidden" name="id" value=one.id.clone() />
                     <h2>{td_string!(l, suggest.vote_heading).to_string()}</h2>
                     <p><strong>{question}</strong></p>
-                    {mine.map(|m| view! { <p class="muted" data-testid="my-vote">{m}</p> })}
+                    {said.map(|m| view! { <p class="muted" data-testid="my-vote">{m}</p> })}
                     <p class="actions">
-                        <button type="submit" name="flies" value="true" data-testid="vote-flies">{ruling_label(l, true)}</button>
-                        <button type="submit" name="flies" value="false" class="secondary" data-testid="vote-grounded">{ruling_label(l, false)}</button>
+                        {button(true, "vote-flies")}
+                        {button(false, "vote-grounded")}
                     </p>
                 </form>
             }
         })
-        .collect_view();
+        .collect_view()
+        .into_any()
+}
+
+/// A player's form to suggest a thing, and what they sent with what became of it. Drawn for
+/// every player whether the box is open or not, so that it shows the moment the host opens it.
+#[component]
+pub fn PlayerSuggest(code: String, me: UserId, suggestions: Vec<Suggestion>) -> impl IntoView {
+    let l = crate::lang::locale();
     let mine: Vec<&Suggestion> = suggestions.iter().filter(|s| s.by == me).collect();
     let sent = (!mine.is_empty()).then(|| view! {
         <h3>{td_string!(l, suggest.yours).to_string()}</h3>
-        <ul class="plain suggestions" data-testid="my-suggestions">
+        <ul class="suggestions" data-testid="my-suggestions">
             {mine.iter().map(|one| view! {
                 <li><strong>{one.sent.name.clone()}</strong>" · "{ruling_label(l, one.sent.flies)}" · "<span class="muted">{status_words(l, one)}</span></li>
             }).collect_view()}
         </ul>
     });
     view! {
-        {votes.into_any()}
         <form method="post" action=SuggestThing::PATH class="card" id="suggest" data-testid="suggest-form">
             <input type="hidden" name="code" value=code />
             <h2>{td_string!(l, suggest.send_heading).to_string()}</h2>
