@@ -359,7 +359,8 @@ fn RoomForms(
     suggestions: Vec<crate::suggest::model::Suggestion>,
 ) -> impl IntoView {
     let l = crate::lang::locale();
-    let (suggest_top, suggest_box) = suggest_forms(&lobby, me.as_ref(), suggestions, my_decks.clone());
+    let (suggest_top, suggest_box) =
+        suggest_forms(&lobby, me.as_ref(), suggestions, my_decks.clone());
     // The host the room was handed on from while they were away, back: who hosts now (shown
     // while they are a player and not the host; taking the room back makes them host).
     let away_note = me.as_ref().and_then(|me| lobby.handed_on_from(me)).map(|now| {

@@ -149,7 +149,9 @@ fn host_item(l: Locale, code: &str, one: &Suggestion, from: Option<String>) -> A
         (None, false) => td_string!(l, suggest.said_grounded).to_string(),
     };
     // The note shows in the answer form while there is one.
-    let note = (!one.status.open()).then(|| one.sent.note.clone()).flatten();
+    let note = (!one.status.open())
+        .then(|| one.sent.note.clone())
+        .flatten();
     let head = view! {
         <p><strong data-testid="suggestion-name">{one.sent.name.clone()}</strong>" · "<span class="muted">{said}</span></p>
         {note.map(|note| view! { <p class="muted">{note}</p> })}
