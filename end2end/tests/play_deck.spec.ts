@@ -11,26 +11,7 @@ import { GamePage, HUMANLY } from "./fixtures/game_page";
 import { HomePage } from "./fixtures/home_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 import { strings, text } from "./fixtures/strings";
-import path from "node:path";
-
-const SCREENS = path.resolve(__dirname, "../../target/screens/decks");
-
-/** Pictures of `page` at a phone's width and a desktop's, in English and Hindi, for people to
- * look at (`target/screens/decks`). */
-async function shots(page: import("./fixtures/test").Page, name: string, javaScript: boolean) {
-  const url = new URL(page.url());
-  for (const lang of ["en", "hi"]) {
-    await page.context().addCookies([{ name: "udd_lang", value: lang, url: url.origin }]);
-    await page.reload();
-    for (const width of [360, 1280]) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.screenshot({ path: path.join(SCREENS, `${name}-${lang}-${width}-${javaScript ? "js" : "nojs"}.png`), fullPage: true });
-    }
-  }
-  await page.context().addCookies([{ name: "udd_lang", value: "en", url: url.origin }]);
-  await page.reload();
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
+import { shots as pictures } from "./fixtures/shots";
 
 const PETS = ["Moti", "Tommy", "Kalu", "Bholu", "Chintu", "Pinky", "Sheru", "Tiger", "Mithu", "Bunty", "Raja", "Rani"];
 /** This family's rulings: every third pet flies. */
@@ -79,7 +60,7 @@ test("a host plays their own deck in a room, on two instances and the big screen
   await host.submit(choice.getByRole("button", { name: text(d, "room.choose") }));
   await expect(host.page.getByTestId("settings-summary")).toContainText("Our pets");
   await expect(host.page.getByTestId("deck-choice")).toHaveValue(deck);
-  await shots(host.page, "lobby-deck-chosen", javaScriptEnabled !== false);
+  await pictures(host.page, "decks", "lobby-deck-chosen", javaScriptEnabled !== false);
   // More rounds than the deck has things: refused, said, and nothing changed.
   await host.page.getByLabel("Rounds (1–30)").fill("13");
   await host.saveSettings();
@@ -89,9 +70,9 @@ test("a host plays their own deck in a room, on two instances and the big screen
     // The gallery and the deck's page, as a visitor without JavaScript sees them.
     await host.page.goto(`/decks?q=our+pe`);
     await expect(host.page.getByTestId("gallery-deck").filter({ has: host.page.locator(`[href="/d/${deck}"]`) })).toHaveCount(1);
-    await shots(host.page, "gallery-search", false);
+    await pictures(host.page, "decks", "gallery-search", false);
     await host.page.goto(`/d/${deck}`);
-    await shots(host.page, "deck-page", false);
+    await pictures(host.page, "decks", "deck-page", false);
     await hostContext.close();
     return;
   }
@@ -153,12 +134,12 @@ test("a host plays their own deck in a room, on two instances and the big screen
   const noted = shown.indexOf(PETS[1]);
   await expect(phone.page.getByTestId("round-note")).toHaveCount(noted < 0 ? 0 : 1);
   if (noted >= 0) await expect(phone.page.getByTestId("match-round").nth(noted).getByTestId("round-note")).toHaveText("he only jumps");
-  await shots(phone.page, "deck-match", true);
+  await pictures(phone.page, "decks", "deck-match", true);
 
   // The projector counts the match once: the deck's page says so.
   await expectPlays(host.page, deck, 1);
   await expect(host.page.getByTestId("deck-plays")).toContainText(text(d, "room.plays_one"));
-  await shots(host.page, "deck-page", true);
+  await pictures(host.page, "decks", "deck-page", true);
 
   // A second host finds it in the gallery (this week's most played) and plays it by its code,
   // alone: every thing their match shows is the deck's too.
@@ -167,7 +148,7 @@ test("a host plays their own deck in a room, on two instances and the big screen
   await second.page.goto("/decks");
   const listed = second.page.getByTestId("gallery-deck").filter({ has: second.page.locator(`[href="/d/${deck}"]`) });
   await expect(listed).toContainText(text(d, "gallery.week_plays", { count: "1" }));
-  await shots(second.page, "gallery-week", true);
+  await pictures(second.page, "decks", "gallery-week", true);
   await new HomePage(second.page).goto();
   await new HomePage(second.page).createRoom("Ravi");
   const secondCode = await second.roomCode();
@@ -191,7 +172,7 @@ test("a host plays their own deck in a room, on two instances and the big screen
   await second.submit(report.getByTestId("send-deck-report"));
   await expect(second.page.getByTestId("deck-reported")).toHaveText(text(d, "report.counted"));
   await second.page.getByTestId("report-deck").locator("summary").click();
-  await shots(second.page, "deck-reported", true);
+  await pictures(second.page, "decks", "deck-reported", true);
   await host.page.goto(`/d/${deck}`);
   await expect(host.page.getByTestId("deck")).toBeVisible();
   await expect(host.page.getByTestId("report-deck")).toHaveCount(0);

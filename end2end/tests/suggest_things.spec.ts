@@ -11,25 +11,7 @@ import { GamePage } from "./fixtures/game_page";
 import { HomePage } from "./fixtures/home_page";
 import { FIRST_INSTANCE, SECOND_INSTANCE } from "./fixtures/instances";
 import { strings, text } from "./fixtures/strings";
-import path from "node:path";
-
-const SCREENS = path.resolve(__dirname, "../../target/screens/decks");
-
-/** Pictures of `page` at a phone's width and a desktop's, in English and Hindi. */
-async function shots(page: import("./fixtures/test").Page, name: string, javaScript: boolean) {
-  const url = new URL(page.url());
-  for (const lang of ["en", "hi"]) {
-    await page.context().addCookies([{ name: "udd_lang", value: lang, url: url.origin }]);
-    await page.reload();
-    for (const width of [360, 1280]) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.screenshot({ path: path.join(SCREENS, `${name}-${lang}-${width}-${javaScript ? "js" : "nojs"}.png`), fullPage: true });
-    }
-  }
-  await page.context().addCookies([{ name: "udd_lang", value: "en", url: url.origin }]);
-  await page.reload();
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+import { shots as pictures } from "./fixtures/shots";
 
 const LINES = Array.from({ length: 12 }, (_, i) => `Pet ${i + 1}, no`);
 
@@ -65,7 +47,7 @@ test("players suggest things, the room votes on a ruling, and the host's deck ho
   // The host opens the box; the phones' forms appear by themselves.
   await host.goto(code);
   await expect(host.page.getByTestId("suggest-closed")).toBeVisible();
-  await shots(host.page, "suggest-closed", js);
+  await pictures(host.page, "decks", "suggest-closed", js, { width: 1280, height: 800 });
   await host.submit(host.page.getByTestId("open-suggestions"));
   await expect(host.page.getByTestId("suggest-box")).toContainText(text(s, "none"));
   for (const phone of phones) await expect(phone.page.getByTestId("suggest-form")).toBeVisible({ timeout: 10_000 });
@@ -82,7 +64,7 @@ test("players suggest things, the room votes on a ruling, and the host's deck ho
   await suggest(nila, "🦇 Bat", true);
   await suggest(nila, "Kite", true);
   await suggest(veer, "Flying fish", false, "It glides");
-  await shots(nila.page, "suggest-sent", true);
+  await pictures(nila.page, "decks", "suggest-sent", true, { width: 1280, height: 800 });
 
   // The host hears they came in (with JavaScript, as a note; without, on the next load).
   const fresh = async () => {
@@ -111,14 +93,14 @@ test("players suggest things, the room votes on a ruling, and the host's deck ho
     await expect(phone.page.getByTestId("suggest-notice")).toHaveText(text(s, "voted"));
     await expect(phone.page.getByTestId("my-vote")).toHaveText(text(s, "your_vote_grounded"));
   }
-  await shots(veer.page, "suggest-voted", true);
+  await pictures(veer.page, "decks", "suggest-voted", true, { width: 1280, height: 800 });
 
   // The room says 0 to 2; the form starts from the room's ruling, and the host overrides it.
   await fresh();
   const fish = item("Flying fish");
   await expect(fish.getByTestId("vote-tally")).toHaveText(text(s, "tally", { yes: "0", no: "2" }));
   await expect(fish.getByLabel(text(s, "grounded"), { exact: true })).toBeChecked();
-  await shots(host.page, "suggest-box", js);
+  await pictures(host.page, "decks", "suggest-box", js, { width: 1280, height: 800 });
   await fish.getByLabel(text(s, "flies"), { exact: true }).check();
   await fish.getByLabel(text(s, "note")).fill("It glides far enough");
   await host.submit(fish.getByTestId("accept"));
