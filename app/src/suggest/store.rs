@@ -295,10 +295,9 @@ impl Suggestions<'_> {
             if &lobby.host_id != host {
                 return Err(SuggestConflict::NotHost);
             }
-            let accepted = self.accepted(&lobby.id).await?;
-            if accepted.is_empty() {
-                return Err(SuggestConflict::NothingAccepted);
-            }
+            // The deck before the box: a put that lands between the two reads then shows in the
+            // box too (nothing left accepted) or fails this save's version, never a deck that
+            // already holds what the box still calls accepted.
             let mut current = self
                 .decks()
                 .deck(deck, true)
@@ -306,6 +305,10 @@ impl Suggestions<'_> {
                 .ok_or(DeckConflict::NotFound)?;
             if &current.author != host {
                 return Err(DeckConflict::NotYours.into());
+            }
+            let accepted = self.accepted(&lobby.id).await?;
+            if accepted.is_empty() {
+                return Err(SuggestConflict::NothingAccepted);
             }
             let lines: Vec<String> = accepted.iter().map(|a| a.sent.line()).collect();
             let before = current.draft.things.len();
