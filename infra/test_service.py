@@ -401,6 +401,22 @@ class TheTableIsItsOwnStack(unittest.TestCase):
         self.assertEqual(wanted, {"${TableStack}-TableName", "${TableStack}-TableArn"})
         self.assertLessEqual(wanted, exported)
 
+    def test_the_table_takes_an_on_demand_ceiling_only_when_asked(self):
+        table = load(TABLE_TEMPLATE)
+        for read, write, wanted in [
+            ("-1", "-1", None),
+            ("4000", "-1", {"MaxReadRequestUnits": {"Ref": "MaxReadUnits"}}),
+            ("-1", "1500", {"MaxWriteRequestUnits": {"Ref": "MaxWriteUnits"}}),
+            ("4000", "1500", {"MaxReadRequestUnits": {"Ref": "MaxReadUnits"},
+                              "MaxWriteRequestUnits": {"Ref": "MaxWriteUnits"}}),
+        ]:
+            with self.subTest(read=read, write=write):
+                stack = resolved(table, {"MaxReadUnits": read, "MaxWriteUnits": write,
+                                         "TableName": "udd"})
+                properties = stack["Resources"]["UddTable"]["Properties"]
+                self.assertEqual(properties.get("OnDemandThroughput"), wanted)
+                self.assertEqual(properties["BillingMode"], "PAY_PER_REQUEST")
+
     def test_the_service_holds_no_table(self):
         service = load(TEMPLATE)
         kinds = {r["Type"] for r in service["Resources"].values()}
@@ -435,6 +451,37 @@ class AFirstDay(unittest.TestCase):
         self.assertGreater(int(parameter["Default"]), idle)
         env = {e["Name"]: e["Value"] for e in self.container()["Environment"]}
         self.assertEqual(env["UDD_KEEP_ALIVE_SECS"], {"Ref": "KeepAliveSeconds"})
+
+    def test_streams_end_themselves_before_the_load_balancer_cuts_them(self):
+        # ECS deregisters a task, waits for it to drain (at most the deregistration delay, when
+        # the load balancer cuts what is still open), then sends SIGTERM; after StopTimeout,
+        # SIGKILL. Every stream must end by itself within the delay: its life, then the round in
+        # play (a reveal just inside the quiet gap, the longest window, the grace), then the
+        # browser's reconnect.
+        def constant(path, pattern):
+            text = (ROOT / path).read_text()
+            return int(re.search(pattern, text)[1].replace("_", ""))
+        gap = constant("app/src/live/hub/stream.rs", r"pub const QUIET_GAP_MS: i64 = ([0-9_]+);")
+        reconnect = constant("app/src/live/hub/stream.rs",
+                             r"RECONNECT_AFTER: Duration = Duration::from_millis\(([0-9_]+)\)")
+        window = constant("app/src/rooms/model.rs",
+                          r"pub const WINDOW_MS: std::ops::RangeInclusive<u16> = [0-9_]+..=([0-9_]+);")
+        grace = constant("app/src/game/timing.rs", r"pub const GRACE_MS: u32 = ([0-9_]+);")
+        default_life = constant("app/src/live/hub/stream.rs",
+                                r"pub const STREAM_LIFE: Duration = Duration::from_secs\(([0-9_]+)\)")
+        env = {e["Name"]: e["Value"] for e in self.container()["Environment"]}
+        life = int(env["UDD_STREAM_LIFE_SECS"])
+        self.assertEqual(life, default_life, "the template runs the code's default life")
+        attributes = self.resources["TargetGroup"]["Properties"]["TargetGroupAttributes"]
+        delay = int(next(a["Value"] for a in attributes
+                         if a["Key"] == "deregistration_delay.timeout_seconds"))
+        longest = life * 1000 + gap + window + grace + reconnect
+        self.assertGreaterEqual(delay * 1000, longest + 5_000, "a stream outlives the delay")
+        self.assertLessEqual(delay, life + 60, "a stopped task drains no longer than it must")
+        # Then SIGTERM: the server's grace fits before SIGKILL (Fargate allows 120 s at most).
+        stop = self.container()["StopTimeout"]
+        self.assertGreater(stop * 1000, int(env["UDD_SHUTDOWN_GRACE_MS"]))
+        self.assertLessEqual(stop, 120)
 
     def test_the_load_balancers_own_5xx_has_an_alarm(self):
         alarms = self.of_type("AWS::CloudWatch::Alarm").values()

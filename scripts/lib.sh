@@ -668,7 +668,30 @@ PY
   elif ! curl -fsS "$base/things" | grep -q 'Crow'; then
     echo "the image's server did not serve the things page" >&2; status=1
   fi
+  # SIGTERM with a room's live stream open: the stream's last event is the server's own end
+  # (`bye`: the browser reconnects elsewhere), not a cut.
+  local jar events code=
+  jar=$(mktemp) events=$(mktemp)
+  if [ $status -eq 0 ]; then
+    code=$(curl -fsS -c "$jar" -b "$jar" -H "origin: $base" -H 'accept: application/json' \
+      --data 'name=Host' "$base/api/rooms/create" | tr -d '"' || true)
+    [ -n "$code" ] || { echo "the image's server did not make a room" >&2; status=1; }
+  fi
+  local listener=
+  if [ -n "$code" ]; then
+    curl -sN -b "$jar" -H 'accept: text/event-stream' "$base/r/$code/events" > "$events" &
+    listener=$!
+    for _ in $(seq 1 50); do grep -q '^data:' "$events" && break; sleep 0.1; done
+  fi
   image_stop
+  if [ -n "$listener" ]; then
+    wait "$listener" 2>/dev/null || true
+    local last; last=$(grep -E '^(data|event):' "$events" | tail -2 | tr '\n' ' ')
+    if [ "$last" != "event: bye data: reconnect " ]; then
+      echo "on SIGTERM the stream's last event was not the server's own: $(cat "$events")" >&2; status=1
+    fi
+  fi
+  rm -f "$jar" "$events"
   if [ $status -ne 0 ]; then cat "$TOOLS/image-run.log" >&2; fi
   [ $status -ne 0 ] || test_image_tls || status=1
   # `./udd push`'s way out, to an archive: the image as pushed carries the configuration tested.

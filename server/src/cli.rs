@@ -27,7 +27,7 @@ pub(crate) enum Command {
     /// Serve the game (the default).
     Serve,
     /// Create the table (idempotent) and exit.
-    CreateTable,
+    CreateTable(CreateTableArgs),
     /// Print the table's CloudFormation template.
     Template,
     /// Serve the embedded engine alone, for several server instances to share by endpoint URL
@@ -193,6 +193,11 @@ pub(crate) struct ServeArgs {
     /// projector's leases are handed over; requests in flight get this long to finish.
     #[arg(long, env = "UDD_SHUTDOWN_GRACE_MS", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1_000..=300_000), global = true)]
     pub(crate) shutdown_grace_ms: u64,
+    /// How long (s) a live stream lives before it ends itself at a quiet moment (the browser
+    /// reconnects, to any instance): less than the load balancer's deregistration delay, so a
+    /// task being stopped has no stream left for the balancer to cut (see `docs/operating.md`).
+    #[arg(long, env = "UDD_STREAM_LIFE_SECS", default_value_t = app::live::hub::stream::STREAM_LIFE.as_secs(), value_parser = clap::value_parser!(u64).range(4..=3_600), global = true)]
+    pub(crate) stream_life_secs: u64,
     /// How long (s) an idle keep-alive connection is kept: longer than the idle timeout of any
     /// load balancer or client pool in front (the AWS template's balancer keeps 120 s).
     #[arg(long, env = "UDD_KEEP_ALIVE_SECS", default_value_t = app::http::serve::KEEP_ALIVE_IDLE.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3_600), global = true)]
@@ -204,6 +209,27 @@ pub(crate) struct ServeArgs {
     /// Live streams one client address may hold open across every instance.
     #[arg(long, env = "UDD_STREAMS_PER_CLIENT", default_value_t = app::live::STREAMS_PER_CLIENT, value_parser = clap::value_parser!(u32).range(1..=100_000), global = true)]
     streams_per_client: u32,
+}
+
+/// The table `create-table` makes: on demand, with a ceiling if asked (a table that exists is
+/// left as it is).
+#[derive(Debug, clap::Args)]
+pub(crate) struct CreateTableArgs {
+    /// The most read request units a second the new table may use (none by default).
+    #[arg(long, value_parser = clap::value_parser!(i64).range(1..))]
+    pub(crate) max_read_units: Option<i64>,
+    /// The most write request units a second the new table may use (none by default).
+    #[arg(long, value_parser = clap::value_parser!(i64).range(1..))]
+    pub(crate) max_write_units: Option<i64>,
+}
+
+impl CreateTableArgs {
+    pub(crate) fn ceiling(&self) -> app::store::table::Ceiling {
+        app::store::table::Ceiling {
+            max_read_units: self.max_read_units,
+            max_write_units: self.max_write_units,
+        }
+    }
 }
 
 /// A peer address: `http://host:port`, without a path.

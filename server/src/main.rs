@@ -36,10 +36,10 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(&cli.store, &cli.serve).await,
-        Command::CreateTable => {
+        Command::CreateTable(args) => {
             let engine = Engine::start(cli.store.engine_config()?).await?;
             let outcome = Db::new(engine.client.clone(), cli.store.table.as_str())
-                .ensure_table()
+                .ensure_table_with(args.ceiling())
                 .await;
             engine.stop().await;
             println!("table {}: {:?}", cli.store.table, outcome?);
@@ -400,10 +400,13 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
         read_per_million: args.price_read_per_million,
         write_per_million: args.price_write_per_million,
     });
+    // The board projector and the instances' registry retry on a partition of their own: a
+    // burst of faults there never leaves the players' taps without retries.
+    let background = db.with_client(engine.background.clone());
     let (stop_projector, projector_stopped) = tokio::sync::oneshot::channel::<()>();
     let projector = args.projector.then(|| {
         app::leaderboards::projector::Projector::new(
-            db.counted_as("projector"),
+            background.counted_as("projector"),
             engine.streams.clone(),
         )
     });
@@ -422,6 +425,7 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
     .with_security(args.security())
     .with_operators(app::reports::Operators::new(args.operators()?));
     let hub = state.hub.clone();
+    hub.set_stream_life(Duration::from_secs(args.stream_life_secs));
     // Shards another instance let go of as it shut down: taken now, not when their leases end.
     if let Some(handover) = handover {
         hub.on_leases_released(move |shards| handover.offer(shards));
@@ -464,7 +468,11 @@ async fn serve(store: &StoreArgs, args: &ServeArgs) -> anyhow::Result<()> {
         }
         format!("http://{reachable}")
     });
-    hub.join_peers(ulid::Ulid::new().to_string(), peer_address);
+    hub.join_peers_through(
+        background.counted_as(app::live::hub::PEERS),
+        ulid::Ulid::new().to_string(),
+        peer_address,
+    );
     // On ECS: protected from scale-in and deployments while a match is in play here.
     if let Ok(agent) = std::env::var(ecs::protection::AGENT_VAR) {
         tokio::spawn(ecs::protection::run(

@@ -419,6 +419,24 @@ impl Match {
             .find(|&at| at > now_ms)
     }
 
+    /// The first moment from `now_ms` at which a listener may be away for `gap_ms` without
+    /// missing a reveal: `now_ms` when no reveal falls within the gap (or the match is over),
+    /// else the close of the round revealed in it (the results and the next countdown follow,
+    /// at least [`RESULTS_MS`] + [`COUNTDOWN_MS`] before the next reveal), and so on.
+    pub fn quiet_from(&self, now_ms: i64, gap_ms: i64) -> i64 {
+        let mut at = now_ms;
+        for (index, round) in self.rounds.iter().enumerate() {
+            if index < self.resolved as usize || round.reveal_ms < at {
+                continue;
+            }
+            if round.reveal_ms >= at + gap_ms {
+                break;
+            }
+            at = self.closes_at(index).unwrap_or(at);
+        }
+        at
+    }
+
     /// The match as a browser may see it at `now_ms`: things of rounds not yet revealed and
     /// whether unresolved things fly are removed.
     pub fn visible_at(&self, now_ms: i64) -> Match {

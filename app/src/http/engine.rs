@@ -6,6 +6,7 @@
 //! `UDD_ENGINE_KEY` as the access key id when set); `aws` uses aws-config's default chain.
 
 pub mod front;
+pub mod retries;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -47,12 +48,39 @@ impl EngineConfig {
 /// server task; call `stop` on shutdown.
 pub struct Engine {
     pub config: EngineConfig,
+    /// The players' path: requests and the rooms' watchers ([`retries::Partition::Players`]).
     pub client: Client,
+    /// The background work: the board projector, the instances' registry and news, on retries
+    /// of its own ([`retries::Partition::Background`]).
+    pub background: Client,
+    /// The retries each of the two took and was refused.
+    pub retries: Retries,
     /// The same engine's DynamoDB Streams API (the board projector reads the table's stream).
     pub streams: StreamsClient,
     /// Where the embedded engine listens, if there is one.
     pub embedded_addr: Option<SocketAddr>,
     embedded: Option<Embedded>,
+}
+
+/// The retries of the engine's two clients.
+#[derive(Debug, Clone, Default)]
+pub struct Retries {
+    pub players: retries::RetryCounts,
+    pub background: retries::RetryCounts,
+}
+
+/// The players' client and the background's, each on its own retry partition, from one
+/// configuration.
+fn clients(shared: &aws_config::SdkConfig) -> (Client, Client, Retries) {
+    use retries::{apart, Partition};
+    let base = Client::new(shared);
+    let (players, players_retries) = apart(&base, Partition::Players);
+    let (background, background_retries) = apart(&base, Partition::Background);
+    let retries = Retries {
+        players: players_retries,
+        background: background_retries,
+    };
+    (players, background, retries)
 }
 
 struct Embedded {
@@ -270,11 +298,14 @@ impl Engine {
         println!("Embedded engine serving at http://{addr}");
         shutdown.await;
         let shared = endpoint_config(&format!("http://{addr}"), key).await;
+        let (client, background, retries) = clients(&shared);
         Engine {
             config: EngineConfig::Embedded {
                 data_dir: data_dir.map(ToOwned::to_owned),
             },
-            client: Client::new(&shared),
+            client,
+            background,
+            retries,
             streams: StreamsClient::new(&shared),
             embedded_addr: Some(addr),
             embedded: Some(embedded),
@@ -295,9 +326,12 @@ impl Engine {
                 let key = front::random_key();
                 let (addr, embedded) = serve_embedded(database, listener, &key).await?;
                 let shared = endpoint_config(&format!("http://{addr}"), &key).await;
+                let (client, background, retries) = clients(&shared);
                 Ok(Self {
                     config,
-                    client: Client::new(&shared),
+                    client,
+                    background,
+                    retries,
                     streams: StreamsClient::new(&shared),
                     embedded_addr: Some(addr),
                     embedded: Some(embedded),
@@ -306,8 +340,11 @@ impl Engine {
             EngineConfig::Endpoint { url, key } => {
                 let key = key.clone().unwrap_or_else(default_endpoint_key);
                 let shared = endpoint_config(url, &key).await;
+                let (client, background, retries) = clients(&shared);
                 Ok(Self {
-                    client: Client::new(&shared),
+                    client,
+                    background,
+                    retries,
                     streams: StreamsClient::new(&shared),
                     config,
                     embedded_addr: None,
@@ -319,8 +356,11 @@ impl Engine {
                     .timeout_config(timeouts())
                     .load()
                     .await;
+                let (client, background, retries) = clients(&shared);
                 Ok(Self {
-                    client: Client::new(&shared),
+                    client,
+                    background,
+                    retries,
                     streams: StreamsClient::new(&shared),
                     config,
                     embedded_addr: None,

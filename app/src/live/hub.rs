@@ -92,9 +92,6 @@ fn next_event(room: &Room, now: i64, close_after: i64) -> Option<i64> {
     reveal.into_iter().chain(due).chain(settle).min()
 }
 
-/// How long the browser waits before reconnecting a dropped stream.
-const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
-
 /// What a watcher shows of the last match's receipt: the match, and the receipt as last
 /// learnt (read, added to here, or heard from another instance).
 #[derive(Default)]
@@ -252,6 +249,8 @@ struct Inner {
     /// Set once, on shutdown: open streams end (their browsers reconnect, through the load
     /// balancer, to another instance) and new ones are refused.
     draining: watch::Sender<bool>,
+    /// How long a stream lives at most (ms; [`stream::STREAM_LIFE`] but as set).
+    stream_life: std::sync::atomic::AtomicI64,
     /// Told the board projector's shards another instance let go of on its shutdown (see
     /// [`RoomHub::on_leases_released`]).
     on_released: OnceLock<LeasesReleased>,
@@ -290,6 +289,9 @@ impl RoomHub {
                 close_step: std::sync::atomic::AtomicI64::new(CLOSE_STEP_MS),
                 host_away: std::sync::atomic::AtomicI64::new(HOST_AWAY_MS),
                 draining: watch::Sender::new(false),
+                stream_life: std::sync::atomic::AtomicI64::new(
+                    stream::STREAM_LIFE.as_millis() as i64
+                ),
                 on_released: OnceLock::new(),
                 crowds: Default::default(),
             }),

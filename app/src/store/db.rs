@@ -212,6 +212,15 @@ impl Db {
         self.pricing
     }
 
+    /// The same handle on another client of the same table (the background work's, on retries
+    /// of its own: see `http::engine::retries`), its usage, tallies and cursors shared.
+    pub fn with_client(&self, client: Client) -> Self {
+        Self {
+            client,
+            ..self.clone()
+        }
+    }
+
     /// The same handle, its calls counted in the process's usage under `work` (see [`Usage`]).
     pub fn counted_as(&self, work: &'static str) -> Self {
         Self {

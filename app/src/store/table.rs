@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, StreamSpecification,
-    StreamViewType, TableDescription, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
+    LocalSecondaryIndex, OnDemandThroughput, Projection, ProjectionType, ScalarAttributeType,
+    StreamSpecification, StreamViewType, TableDescription, TableStatus, TimeToLiveSpecification,
+    TimeToLiveStatus,
 };
 
 use super::db::Db;
@@ -44,6 +45,31 @@ pub const LOCAL_INDEXES: &[IndexSpec] = &[IndexSpec {
     hash: PK,
     range: LSI1SK,
 }];
+
+/// The most read and write request units a second an on-demand table may use (`None`: no
+/// ceiling, DynamoDB's default). A ceiling turns a runaway (a bug, an abuser, a load test
+/// pointed at production) into throttling instead of a bill; set it well above the busiest
+/// evening (see `docs/operating.md`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ceiling {
+    pub max_read_units: Option<i64>,
+    pub max_write_units: Option<i64>,
+}
+
+impl Ceiling {
+    /// The table's `OnDemandThroughput`, when it has a ceiling.
+    fn throughput(self) -> Option<OnDemandThroughput> {
+        if self == Self::default() {
+            return None;
+        }
+        Some(
+            OnDemandThroughput::builder()
+                .set_max_read_request_units(self.max_read_units)
+                .set_max_write_request_units(self.max_write_units)
+                .build(),
+        )
+    }
+}
 
 /// What `ensure_table` did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,9 +130,15 @@ impl Db {
     /// on. Safe to call from many instances at once.
     #[tracing::instrument(skip(self), fields(table = %self.table_name()), err(level = "debug"))]
     pub async fn ensure_table(&self) -> Result<TableOutcome, DataError> {
+        self.ensure_table_with(Ceiling::default()).await
+    }
+
+    /// [`Db::ensure_table`], a table it creates given `ceiling` (one that exists is left as it
+    /// is: `aws dynamodb update-table --on-demand-throughput` changes it).
+    pub async fn ensure_table_with(&self, ceiling: Ceiling) -> Result<TableOutcome, DataError> {
         let outcome = match self.table_status().await? {
             Some(_) => TableOutcome::AlreadyExisted,
-            None => self.create_table().await?,
+            None => self.create_table(ceiling).await?,
         };
         self.wait_until_active().await?;
         self.ensure_ttl().await?;
@@ -118,7 +150,7 @@ impl Db {
         Ok(self.describe().await?.and_then(|t| t.table_status))
     }
 
-    async fn create_table(&self) -> Result<TableOutcome, DataError> {
+    async fn create_table(&self, ceiling: Ceiling) -> Result<TableOutcome, DataError> {
         let attributes = KEY_ATTRIBUTES.iter().map(|name| {
             AttributeDefinition::builder()
                 .attribute_name(*name)
@@ -153,6 +185,7 @@ impl Db {
             .set_global_secondary_indexes(Some(globals.collect()))
             .set_local_secondary_indexes(Some(locals.collect()))
             .billing_mode(BillingMode::PayPerRequest)
+            .set_on_demand_throughput(ceiling.throughput())
             .stream_specification(
                 StreamSpecification::builder()
                     .stream_enabled(true)
@@ -275,9 +308,21 @@ pub fn cloudformation_template() -> String {
          AWSTemplateFormatVersion: \"2010-09-09\"\n\
          Description: Udd single-table design (PK/SK, GSI1, GSI2, LSI1, TTL, stream)\n\
          Parameters:\n  TableName:\n    Type: String\n    Default: udd\n\
+         \x20 MaxReadUnits:\n    Type: Number\n    Default: -1\n    MinValue: -1\n\
+         \x20   Description: The most read request units a second the table may use; -1 for no ceiling\n\
+         \x20 MaxWriteUnits:\n    Type: Number\n    Default: -1\n    MinValue: -1\n\
+         \x20   Description: The most write request units a second the table may use; -1 for no ceiling\n\
+         Conditions:\n\
+         \x20 HasReadCeiling: !Not [!Equals [!Ref MaxReadUnits, \"-1\"]]\n\
+         \x20 HasWriteCeiling: !Not [!Equals [!Ref MaxWriteUnits, \"-1\"]]\n\
+         \x20 HasCeiling: !Or [!Condition HasReadCeiling, !Condition HasWriteCeiling]\n\
          Resources:\n  UddTable:\n    Type: AWS::DynamoDB::Table\n\
          \x20   DeletionPolicy: Retain\n    UpdateReplacePolicy: Retain\n    Properties:\n\
          \x20     TableName: !Ref TableName\n      BillingMode: PAY_PER_REQUEST\n\
+         \x20     OnDemandThroughput: !If\n        - HasCeiling\n\
+         \x20       - MaxReadRequestUnits: !If [HasReadCeiling, !Ref MaxReadUnits, !Ref AWS::NoValue]\n\
+         \x20         MaxWriteRequestUnits: !If [HasWriteCeiling, !Ref MaxWriteUnits, !Ref AWS::NoValue]\n\
+         \x20       - !Ref AWS::NoValue\n\
          \x20     DeletionProtectionEnabled: true\n\
          \x20     AttributeDefinitions:\n",
     );

@@ -318,3 +318,63 @@ async fn a_missing_table_reports_missing_in_health() {
     let other = Db::new(t.engine.client.clone(), unique_table_name());
     assert_eq!(other.health_probe().await.unwrap().status, "MISSING");
 }
+
+/// The JSON bodies of the `CreateTable` calls a client sends.
+#[derive(Debug, Clone, Default)]
+struct CreateTables(std::sync::Arc<std::sync::Mutex<Vec<serde_json::Value>>>);
+
+impl aws_sdk_dynamodb::config::Intercept for CreateTables {
+    fn name(&self) -> &'static str {
+        "CreateTables"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
+        _components: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let request = context.request();
+        let target = request.headers().get("x-amz-target").unwrap_or_default();
+        if target.ends_with(".CreateTable") {
+            let body = request.body().bytes().unwrap_or_default();
+            self.0.lock().unwrap().push(serde_json::from_slice(body)?);
+        }
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_table_created_with_a_ceiling_asks_for_it_and_one_without_asks_for_none() {
+    use app::store::table::Ceiling;
+    let t = test_table().await;
+    let sent = CreateTables::default();
+    let config = t
+        .engine
+        .client
+        .config()
+        .to_builder()
+        .interceptor(sent.clone())
+        .build();
+    let client = aws_sdk_dynamodb::Client::from_conf(config);
+    let ceiling = Ceiling {
+        max_read_units: Some(3000),
+        max_write_units: Some(1000),
+    };
+    for with in [ceiling, Ceiling::default()] {
+        let db = Db::new(client.clone(), unique_table_name().as_str());
+        assert_eq!(
+            db.ensure_table_with(with).await.unwrap(),
+            TableOutcome::Created
+        );
+        db.check_table().await.unwrap();
+    }
+    let sent = sent.0.lock().unwrap().clone();
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert_eq!(
+        sent[0]["OnDemandThroughput"],
+        serde_json::json!({"MaxReadRequestUnits": 3000, "MaxWriteRequestUnits": 1000})
+    );
+    assert_eq!(sent[0]["BillingMode"], "PAY_PER_REQUEST");
+    assert!(sent[1].get("OnDemandThroughput").is_none(), "{}", sent[1]);
+}

@@ -28,6 +28,7 @@ mod oracle;
 mod presence;
 mod profiles;
 mod refusals;
+mod retries;
 mod reuse;
 mod rooms;
 mod safety;

@@ -22,4 +22,5 @@ mod rooms;
 mod screen;
 mod security;
 mod strangers;
+mod streams;
 mod suggest;

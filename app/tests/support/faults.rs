@@ -183,6 +183,8 @@ struct FaultEvery {
     throttle_every: u64,
     lose_every: u64,
     injections: Arc<Injections>,
+    /// Faults only while this is set (always, when there is none).
+    on: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Intercept for FaultEvery {
@@ -197,7 +199,8 @@ impl Intercept for FaultEvery {
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         let request = context.request_mut();
-        let matches = operation_of(request).is_some_and(|op| self.operations.contains(&op));
+        let on = self.on.as_ref().is_none_or(|on| on.load(Ordering::SeqCst));
+        let matches = on && operation_of(request).is_some_and(|op| self.operations.contains(&op));
         let fate = if matches {
             let call = self.injections.calls.fetch_add(1, Ordering::SeqCst) + 1;
             if call.is_multiple_of(self.throttle_every) {
@@ -254,6 +257,7 @@ pub fn with_fault_rates(
         throttle_every,
         lose_every,
         injections: injections.clone(),
+        on: None,
     };
     let config = client
         .config()
@@ -263,6 +267,38 @@ pub fn with_fault_rates(
                 .with_max_attempts(6)
                 .with_initial_backoff(Duration::from_millis(5)),
         )
+        .interceptor(interceptor)
+        .build();
+    (aws_sdk_dynamodb::Client::from_conf(config), injections)
+}
+
+/// `client` whose every `throttle_every`-th call of `operations` is throttled while `on` is
+/// set, retrying with the product's own settings (its attempts and its retry partition) but a
+/// short backoff (the test's time is not DynamoDB's).
+pub fn throttle_while(
+    client: &aws_sdk_dynamodb::Client,
+    operations: &'static [&'static str],
+    throttle_every: u64,
+    on: Arc<std::sync::atomic::AtomicBool>,
+) -> (aws_sdk_dynamodb::Client, Arc<Injections>) {
+    let injections = Arc::new(Injections::default());
+    let interceptor = FaultEvery {
+        operations,
+        throttle_every,
+        lose_every: u64::MAX,
+        injections: injections.clone(),
+        on: Some(on),
+    };
+    let retries = client
+        .config()
+        .retry_config()
+        .cloned()
+        .unwrap_or_else(RetryConfig::standard)
+        .with_initial_backoff(Duration::from_millis(5));
+    let config = client
+        .config()
+        .to_builder()
+        .retry_config(retries)
         .interceptor(interceptor)
         .build();
     (aws_sdk_dynamodb::Client::from_conf(config), injections)

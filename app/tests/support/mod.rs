@@ -59,6 +59,25 @@ pub async fn instances(
     (apps, engine)
 }
 
+/// An app with the seed catalog whose live streams each live about `life` (see
+/// `RoomHub::set_stream_life`).
+pub async fn app_with_stream_life(life: std::time::Duration) -> (Router, Engine) {
+    let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
+        .await
+        .unwrap();
+    let db = Db::new(engine.client.clone(), "udd");
+    db.ensure_table().await.unwrap();
+    let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
+    db.catalog().seed_catalog(&things).await.unwrap();
+    let state = AppState::new(
+        LeptosOptions::builder().output_name("udd").build(),
+        db,
+        "embedded",
+    );
+    state.hub.set_stream_life(life);
+    (router(state), engine)
+}
+
 /// An app with the seed catalog whose daily clock the test sets.
 pub async fn app_with_clock() -> (Router, Engine, app::daily::clock::DailyClock) {
     let engine = Engine::start(EngineConfig::Embedded { data_dir: None })

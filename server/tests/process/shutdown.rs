@@ -85,8 +85,9 @@ async fn healthy(http: &Http, port: u16) {
     panic!("the instance on {port} never came up");
 }
 
-/// A live stream's first event and when the stream ended (`None`: still open at `until`).
-async fn listen(http: Http, url: String, until: Duration) -> (u16, bool, Option<Instant>) {
+/// A live stream's answer, whether it sent an event, when it ended (`None`: still open at
+/// `until`), and the name of its last event (`message` unless the event names itself).
+async fn listen(http: Http, url: String, until: Duration) -> (u16, bool, Option<Instant>, String) {
     let response = http
         .request(
             http::Request::get(url)
@@ -99,20 +100,28 @@ async fn listen(http: Http, url: String, until: Duration) -> (u16, bool, Option<
         .expect("the stream opens");
     let status = response.status().as_u16();
     let mut body = response.into_body();
-    let mut got_event = false;
+    let (mut got_event, mut text, mut last) = (false, String::new(), String::new());
     let deadline = tokio::time::Instant::now() + until;
     loop {
         match tokio::time::timeout_at(deadline, body.frame()).await {
-            Err(_) => return (status, got_event, None),
+            Err(_) => return (status, got_event, None, last),
             Ok(Some(Ok(frame))) => {
-                if frame
-                    .data_ref()
-                    .is_some_and(|d| String::from_utf8_lossy(d).contains("data:"))
-                {
-                    got_event = true;
+                if let Some(data) = frame.data_ref() {
+                    text.push_str(&String::from_utf8_lossy(data));
+                }
+                // Whole events: each ends with a blank line; keep-alives carry no data.
+                while let Some(end) = text.find("\n\n") {
+                    let block: String = text.drain(..end + 2).collect();
+                    if block.lines().any(|l| l.starts_with("data:")) {
+                        got_event = true;
+                        last = block
+                            .lines()
+                            .find_map(|l| l.strip_prefix("event:"))
+                            .map_or("message".into(), |name| name.trim().to_owned());
+                    }
                 }
             }
-            Ok(_) => return (status, got_event, Some(Instant::now())),
+            Ok(_) => return (status, got_event, Some(Instant::now()), last),
         }
     }
 }
@@ -298,10 +307,14 @@ async fn sigterm_hands_the_lease_over_ends_streams_loses_no_tap_and_the_survivor
         .await
         .unwrap();
     let (status, stream_ended) = {
-        let (status, got_event, ended) = stream_a.await.unwrap();
+        let (status, got_event, ended, last) = stream_a.await.unwrap();
         assert!(
             got_event,
             "the listener on the first instance heard the room"
+        );
+        assert_eq!(
+            last, "bye",
+            "the stream's last event was the server's own end, not a cut"
         );
         (status, ended)
     };
@@ -433,7 +446,7 @@ async fn sigterm_hands_the_lease_over_ends_streams_loses_no_tap_and_the_survivor
         status, 404,
         "the game's own address does not serve the figures"
     );
-    let (reconnected_status, reconnected_event, _) = reconnected.await.unwrap();
+    let (reconnected_status, reconnected_event, _, _) = reconnected.await.unwrap();
     assert_eq!(reconnected_status, 200);
     assert!(reconnected_event, "the reconnected listener hears the room");
     let moved = |name: &str, labels: &[&str]| {

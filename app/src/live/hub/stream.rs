@@ -3,6 +3,65 @@
 
 use super::*;
 
+/// How long the browser waits before reconnecting a dropped stream.
+const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
+
+/// How long a stream lives before it ends itself, at a quiet moment, with the server's own last
+/// event ([`BYE`]); its browser reconnects, to whichever instance the load balancer picks then.
+///
+/// Behind a load balancer a task being stopped is first taken out of its target group, and sent
+/// SIGTERM only once its connections have closed or the group's deregistration delay is over;
+/// at the end of the delay the balancer cuts what is still open, an end a browser cannot tell
+/// from a fault. Streams that end themselves within the delay all end cleanly, and the task
+/// stops as soon as the last one has. It also spreads a busy task's streams over the tasks
+/// that scaling adds, within one life. Each stream's own life is drawn between three quarters
+/// of this and all of it, so a room's streams, opened together, do not all come back together.
+/// A reconnect costs what an open does (see `docs/operating.md`).
+pub const STREAM_LIFE: Duration = Duration::from_secs(240);
+
+/// A stream whose life is over ends only when no reveal falls within this long (a reconnect
+/// takes [`RECONNECT_AFTER`] and a request): otherwise after that round closes.
+pub const QUIET_GAP_MS: i64 = 3000;
+
+/// The longest a stream outlives its life: a reveal just inside [`QUIET_GAP_MS`], then the
+/// longest window and the grace before that round closes. The load balancer's deregistration
+/// delay is at least the life and this (`infra/test_service.py` checks the template's).
+pub const LONGEST_PAST_LIFE_MS: i64 = QUIET_GAP_MS
+    + *crate::rooms::model::RoomSettings::WINDOW_MS.end() as i64
+    + crate::game::timing::GRACE_MS as i64;
+
+/// The name of a stream's last event when the server ends it (its life is over, or the instance
+/// is stopping). Not a `message`, so a page's `onmessage` never sees it: the browser reconnects.
+pub const BYE: &str = "bye";
+
+impl RoomHub {
+    /// How long each stream opened from now on lives, at most (see [`STREAM_LIFE`]).
+    pub fn set_stream_life(&self, life: Duration) {
+        self.inner
+            .stream_life
+            .store(life.as_millis() as i64, Ordering::Relaxed);
+    }
+
+    /// A new stream's own life: between three quarters of the set life and all of it.
+    fn draw_stream_life(&self) -> Duration {
+        let life = self.inner.stream_life.load(Ordering::Relaxed).max(4) as u64;
+        let spread = life / 4;
+        let drawn = (ulid::Ulid::new().random() % u128::from(spread + 1)) as u64;
+        Duration::from_millis(life - spread + drawn)
+    }
+}
+
+/// When a stream whose life is over may end, by the room it shows: now, unless a reveal is near.
+fn quiet_from(snapshot: Option<&Snapshot>, now_ms: i64) -> i64 {
+    match snapshot.map(|s| &s.feed) {
+        Some(RoomFeed::Room(room)) if room.state == RoomState::Playing => room
+            .game
+            .as_ref()
+            .map_or(now_ms, |game| game.quiet_from(now_ms, QUIET_GAP_MS)),
+        _ => now_ms,
+    }
+}
+
 /// One open stream's place in its client's count across instances (see
 /// `live/store/streams.rs`): renewed in each next window while the stream lives, released when it
 /// is dropped.
@@ -70,12 +129,13 @@ impl Drop for StreamLease {
     }
 }
 
-/// The stream a browser reads: every snapshot from the first, ending after `Ended`.
+/// The stream a browser reads: every snapshot from the first, ending after `Ended` or `Moved`,
+/// or with [`BYE`] when its `life` is over (at a quiet moment) or the instance is stopping.
 fn feed_stream(
     receiver: FeedReceiver,
     draining: watch::Receiver<bool>,
-    permit: OwnedSemaphorePermit,
-    lease: StreamLease,
+    life: Duration,
+    held: (OwnedSemaphorePermit, StreamLease),
     listening: Option<Listening>,
     moved: Option<watch::Receiver<bool>>,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
@@ -92,31 +152,34 @@ fn feed_stream(
         draining: watch::Receiver<bool>,
         /// Told when this stream's player opens the room on another device.
         moved: Option<watch::Receiver<bool>>,
+        /// When to look whether the stream may end (its life, then each quiet moment ahead).
+        ends: std::pin::Pin<Box<tokio::time::Sleep>>,
         ended: bool,
         first: bool,
         _open: Open,
-        _permit: OwnedSemaphorePermit,
-        _lease: StreamLease,
+        _held: (OwnedSemaphorePermit, StreamLease),
         _listening: Option<Listening>,
     }
     let state = State {
         receiver,
         draining,
         moved,
+        ends: Box::pin(tokio::time::sleep(life)),
         ended: false,
         first: true,
         _open: Open,
-        _permit: permit,
-        _lease: lease,
+        _held: held,
         _listening: listening,
     };
-    futures::stream::unfold(state, |mut state| async move {
+    let bye = || Event::default().event(BYE).data("reconnect");
+    futures::stream::unfold(state, move |mut state| async move {
         if state.ended {
             return None;
         }
         loop {
             if *state.draining.borrow() {
-                return None;
+                state.ended = true;
+                return Some((Ok(bye()), state));
             }
             let mut moved = false;
             if !state.first {
@@ -126,12 +189,27 @@ fn feed_stream(
                         None => std::future::pending().await,
                     }
                 };
-                tokio::select! {
+                let life_over = tokio::select! {
                     changed = state.receiver.changed() => if changed.is_err() {
                         return None;
-                    },
-                    _ = state.draining.wait_for(|draining| *draining) => return None,
-                    told = seat_moved => if told { moved = true } else { return None },
+                    } else { false },
+                    _ = state.draining.wait_for(|draining| *draining) => continue,
+                    told = seat_moved => if told { moved = true; false } else { return None },
+                    () = state.ends.as_mut() => true,
+                };
+                if life_over {
+                    let now = epoch_millis();
+                    let at = quiet_from(state.receiver.borrow().as_deref(), now);
+                    if at <= now {
+                        state.ended = true;
+                        return Some((Ok(bye()), state));
+                    }
+                    let wait = Duration::from_millis((at - now) as u64);
+                    state
+                        .ends
+                        .as_mut()
+                        .reset(tokio::time::Instant::now() + wait);
+                    continue;
                 }
             }
             let snapshot = if moved {
@@ -254,8 +332,8 @@ pub async fn room_events(
     Sse::new(feed_stream(
         receiver,
         hub.inner.draining.subscribe(),
-        permit,
-        lease,
+        hub.draw_stream_life(),
+        (permit, lease),
         listening,
         moved,
     ))

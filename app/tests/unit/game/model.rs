@@ -309,3 +309,26 @@ fn the_podium_stands_the_winner_on_the_top_step_and_says_a_tie_in_the_plural() {
     assert_eq!(winner, "🏆 p1 &amp; p3 win!");
     assert_eq!(blocks[2], step("place place-3", "3", "p2"));
 }
+
+#[test]
+fn a_listener_may_look_away_only_when_no_reveal_falls_within_the_gap() {
+    // Started at 1,000,000: reveals at 1,003,000, 1,010,900 and 1,018,800 (7,900 ms apart:
+    // 3 s countdown, 3 s window, 0.4 s grace, 1.5 s results); each round closes 3.4 s after
+    // its reveal.
+    let m = a_match(3, 0);
+    let gap = 3000;
+    // Long before the first reveal: now.
+    assert_eq!(m.quiet_from(999_000, gap), 999_000);
+    // The first reveal within the gap: after the first round closes (1,006,400), when the next
+    // reveal is 4.5 s away.
+    assert_eq!(m.quiet_from(1_001_000, gap), 1_006_400);
+    // During the first round's window, past its reveal: now.
+    assert_eq!(m.quiet_from(1_004_000, gap), 1_004_000);
+    // In the results, 2.9 s before the second reveal: after the second round closes.
+    assert_eq!(m.quiet_from(1_008_000, gap), 1_014_300);
+    // Before the last reveal: after it closes; the match's end follows.
+    assert_eq!(m.quiet_from(1_016_000, gap), 1_022_200);
+    // A finished match: now.
+    let over = a_match(3, 3);
+    assert_eq!(over.quiet_from(1_001_000, gap), 1_001_000);
+}
