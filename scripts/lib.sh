@@ -542,6 +542,38 @@ run_bench() {
   "$SERVER" bench "$@"
 }
 
+# Lighthouse (npm, bench/lighthouse/: only `./udd bench` installs it, never `./udd test`),
+# driving Debian's Chromium as the browser suite does.
+setup_lighthouse() {
+  setup_npm
+  if [ ! -f bench/lighthouse/node_modules/.package-lock.json ] ||
+     ! cmp -s bench/lighthouse/package-lock.json bench/lighthouse/node_modules/.udd-installed-lock; then
+    say "installing Lighthouse (npm)"
+    (cd bench/lighthouse && npm ci --no-audit --no-fund --loglevel=error >&2)
+    cp bench/lighthouse/package-lock.json bench/lighthouse/node_modules/.udd-installed-lock
+  fi
+}
+
+# The pages as a phone feels them: a server of the built site on a scratch table, Lighthouse's
+# mobile preset on each page (UDD_LIGHTHOUSE_RUNS runs a page, the median printed; 3 by default).
+run_lighthouse() {
+  say "Lighthouse, mobile (slow 4G, 4x CPU), on the built site"
+  local port scratch pid status=0
+  port=$(free_port) scratch=$(mktemp -d)
+  UDD_DATA_DIR="$scratch" UDD_METRICS_ADDRESS=off LEPTOS_SITE_ADDR="127.0.0.1:$port" \
+    "$SERVER" > "$scratch/server.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 120); do
+    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+    sleep 0.5
+  done
+  node bench/lighthouse/run.mjs "http://127.0.0.1:$port" "${UDD_LIGHTHOUSE_RUNS:-3}" || status=$?
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  [ $status -eq 0 ] || cat "$scratch/server.log" >&2
+  rm -rf "$scratch"
+  return $status
+}
+
 # cfn-lint (PyPI), in a virtual environment of the project's own.
 PY=$TOOLS/python/bin/python
 CFN_LINT_VERSION=1.58.0
