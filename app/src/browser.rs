@@ -227,10 +227,20 @@ mod imp {
         found
     }
 
-    /// A short buzz where the device can (most phones; never desktops or iOS Safari).
+    /// A short buzz where the device can (most phones; never desktops or iOS Safari), once the
+    /// player has touched the page: before that the browser refuses it and says so in the
+    /// console (a page opened mid-match hears verdicts before any tap). A browser without
+    /// `navigator.userActivation` is simply asked.
     pub fn vibrate(ms: u32) {
-        if let Some(window) = web_sys::window() {
-            let _ = window.navigator().vibrate_with_duration(ms);
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let navigator = window.navigator();
+        let touched = Reflect::get(&navigator, &"userActivation".into())
+            .and_then(|activation| Reflect::get(&activation, &"hasBeenActive".into()))
+            .map_or(true, |active| active.as_bool() != Some(false));
+        if touched {
+            let _ = navigator.vibrate_with_duration(ms);
         }
     }
 
