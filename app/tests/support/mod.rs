@@ -35,15 +35,7 @@ pub async fn instances(
     count: usize,
     security: SecurityConfig,
 ) -> (Vec<Router>, Engine) {
-    let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
-        .await
-        .unwrap();
-    let db = Db::new(engine.client.clone(), "udd");
-    db.ensure_table().await.unwrap();
-    if catalog {
-        let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
-        db.catalog().seed_catalog(&things).await.unwrap();
-    }
+    let (db, engine) = fresh_table(catalog).await;
     let apps = (0..count)
         .map(|_| {
             router(
@@ -59,63 +51,55 @@ pub async fn instances(
     (apps, engine)
 }
 
-/// An app with the seed catalog whose live streams each live about `life` (see
-/// `RoomHub::set_stream_life`).
-pub async fn app_with_stream_life(life: std::time::Duration) -> (Router, Engine) {
+/// A fresh embedded engine's table (holding the seed catalog when `catalog`).
+async fn fresh_table(catalog: bool) -> (Db, Engine) {
     let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
         .await
         .unwrap();
     let db = Db::new(engine.client.clone(), "udd");
     db.ensure_table().await.unwrap();
-    let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
-    db.catalog().seed_catalog(&things).await.unwrap();
-    let state = AppState::new(
+    if catalog {
+        let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
+        db.catalog().seed_catalog(&things).await.unwrap();
+    }
+    (db, engine)
+}
+
+/// An instance's state on `db`, with the default security settings.
+fn state_on(db: Db) -> AppState {
+    AppState::new(
         LeptosOptions::builder().output_name("udd").build(),
         db,
         "embedded",
-    );
+    )
+    .with_security(SecurityConfig::default())
+}
+
+/// An app with the seed catalog whose live streams each live about `life` (see
+/// `RoomHub::set_stream_life`).
+pub async fn app_with_stream_life(life: std::time::Duration) -> (Router, Engine) {
+    let (db, engine) = fresh_table(true).await;
+    let state = state_on(db);
     state.hub.set_stream_life(life);
     (router(state), engine)
 }
 
 /// An app with the seed catalog whose daily clock the test sets.
 pub async fn app_with_clock() -> (Router, Engine, app::daily::clock::DailyClock) {
-    let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
-        .await
-        .unwrap();
-    let db = Db::new(engine.client.clone(), "udd");
-    db.ensure_table().await.unwrap();
-    let things = app::catalog::validate(app::catalog::seed::SEED).unwrap();
-    db.catalog().seed_catalog(&things).await.unwrap();
-    let state = AppState::new(
-        LeptosOptions::builder().output_name("udd").build(),
-        db,
-        "embedded",
-    )
-    .with_security(SecurityConfig::default());
+    let (db, engine) = fresh_table(true).await;
+    let state = state_on(db);
     let clock = state.daily.clone();
     (router(state), engine, clock)
 }
 
-/// One instance's router on `db`, with default settings.
 /// An instance whose operators are the claimed accounts called `usernames`.
 pub async fn app_with_operators(usernames: &[&str]) -> (Router, Engine) {
-    let engine = Engine::start(EngineConfig::Embedded { data_dir: None })
-        .await
-        .unwrap();
-    let db = Db::new(engine.client.clone(), "udd");
-    db.ensure_table().await.unwrap();
+    let (db, engine) = fresh_table(false).await;
     let operators = usernames
         .iter()
         .map(|name| app::identity::Username::parse(name).unwrap())
         .collect();
-    let state = AppState::new(
-        LeptosOptions::builder().output_name("udd").build(),
-        db,
-        "embedded",
-    )
-    .with_security(SecurityConfig::default())
-    .with_operators(app::reports::Operators::new(operators));
+    let state = state_on(db).with_operators(app::reports::Operators::new(operators));
     (router(state), engine)
 }
 
