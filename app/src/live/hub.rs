@@ -465,7 +465,7 @@ impl RoomHub {
     }
 
     /// Tells the other instances that this one's projector let go of `shards` (on shutdown),
-    /// and waits until each has answered (or a second has passed).
+    /// and waits until each has answered (or 1.5 s has passed).
     pub async fn tell_released(&self, shards: Vec<String>) {
         if let Some(peers) = self.inner.peers.get() {
             if !shards.is_empty() {

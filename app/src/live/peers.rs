@@ -58,8 +58,18 @@ pub const FRESH_FOR_MS: i64 = 30_000;
 /// The largest batch body sent; a room whose news alone is bigger goes as its version only.
 pub const MAX_BATCH_BYTES: usize = 48 * 1024;
 
-/// How long a batch may take to reach a peer before it is given up (the slow poll catches up).
-const SEND_TIMEOUT: Duration = Duration::from_secs(1);
+/// Each try to post a batch to a peer: the pause before it, and how long it may take. A busy
+/// peer (CI's two cores under three browsers once) can take longer than a second to answer, and
+/// news given up waits for the slow poll (30 s by default): so three tries, each longer, about
+/// 8 s in all. News that arrives twice is taken once (each room's news carries its progress).
+const SEND_TRIES: [(Duration, Duration); 3] = [
+    (Duration::ZERO, Duration::from_secs(1)),
+    (Duration::from_millis(200), Duration::from_secs(2)),
+    (Duration::from_secs(1), Duration::from_secs(4)),
+];
+
+/// How long a shutdown waits for its peers to hear that its projector let go.
+const RELEASE_WAIT: Duration = Duration::from_millis(1500);
 
 /// News queued for sending at most; beyond it news is dropped (the slow poll catches up).
 const OUTBOX: usize = 8192;
@@ -376,12 +386,13 @@ impl PeerLink {
         let Some(body) = self.batch(&self.db, Vec::new(), shards).await else {
             return;
         };
-        futures::future::join_all(
+        // A shutdown waits for this: at most the first try's time and a little.
+        let all = futures::future::join_all(
             self.others()
                 .into_iter()
                 .map(|peer| post(client.clone(), peer, body.clone())),
-        )
-        .await;
+        );
+        let _ = tokio::time::timeout(RELEASE_WAIT, all).await;
     }
 
     /// Notes that `from` (at `address`) is live: a batch from it just checked.
@@ -536,17 +547,15 @@ pub fn chunks(news: Vec<PeerNews>) -> Vec<Vec<PeerNews>> {
     batches
 }
 
-/// Posts one batch to one peer; tries once more a moment later if it did not arrive (a peer
-/// that refused it is not asked again), each try given [`SEND_TIMEOUT`].
+/// Posts one batch to one peer; tries again, as [`SEND_TRIES`] says, while it does not arrive (a
+/// peer that refused it is not asked again).
 async fn post(
     client: Client<HttpConnector, Full<Bytes>>,
     peer: Peer,
     (body, tag): (Bytes, String),
 ) {
-    for attempt in 0..2 {
-        if attempt > 0 {
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+    for (pause, timeout) in SEND_TRIES {
+        tokio::time::sleep(pause).await;
         let request = axum::http::Request::post(format!("{}{POKES_PATH}", peer.address))
             .header(axum::http::header::CONTENT_TYPE, "application/json")
             .header(TAG_HEADER, &tag)
@@ -555,7 +564,7 @@ async fn post(
             tracing::debug!(address = %peer.address, "a peer's address is not a URL");
             return;
         };
-        match tokio::time::timeout(SEND_TIMEOUT, client.request(request)).await {
+        match tokio::time::timeout(timeout, client.request(request)).await {
             Ok(Ok(response)) if response.status().is_success() => return,
             Ok(Ok(response)) => {
                 tracing::warn!(peer = %peer.id, status = %response.status(), "a peer refused news");
