@@ -93,7 +93,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread|instance_killed|cross_instance|audience|seat_follows|room_second_look/ },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /reveal_spread|time_to_tap|instance_killed|cross_instance|audience|seat_follows|room_second_look/ },
     {
       name: "no-js",
       use: { javaScriptEnabled: false },
@@ -113,7 +113,7 @@ export default defineConfig({
       // specs do not share the machine's two cores with it.
       name: "timing",
       use: { javaScriptEnabled: true },
-      testMatch: /reveal_spread/,
+      testMatch: /reveal_spread|time_to_tap/,
       dependencies: ["js", "no-js", "faults"],
     },
     {

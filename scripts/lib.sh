@@ -227,26 +227,60 @@ build_site() {
   package_site
 }
 
-# The site from the built bundle: glue, wasm-opt, minified CSS, hashed names, brotli.
+# The site from the built bundle: split, glue, wasm-opt, minified CSS, hashed names, brotli.
 package_site() {
   rm -rf "$SITE" && mkdir -p "$SITE/pkg"
-  # The JavaScript glue, by the wasm-bindgen library at the version the bundle is built with
-  # (server/src/bindgen.rs; built with the server, sharing its dependencies).
-  "$BINDGEN" "$WASM_TARGET/wasm32-unknown-unknown/wasm-release/frontend.wasm" "$SITE/pkg"
-  # The glue minified (terser, as an ES module: its exports keep their names, everything else is
-  # shortened): 6,309 B brotli as wasm-bindgen writes it, 4,928 minified (measured 2026-11-28).
-  end2end/node_modules/.bin/terser "$SITE/pkg/udd.js" --module --compress passes=2 --mangle \
-    -o "$SITE/pkg/udd.min.js"
-  mv "$SITE/pkg/udd.min.js" "$SITE/pkg/udd.js"
+  local pkg=$SITE/pkg placeholder=________________
+  local link="__wasm_split.$placeholder.js"
+  # The bundle split at its lazy islands (each island's own code in split_*.wasm, code islands
+  # share in chunk_*.wasm, fetched by the link module when an island first wakes; split.json
+  # says which files each island needs), then the JavaScript glue of the main module, by the
+  # wasm-bindgen library at the version the bundle is built with (server/src/bindgen.rs; built
+  # with the server, sharing its dependencies).
+  "$BINDGEN" "$WASM_TARGET/wasm32-unknown-unknown/wasm-release/frontend.wasm" "$pkg"
+  # The glue and the link module minified (terser, as ES modules: their exports keep their
+  # names, everything else is shortened): the glue 6,309 B brotli as wasm-bindgen writes it, 4,928
+  # minified (measured 2026-11-28).
+  local js
+  for js in udd.js "$link"; do
+    end2end/node_modules/.bin/terser "$pkg/$js" --module --compress passes=2 --mangle -o "$pkg/min.js"
+    mv "$pkg/min.js" "$pkg/$js"
+  done
   # Leptos' hydration script loads <output-name>.wasm (as cargo-leptos names it).
   # Flattened and re-relooped before -Oz: the control flow rebuilt from scratch lets -Oz fold
   # more (1.9 KB less brotli than -Oz -Oz alone, measured 2026-11-26); --converge, running the
   # passes again until nothing shrinks, took 254 B more on 2026-11-27 (--gufa and
-  # --merge-similar-functions nothing).
-  end2end/node_modules/.bin/wasm-opt --flatten --rereloop -Oz -Oz --converge --strip-debug --strip-producers \
-    --enable-bulk-memory --enable-nontrapping-float-to-int \
-    "$SITE/pkg/udd_bg.wasm" -o "$SITE/pkg/udd.wasm"
-  rm "$SITE/pkg/udd_bg.wasm"
+  # --merge-similar-functions nothing). The chunks the same way.
+  local wasm_opt=(end2end/node_modules/.bin/wasm-opt --flatten --rereloop -Oz -Oz --converge --strip-debug --strip-producers
+    --enable-bulk-memory --enable-nontrapping-float-to-int)
+  "${wasm_opt[@]}" "$pkg/udd_bg.wasm" -o "$pkg/udd.wasm"
+  rm "$pkg/udd_bg.wasm"
+  # Each chunk named after its contents, in the link module and in split.json.
+  local chunk stem hash
+  for chunk in "$pkg"/split_*.wasm "$pkg"/chunk_*.wasm; do
+    [ -f "$chunk" ] || continue
+    "${wasm_opt[@]}" "$chunk" -o "$chunk"
+    stem=$(basename "$chunk" .wasm)
+    hash=$(sha256sum "$chunk" | cut -c1-16)
+    mv "$chunk" "$pkg/$stem.$hash.wasm"
+    sed -i "s|\"\./$stem\.wasm\"|\"./$stem.$hash.wasm\"|g" "$pkg/$link"
+    sed -i "s|\"$stem\"|\"$stem.$hash\"|g" "$pkg/split.json"
+  done
+  # The glue and the link module import each other by name: both named after the hash of the
+  # two together (with the placeholder in each), written into both and into the wasm's import
+  # of the link module (the same length, so nothing moves).
+  hash=$(cat "$pkg/udd.js" "$pkg/$link" | sha256sum | cut -c1-16)
+  perl -pi -e "s/__wasm_split\.$placeholder\.js/__wasm_split.$hash.js/g; s/udd\.$placeholder\.js/udd.$hash.js/g" \
+    "$pkg/udd.js" "$pkg/$link"
+  perl -0777 -pi -e "s/__wasm_split\.$placeholder\.js/__wasm_split.$hash.js/g" "$pkg/udd.wasm"
+  if grep -q -a "$placeholder" "$pkg/udd.js" "$pkg/$link" "$pkg/udd.wasm"; then
+    die "the placeholder of the glue's and the link module's names is left in the bundle"
+  fi
+  mv "$pkg/udd.js" "$pkg/udd.$hash.js"
+  mv "$pkg/$link" "$pkg/__wasm_split.$hash.js"
+  : > "$pkg/assets.txt"
+  echo "udd.js udd.$hash.js" >> "$pkg/assets.txt"
+  echo "__wasm_split.js __wasm_split.$hash.js" >> "$pkg/assets.txt"
   # The stylesheet minified (lightningcss: comments and spaces out, rules merged):
   # every page pays for it, and a page without islands loads nothing else. The platform
   # package's own binary: npm may hold back lightningcss-cli's install script, which only copies
@@ -257,9 +291,8 @@ package_site() {
   # Each bundle file named after its contents (`udd.<16 hex of its SHA-256>.wasm`), so browsers
   # keep it for a year without asking again (`immutable`): a new build is a new name. The server
   # reads the names from pkg/assets.txt once, at start.
-  local file hash
-  : > "$SITE/pkg/assets.txt"
-  for file in udd.js udd.wasm udd.css; do
+  local file
+  for file in udd.wasm udd.css; do
     hash=$(sha256sum "$SITE/pkg/$file" | cut -c1-16)
     mv "$SITE/pkg/$file" "$SITE/pkg/${file%.*}.$hash.${file##*.}"
     echo "$file ${file%.*}.$hash.${file##*.}" >> "$SITE/pkg/assets.txt"

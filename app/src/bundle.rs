@@ -9,12 +9,18 @@ use std::sync::OnceLock;
 use leptos::prelude::LeptosOptions;
 
 /// The stylesheet, the bundle's JavaScript and its wasm, as file names inside the site's
-/// package directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// package directory; and the split bundle's link module and lazy islands' chunks.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Bundle {
     pub css: String,
     pub js: String,
     pub wasm: String,
+    /// The link module that fetches the lazy islands' chunks (`__wasm_split.<hash>.js`), when the
+    /// bundle is split.
+    pub link: Option<String>,
+    /// Each lazy island's loader (`live_room_loader_<n>`) and the chunks' file stems it fetches,
+    /// shared chunks first (`split.json`, written by `udd-bindgen`).
+    pub splits: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl Bundle {
@@ -31,6 +37,7 @@ impl Bundle {
             css: format!("{name}.css"),
             js: format!("{name}.js"),
             wasm,
+            ..Bundle::default()
         }
     }
 
@@ -50,8 +57,15 @@ impl Bundle {
             {
                 continue;
             }
-            let extension = plain.rsplit_once('.').map(|(_, e)| e);
-            let slot = match extension {
+            let plain = plain.trim();
+            if plain == LINK {
+                bundle.link = Some(hashed.to_owned());
+                continue;
+            }
+            let slot = match plain
+                .strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix('.'))
+            {
                 Some("css") => &mut bundle.css,
                 Some("js") => &mut bundle.js,
                 Some("wasm") => &mut bundle.wasm,
@@ -74,7 +88,46 @@ impl Bundle {
             } else {
                 String::new()
             };
-            Self::from_manifest(&options.output_name, &manifest)
+            let mut bundle = Self::from_manifest(&options.output_name, &manifest);
+            if cfg!(feature = "ssr") {
+                let path = std::path::Path::new(options.site_root.as_ref())
+                    .join(options.site_pkg_dir.as_ref())
+                    .join("split.json");
+                if let Ok(split) = std::fs::read(path) {
+                    bundle.splits = serde_json::from_slice(&split).unwrap_or_default();
+                }
+            }
+            bundle
         })
     }
+}
+
+/// The link module's plain name in `assets.txt`.
+const LINK: &str = "__wasm_split.js";
+
+impl Bundle {
+    /// The chunks (file names in the package directory) the lazy island `island` (its function's
+    /// name in snake case, `live_room`) fetches when it first wakes, shared chunks first; none
+    /// when the bundle is not split.
+    pub fn chunks_of(&self, island: &str) -> Vec<String> {
+        let prefix = format!("{island}_loader_");
+        self.splits
+            .iter()
+            .filter(|(loader, _)| loader.starts_with(&prefix))
+            .flat_map(|(_, stems)| stems.iter().map(|stem| format!("{stem}.wasm")))
+            .collect()
+    }
+}
+
+/// `live_room` as `LiveRoom`: an island's function name from its loader's snake-case one.
+pub fn camel(snake: &str) -> String {
+    snake
+        .split('_')
+        .map(|word| {
+            let mut letters = word.chars();
+            letters.next().map_or_else(String::new, |first| {
+                first.to_uppercase().chain(letters).collect::<String>()
+            })
+        })
+        .collect()
 }

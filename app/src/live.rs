@@ -7,6 +7,7 @@
 pub mod api;
 pub mod feed;
 pub mod room_page;
+pub mod screen_page;
 
 #[cfg(feature = "ssr")]
 pub mod hub;

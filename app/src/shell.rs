@@ -21,7 +21,8 @@ use inventory::inventory_page::{CardPage, InventoryPage};
 use inventory::shop_page::ShopPage;
 use inventory::trades_page::TradesPage;
 use leaderboards::boards_page::{BoardPage, BoardsIndex, RoomBoardPage};
-use live::room_page::{RoomPage, ScreenPage};
+use live::room_page::RoomPage;
+use live::screen_page::ScreenPage;
 use profiles::profile_page::ProfilePage;
 use reports::report_page::{ReportPage, RoomReportPage};
 use reports::review_page::ReviewPage;
@@ -61,11 +62,20 @@ fn IslandScripts(options: LeptosOptions) -> impl IntoView {
     let nonce = leptos::nonce::use_nonce();
     let pkg = format!("/{}", options.site_pkg_dir);
     let bundle = bundle::Bundle::of(&options);
+    // Each lazy island's chunks by the island's name (`LiveRoom`), as a JSON object.
+    let chunks: std::collections::BTreeMap<String, Vec<String>> = bundle
+        .splits
+        .keys()
+        .filter_map(|loader| Some(loader.split_once("_loader_")?.0))
+        .map(|island| (bundle::camel(island), bundle.chunks_of(island)))
+        .collect();
     let script = format!(
-        "{}({pkg:?},{:?},{:?})",
+        "{}({pkg:?},{:?},{:?},{},{})",
         include_str!("islands.js").trim_end().trim_end_matches(';'),
         bundle.js,
         bundle.wasm,
+        serde_json::to_string(&bundle.link).unwrap_or_else(|_| "null".into()),
+        serde_json::to_string(&chunks).unwrap_or_else(|_| "{}".into()),
     );
     view! { <script type="module" nonce=nonce>{script}</script> }
 }

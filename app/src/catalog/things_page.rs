@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use crate::browser;
 use crate::catalog::api::list_things;
 use crate::catalog::model::{flying_rule_in, matches_search, FlyFilter, Thing};
-use crate::codec::Base64Json;
 use crate::i18n::td_string;
 use crate::lang::Locale;
 use crate::ui::IslandProps;
@@ -48,10 +47,6 @@ pub fn ThingsPage() -> impl IntoView {
     let query = use_query_map();
     let filter = FlyFilter::from_query(query.read_untracked().get("flies").as_deref());
     let search = query.read_untracked().get("q").unwrap_or_default();
-    let things = OnceResource::<_, Base64Json>::new_with_options(
-        async move { list_things().await.map(|all| notes_for(all, l)) },
-        false,
-    );
     view! {
         <Title text=td_string!(l, catalog.title).to_string() />
         <section class="things-page">
@@ -63,8 +58,11 @@ pub fn ThingsPage() -> impl IntoView {
             <Suspense fallback=move || view! { <p class="muted">{td_string!(l, catalog.loading).to_string()}</p> }>
                 {move || {
                     let search = search.clone();
+                    // Awaited here, not held in a resource: a resource outside an island is
+                    // written into the page for a hydration that never reads it (40 KB of
+                    // base64 on this page, and the time to write it).
                     Suspend::new(async move {
-                        match things.await {
+                        match list_things().await.map(|all| notes_for(all, l)) {
                             Ok(all) => Either::Left(view! { <ThingBrowser page=IslandProps(Browse { all, filter, search }) /> }),
                             Err(err) => Either::Right(view! {
                                 <p class="error" role="alert">{err.localized()}</p>
@@ -89,7 +87,7 @@ struct Browse {
 /// The filter links, the search box and the list: the page's one island. Rendered on the
 /// server for the address asked; in the browser, a filter link or typing filters in place,
 /// and the address follows (back and forward too).
-#[island]
+#[island(lazy)]
 fn ThingBrowser(page: IslandProps<Browse>) -> impl IntoView {
     let IslandProps(Browse {
         all,

@@ -489,10 +489,12 @@ pub fn GameBoard(
                 });
                 view! { {place} {called} <Podium game=g room=room.with(|r| r.id.clone()) badges awake l /> }
             })}
+            // The standings before the last round's results: a round's results, drawn at its
+            // close, grow below them and move nothing a player is reading (CLS).
+            {move || game().map(|g| view! { <Standings game=g me=me.get_value() l /> })}
             <div data-testid="round-results">
                 {move || game().and_then(|g| last_results(&g, me.get_value().as_ref(), l))}
             </div>
-            {move || game().map(|g| view! { <Standings game=g me=me.get_value() l /> })}
             <p class="sound" hidden=move || !awake.get()>
                 <button type="button" class="small secondary" data-testid="sound"
                     aria-pressed=move || sound.get().to_string()

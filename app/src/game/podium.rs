@@ -188,9 +188,10 @@ pub fn Podium(
                 <p class="notice ok" data-testid="new-badge">"🏅 "{around(td_string!(l, game.podium.new_badge), b.name(l))}</p>
             }).collect_view()}
             <p class="actions">
-                // Drawn once the island is awake: without JavaScript it could do nothing.
-                <button type="button" class="secondary" data-testid="share-match" hidden=move || !awake.get() on:click=share>{share_label}</button>
                 <a href=detail data-testid="match-detail-link">{td_string!(l, game.podium.every_round).to_string()}</a>
+                // Shown once the island is awake (without JavaScript it could do nothing), in a
+                // place kept for it from the first paint: appearing, it moved the page (CLS).
+                <button type="button" class="secondary" class:asleep=move || !awake.get() data-testid="share-match" on:click=share>{share_label}</button>
             </p>
             <p class="muted" role="status" data-testid="share-match-status">{move || status.get()}</p>
             // Operators' figures, behind a disclosure.

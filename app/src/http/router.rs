@@ -187,18 +187,56 @@ where
 }
 
 /// A bundle file named after its contents (`/pkg/udd.<16 hex>.wasm`, see [`crate::bundle`]) never
-/// changes, so browsers keep it for a year without asking again. Everything else keeps its
-/// own caching (pages are `no-store`, see the guard).
+/// changes, so browsers keep it for a year without asking again. Another static file (the
+/// big screen's and the room's stylesheets, the icons) may change with any build under the same
+/// name: kept, but asked about each time (`no-cache`, answered 304 while its `Last-Modified` is
+/// the one the browser names). Everything
+/// else keeps its own caching (pages are `no-store`, see the guard; share cards their own).
 async fn keep_hashed_files(request: Request, next: Next) -> Response {
-    let hashed = is_hashed_bundle_file(request.uri().path());
+    let path = request.uri().path();
+    let cache = if is_hashed_bundle_file(path) {
+        Some("public, max-age=31536000, immutable")
+    } else if is_static_file(path) {
+        Some("no-cache")
+    } else {
+        None
+    };
+    // The file server behind Leptos's fallback is not told the request's conditions: asked
+    // whether a file changed since the time it last said, the answer is here.
+    let since = request.headers().get(header::IF_MODIFIED_SINCE).cloned();
     let mut response = next.run(request).await;
-    if hashed && response.status() == StatusCode::OK {
-        response.headers_mut().insert(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("public, max-age=31536000, immutable"),
-        );
+    let unchanged = cache == Some("no-cache")
+        && response.status() == StatusCode::OK
+        && since.is_some()
+        && response.headers().get(header::LAST_MODIFIED) == since.as_ref();
+    if unchanged {
+        let mut not_modified = StatusCode::NOT_MODIFIED.into_response();
+        for name in [header::LAST_MODIFIED, header::VARY, header::ETAG] {
+            if let Some(value) = response.headers().get(&name) {
+                not_modified.headers_mut().insert(name, value.clone());
+            }
+        }
+        response = not_modified;
+    }
+    let served = matches!(response.status(), StatusCode::OK | StatusCode::NOT_MODIFIED);
+    if let Some(cache) = cache.filter(|_| served) {
+        let headers = response.headers_mut();
+        if !headers.contains_key(header::CACHE_CONTROL) || cache.contains("immutable") {
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+        }
     }
     response
+}
+
+/// A path the site's files answer: a name with a static file's extension, outside the pages'
+/// and the server functions' addresses.
+pub fn is_static_file(path: &str) -> bool {
+    const EXTENSIONS: [&str; 6] = ["css", "js", "wasm", "svg", "ico", "txt"];
+    let name = path.rsplit('/').next().unwrap_or_default();
+    !path.starts_with("/api/")
+        && name
+            .rsplit_once('.')
+            .is_some_and(|(stem, extension)| !stem.is_empty() && EXTENSIONS.contains(&extension))
 }
 
 /// `/pkg/<stem>.<16 lowercase hex>.<extension>`, as `./udd build` names bundle files.

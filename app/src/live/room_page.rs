@@ -1,4 +1,4 @@
-//! `/r/<CODE>`: a room, and `/r/<CODE>/screen`, the same room on a big screen ([`ScreenPage`]). The lobby (players with avatars and the host's badge, the code in big
+//! `/r/<CODE>`: a room (the same room on a big screen is `live::screen_page`). The lobby (players with avatars and the host's badge, the code in big
 //! letters, its link with copy and share buttons and a QR code, host controls, leave, and a join
 //! form for visitors) and the match (see `game::board`).
 //!
@@ -14,7 +14,6 @@ use leptos::server_fn::ServerFn;
 use leptos_meta::{Link, Title};
 
 use crate::browser;
-use crate::codec::Base64Json;
 use crate::decks::in_room::{ChooseDeck, RoomDeckForm};
 use crate::error::AppError;
 use crate::game::api::{JoinAudience, StartMatch};
@@ -41,7 +40,7 @@ use crate::ui::forms::FormError;
 use crate::ui::{code_param, IslandProps};
 
 /// The big screen's stylesheet (in `public/`): loaded by `/r/<CODE>/screen`
-/// ([`ScreenPage`]) and by this page in its "just the button" view only.
+/// (`live::screen_page`) and by this page in its "just the button" view only.
 pub const SCREEN_CSS: &str = "/screen.css";
 
 /// The room page's own stylesheet (in `public/`): rules no other page needs (the join queue's
@@ -66,7 +65,7 @@ const FORM_PATHS: &[&str] = &[
 
 /// The room the address names, for its page: an address whose code is not one is refused as
 /// a malformed argument is (400, the same words), without a call.
-async fn load_room(code: String) -> Result<RoomPageData, AppError> {
+pub(crate) async fn load_room(code: String) -> Result<RoomPageData, AppError> {
     match RoomCode::parse(&code) {
         Ok(code) => room_page(code).await,
         #[cfg(feature = "ssr")]
@@ -78,7 +77,7 @@ async fn load_room(code: String) -> Result<RoomPageData, AppError> {
 
 /// What the room page and the big screen show for a room that is not there (or a code that is
 /// not one): why, and the way back.
-fn no_such_room(l: Locale, err: &AppError) -> impl IntoView {
+pub(crate) fn no_such_room(l: Locale, err: &AppError) -> impl IntoView {
     view! {
         <section class="hero">
             <h1>{td_string!(l, rooms.room.no_such_room).to_string()}</h1>
@@ -91,7 +90,6 @@ fn no_such_room(l: Locale, err: &AppError) -> impl IntoView {
 #[component]
 pub fn RoomPage() -> impl IntoView {
     let code = code_param();
-    let page = Resource::<_, Base64Json>::new_with_options(code, load_room, false);
     let l = crate::lang::locale();
     // The settings form comes back here with `?saved=settings`: say what was saved.
     let query = leptos_router::hooks::use_query_map();
@@ -110,8 +108,13 @@ pub fn RoomPage() -> impl IntoView {
     view! {
         <Title text=title />
         <Suspense fallback=move || view! { <p class="muted">{td_string!(l, rooms.room.opening).to_string()}</p> }>
-            {move || Suspend::new(async move {
-                match page.await {
+            // Awaited here, not held in a resource: a resource outside an island is written into
+            // the page a second time (beside the island's props) for a hydration that never
+            // reads it.
+            {move || {
+                let code = code();
+                Suspend::new(async move {
+                match load_room(code).await {
                     Ok(page) => Either::Left({
                         let room_code = page.room.code.to_string();
                         view! {
@@ -142,7 +145,8 @@ pub fn RoomPage() -> impl IntoView {
                     }}),
                     Err(err) => Either::Right(no_such_room(l, &err)),
                 }
-            })}
+            })
+            }}
         </Suspense>
     }
 }
@@ -150,11 +154,10 @@ pub fn RoomPage() -> impl IntoView {
 /// The room, live: everything on the room page changes with the room's stream, so the whole
 /// view is the one island. It starts from the snapshot the server rendered (its props), then
 /// redraws from every snapshot the stream sends.
-// The island's name in the page is its name and a hash of its tokens: a change to them, even
-// `pub(crate)` alone, moves the whole optimised bundle (that one moved it 405 B brotli, measured
-// 2026-11-28), which is why the big screen lives in this file instead.
-#[island]
-fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoView {
+// The island's name in the page is its name and a hash of its tokens. Lazy (its own chunk of
+// the split bundle, fetched by the pages that show it: this one and the big screen's).
+#[island(lazy)]
+pub(crate) fn LiveRoom(page: IslandProps<RoomPageData>, children: Children) -> impl IntoView {
     let IslandProps(RoomPageData {
         room: first,
         me,
@@ -496,63 +499,5 @@ fn AudienceForm(code: String, named: bool) -> impl IntoView {
             })}
             <button type="submit">{td_string!(l, rooms.room.along_button).to_string()}</button>
         </form>
-    }
-}
-
-/// `/r/<CODE>/screen`: the room on a big screen (a TV, a projector, the laptop on the coffee
-/// table), read from across a room. It is the room page's own island ([`LiveRoom`]) shown to
-/// nobody in particular: no player of its own and no sign-in (the room as a visitor sees it),
-/// none of the forms, and the room's link with its QR code for phones to join by. The stream
-/// draws it as it draws every phone: the players as they arrive, each round's thing with its
-/// countdown, at its close who tapped and was right and the fastest, the standings, the podium.
-///
-/// What makes it big is a stylesheet of its own (`/screen.css`, loaded on this page only), so
-/// the phones' first load pays nothing for it, and the bundle nothing: it is the island the
-/// room page already ships.
-#[component]
-pub fn ScreenPage() -> impl IntoView {
-    let code = code_param();
-    let page = Resource::<_, Base64Json>::new_with_options(code, load_room, false);
-    let l = crate::lang::locale();
-    let title = match RoomCode::parse(&code()) {
-        Ok(code) => around(td_string!(l, rooms.room.screen_title), code.as_str()),
-        Err(_) => td_string!(l, rooms.room.no_such_room).to_string(),
-    };
-    view! {
-        <Title text=title />
-        <Link rel="stylesheet" href=SCREEN_CSS />
-        <Suspense fallback=move || view! { <p class="muted">{td_string!(l, rooms.room.opening).to_string()}</p> }>
-            {move || Suspend::new(async move {
-                match page.await {
-                    Ok(mut page) => {
-                        // Nobody's screen: the room as a visitor sees it, whoever opened it.
-                        page.me = None;
-                        page.badges.clear();
-                        page.my_tap = None;
-                        page.along = None;
-                        let room_href = format!("/r/{}", page.room.code);
-                        // Read from across a room and typed into a phone: the whole address,
-                        // without its scheme.
-                        let address = crate::ui::absolute(&room_href);
-                        let address = address
-                            .split_once("://")
-                            .map_or(address.as_str(), |(_, rest)| rest)
-                            .to_owned();
-                        Either::Left(view! {
-                            <div class="big-screen" data-testid="big-screen">
-                                <p class="screen-join" data-testid="screen-join">
-                                    {td_string!(l, rooms.room.screen_join).to_string()}" "
-                                    <a href=room_href>{address}</a>
-                                </p>
-                                <LiveRoom page=IslandProps(page)>
-                                    <span></span>
-                                </LiveRoom>
-                            </div>
-                        })
-                    }
-                    Err(err) => Either::Right(no_such_room(l, &err)),
-                }
-            })}
-        </Suspense>
     }
 }
