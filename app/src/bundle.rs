@@ -106,6 +106,16 @@ impl Bundle {
 const LINK: &str = "__wasm_split.js";
 
 impl Bundle {
+    /// Each lazy island by its name as pages write it (`LiveRoom`, before the `_<hash>` of
+    /// `data-component`) and the chunks it fetches (see [`Bundle::chunks_of`]).
+    pub fn islands(&self) -> std::collections::BTreeMap<String, Vec<String>> {
+        self.splits
+            .keys()
+            .filter_map(|loader| Some(loader.split_once("_loader_")?.0))
+            .map(|island| (camel(island), self.chunks_of(island)))
+            .collect()
+    }
+
     /// The chunks (file names in the package directory) the lazy island `island` (its function's
     /// name in snake case, `live_room`) fetches when it first wakes, shared chunks first; none
     /// when the bundle is not split.

@@ -63,12 +63,7 @@ fn IslandScripts(options: LeptosOptions) -> impl IntoView {
     let pkg = format!("/{}", options.site_pkg_dir);
     let bundle = bundle::Bundle::of(&options);
     // Each lazy island's chunks by the island's name (`LiveRoom`), as a JSON object.
-    let chunks: std::collections::BTreeMap<String, Vec<String>> = bundle
-        .splits
-        .keys()
-        .filter_map(|loader| Some(loader.split_once("_loader_")?.0))
-        .map(|island| (bundle::camel(island), bundle.chunks_of(island)))
-        .collect();
+    let chunks = bundle.islands();
     let script = format!(
         "{}({pkg:?},{:?},{:?},{},{})",
         include_str!("islands.js").trim_end().trim_end_matches(';'),

@@ -258,13 +258,11 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<()> {
                 .skip(1)
                 .filter_map(|rest| rest.split('"').next()?.rsplit_once('_').map(|(n, _)| n))
                 .collect();
-            let splits = bundle
-                .splits
-                .keys()
-                .filter_map(|l| l.split_once("_loader_"));
-            let chunks: u64 = splits
-                .filter(|(island, _)| islands.contains(app::bundle::camel(island).as_str()))
-                .flat_map(|(island, _)| bundle.chunks_of(island))
+            let chunks: u64 = bundle
+                .islands()
+                .into_iter()
+                .filter(|(island, _)| islands.contains(island.as_str()))
+                .flat_map(|(_, files)| files)
                 .map(|file| size(&file))
                 .sum();
             let link = bundle.link.as_ref().map_or(0, size);

@@ -63,6 +63,10 @@ fn an_islands_chunks_are_its_loaders_shared_ones_first() {
         bundle.chunks_of("live").is_empty(),
         "a prefix of a name is not the name"
     );
+    assert_eq!(
+        bundle.islands().get("ThingBrowser").map(Vec::as_slice),
+        Some(&["split_thing_browser_loader_9.cc.wasm".to_owned()][..])
+    );
     assert_eq!(camel("live_room"), "LiveRoom");
     assert_eq!(camel("thing_browser"), "ThingBrowser");
 }
